@@ -1,0 +1,100 @@
+/* kbench - shared command-line helpers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+#include "cli.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int cli_parse_duration(const char *text, double *out)
+{
+	char *end;
+	if (!text || !*text || *text == '-' || *text == '+' || *text == ' ')
+		return -1;
+	errno = 0;
+	double v = strtod(text, &end);
+	if (errno || end == text || !isfinite(v) || v < 0)
+		return -1;
+	double mult = 1;
+	if (!strcmp(end, "") || !strcmp(end, "s"))
+		mult = 1;
+	else if (!strcmp(end, "ms"))
+		mult = 1e-3;
+	else if (!strcmp(end, "m") || !strcmp(end, "min"))
+		mult = 60;
+	else if (!strcmp(end, "h"))
+		mult = 3600;
+	else
+		return -1;
+	v *= mult;
+	if (v > 1e9)  /* about 31 years: surely a typo */
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int cli_parse_size(const char *text, uint64_t *out)
+{
+	char *end;
+	if (!text || *text < '0' || *text > '9')
+		return -1;
+	errno = 0;
+	unsigned long long v = strtoull(text, &end, 10);
+	if (errno)
+		return -1;
+	unsigned shift = 0;
+	switch (*end) {
+	case '\0': break;
+	case 'k': case 'K': shift = 10; end++; break;
+	case 'm': case 'M': shift = 20; end++; break;
+	case 'g': case 'G': shift = 30; end++; break;
+	case 't': case 'T': shift = 40; end++; break;
+	default: return -1;
+	}
+	if (shift && (*end == 'i' || *end == 'B'))
+		end += (*end == 'i' && end[1] == 'B') ? 2 : 1;
+	if (*end)
+		return -1;
+	if (v > (UINT64_C(0x7fffffffffffffff) >> shift))
+		return -1;
+	*out = (uint64_t)v << shift;
+	return 0;
+}
+
+int cli_parse_uint(const char *text, uint64_t min, uint64_t max, uint64_t *out)
+{
+	char *end;
+	if (!text || *text < '0' || *text > '9')
+		return -1;
+	errno = 0;
+	unsigned long long v = strtoull(text, &end, 10);
+	if (errno || *end || v < min || v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int cli_usage_error(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+	fprintf(stderr, "%s: ", cmd);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, " (see '%s --help')\n", cmd);
+	return 2;
+}
+
+int cli_popt_done(poptContext ctx, const char *cmd, int rc)
+{
+	if (rc == -1)
+		return 0;
+	fprintf(stderr, "%s: %s: %s (see '%s --help')\n", cmd,
+		poptBadOption(ctx, POPT_BADOPTION_NOALIAS), poptStrerror(rc), cmd);
+	return 2;
+}

@@ -1,0 +1,44 @@
+/* kbench - shared command-line helpers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#ifndef KBENCH_CLI_H
+#define KBENCH_CLI_H
+
+#include <stdint.h>
+#include <popt.h>
+
+/* Exit statuses used by every command. */
+#define KB_EXIT_OK 0
+#define KB_EXIT_FAIL 1    /* the run failed or found errors */
+#define KB_EXIT_USAGE 2   /* bad command line or bad input */
+
+/* A command: kbench NAME ARGS...  fn gets argv[0] = "kbench NAME". */
+struct kb_command {
+	const char *name;
+	int (*fn)(int argc, const char **argv);
+	const char *help;    /* one line */
+};
+
+/* Parse a duration: a number of seconds with an optional unit suffix
+ * (ms, s, m, h), e.g. "90", "1.5s", "2m".  Returns 0 and the value in
+ * seconds in *out, or -1 if text is not a non-negative duration. */
+int cli_parse_duration(const char *text, double *out);
+
+/* Parse a size in bytes with an optional binary suffix (k, M, G, T: powers
+ * of 2^10), e.g. "4096", "32M".  Returns 0, or -1 if invalid or above
+ * 2^63-1. */
+int cli_parse_size(const char *text, uint64_t *out);
+
+/* Parse a whole decimal number in [min, max].  Returns 0 or -1. */
+int cli_parse_uint(const char *text, uint64_t min, uint64_t max, uint64_t *out);
+
+/* Print "kbench NAME: message" and a hint to use --help on stderr; returns
+ * KB_EXIT_USAGE so callers can `return cli_usage_error(...)`. */
+int cli_usage_error(const char *cmd, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* Handle popt's return from poptGetNextOpt: anything but -1 is a usage
+ * error, printed with popt's own text.  Returns 0 or KB_EXIT_USAGE. */
+int cli_popt_done(poptContext ctx, const char *cmd, int rc);
+
+#endif

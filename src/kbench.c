@@ -1,0 +1,81 @@
+/* kbench - benchmarks for kernel and filesystem testers: the command table
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * usage: kbench COMMAND [OPTIONS] [ARGS]
+ * Every command is one row of the table below; its file begins with its
+ * usage.  "kbench" alone or "kbench help" lists them.
+ */
+#include "config.h"
+#include "cli.h"
+
+#include <stdio.h>
+#include <string.h>
+
+int cmd_load(int argc, const char **argv);
+
+static const struct kb_command commands[] = {
+	{ "load", cmd_load, "replay a dbench-style loadfile with N clients; MB/sec and latency" },
+	{ NULL, NULL, NULL },
+};
+
+static void list_commands(FILE *f)
+{
+	fprintf(f, "usage: kbench COMMAND [OPTIONS] [ARGS]\n"
+		   "       kbench help [COMMAND]\n"
+		   "       kbench --version\n\n"
+		   "commands:\n");
+	for (const struct kb_command *c = commands; c->name; c++)
+		fprintf(f, "  %-10s %s\n", c->name, c->help);
+	fprintf(f, "\n'kbench COMMAND --help' describes a command's options.\n");
+}
+
+static const struct kb_command *find(const char *name)
+{
+	for (const struct kb_command *c = commands; c->name; c++)
+		if (!strcmp(c->name, name))
+			return c;
+	return NULL;
+}
+
+static int run(const struct kb_command *c, int argc, const char **argv)
+{
+	char name[64];
+	snprintf(name, sizeof(name), "kbench %s", c->name);
+	argv[0] = name;
+	return c->fn(argc, argv);
+}
+
+int main(int argc, char **argv)
+{
+	const char **av = (const char **)argv;
+	if (argc < 2) {
+		list_commands(stdout);
+		return 0;
+	}
+	const char *cmd = av[1];
+	if (!strcmp(cmd, "--version") || !strcmp(cmd, "-V")) {
+		printf("kbench %s\n", PACKAGE_VERSION);
+		return 0;
+	}
+	if (!strcmp(cmd, "help") || !strcmp(cmd, "--help") || !strcmp(cmd, "-h") ||
+	    !strcmp(cmd, "-?")) {
+		if (argc > 2 && find(av[2])) {
+			const char *sub[] = { NULL, "--help", NULL };
+			return run(find(av[2]), 2, sub);
+		}
+		if (argc > 2) {
+			fprintf(stderr, "kbench: unknown command '%s'\n", av[2]);
+			list_commands(stderr);
+			return 2;
+		}
+		list_commands(stdout);
+		return 0;
+	}
+	const struct kb_command *c = find(cmd);
+	if (!c) {
+		fprintf(stderr, "kbench: unknown command '%s'\n\n", cmd);
+		list_commands(stderr);
+		return 2;
+	}
+	return run(c, argc - 1, av + 1);
+}

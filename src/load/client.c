@@ -1,0 +1,314 @@
+/* kbench - the client replay loop
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * A client process reads the shared program through a small window (the
+ * program lives once in a memfd, not once per client), carries out each
+ * op through the backend's table, times it, and records the outcome in
+ * its own slot of the shared region.  With --clients-per-process K, one
+ * process interleaves K clients one op at a time.
+ */
+#include "config.h"
+#include "load/run.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#define WINDOW 1024          /* ops per read of the program: 40 KiB */
+#define DENTBUF (32 * 1024)
+
+struct client {
+	unsigned id;
+	struct client_stats *st;
+	struct backend_ctx ctx;
+	struct op win[WINDOW];
+	size_t win_first;        /* program index of win[0] */
+	size_t win_n;            /* ops in win */
+	size_t pos;              /* next op in win */
+	uint64_t pass_t0;        /* when this pass started, ns */
+	uint64_t start_ns;       /* when the client started (for -R) */
+	uint64_t last_ns;        /* completion time of the last op */
+	int done;
+};
+
+uint64_t now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+void sleep_until(uint64_t t, volatile int *stop)
+{
+	for (;;) {
+		uint64_t now = now_ns();
+		if (now >= t || (stop && *stop))
+			return;
+		uint64_t step = t - now;
+		if (step > 50000000ull)
+			step = 50000000ull;
+		now += step;
+		struct timespec ts = { (time_t)(now / 1000000000ull), (long)(now % 1000000000ull) };
+		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+	}
+}
+
+static void record_error(struct client_stats *st, const struct op *op, int err)
+{
+	st->errors++;
+	for (uint32_t i = 0; i < st->nerr_slots; i++) {
+		if (st->errs[i].line == op->line && st->errs[i].err == err) {
+			st->errs[i].count++;
+			return;
+		}
+	}
+	if (st->nerr_slots == ERR_SLOTS) {
+		st->errors_unlisted++;
+		return;
+	}
+	struct err_slot *e = &st->errs[st->nerr_slots++];
+	e->line = op->line;
+	e->code = op->code;
+	e->expect = op->expect;
+	e->err = err;
+	e->count = 1;
+}
+
+/* Load the window holding program index `first`.  Returns ops loaded. */
+static long load_window(struct client *c, const struct program *prog, size_t first)
+{
+	long n = prog_read_ops(prog, first, c->win, WINDOW);
+	if (n < 0)
+		return -1;
+	c->win_first = first;
+	c->win_n = (size_t)n;
+	c->pos = 0;
+	return n;
+}
+
+static int setup_client(struct client *c, const struct run_config *cfg)
+{
+	char name[32];
+	int e;
+
+	if (mkdirat(cfg->rootfd, "clients", 0777) < 0 && errno != EEXIST)
+		return errno;
+	int clients = openat(cfg->rootfd, "clients", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (clients < 0)
+		return errno;
+	snprintf(name, sizeof(name), "client%u", c->id);
+	if (mkdirat(clients, name, 0777) < 0 && errno != EEXIST) {
+		e = errno;
+		close(clients);
+		return e;
+	}
+	c->ctx.dirfd = openat(clients, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	e = errno;
+	close(clients);
+	if (c->ctx.dirfd < 0)
+		return e;
+	c->ctx.rootfd = cfg->rootfd;
+	c->ctx.prog = cfg->prog;
+	c->ctx.opts = &cfg->bopts;
+	c->ctx.nhandles = cfg->prog->nhandles;
+	c->ctx.fds = malloc((cfg->prog->nhandles ? cfg->prog->nhandles : 1) * sizeof(int));
+	c->ctx.iobuf = malloc(cfg->prog->max_io ? cfg->prog->max_io : 1);
+	c->ctx.dentbuf = malloc(DENTBUF);
+	c->ctx.dentbuf_len = DENTBUF;
+	if (!c->ctx.fds || !c->ctx.iobuf || !c->ctx.dentbuf)
+		return ENOMEM;
+	for (uint32_t i = 0; i < c->ctx.nhandles; i++)
+		c->ctx.fds[i] = -1;
+	/* written data: a fixed non-zero pattern, so that compressing or
+	 * zero-detecting filesystems do not get an easy ride */
+	uint32_t x = 0x9e3779b9u ^ c->id;
+	for (uint32_t i = 0; i < cfg->prog->max_io; i++) {
+		x ^= x << 13;
+		x ^= x >> 17;
+		x ^= x << 5;
+		c->ctx.iobuf[i] = (char)x;
+	}
+	if (load_window(c, cfg->prog, 0) <= 0)
+		return errno ? errno : EIO;
+	return 0;
+}
+
+static void note_latency(struct client_stats *st, const struct run_shared *sh,
+			 uint64_t end, uint64_t lat)
+{
+	uint64_t sec = (end - sh->t0_ns) / 1000000000ull;
+	unsigned s = (unsigned)(sec % SEC_SLOTS);
+	if (__atomic_load_n(&st->sec_tag[s], __ATOMIC_RELAXED) != sec) {
+		__atomic_store_n(&st->sec_max[s], lat, __ATOMIC_RELAXED);
+		__atomic_store_n(&st->sec_tag[s], sec, __ATOMIC_RELAXED);
+	} else if (lat > st->sec_max[s]) {
+		__atomic_store_n(&st->sec_max[s], lat, __ATOMIC_RELAXED);
+	}
+}
+
+/* End of the program: the pass is complete. */
+static int next_pass(struct client *c, const struct run_config *cfg)
+{
+	backend_close_all(&c->ctx);
+	c->st->passes++;
+	if (cfg->run_once) {
+		c->done = 1;
+		return 0;
+	}
+	c->pass_t0 = now_ns();
+	if (load_window(c, cfg->prog, 0) <= 0)
+		return errno ? errno : EIO;
+	return 0;
+}
+
+/* Carry out one op of client c.  Returns 0, or an errno that stops it. */
+static int client_step(struct client *c, const struct run_config *cfg, struct run_shared *sh)
+{
+	if (c->pos == c->win_n) {
+		size_t next = c->win_first + c->win_n;
+		if (next >= cfg->prog->nops)
+			return next_pass(c, cfg);
+		if (load_window(c, cfg->prog, next) <= 0)
+			return errno ? errno : EIO;
+	}
+	const struct op *op = &c->win[c->pos++];
+	struct client_stats *st = c->st;
+
+	if ((op->flags & OPF_TIMED) && op->ts_ns) {
+		uint64_t due = c->pass_t0 + op->ts_ns, now = now_ns();
+		if (now < due) {
+			sleep_until(due < sh->end_ns ? due : sh->end_ns, &sh->stop);
+		} else if (now > due) {
+			uint64_t late = now - due;
+			st->late_ops++;
+			st->late_sum_ns += late;
+			if (late > st->late_max_ns)
+				st->late_max_ns = late;
+		}
+		c->last_ns = now_ns();
+		if (sh->stop || c->last_ns >= sh->end_ns)
+			return 0;
+	}
+
+	uint64_t bytes = 0, t1 = now_ns(), t2;
+	int rc;
+	if (op->code == OP_SLEEP) {
+		uint64_t until = t1 + op->off * 1000ull;
+		sleep_until(until < sh->end_ns ? until : sh->end_ns, &sh->stop);
+		rc = 0;
+	} else {
+		rc = cfg->backend->op[op->code](&c->ctx, op, &bytes);
+	}
+	t2 = now_ns();
+	c->last_ns = t2;
+	st->last_op_ns = t2;
+
+	__atomic_store_n(&st->ops_all, st->ops_all + 1, __ATOMIC_RELAXED);
+	if (bytes)
+		__atomic_store_n(&st->bytes_all, st->bytes_all + bytes, __ATOMIC_RELAXED);
+	uint64_t lat = t2 - t1;
+	if (t2 >= sh->warm_end_ns && t2 < sh->end_ns) {
+		hist_add(&st->hist[op->code], lat);
+		st->ops++;
+		st->bytes += bytes;
+	}
+	note_latency(st, sh, t2, lat);
+
+	int bad = (op->expect == EXPECT_OK && rc != 0) || (op->expect == EXPECT_FAIL && rc == 0);
+	if (bad) {
+		record_error(st, op, rc);
+		if (cfg->strict) {
+			sh->strict_failed = 1;
+			sh->stop = 1;
+		}
+	}
+
+	if (cfg->target_rate > 0 && bytes) {
+		/* -R: hold this client to target_rate MB/s (10^6 bytes) */
+		double due_s = (double)st->bytes_all / (cfg->target_rate * 1e6);
+		uint64_t due = c->start_ns + (uint64_t)(due_s * 1e9);
+		if (due > t2)
+			sleep_until(due < sh->end_ns ? due : sh->end_ns, &sh->stop);
+	}
+	return 0;
+}
+
+int client_main(const struct run_config *cfg, struct run_shared *sh,
+		unsigned first, unsigned count, int barrier_fd)
+{
+	/* the parent coordinates stopping; die with it if it dies */
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() == 1)
+		return 3;
+	signal(SIGINT, SIG_IGN);
+	signal(SIGTERM, SIG_IGN);
+	signal(SIGPIPE, SIG_IGN);
+
+	struct client *cl = calloc(count, sizeof(*cl));
+	if (!cl) {
+		fprintf(stderr, "kbench load: client %u: out of memory\n", first);
+		return 3;
+	}
+	for (unsigned i = 0; i < count; i++) {
+		cl[i].id = first + i;
+		cl[i].st = &sh->client[first + i];
+		int e = setup_client(&cl[i], cfg);
+		if (e) {
+			fprintf(stderr, "kbench load: client %u: cannot set up clients/client%u: %s\n",
+				first + i, first + i, strerror(e));
+			return 3;
+		}
+	}
+	__atomic_fetch_add(&sh->ready, count, __ATOMIC_SEQ_CST);
+
+	/* barrier: the parent closes its end when all clients are ready */
+	char b;
+	ssize_t r;
+	do
+		r = read(barrier_fd, &b, 1);
+	while (r < 0 && errno == EINTR);
+	close(barrier_fd);
+	if (r != 0 || sh->stop)
+		return 0;
+
+	uint64_t start = now_ns();
+	for (unsigned i = 0; i < count; i++)
+		cl[i].pass_t0 = cl[i].start_ns = start;
+
+	unsigned live = count;
+	while (live && !sh->stop) {
+		live = 0;
+		for (unsigned i = 0; i < count; i++) {
+			if (cl[i].done)
+				continue;
+			int e = client_step(&cl[i], cfg, sh);
+			if (e) {
+				cl[i].st->fatal = e;
+				fprintf(stderr, "kbench load: client %u stopped: %s\n", cl[i].id, strerror(e));
+				cl[i].done = 1;
+				continue;
+			}
+			if (cl[i].last_ns >= sh->end_ns)
+				cl[i].done = 1;
+			if (!cl[i].done)
+				live++;
+		}
+	}
+	for (unsigned i = 0; i < count; i++) {
+		backend_close_all(&cl[i].ctx);
+		if (cl[i].ctx.dirfd >= 0)
+			close(cl[i].ctx.dirfd);
+		free(cl[i].ctx.fds);
+		free(cl[i].ctx.iobuf);
+		free(cl[i].ctx.dentbuf);
+	}
+	free(cl);
+	return 0;
+}

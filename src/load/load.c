@@ -1,0 +1,406 @@
+/* kbench load - replay a dbench-style loadfile with N client processes
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * usage: kbench load [OPTIONS] NCLIENTS
+ *
+ * Order of work: check the command line, parse the whole loadfile, check
+ * the directory; only then fork.  Bad input never starts a client (exit
+ * 2).  After the run everything the run created in the directory is
+ * removed (--skip-cleanup keeps it); entries that were there before stay.
+ */
+#include "config.h"
+#include "cli.h"
+#include "load/loadfile.h"
+#include "load/report.h"
+#include "load/run.h"
+#include "load/fsutil.h"
+#include "result/result.h"
+#include "result/sysinfo.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <popt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define MAX_CLIENTS 100000u
+#define MAX_PARSE_ERRORS 20
+
+/* Where the shipped loadfile is: beside the binary in a build tree, the
+ * source tree of this build, then the installed data directory. */
+static char *default_loadfile(void)
+{
+	char exe[PATH_MAX], buf[PATH_MAX + 64];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n > 0) {
+		exe[n] = '\0';
+		char *slash = strrchr(exe, '/');
+		if (slash) {
+			*slash = '\0';
+			snprintf(buf, sizeof(buf), "%s/../loadfiles/client.txt", exe);
+			if (access(buf, R_OK) == 0)
+				return strdup(buf);
+			if (strcmp(exe, KBENCH_BUILDDIR "/src") == 0) {
+				snprintf(buf, sizeof(buf), "%s/loadfiles/client.txt", KBENCH_SRCDIR);
+				if (access(buf, R_OK) == 0)
+					return strdup(buf);
+			}
+		}
+	}
+	return strdup(KBENCH_PKGDATADIR "/client.txt");
+}
+
+/* Names present in dir before the run: cleanup leaves them alone. */
+struct names {
+	char **v;
+	size_t n;
+};
+
+static int snapshot(int dirfd, struct names *out)
+{
+	int fd = dup(dirfd);
+	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+	if (!d) {
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	struct dirent *de;
+	size_t cap = 0;
+	while ((de = readdir(d))) {
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		if (out->n == cap) {
+			cap = cap ? cap * 2 : 16;
+			char **v = realloc(out->v, cap * sizeof(*v));
+			if (!v)
+				break;
+			out->v = v;
+		}
+		out->v[out->n++] = strdup(de->d_name);
+	}
+	rewinddir(d);
+	closedir(d);
+	return 0;
+}
+
+static int in_names(const struct names *s, const char *name)
+{
+	for (size_t i = 0; i < s->n; i++)
+		if (s->v[i] && !strcmp(s->v[i], name))
+			return 1;
+	return 0;
+}
+
+/* Remove what the run created: each client's tree, "clients" if the run
+ * made it, and any other entry of dir that was not there before. */
+static int cleanup(int dirfd, const struct names *before, unsigned nclients)
+{
+	int failed = 0;
+	char name[32];
+	int clients = openat(dirfd, "clients", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (clients >= 0) {
+		for (unsigned c = 0; c < nclients; c++) {
+			snprintf(name, sizeof(name), "client%u", c);
+			if (fs_remove_tree(clients, name, 0))
+				failed = 1;
+		}
+		close(clients);
+	}
+	struct names now = { 0 };
+	if (snapshot(dirfd, &now) < 0)
+		return -1;
+	for (size_t i = 0; i < now.n; i++) {
+		if (now.v[i] && !in_names(before, now.v[i]) && fs_remove_tree(dirfd, now.v[i], 0))
+			failed = 1;
+		free(now.v[i]);
+	}
+	free(now.v);
+	return failed ? -1 : 0;
+}
+
+static void free_names(struct names *s)
+{
+	for (size_t i = 0; i < s->n; i++)
+		free(s->v[i]);
+	free(s->v);
+}
+
+static unsigned max_clients(unsigned per_proc)
+{
+	struct rlimit rl;
+	uint64_t max = MAX_CLIENTS;
+	if (getrlimit(RLIMIT_NPROC, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY) {
+		uint64_t by_procs = (uint64_t)rl.rlim_cur * per_proc;
+		if (by_procs < max)
+			max = by_procs;
+	}
+	FILE *f = fopen("/proc/sys/kernel/pid_max", "re");
+	unsigned long pid_max;
+	if (f) {
+		if (fscanf(f, "%lu", &pid_max) == 1 && (uint64_t)pid_max / 2 * per_proc < max)
+			max = (uint64_t)pid_max / 2 * per_proc;
+		fclose(f);
+	}
+	return (unsigned)max;
+}
+
+/* Each client process may hold every handle of the loadfile open. */
+static void raise_nofile(const struct program *prog, unsigned per_proc)
+{
+	struct rlimit rl;
+	uint64_t need = (uint64_t)prog->nhandles * per_proc + 64;
+	if (getrlimit(RLIMIT_NOFILE, &rl) < 0 || rl.rlim_cur >= need)
+		return;
+	rl.rlim_cur = rl.rlim_max == RLIM_INFINITY || rl.rlim_max > need ? need : rl.rlim_max;
+	setrlimit(RLIMIT_NOFILE, &rl);
+}
+
+int cmd_load(int argc, const char **argv)
+{
+	const char *cmd = argv[0];
+	char *loadfile = NULL, *opt_loadfile = NULL, *opt_directory = NULL, *directory = NULL, *timelimit = NULL, *warmup = NULL, *json = NULL;
+	int sync_open = 0, sync_dirs = 0, fsync_write = 0, xattr = 0, run_once = 0, strict = 0;
+	int skip_cleanup = 0, per_client = 0, quiet = 0, per_proc = 1;
+	double target_rate = 0;
+
+	struct poptOption options[] = {
+		{ "loadfile", 'c', POPT_ARG_STRING, &opt_loadfile, 0,
+		  "loadfile to replay (default: the shipped client.txt)", "FILE" },
+		{ "directory", 'D', POPT_ARG_STRING, &opt_directory, 0,
+		  "directory to run in (default: a new one under $TMPDIR, removed after)", "DIR" },
+		{ "timelimit", 't', POPT_ARG_STRING, &timelimit, 0,
+		  "seconds measured after warm-up (default 600; 90, 1.5m, 2h)", "TIME" },
+		{ "warmup", 0, POPT_ARG_STRING, &warmup, 0,
+		  "warm-up before measuring (default timelimit/5)", "TIME" },
+		{ "sync", 's', POPT_ARG_NONE, &sync_open, 0, "open files with O_SYNC", NULL },
+		{ "sync-dirs", 'S', POPT_ARG_NONE, &sync_dirs, 0,
+		  "fsync the directory after every create, rename, unlink, mkdir, rmdir", NULL },
+		{ "fsync", 'F', POPT_ARG_NONE, &fsync_write, 0, "fsync after every WriteX", NULL },
+		{ "xattr", 'x', POPT_ARG_NONE, &xattr, 0,
+		  "keep DOS attributes in the user.DosAttrib xattr (as dbench -x)", NULL },
+		{ "target-rate", 'R', POPT_ARG_DOUBLE, &target_rate, 0,
+		  "hold each client to this rate (MB/sec, MB = 10^6 bytes)", "MBPS" },
+		{ "clients-per-process", 0, POPT_ARG_INT, &per_proc, 0,
+		  "clients interleaved in each process (default 1)", "N" },
+		{ "run-once", 0, POPT_ARG_NONE, &run_once, 0,
+		  "each client replays the loadfile once, then stops", NULL },
+		{ "strict", 0, POPT_ARG_NONE, &strict, 0,
+		  "stop the run at the first op that does not end as expected", NULL },
+		{ "skip-cleanup", 0, POPT_ARG_NONE, &skip_cleanup, 0,
+		  "leave the files of the run in the directory", NULL },
+		{ "per-client-results", 0, POPT_ARG_NONE, &per_client, 0,
+		  "show each client's MB/sec", NULL },
+		{ "json", 0, POPT_ARG_STRING, &json, 0,
+		  "also write the results as JSON to FILE ('-': standard output)", "FILE" },
+		{ "quiet", 'q', POPT_ARG_NONE, &quiet, 0, "no line a second", NULL },
+		POPT_AUTOHELP
+		POPT_TABLEEND
+	};
+
+	poptContext ctx = poptGetContext(cmd, argc, argv, options, 0);
+	poptSetOtherOptionHelp(ctx, "[OPTIONS] NCLIENTS");
+	int rc = poptGetNextOpt(ctx);
+	int status = cli_popt_done(ctx, cmd, rc);
+	struct program prog = { .fd = -1 };
+	struct names before = { 0 };
+	char tmpdir_buf[PATH_MAX];
+	int made_tmpdir = 0, rootfd = -1;
+	struct run_result res;
+	int have_res = 0;
+	memset(&res, 0, sizeof(res));
+	if (status)
+		goto out;
+
+	const char *nclients_arg = poptGetArg(ctx);
+	if (!nclients_arg) {
+		status = cli_usage_error(cmd, "missing NCLIENTS (the number of clients)");
+		goto out;
+	}
+	if (poptPeekArg(ctx)) {
+		status = cli_usage_error(cmd, "unexpected argument '%s'", poptPeekArg(ctx));
+		goto out;
+	}
+	if (per_proc < 1) {
+		status = cli_usage_error(cmd, "--clients-per-process must be at least 1");
+		goto out;
+	}
+	uint64_t nclients;
+	unsigned limit = max_clients((unsigned)per_proc);
+	if (cli_parse_uint(nclients_arg, 1, UINT64_MAX, &nclients) < 0) {
+		status = cli_usage_error(cmd, "NCLIENTS must be a whole number of at least 1, not '%s'",
+					 nclients_arg);
+		goto out;
+	}
+	if (nclients > limit) {
+		status = cli_usage_error(cmd, "NCLIENTS %s is more than this machine can fork (at most %u)",
+					 nclients_arg, limit);
+		goto out;
+	}
+	double tl = 600, wu = -1;
+	if (timelimit && (cli_parse_duration(timelimit, &tl) < 0 || (tl <= 0 && !run_once))) {
+		status = cli_usage_error(cmd, "bad --timelimit '%s' (seconds above 0, e.g. 60, 1.5m)",
+					 timelimit);
+		goto out;
+	}
+	if (run_once && !timelimit)
+		tl = 0;
+	if (warmup && cli_parse_duration(warmup, &wu) < 0) {
+		status = cli_usage_error(cmd, "bad --warmup '%s' (seconds, e.g. 10, 0, 1m)", warmup);
+		goto out;
+	}
+	if (wu < 0)
+		wu = run_once ? 0 : tl / 5;
+	if (!(target_rate >= 0) || !isfinite(target_rate)) {
+		status = cli_usage_error(cmd, "--target-rate must be a positive MB/sec figure");
+		goto out;
+	}
+
+	/* the loadfile, whole, before anything else happens */
+	loadfile = opt_loadfile ? strdup(opt_loadfile) : default_loadfile();
+	if (!loadfile) {
+		fprintf(stderr, "%s: out of memory\n", cmd);
+		status = 1;
+		goto out;
+	}
+	int perr = loadfile_load(loadfile, &prog, stderr, MAX_PARSE_ERRORS);
+	if (perr) {
+		status = 2;
+		goto out;
+	}
+
+	/* the directory */
+	directory = opt_directory;
+	if (directory) {
+		struct stat st;
+		if (stat(directory, &st) < 0) {
+			fprintf(stderr, "%s: %s: %s\n", cmd, directory, strerror(errno));
+			status = 2;
+			goto out;
+		}
+		if (!S_ISDIR(st.st_mode)) {
+			fprintf(stderr, "%s: %s: not a directory\n", cmd, directory);
+			status = 2;
+			goto out;
+		}
+		if (access(directory, W_OK | X_OK) < 0) {
+			fprintf(stderr, "%s: %s: not writable: %s\n", cmd, directory, strerror(errno));
+			status = 2;
+			goto out;
+		}
+	} else {
+		const char *t = getenv("TMPDIR");
+		snprintf(tmpdir_buf, sizeof(tmpdir_buf), "%s/kbench-load.XXXXXX", t && *t ? t : "/tmp");
+		if (!mkdtemp(tmpdir_buf)) {
+			fprintf(stderr, "%s: cannot create a directory under %s: %s\n", cmd,
+				t && *t ? t : "/tmp", strerror(errno));
+			status = 2;
+			goto out;
+		}
+		directory = tmpdir_buf;
+		made_tmpdir = 1;
+	}
+	rootfd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (rootfd < 0 || snapshot(rootfd, &before) < 0) {
+		fprintf(stderr, "%s: %s: %s\n", cmd, directory, strerror(errno));
+		status = 2;
+		goto out;
+	}
+	raise_nofile(&prog, (unsigned)per_proc);
+
+	struct run_config cfg = {
+		.prog = &prog,
+		.backend = &fileio_backend,
+		.bopts = { sync_open, sync_dirs, fsync_write, xattr },
+		.rootfd = rootfd,
+		.nclients = (unsigned)nclients,
+		.per_proc = (unsigned)per_proc > nclients ? (unsigned)nclients : (unsigned)per_proc,
+		.warmup_s = wu,
+		.timelimit_s = tl,
+		.run_once = run_once,
+		.strict = strict,
+		.target_rate = target_rate,
+		.quiet = quiet,
+	};
+	struct load_params lp = { loadfile, directory, per_client };
+
+	if (!quiet) {
+		printf("kbench %s load: %u clients, loadfile %s (%zu ops a pass), directory %s\n",
+		       PACKAGE_VERSION, cfg.nclients, loadfile, prog.nops, directory);
+		if (run_once)
+			printf("one pass per client, warm-up %.1f s; MB = 10^6 bytes\n", wu);
+		else
+			printf("warm-up %.1f s, then %.1f s measured; MB = 10^6 bytes\n", wu, tl);
+		fflush(stdout);
+	}
+
+	int r = run_load(&cfg, &res);
+	have_res = r >= 0;
+	if (r < 0) {
+		status = 1;
+	} else {
+		load_report_text(stdout, &cfg, &lp, &res);
+		fflush(stdout);
+		if (res.setup_failed)
+			fprintf(stderr, "%s: clients could not start\n", cmd);
+		if (res.measured_s <= 0 && !res.setup_failed)
+			fprintf(stderr, "%s: no measurement: the run stopped before warm-up ended\n", cmd);
+		if (json) {
+			struct kb_sysinfo si;
+			char err[512];
+			sysinfo_collect(&si, directory);
+			json_t *doc = load_report_json(&cfg, &lp, &res, &si);
+			if (!doc || result_write(doc, json, err, sizeof(err)) < 0) {
+				fprintf(stderr, "%s: %s\n", cmd, doc ? err : "out of memory building JSON");
+				status = 1;
+			}
+			json_decref(doc);
+		}
+		if (res.interrupted)
+			status = 128 + res.interrupted;
+		else if (r || res.errors || res.measured_s <= 0)
+			status = status ? status : 1;
+	}
+
+	if (skip_cleanup) {
+		if (!quiet)
+			printf("files left in %s (--skip-cleanup)\n", directory);
+	} else if (cleanup(rootfd, &before, cfg.nclients) < 0) {
+		fprintf(stderr, "%s: could not remove everything the run created in %s\n", cmd,
+			directory);
+		if (!status)
+			status = 1;
+	}
+	if (made_tmpdir && !skip_cleanup) {
+		close(rootfd);
+		rootfd = -1;
+		if (rmdir(directory) < 0)
+			fprintf(stderr, "%s: cannot remove %s: %s\n", cmd, directory, strerror(errno));
+	}
+
+out:
+	if (have_res)
+		run_result_free(&res);
+	if (rootfd >= 0)
+		close(rootfd);
+	if (made_tmpdir && status == 2)
+		rmdir(tmpdir_buf);
+	free_names(&before);
+	prog_free(&prog);
+	free(loadfile);
+	free(opt_loadfile);
+	free(opt_directory);
+	free(timelimit);
+	free(warmup);
+	free(json);
+	poptFreeContext(ctx);
+	return status;
+}

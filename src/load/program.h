@@ -1,0 +1,120 @@
+/* kbench - the compiled form of a loadfile
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * A loadfile is parsed once, before any client starts, into a program: an
+ * array of fixed-size ops and one arena of NUL-terminated paths.  Replaying
+ * an op needs no string parsing, no lookup by name and no allocation.
+ *
+ * Invariants:
+ *  - every path in the arena is relative (to the client's own tree, or to
+ *    the run directory when OPF_SHARED1/OPF_SHARED2 is set), lower case,
+ *    uses '/', has no "." or ".." component and is never empty ("." stands
+ *    for the tree's root);
+ *  - each loadfile handle number (fnum) is mapped to a dense index below
+ *    nhandles, so a client's handle table is a plain array;
+ *  - the ops live in a sealed memfd (prog->fd) that clients read in small
+ *    windows, so the program is held in memory once, not once per client.
+ */
+#ifndef KBENCH_PROGRAM_H
+#define KBENCH_PROGRAM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum opcode {
+	OP_NTCREATEX,
+	OP_CLOSE,
+	OP_RENAME,
+	OP_UNLINK,
+	OP_DELTREE,
+	OP_RMDIR,
+	OP_MKDIR,
+	OP_QPATHINFO,
+	OP_QFILEINFO,
+	OP_QFSINFO,
+	OP_SFILEINFO,
+	OP_FIND_FIRST,
+	OP_WRITEX,
+	OP_READX,
+	OP_LOCKX,
+	OP_UNLOCKX,
+	OP_FLUSH,
+	OP_SLEEP,
+	OP_COUNT
+};
+
+/* What the loadfile expects of an op. */
+enum expect {
+	EXPECT_OK,    /* NT_STATUS_OK, 0x0, SUCCESS */
+	EXPECT_FAIL,  /* any other NT_STATUS_* or 0x..., ERROR */
+	EXPECT_ANY,   /* "*": the outcome is not checked */
+};
+
+/* op.flags */
+#define OPF_SHARED1  0x01  /* path1 is relative to the run directory */
+#define OPF_SHARED2  0x02  /* path2 is relative to the run directory */
+#define OPF_WILDCARD 0x04  /* FIND_FIRST pattern has a DOS wildcard */
+#define OPF_TIMED    0x08  /* ts_ns holds a schedule time */
+
+#define NO_PATH UINT32_MAX
+
+/* One operation: 40 bytes.  Field use by opcode:
+ *   NTCreateX  path1, handle, arg = create_options, aux = disposition
+ *   Close Flush Qfileinfo Sfileinfo    handle (arg = info level)
+ *   ReadX WriteX  handle, off = offset (bytes), len = size (bytes)
+ *   LockX UnlockX handle, off = offset, len = length (bytes)
+ *   Rename     path1 -> path2
+ *   Unlink Deltree Rmdir Mkdir Qpathinfo   path1
+ *   Qfsinfo    arg = info level
+ *   FIND_FIRST path1 = pattern (or name), arg = maxcnt
+ *   Sleep      off = microseconds
+ */
+struct op {
+	uint8_t code;     /* enum opcode */
+	uint8_t expect;   /* enum expect */
+	uint8_t flags;    /* OPF_* */
+	uint8_t aux;      /* NTCreateX disposition */
+	uint32_t line;    /* 1-based loadfile line, for error reports */
+	uint32_t handle;  /* dense handle index, or 0 */
+	uint32_t path1;   /* arena offset, or NO_PATH */
+	uint32_t path2;   /* arena offset, or NO_PATH */
+	uint32_t arg;     /* see above */
+	uint64_t off;     /* see above */
+	uint32_t len;     /* see above */
+	uint32_t pad_;
+	uint64_t ts_ns;   /* schedule time from the pass start, ns (OPF_TIMED) */
+};
+
+struct program {
+	char *source;        /* loadfile name as given (for messages) */
+	int fd;              /* memfd holding nops struct op, read-only */
+	size_t nops;         /* number of ops */
+	char *arena;         /* path strings */
+	size_t arena_len;    /* bytes used in arena */
+	uint32_t nhandles;   /* distinct handle numbers */
+	uint32_t max_io;     /* largest ReadX/WriteX size, bytes */
+	int timed;           /* 1 if any op carries a timestamp */
+	uint64_t count[OP_COUNT];   /* ops per opcode in one pass */
+	uint64_t bytes_read;        /* ReadX bytes per pass */
+	uint64_t bytes_written;     /* WriteX bytes per pass */
+	uint64_t nlines;            /* lines in the file */
+};
+
+/* Names: the loadfile's opcode name, and dbench's short report name. */
+const char *op_file_name(enum opcode code);
+const char *op_report_name(enum opcode code);
+
+/* Path string at arena offset off (off != NO_PATH). */
+static inline const char *prog_path(const struct program *p, uint32_t off)
+{
+	return p->arena + off;
+}
+
+/* Read up to max ops starting at op index first into buf.  Returns the
+ * number read (0 at the end of the program) or -1 with errno set. */
+long prog_read_ops(const struct program *p, size_t first, struct op *buf, size_t max);
+
+/* Release everything the program holds.  Takes NULL. */
+void prog_free(struct program *p);
+
+#endif

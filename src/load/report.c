@@ -1,0 +1,182 @@
+/* kbench - the load report: text table and JSON document
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Both forms are printed from the same merged run_result.  The text keeps
+ * dbench 4's table and its last line to the character, so scripts that
+ * parse dbench's "Throughput" line read kbench's unchanged.
+ */
+#include "config.h"
+#include "load/report.h"
+
+#include <math.h>
+#include <signal.h>
+#include <string.h>
+#include "result/result.h"
+
+#define MAX_ERR_LINES 20
+
+static double ms(uint64_t ns)
+{
+	return (double)ns / 1e6;
+}
+
+static const char *sync_suffix(const struct run_config *cfg)
+{
+	if (cfg->bopts.sync_open && cfg->bopts.sync_dirs)
+		return " (sync open, sync dirs)";
+	if (cfg->bopts.sync_open)
+		return " (sync open)";
+	if (cfg->bopts.sync_dirs)
+		return " (sync dirs)";
+	return "";
+}
+
+static const char *expect_word(uint8_t e)
+{
+	return e == EXPECT_FAIL ? "failure" : "success";
+}
+
+void load_report_text(FILE *f, const struct run_config *cfg, const struct load_params *lp,
+		      const struct run_result *res)
+{
+	fprintf(f, "\n %-12s %10s %10s %10s %10s %10s\n", "Operation", "Count", "AvgLat",
+		"P50", "P99", "MaxLat");
+	fprintf(f, " %.67s\n", "-------------------------------------------------------------------");
+	for (unsigned i = 0; i < OP_COUNT; i++) {
+		const struct hist *h = &res->hist[i];
+		if (!cfg->prog->count[i])
+			continue;
+		fprintf(f, " %-12s %10llu %10.3f %10.3f %10.3f %10.3f\n", op_report_name(i),
+			(unsigned long long)h->count, hist_mean(h) / 1e6,
+			ms(hist_percentile(h, 50)), ms(hist_percentile(h, 99)), ms(h->max_ns));
+	}
+	fprintf(f, " (latencies in ms, over the %.2f s measured; MB = 10^6 bytes)\n",
+		res->measured_s);
+
+	if (cfg->prog->timed) {
+		if (res->late_ops)
+			fprintf(f, "\nschedule: %llu timed ops started late, by %.3f ms on average, %.3f ms at most\n",
+				(unsigned long long)res->late_ops,
+				ms(res->late_sum_ns) / (double)res->late_ops, ms(res->late_max_ns));
+		else
+			fprintf(f, "\nschedule: every timed op started on time\n");
+	}
+
+	if (lp->per_client_results && res->measured_s > 0) {
+		fprintf(f, "\n");
+		for (unsigned c = 0; c < cfg->nclients; c++)
+			fprintf(f, " client %-5u %10.2f MB/sec\n", c,
+				(double)res->client_bytes[c] / 1e6 / res->measured_s);
+	}
+
+	if (res->errors) {
+		fprintf(f, "\n%llu operations did not end as the loadfile expects:\n",
+			(unsigned long long)res->errors);
+		size_t shown = res->nerrs < MAX_ERR_LINES ? res->nerrs : MAX_ERR_LINES;
+		for (size_t i = 0; i < shown; i++) {
+			const struct run_error *e = &res->errs[i];
+			fprintf(f, "  %s:%u: %s expected %s, %s%s%s (%llu times)\n", lp->loadfile,
+				e->line, op_file_name(e->code), expect_word(e->expect),
+				e->err ? "failed: " : "succeeded", e->err ? strerror(e->err) : "",
+				"", (unsigned long long)e->count);
+		}
+		uint64_t rest = res->errors_unlisted;
+		for (size_t i = shown; i < res->nerrs; i++)
+			rest += res->errs[i].count;
+		if (rest)
+			fprintf(f, "  ... and %llu more\n", (unsigned long long)rest);
+	}
+
+	if (res->interrupted)
+		fprintf(f, "\ninterrupted by %s: partial results over %.2f s measured\n",
+			res->interrupted == SIGINT ? "SIGINT" : "SIGTERM", res->measured_s);
+	if (res->strict_stop)
+		fprintf(f, "\nstopped at the first error (--strict): partial results\n");
+
+	if (res->measured_s > 0)
+		fprintf(f, "\nThroughput %g MB/sec%s  %u clients  %u procs  max_latency=%.3f ms\n",
+			res->mbps, sync_suffix(cfg), cfg->nclients, res->nprocs,
+			ms(res->max_latency_ns));
+}
+
+static json_t *num_or_null(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+json_t *load_report_json(const struct run_config *cfg, const struct load_params *lp,
+			 const struct run_result *res, const struct kb_sysinfo *si)
+{
+	json_t *doc = result_new("load");
+	if (!doc)
+		return NULL;
+	json_t *params = json_pack("{s:i, s:i, s:f, s:f, s:s, s:s, s:b, s:b, s:b, s:b, s:f, s:b, s:b, s:s}",
+				   "clients", (int)cfg->nclients,
+				   "procs", (int)res->nprocs,
+				   "timelimit_s", cfg->timelimit_s,
+				   "warmup_s", cfg->warmup_s,
+				   "loadfile", lp->loadfile,
+				   "directory", lp->directory,
+				   "sync_open", cfg->bopts.sync_open,
+				   "sync_dirs", cfg->bopts.sync_dirs,
+				   "fsync_write", cfg->bopts.fsync_write,
+				   "xattr", cfg->bopts.xattr,
+				   "target_rate_MBps", cfg->target_rate,
+				   "run_once", cfg->run_once,
+				   "strict", cfg->strict,
+				   "backend", cfg->backend->name);
+	json_t *ops = json_array();
+	for (unsigned i = 0; ops && i < OP_COUNT; i++) {
+		const struct hist *h = &res->hist[i];
+		if (!cfg->prog->count[i])
+			continue;
+		json_array_append_new(ops, json_pack("{s:s, s:I, s:f, s:f, s:f, s:f}",
+			"name", op_report_name(i), "count", (json_int_t)h->count,
+			"avg_ms", hist_mean(h) / 1e6, "p50_ms", ms(hist_percentile(h, 50)),
+			"p99_ms", ms(hist_percentile(h, 99)), "max_ms", ms(h->max_ns)));
+	}
+	json_t *errs = json_array();
+	for (size_t i = 0; errs && i < res->nerrs; i++) {
+		const struct run_error *e = &res->errs[i];
+		json_array_append_new(errs, json_pack("{s:i, s:s, s:s, s:s, s:I}",
+			"line", (int)e->line, "op", op_file_name(e->code),
+			"expected", expect_word(e->expect),
+			"got", e->err ? strerror(e->err) : "success",
+			"count", (json_int_t)e->count));
+	}
+	json_t *results = json_pack("{s:o, s:o, s:I, s:f, s:I, s:I, s:I, s:o, s:o, s:b, s:b, s:i}",
+		"throughput_MBps", num_or_null(res->mbps),
+		"max_latency_ms", res->measured_s > 0 ? json_real(ms(res->max_latency_ns)) : json_null(),
+		"errors", (json_int_t)res->errors,
+		"measured_s", res->measured_s,
+		"ops_total", (json_int_t)res->ops,
+		"bytes", (json_int_t)res->bytes,
+		"passes", (json_int_t)res->passes,
+		"ops", ops ? ops : json_array(),
+		"error_lines", errs ? errs : json_array(),
+		"died", res->died,
+		"strict_stop", res->strict_stop,
+		"interrupted_signal", res->interrupted);
+	if (results && cfg->prog->timed)
+		json_object_set_new(results, "schedule", json_pack("{s:I, s:f, s:f}",
+			"late_ops", (json_int_t)res->late_ops,
+			"late_avg_ms", res->late_ops ? ms(res->late_sum_ns) / (double)res->late_ops : 0.0,
+			"late_max_ms", ms(res->late_max_ns)));
+	if (results && lp->per_client_results) {
+		json_t *pc = json_array();
+		for (unsigned c = 0; pc && c < cfg->nclients; c++)
+			json_array_append_new(pc, num_or_null(res->measured_s > 0 ?
+				(double)res->client_bytes[c] / 1e6 / res->measured_s : NAN));
+		json_object_set_new(results, "per_client_MBps", pc);
+	}
+	json_object_set_new(doc, "units", json_pack("{s:s, s:s}", "MB", "10^6 bytes",
+						    "latency", "ms"));
+	json_object_set_new(doc, "params", params);
+	json_object_set_new(doc, "system", sysinfo_json(si));
+	json_object_set_new(doc, "results", results);
+	if (!params || !results) {
+		json_decref(doc);
+		return NULL;
+	}
+	return doc;
+}

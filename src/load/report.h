@@ -1,0 +1,30 @@
+/* kbench - the load report: text table and JSON document
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#ifndef KBENCH_LOAD_REPORT_H
+#define KBENCH_LOAD_REPORT_H
+
+#include <stdio.h>
+#include <jansson.h>
+#include "load/run.h"
+#include "result/sysinfo.h"
+
+struct load_params {
+	const char *loadfile;
+	const char *directory;
+	int per_client_results;
+};
+
+/* Print dbench's final table (Operation Count AvgLat P50 P99 MaxLat, ms),
+ * the errors, the schedule lateness and the Throughput line to f.
+ * MB = 10^6 bytes.  Prints nothing made up: with no measured window it
+ * prints no Throughput line. */
+void load_report_text(FILE *f, const struct run_config *cfg, const struct load_params *lp,
+		      const struct run_result *res);
+
+/* The same results as a JSON document of kind "load" (see kbench-load(1),
+ * JSON OUTPUT).  Returns a new reference, NULL when out of memory. */
+json_t *load_report_json(const struct run_config *cfg, const struct load_params *lp,
+			 const struct run_result *res, const struct kb_sysinfo *si);
+
+#endif

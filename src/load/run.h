@@ -1,0 +1,140 @@
+/* kbench - running a loadfile with N clients: shared state and entry points
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The parent maps one MAP_SHARED region: a header it writes (start and end
+ * times, the stop flag) and one cache-line-aligned slot per client that
+ * only that client writes (counters, per-opcode latency histograms, the
+ * errors it saw).  No locks: a slot has a single writer, and the parent
+ * reads the few live counters with relaxed atomic loads.
+ *
+ * Time: every op is attributed by its completion time on CLOCK_MONOTONIC.
+ * Ops completing in [warm_end_ns, end_ns) are measured; nothing else is.
+ */
+#ifndef KBENCH_RUN_H
+#define KBENCH_RUN_H
+
+#include <stdint.h>
+#include <sys/types.h>
+#include "load/backend.h"
+#include "load/program.h"
+#include "stats/hist.h"
+
+#define ERR_SLOTS 32      /* distinct (line, errno) errors kept per client */
+#define SEC_SLOTS 4       /* per-second max latency ring */
+
+struct err_slot {
+	uint32_t line;        /* loadfile line */
+	uint8_t code;         /* enum opcode */
+	uint8_t expect;       /* enum expect */
+	uint16_t pad_;
+	int32_t err;          /* errno of the failure, 0 if it unexpectedly succeeded */
+	uint32_t pad2_;
+	uint64_t count;
+};
+
+struct client_stats {
+	/* live counters, read by the parent each second */
+	uint64_t ops_all;                /* ops completed since the start */
+	uint64_t bytes_all;              /* ReadX+WriteX bytes since the start */
+	uint64_t sec_tag[SEC_SLOTS];     /* second (from t0) the slot describes */
+	uint64_t sec_max[SEC_SLOTS];     /* largest latency in that second, ns */
+	/* measured window */
+	uint64_t ops;                    /* ops completed in the window */
+	uint64_t bytes;                  /* bytes moved in the window */
+	/* whole run */
+	uint64_t passes;                 /* complete passes over the loadfile */
+	uint64_t errors;                 /* ops whose outcome was not the expected one */
+	uint64_t errors_unlisted;        /* errors beyond ERR_SLOTS distinct ones */
+	uint64_t late_ops;               /* timed ops that started after their time */
+	uint64_t late_sum_ns;
+	uint64_t late_max_ns;
+	uint64_t last_op_ns;             /* completion time of the latest op */
+	uint32_t nerr_slots;
+	int32_t fatal;                   /* errno that stopped the client, 0 if none */
+	struct err_slot errs[ERR_SLOTS];
+	struct hist hist[OP_COUNT];      /* latencies in the window, ns */
+} __attribute__((aligned(64)));
+
+struct run_shared {
+	volatile int stop;               /* parent -> clients: stop now */
+	volatile int strict_failed;      /* a client stopped the run (--strict) */
+	uint64_t t0_ns;                  /* barrier release */
+	uint64_t warm_end_ns;            /* measurement starts */
+	uint64_t end_ns;                 /* measurement ends (UINT64_MAX: --run-once) */
+	uint32_t ready;                  /* clients set up, waiting at the barrier */
+	uint32_t finished;               /* client processes done */
+	struct client_stats client[];    /* nclients slots */
+} ;
+
+/* Everything a run needs, fixed before the first fork. */
+struct run_config {
+	const struct program *prog;
+	const struct backend *backend;
+	struct backend_opts bopts;
+	int rootfd;                      /* DIR */
+	unsigned nclients;
+	unsigned per_proc;               /* clients per process */
+	double warmup_s;                 /* seconds */
+	double timelimit_s;              /* seconds after warm-up */
+	int run_once;                    /* each client makes one pass */
+	int strict;                      /* stop at the first error */
+	double target_rate;              /* MB/s per client, 0 = unlimited */
+	int quiet;                       /* no per-second lines */
+};
+
+/* Replay for clients [first, first+count) in this process, interleaving
+ * them one op at a time, until the end time, the stop flag or (run_once)
+ * the end of the pass.  Called in a forked child; returns the exit status
+ * for it (0, or 3 if a client could not set up its tree). */
+int client_main(const struct run_config *cfg, struct run_shared *sh,
+		unsigned first, unsigned count, int barrier_fd);
+
+/* What a run measured, merged over all clients. */
+struct run_error {
+	uint32_t line;
+	uint8_t code;
+	uint8_t expect;
+	int32_t err;
+	uint64_t count;
+};
+
+struct run_result {
+	int interrupted;          /* signal number that interrupted the run, or 0 */
+	int strict_stop;          /* --strict stopped the run at an error */
+	int died;                 /* a client process died */
+	char died_msg[160];       /* "client 3 (pid 1234) killed by signal 9" */
+	int setup_failed;         /* clients could not start */
+	unsigned nprocs;
+	double measured_s;        /* length of the measured window, s (0: none) */
+	uint64_t ops;             /* ops in the window */
+	uint64_t bytes;           /* ReadX+WriteX bytes in the window */
+	double mbps;              /* bytes / 10^6 / measured_s, NAN if none */
+	uint64_t max_latency_ns;  /* largest single op latency in the window */
+	uint64_t errors;          /* all ops whose outcome was not expected */
+	uint64_t passes;          /* complete passes, all clients */
+	uint64_t late_ops, late_sum_ns, late_max_ns;
+	struct hist *hist;        /* OP_COUNT merged histograms */
+	uint64_t *client_bytes;   /* nclients: bytes each moved in the window */
+	struct run_error *errs;   /* distinct errors, most frequent first */
+	size_t nerrs;
+	uint64_t errors_unlisted; /* errors not in errs */
+};
+
+/* Fork the clients, release them together, print a line a second, stop
+ * them at the end (or on SIGINT/SIGTERM, a client's death, --strict), and
+ * merge what they measured into res.  Returns 0 if the run completed, 1
+ * if it was cut short (res says why), -1 if it could not start (message
+ * printed). */
+int run_load(const struct run_config *cfg, struct run_result *res);
+
+/* Release what run_load allocated in res. */
+void run_result_free(struct run_result *res);
+
+/* Clock helpers: CLOCK_MONOTONIC in ns. */
+uint64_t now_ns(void);
+
+/* Sleep until the absolute CLOCK_MONOTONIC time t (ns), waking early when
+ * *stop becomes non-zero (checked every 50 ms at most). */
+void sleep_until(uint64_t t, volatile int *stop);
+
+#endif

@@ -1,0 +1,72 @@
+/* kbench - result documents (JSON), written atomically
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+#include "result/result.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+json_t *result_new(const char *kind)
+{
+	char when[32];
+	time_t t = time(NULL);
+	struct tm tm;
+	gmtime_r(&t, &tm);
+	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	return json_pack("{s:s, s:s, s:s}", "kbench_version", PACKAGE_VERSION,
+			 "kind", kind, "time", when);
+}
+
+int result_write(json_t *doc, const char *path, char *err, size_t errlen)
+{
+	const size_t flags = JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10);
+	if (strcmp(path, "-") == 0) {
+		if (json_dumpf(doc, stdout, flags) < 0 || fputc('\n', stdout) == EOF ||
+		    fflush(stdout) == EOF) {
+			snprintf(err, errlen, "cannot write JSON to standard output");
+			return -1;
+		}
+		return 0;
+	}
+	size_t n = strlen(path) + 16;
+	char *tmp = malloc(n);
+	if (!tmp) {
+		snprintf(err, errlen, "%s: out of memory", path);
+		return -1;
+	}
+	snprintf(tmp, n, "%s.tmpXXXXXX", path);
+	int fd = mkstemp(tmp);
+	if (fd < 0) {
+		snprintf(err, errlen, "%s: cannot create: %s", path, strerror(errno));
+		free(tmp);
+		return -1;
+	}
+	FILE *f = fdopen(fd, "w");
+	int ok = f && json_dumpf(doc, f, flags) == 0 && fputc('\n', f) != EOF &&
+		 fflush(f) == 0 && fsync(fd) == 0;
+	int e = errno;
+	if (f)
+		ok = (fclose(f) == 0) && ok;
+	else
+		close(fd);
+	/* mkstemp makes 0600; a result file is ordinary data */
+	if (ok)
+		chmod(tmp, 0644);
+	if (!ok || rename(tmp, path) < 0) {
+		if (ok)
+			e = errno;
+		snprintf(err, errlen, "%s: cannot write: %s", path, strerror(e));
+		unlink(tmp);
+		free(tmp);
+		return -1;
+	}
+	free(tmp);
+	return 0;
+}

@@ -1,0 +1,100 @@
+/* kbench - latency histogram (see hist.h for the bucket scheme)
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+#include "stats/hist.h"
+
+#include <string.h>
+
+void hist_init(struct hist *h)
+{
+	memset(h, 0, sizeof(*h));
+	h->min_ns = UINT64_MAX;
+}
+
+unsigned hist_bucket_of(uint64_t ns)
+{
+	if (ns < HIST_LINEAR)
+		return (unsigned)ns;
+	if (ns >> HIST_MAX_BIT)
+		return HIST_BUCKETS - 1;
+	unsigned msb = 63u - (unsigned)__builtin_clzll(ns);  /* >= 7 */
+	unsigned shift = msb - HIST_SUB_BITS;
+	unsigned sub = (unsigned)(ns >> shift) - (1u << HIST_SUB_BITS);
+	return HIST_LINEAR + (msb - HIST_SUB_BITS - 1) * (1u << HIST_SUB_BITS) + sub;
+}
+
+void hist_bucket_range(unsigned idx, uint64_t *lo, uint64_t *hi)
+{
+	if (idx < HIST_LINEAR) {
+		*lo = *hi = idx;
+		return;
+	}
+	unsigned group = (idx - HIST_LINEAR) >> HIST_SUB_BITS;
+	unsigned sub = (idx - HIST_LINEAR) & ((1u << HIST_SUB_BITS) - 1);
+	unsigned shift = group + 1;
+	*lo = ((uint64_t)((1u << HIST_SUB_BITS) + sub)) << shift;
+	*hi = *lo + (UINT64_C(1) << shift) - 1;
+}
+
+void hist_add(struct hist *h, uint64_t ns)
+{
+	h->count++;
+	h->sum_ns += ns;
+	if (ns < h->min_ns)
+		h->min_ns = ns;
+	if (ns > h->max_ns)
+		h->max_ns = ns;
+	h->bucket[hist_bucket_of(ns)]++;
+}
+
+void hist_merge(struct hist *dst, const struct hist *src)
+{
+	if (!src->count)
+		return;
+	dst->count += src->count;
+	dst->sum_ns += src->sum_ns;
+	if (src->min_ns < dst->min_ns)
+		dst->min_ns = src->min_ns;
+	if (src->max_ns > dst->max_ns)
+		dst->max_ns = src->max_ns;
+	for (unsigned i = 0; i < HIST_BUCKETS; i++)
+		dst->bucket[i] += src->bucket[i];
+}
+
+uint64_t hist_percentile(const struct hist *h, double p)
+{
+	if (!h->count)
+		return 0;
+	if (p <= 0)
+		return h->min_ns;
+	if (p >= 100)
+		return h->max_ns;
+	/* rank: the smallest k with k >= p/100 * count (1-based) */
+	double want = p / 100.0 * (double)h->count;
+	uint64_t rank = (uint64_t)want;
+	if ((double)rank < want)
+		rank++;
+	if (rank < 1)
+		rank = 1;
+	uint64_t seen = 0;
+	for (unsigned i = 0; i < HIST_BUCKETS; i++) {
+		seen += h->bucket[i];
+		if (seen >= rank) {
+			uint64_t lo, hi, v;
+			hist_bucket_range(i, &lo, &hi);
+			v = lo + (hi - lo) / 2;
+			if (v < h->min_ns)
+				v = h->min_ns;
+			if (v > h->max_ns)
+				v = h->max_ns;
+			return v;
+		}
+	}
+	return h->max_ns;
+}
+
+double hist_mean(const struct hist *h)
+{
+	return h->count ? (double)h->sum_ns / (double)h->count : 0.0;
+}

@@ -1,0 +1,56 @@
+/* kbench - latency histogram
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * A log-linear histogram of durations in nanoseconds, after fio's scheme:
+ * values below 128 ns have a bucket each; above that every power of two
+ * is split into 64 equal buckets, so a bucket's width is at most 1/64 of
+ * its lower bound and its midpoint is within 0.8% of any value in it.
+ * Histograms merge by adding counts, so clients, runs and machines
+ * combine exactly.  Values of 2^40 ns (about 18 minutes) and more land in
+ * the last bucket; the exact maximum is kept beside it.
+ *
+ * The struct is plain data with no pointers: it can live in a MAP_SHARED
+ * mapping written by one process and read by another.
+ */
+#ifndef KBENCH_HIST_H
+#define KBENCH_HIST_H
+
+#include <stdint.h>
+
+#define HIST_SUB_BITS 6                      /* 64 buckets per power of two */
+#define HIST_LINEAR (2u << HIST_SUB_BITS)    /* 128 exact buckets */
+#define HIST_MAX_BIT 40                      /* values up to 2^40 ns */
+#define HIST_BUCKETS (HIST_LINEAR + (HIST_MAX_BIT - HIST_SUB_BITS - 1) * (1u << HIST_SUB_BITS))
+
+struct hist {
+	uint64_t count;                /* number of values recorded */
+	uint64_t sum_ns;               /* sum of all values, ns */
+	uint64_t min_ns;               /* smallest value, ns (UINT64_MAX if empty) */
+	uint64_t max_ns;               /* largest value, ns (0 if empty) */
+	uint64_t bucket[HIST_BUCKETS]; /* counts per bucket */
+};
+
+/* Empty the histogram.  Takes h (not NULL). */
+void hist_init(struct hist *h);
+
+/* Record one duration of ns nanoseconds.  Never fails. */
+void hist_add(struct hist *h, uint64_t ns);
+
+/* Add every count of src into dst (dst += src).  Both must be initialised. */
+void hist_merge(struct hist *dst, const struct hist *src);
+
+/* Bucket index for a value in ns, and the [lo, hi] range in ns that a bucket
+ * covers (hi inclusive).  Exposed for tests. */
+unsigned hist_bucket_of(uint64_t ns);
+void hist_bucket_range(unsigned idx, uint64_t *lo, uint64_t *hi);
+
+/* The p-th percentile (0 < p <= 100) in ns: the value v such that at least
+ * p% of recorded values are <= v, estimated as the midpoint of the bucket
+ * holding that rank (exact below 128 ns; within 0.8% above), clamped to the
+ * recorded min and max.  Returns 0 for an empty histogram. */
+uint64_t hist_percentile(const struct hist *h, double p);
+
+/* Mean in ns (0 if empty). */
+double hist_mean(const struct hist *h);
+
+#endif
