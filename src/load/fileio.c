@@ -71,6 +71,64 @@ static void dos_attr_get(int fd)
 	(void)fgetxattr(fd, DOS_ATTR_NAME, &attr, sizeof(attr));
 }
 
+/* Namespace calls on a path's last component, in its parent directory
+ * opened with fs_parent_beneath(): a symbolic link in the middle of a
+ * path can never lead the call out of the run directory. */
+static int at_unlink(int base, const char *path, int flags)
+{
+	const char *leaf;
+	int owned, dfd = fs_parent_beneath(base, path, &leaf, &owned);
+	if (dfd < 0)
+		return errno;
+	int rc = unlinkat(dfd, leaf, flags) < 0 ? errno : 0;
+	if (owned)
+		close(dfd);
+	return rc;
+}
+
+static int at_mkdir(int base, const char *path)
+{
+	const char *leaf;
+	int owned, dfd = fs_parent_beneath(base, path, &leaf, &owned);
+	if (dfd < 0)
+		return errno;
+	int rc = mkdirat(dfd, leaf, 0777) < 0 ? errno : 0;
+	if (owned)
+		close(dfd);
+	return rc;
+}
+
+static int at_stat(int base, const char *path, struct stat *st)
+{
+	const char *leaf;
+	int owned, dfd = fs_parent_beneath(base, path, &leaf, &owned);
+	if (dfd < 0)
+		return errno;
+	int rc = fstatat(dfd, leaf, st, AT_SYMLINK_NOFOLLOW) < 0 ? errno : 0;
+	if (owned)
+		close(dfd);
+	return rc;
+}
+
+static int at_rename(int base1, const char *from, int base2, const char *to)
+{
+	const char *leaf1, *leaf2;
+	int owned1, owned2 = 0, rc;
+	int d1 = fs_parent_beneath(base1, from, &leaf1, &owned1);
+	if (d1 < 0)
+		return errno;
+	int d2 = fs_parent_beneath(base2, to, &leaf2, &owned2);
+	if (d2 < 0)
+		rc = errno;
+	else
+		rc = renameat(d1, leaf1, d2, leaf2) < 0 ? errno : 0;
+	if (owned1)
+		close(d1);
+	if (owned2)
+		close(d2);
+	return rc;
+}
+
 static int do_ntcreatex(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
 {
 	int base = base1(c, op), fd;
@@ -82,8 +140,11 @@ static int do_ntcreatex(struct backend_ctx *c, const struct op *op, uint64_t *by
 	if (op->handle >= c->nhandles)
 		return EBADF;
 	if (op->arg & FILE_DIRECTORY_FILE) {
-		if (creates && mkdirat(base, path, 0777) < 0 && errno != EEXIST)
-			return errno;
+		if (creates) {
+			int e = at_mkdir(base, path);
+			if (e && e != EEXIST)
+				return e;
+		}
 		fd = fs_open_beneath(base, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
 	} else {
 		int flags = O_RDWR | O_CLOEXEC;
@@ -123,17 +184,15 @@ static int do_rename(struct backend_ctx *c, const struct op *op, uint64_t *bytes
 {
 	(void)bytes;
 	const char *to = prog_path(c->prog, op->path2);
-	if (renameat(base1(c, op), path1(c, op), base2(c, op), to) < 0)
-		return errno;
-	return sync_dirs(c, base2(c, op), to);
+	int e = at_rename(base1(c, op), path1(c, op), base2(c, op), to);
+	return e ? e : sync_dirs(c, base2(c, op), to);
 }
 
 static int do_unlink(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
 {
 	(void)bytes;
-	if (unlinkat(base1(c, op), path1(c, op), 0) < 0)
-		return errno;
-	return sync_dirs(c, base1(c, op), path1(c, op));
+	int e = at_unlink(base1(c, op), path1(c, op), 0);
+	return e ? e : sync_dirs(c, base1(c, op), path1(c, op));
 }
 
 static int do_deltree(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
@@ -147,9 +206,8 @@ static int do_deltree(struct backend_ctx *c, const struct op *op, uint64_t *byte
 static int do_rmdir(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
 {
 	(void)bytes;
-	if (unlinkat(base1(c, op), path1(c, op), AT_REMOVEDIR) < 0)
-		return errno;
-	return sync_dirs(c, base1(c, op), path1(c, op));
+	int e = at_unlink(base1(c, op), path1(c, op), AT_REMOVEDIR);
+	return e ? e : sync_dirs(c, base1(c, op), path1(c, op));
 }
 
 static int do_mkdir(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
@@ -157,8 +215,9 @@ static int do_mkdir(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
 	(void)bytes;
 	/* a directory that is already there is what the loadfile asked for:
 	 * clients share DIR/clients, and dbench ignores EEXIST too */
-	if (mkdirat(base1(c, op), path1(c, op), 0777) < 0 && errno != EEXIST)
-		return errno;
+	int e = at_mkdir(base1(c, op), path1(c, op));
+	if (e && e != EEXIST)
+		return e;
 	return sync_dirs(c, base1(c, op), path1(c, op));
 }
 
@@ -166,8 +225,9 @@ static int do_qpathinfo(struct backend_ctx *c, const struct op *op, uint64_t *by
 {
 	struct stat st;
 	(void)bytes;
-	if (fstatat(base1(c, op), path1(c, op), &st, AT_SYMLINK_NOFOLLOW) < 0)
-		return errno;
+	int e = at_stat(base1(c, op), path1(c, op), &st);
+	if (e)
+		return e;
 	if (c->opts->xattr && !S_ISLNK(st.st_mode)) {
 		int fd = fs_open_beneath(base1(c, op), path1(c, op),
 					 O_RDONLY | O_NONBLOCK | O_CLOEXEC, 0);
@@ -237,7 +297,7 @@ static int do_find_first(struct backend_ctx *c, const struct op *op, uint64_t *b
 	(void)bytes;
 	const char *path = path1(c, op);
 	if (!(op->flags & OPF_WILDCARD))
-		return fstatat(base1(c, op), path, &st, AT_SYMLINK_NOFOLLOW) < 0 ? errno : 0;
+		return at_stat(base1(c, op), path, &st);
 
 	const char *slash = strrchr(path, '/');
 	const char *pat = slash ? slash + 1 : path;

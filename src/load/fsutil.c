@@ -35,6 +35,28 @@ int fs_open_beneath(int dirfd, const char *path, int flags, unsigned mode)
 	return openat(dirfd, path, flags | O_NOFOLLOW, mode);
 }
 
+int fs_parent_beneath(int dirfd, const char *path, const char **leaf, int *owned)
+{
+	const char *slash = strrchr(path, '/');
+	if (!slash) {
+		*leaf = path;
+		*owned = 0;
+		return dirfd;
+	}
+	char dir[PATH_MAX];
+	size_t n = (size_t)(slash - path);
+	if (n >= sizeof(dir)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	memcpy(dir, path, n);
+	dir[n] = '\0';
+	*leaf = slash + 1;
+	int fd = fs_open_beneath(dirfd, dir, O_PATH | O_DIRECTORY | O_CLOEXEC, 0);
+	*owned = fd >= 0;
+	return fd;
+}
+
 static int remove_contents(int fd, int depth)
 {
 	if (depth > PATH_MAX / 2)
@@ -78,19 +100,30 @@ static int remove_contents(int fd, int depth)
 int fs_remove_tree(int dirfd, const char *path, int keep_top)
 {
 	struct stat st;
-	if (fstatat(dirfd, path, &st, AT_SYMLINK_NOFOLLOW) < 0)
+	const char *leaf;
+	int owned, e = 0;
+	int pfd = fs_parent_beneath(dirfd, path, &leaf, &owned);
+	if (pfd < 0)
 		return errno == ENOENT ? 0 : errno;
-	if (!S_ISDIR(st.st_mode)) {
+	if (fstatat(pfd, leaf, &st, AT_SYMLINK_NOFOLLOW) < 0) {
+		e = errno == ENOENT ? 0 : errno;
+	} else if (!S_ISDIR(st.st_mode)) {
 		if (keep_top)
-			return ENOTDIR;
-		return unlinkat(dirfd, path, 0) < 0 && errno != ENOENT ? errno : 0;
+			e = ENOTDIR;
+		else if (unlinkat(pfd, leaf, 0) < 0 && errno != ENOENT)
+			e = errno;
+	} else {
+		int fd = openat(pfd, leaf, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (fd < 0) {
+			e = errno;
+		} else {
+			e = remove_contents(fd, 0);
+			if (!keep_top && unlinkat(pfd, leaf, AT_REMOVEDIR) < 0 && errno != ENOENT && !e)
+				e = errno;
+		}
 	}
-	int fd = fs_open_beneath(dirfd, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
-	if (fd < 0)
-		return errno;
-	int e = remove_contents(fd, 0);
-	if (!keep_top && unlinkat(dirfd, path, AT_REMOVEDIR) < 0 && errno != ENOENT && !e)
-		e = errno;
+	if (owned)
+		close(pfd);
 	return e;
 }
 

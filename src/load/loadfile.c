@@ -620,10 +620,11 @@ static int is_timestamp(const char *t)
 static void parse_line(struct parser *ps, char *line)
 {
 	char *tok[MAX_TOKENS];
+	const char *first = line + strspn(line, " \t");
+	if (*first == '#')
+		return;  /* a comment, whatever it holds */
 	int n = tokenize(ps, line, tok);
 	if (n <= 0)
-		return;
-	if (tok[0][0] == '#')
 		return;
 
 	struct op op;
@@ -667,12 +668,12 @@ static void parse_line(struct parser *ps, char *line)
 			perr(ps, "%s: missing expected status (last token, e.g. NT_STATUS_OK)",
 			     def->name);
 		else
-			perr(ps, "%s: too few arguments (%d, expected %d and a status)",
+			perr(ps, "%s: too few arguments (%d tokens after it, expected %d and a status)",
 			     def->name, have, def->nargs);
 		return;
 	}
 	if (have > def->nargs + 1) {
-		perr(ps, "%s: too many arguments (%d, expected %d and a status)",
+		perr(ps, "%s: too many arguments (%d tokens after it, expected %d and a status)",
 		     def->name, have, def->nargs);
 		return;
 	}

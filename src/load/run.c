@@ -168,13 +168,15 @@ static void merge(const struct run_config *cfg, const struct run_shared *sh,
 	if (res->nerrs)
 		qsort(res->errs, res->nerrs, sizeof(*res->errs), cmp_err);
 
-	if (window_end > sh->warm_end_ns) {
-		res->measured_s = (double)(window_end - sh->warm_end_ns) / 1e9;
-		res->mbps = (double)res->bytes / 1e6 / res->measured_s;
-	} else {
-		res->measured_s = 0;
-		res->mbps = NAN;
-	}
+	res->mbps = run_throughput_mbps(res->bytes, sh->warm_end_ns, window_end);
+	res->measured_s = isnan(res->mbps) ? 0 : (double)(window_end - sh->warm_end_ns) / 1e9;
+}
+
+double run_throughput_mbps(uint64_t bytes, uint64_t start_ns, uint64_t end_ns)
+{
+	if (end_ns <= start_ns)
+		return NAN;
+	return (double)bytes / 1e6 / ((double)(end_ns - start_ns) / 1e9);
 }
 
 static void progress(const struct run_config *cfg, const struct run_shared *sh,

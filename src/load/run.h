@@ -127,6 +127,11 @@ struct run_result {
  * printed). */
 int run_load(const struct run_config *cfg, struct run_result *res);
 
+/* Throughput as dbench defines it: bytes / 10^6 / seconds of the window
+ * [start_ns, end_ns).  Returns MB/s (MB = 10^6 bytes), or NAN when the
+ * window is empty (end_ns <= start_ns): no window, no figure. */
+double run_throughput_mbps(uint64_t bytes, uint64_t start_ns, uint64_t end_ns);
+
 /* Release what run_load allocated in res. */
 void run_result_free(struct run_result *res);
 

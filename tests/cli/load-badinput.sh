@@ -1,0 +1,76 @@
+#!/bin/sh
+# kbench - command-line tests: every bad input gets one clear line and exit 2,
+# before any client starts
+# SPDX-License-Identifier: GPL-3.0-or-later
+. "$(dirname "$0")/lib.sh"
+
+D="$WORK/dir"
+mkdir -p "$D"
+L="$DATA/small.txt"
+
+# one line on stderr, nothing started in D
+one_line_nothing_started() {
+    lines=$(wc -l <"$WORK/err")
+    if [ "$lines" -eq 1 ] || grep -q "see 'kbench load --help'" "$WORK/err"; then pass "$1: one line"; else
+        fail "$1: one line" "$(cat "$WORK/err")"; fi
+    if [ -z "$(ls -A "$D")" ]; then pass "$1: no client started"; else fail "$1: no client started" "$(ls -A "$D")"; fi
+}
+
+for bad in "" 0 -1 abc 1.5 " 3" 99999999999 4x; do
+    if [ -z "$bad" ]; then
+        expect_rc "NCLIENTS missing" 2 "$KBENCH" load -t 1 -c "$L" -D "$D"
+    else
+        expect_rc "NCLIENTS '$bad'" 2 "$KBENCH" load -t 1 -c "$L" -D "$D" -- "$bad"
+    fi
+    expect_err_grep "NCLIENTS '$bad' explained" 'NCLIENTS'
+    one_line_nothing_started "NCLIENTS '$bad'"
+done
+expect_rc "NCLIENTS beyond what can fork" 2 "$KBENCH" load -t 1 -c "$L" -D "$D" 5000000
+expect_err_grep "fork limit named" 'more than this machine can fork'
+expect_rc "extra argument" 2 "$KBENCH" load -t 1 -c "$L" -D "$D" 1 2
+expect_rc "unknown option" 2 "$KBENCH" load --frobnicate 1
+expect_err_grep "unknown option named" 'frobnicate'
+for t in 0 -5 abc 1y; do
+    expect_rc "timelimit '$t'" 2 "$KBENCH" load -t "$t" -c "$L" -D "$D" 1
+    expect_err_grep "timelimit '$t' explained" 'timelimit'
+done
+expect_rc "bad warmup" 2 "$KBENCH" load -t 1 --warmup=-1 -c "$L" -D "$D" 1
+expect_rc "clients-per-process 0" 2 "$KBENCH" load -t 1 --clients-per-process 0 -c "$L" -D "$D" 1
+expect_rc "negative target rate" 2 "$KBENCH" load -t 1 -R -1 -c "$L" -D "$D" 1
+
+expect_rc "missing loadfile" 2 "$KBENCH" load -t 1 -c "$WORK/nope.txt" -D "$D" 1
+expect_err_grep "missing loadfile named" "nope.txt: cannot open loadfile: No such file or directory"
+one_line_nothing_started "missing loadfile"
+expect_rc "loadfile is a directory" 2 "$KBENCH" load -t 1 -c "$WORK" -D "$D" 1
+expect_err_grep "directory loadfile named" "$WORK: "
+one_line_nothing_started "loadfile is a directory"
+expect_rc "malformed line" 2 "$KBENCH" load -t 1 -c "$DATA/bad-line.txt" -D "$D" 1
+expect_err_grep "FILE:LINE: problem" 'bad-line.txt:2: ReadX: too few arguments \(3 tokens after it, expected 4 and a status\)$'
+one_line_nothing_started "malformed line"
+expect_rc "path climbing out" 2 "$KBENCH" load -t 1 -c "$DATA/escape.txt" -D "$D" 1
+expect_err_grep "escape refused at parse" "escape.txt:1: path climbs out of the directory"
+one_line_nothing_started "path climbing out"
+printf 'Close 1 NT_STATUS_OK\n\001\002\003\000\377binary\n' >"$WORK/bin.txt"
+expect_rc "binary loadfile" 2 "$KBENCH" load -t 1 -c "$WORK/bin.txt" -D "$D" 1
+expect_err_grep "binary named with line" 'bin.txt:2: NUL byte'
+: >"$WORK/empty.txt"
+expect_rc "empty loadfile" 2 "$KBENCH" load -t 1 -c "$WORK/empty.txt" -D "$D" 1
+expect_err_grep "empty loadfile explained" 'empty.txt:0: no operations in loadfile'
+
+expect_rc "directory missing" 2 "$KBENCH" load -t 1 -c "$L" -D "$WORK/missing" 1
+expect_err_grep "missing directory named" "$WORK/missing: No such file or directory"
+expect_rc "directory is a file" 2 "$KBENCH" load -t 1 -c "$L" -D "$L" 1
+expect_err_grep "file as directory named" 'small.txt: not a directory'
+if [ "$(id -u)" -ne 0 ]; then
+    mkdir "$WORK/ro" && chmod 555 "$WORK/ro"
+    expect_rc "directory not writable" 2 "$KBENCH" load -t 1 -c "$L" -D "$WORK/ro" 1
+    expect_err_grep "not writable named" 'not writable'
+elif mkdir "$WORK/ro" && mount -t tmpfs -o ro,size=1m kbench-test "$WORK/ro" 2>/dev/null; then
+    expect_rc "directory on a read-only mount" 2 "$KBENCH" load -t 1 -c "$L" -D "$WORK/ro" 1
+    expect_err_grep "read-only named" 'not writable: Read-only file system'
+    umount "$WORK/ro"
+else
+    skip "directory not writable (root without mount)"
+fi
+
+finish

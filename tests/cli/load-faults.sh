@@ -1,0 +1,99 @@
+#!/bin/sh
+# kbench - command-line tests: signals, a client's death, a full disk and
+# symbolic links never take kbench load out of its directory
+# SPDX-License-Identifier: GPL-3.0-or-later
+. "$(dirname "$0")/lib.sh"
+
+D="$WORK/dir"
+mkdir -p "$D"
+L="$DATA/small.txt"
+
+# start kbench load in the background; its pid in $BG
+bg_load() {
+    "$KBENCH" load "$@" >"$WORK/out" 2>"$WORK/err" &
+    BG=$!
+}
+
+# wait (at most ~10 s) until the clients are running
+wait_clients() {
+    i=0
+    while [ $i -lt 100 ]; do
+        if grep -q ' sec  latency' "$WORK/out" 2>/dev/null; then return 0; fi
+        sleep 0.1
+        i=$((i + 1))
+    done
+    return 1
+}
+
+for sig in INT TERM; do
+    bg_load -t 30 --warmup 1 -c "$L" -D "$D" 2
+    wait_clients
+    sleep 1
+    kill -s "$sig" "$BG"
+    wait "$BG"
+    RC=$?
+    want=130
+    [ "$sig" = TERM ] && want=143
+    if [ "$RC" -eq "$want" ]; then pass "SIG$sig exits $want"; else fail "SIG$sig exits $want" "rc=$RC" "$(cat "$WORK/err")"; fi
+    expect_out_grep "SIG$sig: partial results marked" "^interrupted by SIG$sig: partial results over [0-9.]+ s measured$"
+    expect_out_grep "SIG$sig: Throughput still printed" '^Throughput [0-9.]+ MB/sec  2 clients  2 procs'
+    expect_empty_dir "SIG$sig: files cleaned up" "$D"
+done
+
+# a client killed: the run stops, names the client, cleans up, exits 1
+bg_load -t 30 --warmup 0 -c "$L" -D "$D" 3
+wait_clients
+victim=$(ps -o pid= --ppid "$BG" | sed -n 2p | tr -d ' ')
+if [ -n "$victim" ]; then
+    kill -KILL "$victim"
+    wait "$BG"
+    RC=$?
+    if [ "$RC" -eq 1 ]; then pass "client death exits 1"; else fail "client death exits 1" "rc=$RC"; fi
+    expect_err_grep "dead client named" "^kbench load: client [0-9]+ \\(pid $victim\\) was killed by signal 9"
+    expect_empty_dir "client death: files cleaned up" "$D"
+else
+    kill "$BG"; wait "$BG"
+    fail "client death" "could not find a client process"
+fi
+
+# symbolic links planted in the client's tree and in DIR are never followed
+mkdir -p "$WORK/outside" "$D/clients/client0"
+echo precious >"$WORK/outside/keep"
+ln -s "$WORK/outside" "$D/clients/client0/link"
+ln -s "$WORK/outside" "$D/nbsimuld"
+cat >"$WORK/evil.txt" <<'EOT'
+NTCreateX "\clients\client1\link\made" 0x0 0x5 1 *
+Unlink "\clients\client1\link\keep" 0x6 *
+Rename "\clients\client1\link\keep" "\clients\client1\stolen" *
+Mkdir "\clients\client1\link\newdir" *
+NTCreateX "\nbsimuld\made2" 0x0 0x5 2 *
+Unlink "\nbsimuld\keep" 0x6 *
+Deltree "\nbsimuld" *
+Deltree "\clients\client1\link" *
+EOT
+kload -q --run-once --skip-cleanup -c "$WORK/evil.txt" -D "$D" 1
+if [ "$(ls -A "$WORK/outside")" = keep ] && [ "$(cat "$WORK/outside/keep")" = precious ]; then
+    pass "nothing outside DIR created, changed or removed through links"
+else
+    fail "links followed out of DIR" "$(ls -lA "$WORK/outside")"
+fi
+rm -rf "$D"; mkdir -p "$D"
+
+# a full filesystem: ENOSPC is counted against the op, never a crash
+if [ "$(id -u)" -eq 0 ] && mkdir -p "$WORK/small" && mount -t tmpfs -o size=256k kbench-test "$WORK/small" 2>/dev/null; then
+    cat >"$WORK/big.txt" <<'EOT'
+NTCreateX "\clients\client1\big" 0x0 0x5 1 NT_STATUS_OK
+WriteX 1 0 1048576 1048576 NT_STATUS_OK
+Close 1 NT_STATUS_OK
+Unlink "\clients\client1\big" 0x6 NT_STATUS_OK
+EOT
+    kload -q --run-once -c "$WORK/big.txt" -D "$WORK/small" 1
+    if [ "$RC" -eq 1 ]; then pass "ENOSPC: exit 1"; else fail "ENOSPC: exit 1" "rc=$RC" "$(cat "$WORK/err")"; fi
+    expect_out_grep "ENOSPC counted against its line" 'big.txt:2: WriteX expected success, failed: No space left on device \(1 times\)'
+    expect_empty_dir "ENOSPC: cleaned up" "$WORK/small"
+    umount "$WORK/small"
+else
+    skip "ENOSPC (needs root to mount a small tmpfs)"
+fi
+
+finish

@@ -1,0 +1,183 @@
+/* kbench - unit tests: the latency histogram and its percentiles
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "stats/hist.h"
+
+static uint64_t rng = 88172645463325252ull;
+
+static uint64_t xorshift(void)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return rng;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* exact p-th percentile of sorted v: smallest value with rank >= p% */
+static uint64_t exact(const uint64_t *v, size_t n, double p)
+{
+	double want = p / 100.0 * (double)n;
+	size_t rank = (size_t)want;
+	if ((double)rank < want)
+		rank++;
+	if (rank < 1)
+		rank = 1;
+	return v[rank - 1];
+}
+
+static void test_buckets_cover_the_line(void **state)
+{
+	(void)state;
+	/* consecutive buckets tile [0, 2^40) without gaps or overlaps */
+	uint64_t next = 0;
+	for (unsigned i = 0; i < HIST_BUCKETS; i++) {
+		uint64_t lo, hi;
+		hist_bucket_range(i, &lo, &hi);
+		assert_int_equal(lo, next);
+		assert_true(hi >= lo);
+		assert_int_equal(hist_bucket_of(lo), i);
+		assert_int_equal(hist_bucket_of(hi), i);
+		/* width at most 1/64 of the lower bound above the exact range */
+		if (lo >= 128)
+			assert_true((hi - lo + 1) * 64 <= lo);
+		next = hi + 1;
+	}
+	assert_int_equal(next, UINT64_C(1) << HIST_MAX_BIT);
+	assert_int_equal(hist_bucket_of(UINT64_MAX), HIST_BUCKETS - 1);
+}
+
+static void test_exact_small_values(void **state)
+{
+	(void)state;
+	struct hist h;
+	hist_init(&h);
+	for (uint64_t v = 1; v <= 100; v++)
+		hist_add(&h, v);
+	assert_int_equal(h.count, 100);
+	assert_int_equal(h.min_ns, 1);
+	assert_int_equal(h.max_ns, 100);
+	assert_int_equal(hist_percentile(&h, 50), 50);
+	assert_int_equal(hist_percentile(&h, 99), 99);
+	assert_int_equal(hist_percentile(&h, 1), 1);
+	assert_int_equal(hist_percentile(&h, 100), 100);
+	assert_true(fabs(hist_mean(&h) - 50.5) < 1e-9);
+}
+
+static void check_against_sorted(uint64_t *v, size_t n)
+{
+	struct hist *h = malloc(sizeof(*h));
+	hist_init(h);
+	for (size_t i = 0; i < n; i++)
+		hist_add(h, v[i]);
+	qsort(v, n, sizeof(*v), cmp_u64);
+	const double ps[] = { 1, 10, 25, 50, 75, 90, 95, 99, 99.9, 99.99 };
+	for (size_t i = 0; i < sizeof(ps) / sizeof(ps[0]); i++) {
+		uint64_t e = exact(v, n, ps[i]), got = hist_percentile(h, ps[i]);
+		double rel = fabs((double)got - (double)e) / (double)e;
+		if (rel >= 0.01)
+			fail_msg("p%.2f: histogram %llu, exact %llu, error %.4f", ps[i],
+				 (unsigned long long)got, (unsigned long long)e, rel);
+	}
+	assert_int_equal(hist_percentile(h, 100), v[n - 1]);
+	assert_int_equal(h->max_ns, v[n - 1]);
+	assert_int_equal(h->min_ns, v[0]);
+	free(h);
+}
+
+static void test_percentiles_uniform(void **state)
+{
+	(void)state;
+	size_t n = 100000;
+	uint64_t *v = malloc(n * sizeof(*v));
+	for (size_t i = 0; i < n; i++)
+		v[i] = 1000 + xorshift() % 10000000;  /* 1 us .. 10 ms */
+	check_against_sorted(v, n);
+	free(v);
+}
+
+static void test_percentiles_lognormal(void **state)
+{
+	(void)state;
+	/* a long tail spanning six decades, like real op latencies */
+	size_t n = 200000;
+	uint64_t *v = malloc(n * sizeof(*v));
+	for (size_t i = 0; i < n; i++) {
+		double u = ((double)(xorshift() >> 11) + 0.5) / 9007199254740992.0;
+		v[i] = (uint64_t)(200.0 * pow(10.0, 6.0 * u * u));
+	}
+	check_against_sorted(v, n);
+	free(v);
+}
+
+static void test_merge_equals_combined(void **state)
+{
+	(void)state;
+	struct hist *a = malloc(sizeof(*a)), *b = malloc(sizeof(*b)), *all = malloc(sizeof(*all));
+	hist_init(a);
+	hist_init(b);
+	hist_init(all);
+	for (int i = 0; i < 50000; i++) {
+		uint64_t x = xorshift() % 5000000, y = 100 + xorshift() % 90000;
+		hist_add(a, x);
+		hist_add(b, y);
+		hist_add(all, x);
+		hist_add(all, y);
+	}
+	hist_merge(a, b);
+	assert_int_equal(a->count, all->count);
+	assert_int_equal(a->sum_ns, all->sum_ns);
+	assert_int_equal(a->min_ns, all->min_ns);
+	assert_int_equal(a->max_ns, all->max_ns);
+	assert_memory_equal(a->bucket, all->bucket, sizeof(a->bucket));
+	/* merging an empty histogram changes nothing */
+	struct hist *e = malloc(sizeof(*e));
+	hist_init(e);
+	hist_merge(a, e);
+	assert_int_equal(a->min_ns, all->min_ns);
+	free(a);
+	free(b);
+	free(all);
+	free(e);
+}
+
+static void test_empty_and_huge(void **state)
+{
+	(void)state;
+	struct hist h;
+	hist_init(&h);
+	assert_int_equal(hist_percentile(&h, 50), 0);
+	assert_true(hist_mean(&h) == 0.0);
+	hist_add(&h, UINT64_C(1) << 50);  /* beyond the range: last bucket */
+	assert_int_equal(h.bucket[HIST_BUCKETS - 1], 1);
+	assert_int_equal(hist_percentile(&h, 50), UINT64_C(1) << 50);  /* clamped to max */
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_buckets_cover_the_line),
+		cmocka_unit_test(test_exact_small_values),
+		cmocka_unit_test(test_percentiles_uniform),
+		cmocka_unit_test(test_percentiles_lognormal),
+		cmocka_unit_test(test_merge_equals_combined),
+		cmocka_unit_test(test_empty_and_huge),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,387 @@
+/* kbench - unit tests: the loadfile parser (every opcode, status, error)
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "load/loadfile.h"
+
+/* Parse text; on success return ops in *ops (caller frees). Errors go to
+ * a buffer returned in *errs (caller frees). Returns loadfile's rc. */
+static int parse(const char *text, size_t len, struct program *prog, struct op **ops, char **errs)
+{
+	char *ebuf = NULL;
+	size_t elen = 0;
+	FILE *ef = open_memstream(&ebuf, &elen);
+	FILE *in = fmemopen((void *)text, len, "r");
+	assert_non_null(ef);
+	assert_non_null(in);
+	int rc = loadfile_parse_stream(in, "t.txt", prog, ef, 50);
+	fclose(in);
+	fclose(ef);
+	*errs = ebuf;
+	*ops = NULL;
+	if (rc == 0) {
+		*ops = calloc(prog->nops + 1, sizeof(struct op));
+		assert_int_equal(prog_read_ops(prog, 0, *ops, prog->nops), (long)prog->nops);
+	}
+	return rc;
+}
+
+static int parse_str(const char *text, struct program *prog, struct op **ops, char **errs)
+{
+	return parse(text, strlen(text), prog, ops, errs);
+}
+
+/* The error output of a text that must fail to parse. */
+static char *parse_error(const char *text)
+{
+	struct program prog;
+	struct op *ops;
+	char *errs;
+	int rc = parse_str(text, &prog, &ops, &errs);
+	assert_true(rc > 0);
+	assert_null(ops);
+	return errs;
+}
+
+static void expect_error(const char *text, const char *want)
+{
+	char *errs = parse_error(text);
+	if (!strstr(errs, want))
+		fail_msg("for input <%s> expected error containing <%s>, got <%s>", text, want, errs);
+	free(errs);
+}
+
+static void test_every_opcode(void **state)
+{
+	(void)state;
+	const char *text =
+		"NTCreateX \"\\clients\\client1\\~dmtmp\\A.DOC\" 0x40 0x5 9938 NT_STATUS_OK\n"
+		"Close 9938 NT_STATUS_OK\n"
+		"Rename \"\\clients\\client1\\a\" \"\\clients\\client1\\B\" NT_STATUS_OK\n"
+		"Unlink \"\\clients\\client1\\b\" 0x6 NT_STATUS_OK\n"
+		"Deltree \"\\clients\\client1\" NT_STATUS_OK\n"
+		"Rmdir \"\\clients\\client1\\d\" NT_STATUS_OK\n"
+		"Mkdir \"\\clients\" NT_STATUS_OK\n"
+		"QUERY_PATH_INFORMATION \"\\clients\\client1\\x\" 1004 NT_STATUS_OBJECT_NAME_NOT_FOUND\n"
+		"QUERY_FILE_INFORMATION 9938 258 NT_STATUS_OK\n"
+		"QUERY_FS_INFORMATION 259 NT_STATUS_OK\n"
+		"SET_FILE_INFORMATION 9938 1004 NT_STATUS_OK\n"
+		"FIND_FIRST \"\\clients\\client1\\<.JNK\" 260 1366 0 NT_STATUS_NO_SUCH_FILE\n"
+		"WriteX 9938 65534 1 1 NT_STATUS_OK\n"
+		"ReadX 9938 0 4096 4096 NT_STATUS_OK\n"
+		"LockX 9938 2147483538 1 NT_STATUS_OK\n"
+		"UnlockX 9938 2147483538 1 NT_STATUS_OK\n"
+		"Flush 9938 NT_STATUS_OK\n"
+		"Sleep 1500 NT_STATUS_OK\n";
+	struct program prog;
+	struct op *ops;
+	char *errs;
+	assert_int_equal(parse_str(text, &prog, &ops, &errs), 0);
+	assert_int_equal(prog.nops, 18);
+	for (unsigned i = 0; i < OP_COUNT; i++)
+		assert_int_equal(prog.count[i], 1);
+
+	assert_int_equal(ops[0].code, OP_NTCREATEX);
+	assert_string_equal(prog_path(&prog, ops[0].path1), "~dmtmp/a.doc");
+	assert_int_equal(ops[0].flags & OPF_SHARED1, 0);
+	assert_int_equal(ops[0].arg, 0x40);
+	assert_int_equal(ops[0].aux, 5);
+	assert_int_equal(ops[0].line, 1);
+	assert_int_equal(ops[0].expect, EXPECT_OK);
+	assert_int_equal(ops[1].code, OP_CLOSE);
+	assert_int_equal(ops[1].handle, ops[0].handle);
+	assert_int_equal(ops[2].code, OP_RENAME);
+	assert_string_equal(prog_path(&prog, ops[2].path1), "a");
+	assert_string_equal(prog_path(&prog, ops[2].path2), "b");
+	assert_int_equal(ops[3].code, OP_UNLINK);
+	assert_int_equal(ops[3].path1, ops[2].path2);  /* interned once */
+	assert_int_equal(ops[4].code, OP_DELTREE);
+	assert_string_equal(prog_path(&prog, ops[4].path1), ".");
+	assert_int_equal(ops[6].code, OP_MKDIR);
+	assert_string_equal(prog_path(&prog, ops[6].path1), "clients");
+	assert_int_equal(ops[6].flags & OPF_SHARED1, OPF_SHARED1);
+	assert_int_equal(ops[7].expect, EXPECT_FAIL);
+	assert_int_equal(ops[9].code, OP_QFSINFO);
+	assert_int_equal(ops[9].arg, 259);
+	assert_int_equal(ops[11].code, OP_FIND_FIRST);
+	assert_true(ops[11].flags & OPF_WILDCARD);
+	assert_string_equal(prog_path(&prog, ops[11].path1), "*.jnk");
+	assert_int_equal(ops[11].arg, 1366);
+	assert_int_equal(ops[12].code, OP_WRITEX);
+	assert_int_equal(ops[12].off, 65534);
+	assert_int_equal(ops[12].len, 1);
+	assert_int_equal(ops[13].code, OP_READX);
+	assert_int_equal(ops[13].len, 4096);
+	assert_int_equal(ops[14].off, 2147483538ull);
+	assert_int_equal(ops[14].len, 1);
+	assert_int_equal(ops[17].code, OP_SLEEP);
+	assert_int_equal(ops[17].off, 1500);
+	assert_int_equal(prog.nhandles, 1);
+	assert_int_equal(prog.max_io, 4096);
+	assert_int_equal(prog.bytes_read, 4096);
+	assert_int_equal(prog.bytes_written, 1);
+	assert_int_equal(prog.timed, 0);
+	free(ops);
+	free(errs);
+	prog_free(&prog);
+}
+
+static void test_status_forms(void **state)
+{
+	(void)state;
+	const char *text =
+		"Close 1 NT_STATUS_OK\n"
+		"Close 1 0x0\n"
+		"Close 1 0x00000000\n"
+		"Close 1 SUCCESS\n"
+		"Close 1 NT_STATUS_OBJECT_NAME_NOT_FOUND\n"
+		"Close 1 0xC0000034\n"
+		"Close 1 ERROR\n"
+		"Close 1 *\n";
+	const uint8_t want[] = { EXPECT_OK, EXPECT_OK, EXPECT_OK, EXPECT_OK,
+				 EXPECT_FAIL, EXPECT_FAIL, EXPECT_FAIL, EXPECT_ANY };
+	struct program prog;
+	struct op *ops;
+	char *errs;
+	assert_int_equal(parse_str(text, &prog, &ops, &errs), 0);
+	assert_int_equal(prog.nops, 8);
+	for (unsigned i = 0; i < 8; i++)
+		assert_int_equal(ops[i].expect, want[i]);
+	free(ops);
+	free(errs);
+	prog_free(&prog);
+}
+
+static void test_layout(void **state)
+{
+	(void)state;
+	/* comments, blank lines, CRLF, tabs, timestamps, no final newline */
+	const char *text =
+		"# a comment\r\n"
+		"\r\n"
+		"   \t\n"
+		"0.500 Close 7 NT_STATUS_OK\r\n"
+		"\t1.25\tFlush\t7\tNT_STATUS_OK\n"
+		"Close 7 NT_STATUS_OK";
+	struct program prog;
+	struct op *ops;
+	char *errs;
+	assert_int_equal(parse_str(text, &prog, &ops, &errs), 0);
+	assert_int_equal(prog.nops, 3);
+	assert_int_equal(prog.nlines, 6);
+	assert_int_equal(ops[0].line, 4);
+	assert_int_equal(ops[0].ts_ns, 500000000ull);
+	assert_true(ops[0].flags & OPF_TIMED);
+	assert_int_equal(ops[1].ts_ns, 1250000000ull);
+	assert_int_equal(ops[1].code, OP_FLUSH);
+	assert_int_equal(ops[2].line, 6);
+	assert_int_equal(ops[2].expect, EXPECT_OK);  /* last char kept */
+	assert_false(ops[2].flags & OPF_TIMED);
+	assert_int_equal(prog.timed, 1);
+	free(ops);
+	free(errs);
+	prog_free(&prog);
+}
+
+static void test_long_tokens_and_handles(void **state)
+{
+	(void)state;
+	/* a 200-character file name (dbench overflows at 100) and handle
+	 * numbers far beyond 32 bits */
+	char name[201];
+	memset(name, 'q', 200);
+	name[200] = '\0';
+	char text[1024];
+	snprintf(text, sizeof(text),
+		 "NTCreateX \"\\clients\\client1\\%s\" 0x0 0x2 18446744073709551615 NT_STATUS_OK\n"
+		 "NTCreateX \"\\clients\\client1\\b\" 0x0 0x2 4294967296 NT_STATUS_OK\n"
+		 "Close 18446744073709551615 NT_STATUS_OK\n",
+		 name);
+	struct program prog;
+	struct op *ops;
+	char *errs;
+	assert_int_equal(parse_str(text, &prog, &ops, &errs), 0);
+	assert_string_equal(prog_path(&prog, ops[0].path1), name);
+	assert_int_equal(prog.nhandles, 2);
+	assert_int_equal(ops[0].handle, ops[2].handle);
+	assert_int_not_equal(ops[0].handle, ops[1].handle);
+	free(ops);
+	free(errs);
+	prog_free(&prog);
+}
+
+static void test_many_handles(void **state)
+{
+	(void)state;
+	/* 5000 handles open at once: the dense map grows */
+	size_t cap = 5000 * 64, len = 0;
+	char *text = malloc(cap);
+	for (unsigned i = 0; i < 5000; i++)
+		len += (size_t)snprintf(text + len, cap - len,
+					"NTCreateX \"\\clients\\client1\\f%u\" 0x0 0x2 %u NT_STATUS_OK\n",
+					i, 1000000 + i * 7);
+	struct program prog;
+	struct op *ops;
+	char *errs;
+	assert_int_equal(parse(text, len, &prog, &ops, &errs), 0);
+	assert_int_equal(prog.nhandles, 5000);
+	for (unsigned i = 0; i < 5000; i++)
+		assert_int_equal(ops[i].handle, i);
+	free(ops);
+	free(errs);
+	free(text);
+	prog_free(&prog);
+}
+
+static void test_errors(void **state)
+{
+	(void)state;
+	expect_error("Frobnicate 1 NT_STATUS_OK\n", "t.txt:1: unknown operation 'Frobnicate'");
+	expect_error("Close 1\n", "t.txt:1: Close: missing expected status");
+	expect_error("ReadX 1 0 NT_STATUS_OK\n", "t.txt:1: ReadX: too few arguments");
+	expect_error("Close 1 2 3 NT_STATUS_OK\n", "t.txt:1: Close: too many arguments");
+	expect_error("Close 1 NT_STATUS_bogus\n", "t.txt:1: Close: bad status 'NT_STATUS_bogus'");
+	expect_error("Close 1 0xZZ\n", "bad status '0xZZ'");
+	expect_error("Close 1 OK\n", "bad status 'OK'");
+	expect_error("ReadX 1 -5 10 10 NT_STATUS_OK\n", "offset: negative value '-5'");
+	expect_error("ReadX 1 0 -1 10 NT_STATUS_OK\n", "size: negative value '-1'");
+	expect_error("ReadX 1 9223372036854775808 1 1 NT_STATUS_OK\n", "offset: '9223372036854775808' is out of range");
+	expect_error("ReadX 1 9223372036854775807 1 1 NT_STATUS_OK\n", "offset + size is past 2^63");
+	expect_error("WriteX 1 0 67108865 1 NT_STATUS_OK\n", "size: '67108865' is out of range");
+	expect_error("Close 99999999999999999999999 NT_STATUS_OK\n", "handle: '99999999999999999999999' is out of range");
+	expect_error("Close abc NT_STATUS_OK\n", "handle: 'abc' is not a number");
+	expect_error("Close 0x NT_STATUS_OK\n", "handle: '0x' is not a number");
+	expect_error("NTCreateX \"\\clients\\client1\\a 0x0 0x2 1 NT_STATUS_OK\n", "unterminated quote");
+	expect_error("NTCreateX \"\\clients\\client1\\a\" 0x0 0x9 1 NT_STATUS_OK\n", "disposition: '0x9' is out of range (max 5)");
+	expect_error("Unlink \"\\clients\\client1\\..\\..\\..\\etc\\passwd\" 0x6 NT_STATUS_OK\n",
+		     "path climbs out of the directory");
+	expect_error("Unlink \"\\..\" 0x6 NT_STATUS_OK\n", "path climbs out of the directory");
+	expect_error("1.5\n", "timestamp without an operation");
+	expect_error("1.2.3 Close 1 NT_STATUS_OK\n", "bad timestamp '1.2.3'");
+	expect_error("# only a comment\n\n", "t.txt:2: no operations in loadfile");
+	expect_error("Close 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17\n", "too many tokens");
+	expect_error("FIND_FIRST \"\\clients\\client1\\*\\x\" 260 10 0 NT_STATUS_OK\n",
+		     "wildcard outside the last path component");
+	char longname[400];
+	snprintf(longname, sizeof(longname), "Unlink \"\\clients\\client1\\%0300d\" 0x6 NT_STATUS_OK\n", 0);
+	expect_error(longname, "path component longer than 255 bytes");
+}
+
+static void test_error_line_numbers_all_reported(void **state)
+{
+	(void)state;
+	char *errs = parse_error("Close 1 NT_STATUS_OK\nBad 1 x\nClose 1 NT_STATUS_OK\nClose x NT_STATUS_OK\n");
+	assert_non_null(strstr(errs, "t.txt:2: unknown operation 'Bad'"));
+	assert_non_null(strstr(errs, "t.txt:4: handle: 'x' is not a number"));
+	free(errs);
+}
+
+static void test_nul_byte(void **state)
+{
+	(void)state;
+	static const char text[] = "Close 1 NT_STATUS_OK\nClo\0se 1 NT_STATUS_OK\n";
+	struct program prog;
+	struct op *ops;
+	char *errs;
+	assert_true(parse(text, sizeof(text) - 1, &prog, &ops, &errs) > 0);
+	assert_non_null(strstr(errs, "t.txt:2: NUL byte"));
+	free(errs);
+}
+
+static void test_huge_line(void **state)
+{
+	(void)state;
+	/* a 1 MB line is an error with a line number, not a crash */
+	size_t n = 1 << 20;
+	char *text = malloc(n + 64);
+	strcpy(text, "Close 1 NT_STATUS_OK\nUnlink \"");
+	size_t at = strlen(text);
+	memset(text + at, 'a', n);
+	strcpy(text + at + n, "\" 0x6 NT_STATUS_OK\n");
+	struct program prog;
+	struct op *ops;
+	char *errs;
+	assert_true(parse_str(text, &prog, &ops, &errs) > 0);
+	assert_non_null(strstr(errs, "t.txt:2: path component longer than 255 bytes"));
+	free(errs);
+	free(text);
+}
+
+static void test_path_rewrite(void **state)
+{
+	(void)state;
+	char out[4096];
+	int shared;
+	assert_null(loadfile_path("\\clients\\client1\\~dmtmp\\X.DOC", out, sizeof(out), &shared));
+	assert_string_equal(out, "~dmtmp/x.doc");
+	assert_int_equal(shared, 0);
+	assert_null(loadfile_path("\\CLIENTS\\CLIENT1\\~DMTMP\\WORD", out, sizeof(out), &shared));
+	assert_string_equal(out, "~dmtmp/word");
+	assert_int_equal(shared, 0);
+	assert_null(loadfile_path("\\clients\\client1", out, sizeof(out), &shared));
+	assert_string_equal(out, ".");
+	assert_int_equal(shared, 0);
+	assert_null(loadfile_path("\\clients", out, sizeof(out), &shared));
+	assert_string_equal(out, "clients");
+	assert_int_equal(shared, 1);
+	assert_null(loadfile_path("\\NBSIMULD\\a", out, sizeof(out), &shared));
+	assert_string_equal(out, "nbsimuld/a");
+	assert_int_equal(shared, 1);
+	assert_null(loadfile_path("\\clients\\client12\\a", out, sizeof(out), &shared));
+	assert_string_equal(out, "clients/client12/a");
+	assert_int_equal(shared, 1);
+	assert_null(loadfile_path("\\clients\\client1\\a\\.\\b\\..\\c\\\\d", out, sizeof(out), &shared));
+	assert_string_equal(out, "a/c/d");
+	assert_int_equal(shared, 0);
+	/* climbing out of the client tree but not out of DIR: a shared path */
+	assert_null(loadfile_path("\\clients\\client1\\..\\client2\\x", out, sizeof(out), &shared));
+	assert_string_equal(out, "clients/client2/x");
+	assert_int_equal(shared, 1);
+	assert_null(loadfile_path("", out, sizeof(out), &shared));
+	assert_string_equal(out, ".");
+	assert_int_equal(shared, 1);
+	assert_non_null(loadfile_path("\\a\\..\\..", out, sizeof(out), &shared));
+	assert_non_null(loadfile_path("..\\x", out, sizeof(out), &shared));
+	assert_non_null(loadfile_path("\\clients\\client1\\x", out, 4, &shared));
+}
+
+static void test_missing_file(void **state)
+{
+	(void)state;
+	char *ebuf = NULL;
+	size_t elen = 0;
+	FILE *ef = open_memstream(&ebuf, &elen);
+	struct program prog;
+	assert_int_equal(loadfile_load("/nonexistent/kbench.txt", &prog, ef, 5), -1);
+	fclose(ef);
+	assert_non_null(strstr(ebuf, "/nonexistent/kbench.txt: cannot open loadfile: No such file"));
+	free(ebuf);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_every_opcode),
+		cmocka_unit_test(test_status_forms),
+		cmocka_unit_test(test_layout),
+		cmocka_unit_test(test_long_tokens_and_handles),
+		cmocka_unit_test(test_many_handles),
+		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_error_line_numbers_all_reported),
+		cmocka_unit_test(test_nul_byte),
+		cmocka_unit_test(test_huge_line),
+		cmocka_unit_test(test_path_rewrite),
+		cmocka_unit_test(test_missing_file),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

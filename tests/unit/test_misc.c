@@ -1,0 +1,135 @@
+/* kbench - unit tests: option parsing, throughput arithmetic, confinement
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "cli.h"
+#include "load/fsutil.h"
+#include "load/run.h"
+
+static void test_durations(void **state)
+{
+	(void)state;
+	double d;
+	assert_int_equal(cli_parse_duration("90", &d), 0);
+	assert_true(d == 90);
+	assert_int_equal(cli_parse_duration("1.5m", &d), 0);
+	assert_true(d == 90);
+	assert_int_equal(cli_parse_duration("2h", &d), 0);
+	assert_true(d == 7200);
+	assert_int_equal(cli_parse_duration("250ms", &d), 0);
+	assert_true(fabs(d - 0.25) < 1e-12);
+	assert_int_equal(cli_parse_duration("0", &d), 0);
+	assert_true(d == 0);
+	assert_int_equal(cli_parse_duration("-1", &d), -1);
+	assert_int_equal(cli_parse_duration("", &d), -1);
+	assert_int_equal(cli_parse_duration("ten", &d), -1);
+	assert_int_equal(cli_parse_duration("5x", &d), -1);
+	assert_int_equal(cli_parse_duration("nan", &d), -1);
+	assert_int_equal(cli_parse_duration("inf", &d), -1);
+	assert_int_equal(cli_parse_duration("1e300", &d), -1);
+}
+
+static void test_sizes_and_counts(void **state)
+{
+	(void)state;
+	uint64_t v;
+	assert_int_equal(cli_parse_size("4096", &v), 0);
+	assert_int_equal(v, 4096);
+	assert_int_equal(cli_parse_size("32M", &v), 0);
+	assert_int_equal(v, 32u << 20);
+	assert_int_equal(cli_parse_size("2GiB", &v), 0);
+	assert_int_equal(v, UINT64_C(2) << 30);
+	assert_int_equal(cli_parse_size("1k", &v), 0);
+	assert_int_equal(v, 1024);
+	assert_int_equal(cli_parse_size("9000000T", &v), -1);
+	assert_int_equal(cli_parse_size("-1", &v), -1);
+	assert_int_equal(cli_parse_size("12Q", &v), -1);
+	assert_int_equal(cli_parse_uint("4", 1, 10, &v), 0);
+	assert_int_equal(v, 4);
+	assert_int_equal(cli_parse_uint("0", 1, 10, &v), -1);
+	assert_int_equal(cli_parse_uint("11", 1, 10, &v), -1);
+	assert_int_equal(cli_parse_uint("4x", 1, 10, &v), -1);
+	assert_int_equal(cli_parse_uint("-4", 1, 10, &v), -1);
+	assert_int_equal(cli_parse_uint("99999999999999999999999", 1, UINT64_MAX, &v), -1);
+}
+
+static void test_throughput(void **state)
+{
+	(void)state;
+	/* 1e9 bytes in 2 s = 500 MB/s (MB = 10^6 bytes) */
+	assert_true(fabs(run_throughput_mbps(1000000000ull, 5000000000ull, 7000000000ull) - 500.0) < 1e-9);
+	/* 1.472 GB read + 1.016 GB written in 10 s: 248.8 MB/s */
+	assert_true(fabs(run_throughput_mbps(2488000000ull, 0, 10000000000ull) - 248.8) < 1e-9);
+	/* an empty window gives no figure at all */
+	assert_true(isnan(run_throughput_mbps(123, 10, 10)));
+	assert_true(isnan(run_throughput_mbps(123, 10, 5)));
+	assert_true(run_throughput_mbps(0, 0, 1000000000ull) == 0.0);
+}
+
+static char tmpl[64];
+
+static void test_confinement(void **state)
+{
+	(void)state;
+	strcpy(tmpl, "/tmp/kbench-unit.XXXXXX");
+	assert_non_null(mkdtemp(tmpl));
+	int root = open(tmpl, O_RDONLY | O_DIRECTORY);
+	assert_true(root >= 0);
+	assert_int_equal(mkdirat(root, "inner", 0777), 0);
+	int inner = openat(root, "inner", O_RDONLY | O_DIRECTORY);
+	/* a link pointing out of the directory is never followed */
+	assert_int_equal(symlinkat("/etc", inner, "out"), 0);
+	assert_int_equal(symlinkat("/etc/passwd", inner, "pw"), 0);
+	errno = 0;
+	assert_true(fs_open_beneath(inner, "pw", O_RDONLY, 0) < 0);
+	assert_true(fs_open_beneath(inner, "out/passwd", O_RDONLY, 0) < 0);
+	/* ".." out of the base: refused where openat2 exists (Linux 5.6+) */
+	int up = fs_open_beneath(inner, "../inner", O_RDONLY | O_DIRECTORY, 0);
+	if (up >= 0) {
+		close(up);
+		fail_msg("'..' escaped the base directory (kernel without openat2?)");
+	}
+	/* removing a tree removes the links, not their targets */
+	int fd = openat(inner, "file", O_CREAT | O_WRONLY, 0600);
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(mkdirat(inner, "sub", 0777), 0);
+	assert_int_equal(symlinkat("/etc", inner, "sub/etclink"), 0);
+	assert_int_equal(fs_remove_tree(root, "inner", 1), 0);
+	struct stat st;
+	assert_int_equal(stat("/etc/passwd", &st), 0);
+	assert_int_equal(fstatat(root, "inner", &st, 0), 0);  /* keep_top */
+	assert_int_equal(fstatat(root, "inner/file", &st, 0), -1);
+	assert_int_equal(fs_remove_tree(root, "inner", 0), 0);
+	assert_int_equal(fstatat(root, "inner", &st, 0), -1);
+	assert_int_equal(fs_remove_tree(root, "missing", 0), 0);
+	close(inner);
+	close(root);
+	assert_int_equal(rmdir(tmpl), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_durations),
+		cmocka_unit_test(test_sizes_and_counts),
+		cmocka_unit_test(test_throughput),
+		cmocka_unit_test(test_confinement),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
