@@ -21,8 +21,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#define WINDOW 1024          /* ops per read of the program: 40 KiB */
-#define DENTBUF (32 * 1024)
+#define WINDOW 128           /* ops per read of the program: 5 KiB */
+#define DENTBUF (8 * 1024)    /* FIND_FIRST getdents64 buffer */
 
 struct client {
 	unsigned id;
@@ -215,7 +215,7 @@ static int client_step(struct client *c, const struct run_config *cfg, struct ru
 		__atomic_store_n(&st->bytes_all, st->bytes_all + bytes, __ATOMIC_RELAXED);
 	uint64_t lat = t2 - t1;
 	if (t2 >= sh->warm_end_ns && t2 < sh->end_ns) {
-		hist_add(&st->hist[op->code], lat);
+		hist_rec_add(&st->hist[op->code], lat);
 		st->ops++;
 		st->bytes += bytes;
 	}

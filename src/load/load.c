@@ -21,6 +21,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <malloc.h>
 #include <math.h>
 #include <popt.h>
 #include <signal.h>
@@ -45,10 +46,11 @@ static char *default_loadfile(void)
 		char *slash = strrchr(exe, '/');
 		if (slash) {
 			*slash = '\0';
-			snprintf(buf, sizeof(buf), "%s/../loadfiles/client.txt", exe);
-			if (access(buf, R_OK) == 0)
-				return strdup(buf);
 			if (strcmp(exe, KBENCH_BUILDDIR "/src") == 0) {
+				/* running from the build tree, not installed */
+				snprintf(buf, sizeof(buf), "%s/loadfiles/client.txt", KBENCH_BUILDDIR);
+				if (access(buf, R_OK) == 0)
+					return strdup(buf);
 				snprintf(buf, sizeof(buf), "%s/loadfiles/client.txt", KBENCH_SRCDIR);
 				if (access(buf, R_OK) == 0)
 					return strdup(buf);
@@ -315,6 +317,7 @@ int cmd_load(int argc, const char **argv)
 		goto out;
 	}
 	raise_nofile(&prog, (unsigned)per_proc);
+	malloc_trim(0);  /* clients inherit the heap: give back what parsing used */
 
 	struct run_config cfg = {
 		.prog = &prog,
@@ -329,17 +332,20 @@ int cmd_load(int argc, const char **argv)
 		.strict = strict,
 		.target_rate = target_rate,
 		.quiet = quiet,
+		/* with --json -, standard output carries the JSON alone */
+		.out = json && !strcmp(json, "-") ? stderr : stdout,
 	};
+	FILE *out = cfg.out;
 	struct load_params lp = { loadfile, directory, per_client };
 
 	if (!quiet) {
-		printf("kbench %s load: %u clients, loadfile %s (%zu ops a pass), directory %s\n",
+		fprintf(out, "kbench %s load: %u clients, loadfile %s (%zu ops a pass), directory %s\n",
 		       PACKAGE_VERSION, cfg.nclients, loadfile, prog.nops, directory);
 		if (run_once)
-			printf("one pass per client, warm-up %.1f s; MB = 10^6 bytes\n", wu);
+			fprintf(out, "one pass per client, warm-up %.1f s; MB = 10^6 bytes\n", wu);
 		else
-			printf("warm-up %.1f s, then %.1f s measured; MB = 10^6 bytes\n", wu, tl);
-		fflush(stdout);
+			fprintf(out, "warm-up %.1f s, then %.1f s measured; MB = 10^6 bytes\n", wu, tl);
+		fflush(out);
 	}
 
 	int r = run_load(&cfg, &res);
@@ -347,8 +353,8 @@ int cmd_load(int argc, const char **argv)
 	if (r < 0) {
 		status = 1;
 	} else {
-		load_report_text(stdout, &cfg, &lp, &res);
-		fflush(stdout);
+		load_report_text(out, &cfg, &lp, &res);
+		fflush(out);
 		if (res.setup_failed)
 			fprintf(stderr, "%s: clients could not start\n", cmd);
 		if (res.measured_s <= 0 && !res.setup_failed)
@@ -372,7 +378,7 @@ int cmd_load(int argc, const char **argv)
 
 	if (skip_cleanup) {
 		if (!quiet)
-			printf("files left in %s (--skip-cleanup)\n", directory);
+			fprintf(out, "files left in %s (--skip-cleanup)\n", directory);
 	} else if (cleanup(rootfd, &before, cfg.nclients) < 0) {
 		fprintf(stderr, "%s: could not remove everything the run created in %s\n", cmd,
 			directory);

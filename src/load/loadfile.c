@@ -416,8 +416,9 @@ static int add_path(struct parser *ps, const char *tok, uint32_t *off, int *shar
 	return 0;
 }
 
-/* FIND_FIRST: DOS wildcards become fnmatch ones: < -> *, > -> ?, " -> . ;
- * "*.*" matches every name, as it does for DOS. */
+/* FIND_FIRST: DOS wildcards become fnmatch ones: < -> *, > -> ? ; "*.*"
+ * matches every name, as it does for DOS.  (DOS's third wildcard, '"',
+ * cannot reach here: the tokenizer takes double quotes as grouping.) */
 static int add_pattern(struct parser *ps, const char *tok, struct op *op)
 {
 	char buf[PATH_MAX + 1];
@@ -445,8 +446,6 @@ static int add_pattern(struct parser *ps, const char *tok, struct op *op)
 			*c = '*';
 		else if (*c == '>')
 			*c = '?';
-		else if (*c == '"')
-			*c = '.';
 	}
 	if (strcmp(last, "*.*") == 0)
 		strcpy(last, "*");
@@ -645,7 +644,7 @@ static void parse_line(struct parser *ps, char *line)
 			perr(ps, "bad timestamp '%.40s' (seconds from the pass start)", tok[0]);
 			return;
 		}
-		op.ts_ns = (uint64_t)llround(s * 1e9);
+		op.ts_ns = (uint64_t)(s * 1e9 + 0.5);
 		op.flags |= OPF_TIMED;
 		if (op.ts_ns)
 			ps->prog->timed = 1;

@@ -20,16 +20,6 @@ static double ms(uint64_t ns)
 	return (double)ns / 1e6;
 }
 
-static const char *sync_suffix(const struct run_config *cfg)
-{
-	if (cfg->bopts.sync_open && cfg->bopts.sync_dirs)
-		return " (sync open, sync dirs)";
-	if (cfg->bopts.sync_open)
-		return " (sync open)";
-	if (cfg->bopts.sync_dirs)
-		return " (sync dirs)";
-	return "";
-}
 
 static const char *expect_word(uint8_t e)
 {
@@ -92,10 +82,14 @@ void load_report_text(FILE *f, const struct run_config *cfg, const struct load_p
 			res->interrupted == SIGINT ? "SIGINT" : "SIGTERM", res->measured_s);
 	if (res->strict_stop)
 		fprintf(f, "\nstopped at the first error (--strict): partial results\n");
+	if (res->died)
+		fprintf(f, "\nstopped because %s: partial results\n", res->died_msg);
 
 	if (res->measured_s > 0)
-		fprintf(f, "\nThroughput %g MB/sec%s  %u clients  %u procs  max_latency=%.3f ms\n",
-			res->mbps, sync_suffix(cfg), cfg->nclients, res->nprocs,
+		/* dbench's line, to the character, sync notes included */
+		fprintf(f, "\nThroughput %g MB/sec%s%s  %u clients  %u procs  max_latency=%.3f ms\n",
+			res->mbps, cfg->bopts.sync_open ? " (sync open)" : "",
+			cfg->bopts.sync_dirs ? " (sync dirs)" : "", cfg->nclients, res->nprocs,
 			ms(res->max_latency_ns));
 }
 

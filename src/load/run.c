@@ -129,7 +129,7 @@ static void merge(const struct run_config *cfg, const struct run_shared *sh,
 	for (unsigned c = 0; c < n; c++) {
 		const struct client_stats *st = &sh->client[c];
 		for (unsigned i = 0; i < OP_COUNT; i++)
-			hist_merge(&res->hist[i], &st->hist[i]);
+			hist_merge_rec(&res->hist[i], &st->hist[i]);
 		res->ops += st->ops;
 		res->bytes += st->bytes;
 		res->client_bytes[c] = st->bytes;
@@ -210,14 +210,14 @@ static void progress(const struct run_config *cfg, const struct run_shared *sh,
 	}
 	uint64_t lat = max_in_second(sh, cfg->nclients, sec - 1);
 	if (isnan(avg))
-		printf("%4u  %10llu  %9.2f MB/sec  avg       -   %-7s %4llu sec  latency %.3f ms\n",
+		fprintf(cfg->out, "%4u  %10llu  %9.2f MB/sec  avg       -   %-7s %4llu sec  latency %.3f ms\n",
 		       cfg->nclients, (unsigned long long)ops, this_sec, phase,
 		       (unsigned long long)sec, (double)lat / 1e6);
 	else
-		printf("%4u  %10llu  %9.2f MB/sec  avg %9.2f  %-7s %4llu sec  latency %.3f ms\n",
+		fprintf(cfg->out, "%4u  %10llu  %9.2f MB/sec  avg %9.2f  %-7s %4llu sec  latency %.3f ms\n",
 		       cfg->nclients, (unsigned long long)ops, this_sec, avg, phase,
 		       (unsigned long long)sec, (double)lat / 1e6);
-	fflush(stdout);
+	fflush(cfg->out);
 }
 
 int run_load(const struct run_config *cfg, struct run_result *res)
@@ -248,9 +248,6 @@ int run_load(const struct run_config *cfg, struct run_result *res)
 		free(p.pid);
 		return -1;
 	}
-	for (unsigned c = 0; c < n; c++)
-		for (unsigned i = 0; i < OP_COUNT; i++)
-			sh->client[c].hist[i].min_ns = UINT64_MAX;
 	sh->end_ns = UINT64_MAX;
 	sh->warm_end_ns = UINT64_MAX;
 

@@ -14,6 +14,7 @@
 #define KBENCH_RUN_H
 
 #include <stdint.h>
+#include <stdio.h>
 #include <sys/types.h>
 #include "load/backend.h"
 #include "load/program.h"
@@ -52,7 +53,7 @@ struct client_stats {
 	uint32_t nerr_slots;
 	int32_t fatal;                   /* errno that stopped the client, 0 if none */
 	struct err_slot errs[ERR_SLOTS];
-	struct hist hist[OP_COUNT];      /* latencies in the window, ns */
+	struct hist_rec hist[OP_COUNT];  /* latencies in the window, ns */
 } __attribute__((aligned(64)));
 
 struct run_shared {
@@ -80,6 +81,7 @@ struct run_config {
 	int strict;                      /* stop at the first error */
 	double target_rate;              /* MB/s per client, 0 = unlimited */
 	int quiet;                       /* no per-second lines */
+	FILE *out;                       /* where text goes (stderr with --json -) */
 };
 
 /* Replay for clients [first, first+count) in this process, interleaving

@@ -98,3 +98,50 @@ double hist_mean(const struct hist *h)
 {
 	return h->count ? (double)h->sum_ns / (double)h->count : 0.0;
 }
+
+static void spill(struct hist_rec *r, unsigned idx)
+{
+	for (uint32_t i = 0; i < r->nspill; i++) {
+		if (r->spill_idx[i] == idx) {
+			r->spill_n[i]++;
+			return;
+		}
+	}
+	if (r->nspill < HIST_SPILLS) {
+		r->spill_idx[r->nspill] = idx;
+		r->spill_n[r->nspill++] = 1;
+		return;
+	}
+	/* no room: keep the bucket full rather than wrap it to zero */
+	r->bucket[idx] = UINT32_MAX;
+	r->lost++;
+}
+
+void hist_rec_add(struct hist_rec *r, uint64_t ns)
+{
+	unsigned i = hist_bucket_of(ns);
+	if (__builtin_expect(++r->bucket[i] == 0, 0))
+		spill(r, i);
+	if (r->count++ == 0 || ns < r->min_ns)
+		r->min_ns = ns;
+	if (ns > r->max_ns)
+		r->max_ns = ns;
+	r->sum_ns += ns;
+}
+
+void hist_merge_rec(struct hist *dst, const struct hist_rec *src)
+{
+	if (!src->count)
+		return;
+	dst->count += src->count - src->lost;
+	dst->sum_ns += src->sum_ns;
+	if (src->min_ns < dst->min_ns)
+		dst->min_ns = src->min_ns;
+	if (src->max_ns > dst->max_ns)
+		dst->max_ns = src->max_ns;
+	for (unsigned i = 0; i < HIST_BUCKETS; i++)
+		dst->bucket[i] += src->bucket[i];
+	for (uint32_t i = 0; i < src->nspill && i < HIST_SPILLS; i++)
+		if (src->spill_idx[i] < HIST_BUCKETS)
+			dst->bucket[src->spill_idx[i]] += (uint64_t)src->spill_n[i] << 32;
+}

@@ -30,6 +30,31 @@ struct hist {
 	uint64_t bucket[HIST_BUCKETS]; /* counts per bucket */
 };
 
+/* The recording form, for a histogram that one client writes in shared
+ * memory: the same buckets with 32-bit counts (a count that would wrap
+ * spills, in units of 2^32, into a small table), page-aligned so that the
+ * values most operations take (below about 1.5 ms) touch only its first
+ * page.  All-zero memory is an empty recorder: no initialisation needed.
+ * It is read by merging it into a struct hist. */
+#define HIST_SPILLS 8
+struct hist_rec {
+	uint64_t count;                 /* values recorded */
+	uint64_t sum_ns;                /* their sum, ns */
+	uint64_t min_ns;                /* smallest, ns (meaningless if count == 0) */
+	uint64_t max_ns;                /* largest, ns */
+	uint64_t lost;                  /* counts lost when the spill table was full */
+	uint32_t nspill;
+	uint32_t spill_idx[HIST_SPILLS];
+	uint32_t spill_n[HIST_SPILLS];  /* units of 2^32 */
+	uint32_t bucket[HIST_BUCKETS];
+} __attribute__((aligned(4096)));
+
+/* Record one duration of ns nanoseconds.  Never fails. */
+void hist_rec_add(struct hist_rec *r, uint64_t ns);
+
+/* dst += src: add every count of a recorder into a histogram. */
+void hist_merge_rec(struct hist *dst, const struct hist_rec *src);
+
 /* Empty the histogram.  Takes h (not NULL). */
 void hist_init(struct hist *h);
 

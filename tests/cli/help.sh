@@ -20,6 +20,7 @@ for c in $("$KBENCH" | sed -n 's/^  \([a-z]*\) .*/\1/p'); do
     expect_rc "kbench help $c" 0 "$KBENCH" help "$c"
     expect_out_grep "kbench help $c shows usage" "^Usage: kbench $c "
 done
+run "$KBENCH" load --help
 expect_out_grep "load --help has -c" '^  -c, --loadfile=FILE'
 
 finish

@@ -33,6 +33,15 @@ if [ "$sum" = True ]; then pass "op counts add up; window is 2.0 s"; else fail "
 maxl=$(jget "$WORK/r.json" 'abs(max(o["max_ms"] for o in d["results"]["ops"]) - d["results"]["max_latency_ms"]) < 1e-9')
 if [ "$maxl" = True ]; then pass "max_latency is the largest single op"; else fail "max_latency is the largest single op" "$maxl"; fi
 
+# --- --json - : standard output carries the JSON alone -------------------
+kload -t 1 --warmup 0 -c "$DATA/small.txt" -D "$D" --json - 1
+if python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$WORK/out" 2>/dev/null; then
+    pass "--json -: stdout is one JSON document"
+else
+    fail "--json -: stdout is one JSON document" "$(head -c 300 "$WORK/out")"
+fi
+expect_err_grep "--json -: the text goes to stderr" '^Throughput [0-9.]+ MB/sec  1 clients  1 procs  '
+
 # --- exact accounting: --run-once of a small loadfile, 3 clients ----------
 kload -q --run-once -c "$DATA/small.txt" -D "$D" --json "$WORK/s.json" 3
 expect_rc_now() { if [ "$RC" -eq "$1" ]; then pass "$2"; else fail "$2" "rc=$RC" "$(cat "$WORK/err")"; fi; }
@@ -80,7 +89,7 @@ n=$(grep -Ec '^ client [0-3] +[0-9.]+ MB/sec$' "$WORK/out")
 if [ "$n" -eq 4 ]; then pass "--per-client-results: a line per client"; else fail "--per-client-results" "$(cat "$WORK/out")"; fi
 kload -q -t 1 --warmup 0 -s -S -F -x -c "$DATA/small.txt" -D "$D" 1
 expect_rc_now 0 "-s -S -F -x run without errors"
-expect_out_grep "sync noted in the Throughput line" '^Throughput [0-9.]+ MB/sec \(sync open, sync dirs\)  1 clients  1 procs  '
+expect_out_grep "sync noted in the Throughput line, as dbench" '^Throughput [0-9.]+ MB/sec \(sync open\) \(sync dirs\)  1 clients  1 procs  '
 kload -q -t 2 --warmup 0 -R 0.5 -c "$DATA/small.txt" -D "$D" --json "$WORK/rate.json" 1
 rate=$(jget "$WORK/rate.json" '0.3 <= d["results"]["throughput_MBps"] <= 0.55')
 if [ "$rate" = True ]; then pass "-R 0.5 holds the client near 0.5 MB/sec"; else fail "-R 0.5" "$(jget "$WORK/rate.json" 'd["results"]["throughput_MBps"]')"; fi

@@ -50,6 +50,7 @@ if [ -n "$victim" ]; then
     RC=$?
     if [ "$RC" -eq 1 ]; then pass "client death exits 1"; else fail "client death exits 1" "rc=$RC"; fi
     expect_err_grep "dead client named" "^kbench load: client [0-9]+ \\(pid $victim\\) was killed by signal 9"
+    expect_out_grep "report marks partial results" "^stopped because client [0-9]+ \\(pid $victim\\) was killed by signal 9.*: partial results$"
     expect_empty_dir "client death: files cleaned up" "$D"
 else
     kill "$BG"; wait "$BG"

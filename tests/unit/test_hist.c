@@ -169,6 +169,61 @@ static void test_empty_and_huge(void **state)
 	assert_int_equal(hist_percentile(&h, 50), UINT64_C(1) << 50);  /* clamped to max */
 }
 
+static void test_recorder_merges_exactly(void **state)
+{
+	(void)state;
+	struct hist_rec *r = aligned_alloc(4096, sizeof(*r));
+	struct hist *h = malloc(sizeof(*h)), *m = malloc(sizeof(*m));
+	memset(r, 0, sizeof(*r));  /* all-zero memory is an empty recorder */
+	hist_init(h);
+	hist_init(m);
+	hist_merge_rec(m, r);
+	assert_int_equal(m->count, 0);
+	assert_int_equal(m->min_ns, UINT64_MAX);
+	for (int i = 0; i < 100000; i++) {
+		uint64_t v = 50 + xorshift() % 20000000;
+		hist_rec_add(r, v);
+		hist_add(h, v);
+	}
+	hist_merge_rec(m, r);
+	assert_int_equal(m->count, h->count);
+	assert_int_equal(m->sum_ns, h->sum_ns);
+	assert_int_equal(m->min_ns, h->min_ns);
+	assert_int_equal(m->max_ns, h->max_ns);
+	assert_memory_equal(m->bucket, h->bucket, sizeof(h->bucket));
+	/* the recorder fits the page layout it promises */
+	assert_int_equal(sizeof(*r) % 4096, 0);
+	assert_true(offsetof(struct hist_rec, bucket) + 4 * hist_bucket_of(1000000) < 4096);
+	free(r);
+	free(h);
+	free(m);
+}
+
+static void test_recorder_spills_past_32_bits(void **state)
+{
+	(void)state;
+	struct hist_rec *r = aligned_alloc(4096, sizeof(*r));
+	struct hist *m = malloc(sizeof(*m));
+	memset(r, 0, sizeof(*r));
+	hist_init(m);
+	unsigned i = hist_bucket_of(5000);
+	/* pretend 2^32 - 1 values of 5000 ns were recorded, then add two */
+	r->bucket[i] = UINT32_MAX;
+	r->count = UINT32_MAX;
+	r->min_ns = r->max_ns = 5000;
+	r->sum_ns = 5000ull * UINT32_MAX;
+	hist_rec_add(r, 5000);
+	hist_rec_add(r, 5000);
+	assert_int_equal(r->bucket[i], 1);
+	assert_int_equal(r->nspill, 1);
+	hist_merge_rec(m, r);
+	assert_int_equal(m->bucket[i], (UINT64_C(1) << 32) + 1);
+	assert_int_equal(m->count, (UINT64_C(1) << 32) + 1);
+	assert_int_equal(hist_percentile(m, 99.9), 5000);
+	free(r);
+	free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -178,6 +233,8 @@ int main(void)
 		cmocka_unit_test(test_percentiles_lognormal),
 		cmocka_unit_test(test_merge_equals_combined),
 		cmocka_unit_test(test_empty_and_huge),
+		cmocka_unit_test(test_recorder_merges_exactly),
+		cmocka_unit_test(test_recorder_spills_past_32_bits),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
