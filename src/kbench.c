@@ -12,9 +12,11 @@
 #include <string.h>
 
 int cmd_load(int argc, const char **argv);
+int cmd_disk(int argc, const char **argv);
 
 static const struct kb_command commands[] = {
 	{ "load", cmd_load, "replay a dbench-style loadfile with N clients; MB/sec and latency" },
+	{ "disk", cmd_disk, "hdparm-style read timer: cached (-T), buffered (-t), O_DIRECT reads" },
 	{ NULL, NULL, NULL },
 };
 

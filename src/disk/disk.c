@@ -1,0 +1,340 @@
+/* kbench - the disk command: hdparm-style read timer
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * usage: kbench disk [-T] [-t] [--direct] [--runs N] [--offset SIZE]
+ *                    [--json FILE] DEVICE|FILE...
+ *
+ * Times reads of block devices and regular files with hdparm's methods
+ * (-T cached reads, -t buffered device reads, --direct for O_DIRECT) and
+ * prints hdparm's lines, so the figures compare with hdparm's and scripts
+ * that read hdparm read these.  It goes past hdparm where hdparm misleads:
+ * it flushes the cache right before -t, keeps --offset inside the device,
+ * always prints MB/sec, repeats runs and summarises them on request.
+ *
+ * Invariants: every path is opened O_RDONLY and nothing is ever written
+ * to it.  Every path is checked before any timing starts (bad input:
+ * exit 2, nothing measured).  A figure is printed only for a run that
+ * completed; a read error stops that test with how far it got (exit 1).
+ * A buffered -t run whose cache could not be flushed says so on its line.
+ */
+#include "config.h"
+#include "cli.h"
+#include "disk/device.h"
+#include "disk/report.h"
+#include "disk/timer.h"
+#include "result/result.h"
+#include "result/sysinfo.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <popt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define MAX_RUNS 1000
+#define SETTLE_SECONDS 1          /* hdparm -T pauses this long after the flush */
+#define CACHED_PCT_LIMIT 1.0      /* more still cached after a flush: not flushed */
+
+struct disk_cmd {
+	const char *cmd;
+	struct disk_params p;
+	FILE *out;                /* the hdparm-form text */
+	struct disk_buf buf;
+};
+
+static void settle(void)
+{
+	struct timespec ts = { SETTLE_SECONDS, 0 };
+	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+		;
+}
+
+/* Flush, and for buffered -t check that the flush took: a file on tmpfs
+ * or a device without CAP_SYS_ADMIN keeps its pages, and timing those
+ * would print a memory figure as a disk figure. */
+static void flush(const struct disk_cmd *c, struct disk_result *r, enum disk_test k,
+		  struct disk_run *run, int *warned)
+{
+	char why[200];
+	run->flushed = disk_flush(&r->t, why, sizeof(why)) == 0;
+	run->cached_pct = -1;
+	if (k != DISK_BUFFERED || c->p.direct)
+		return;
+	run->cached_pct = disk_cached_pct(&r->t, c->p.offset, r->t.size - c->p.offset);
+	if (run->flushed && run->cached_pct >= CACHED_PCT_LIMIT) {
+		uint64_t win = r->t.size - c->p.offset;
+		if (win > DISK_RESIDENCY_WINDOW)
+			win = DISK_RESIDENCY_WINDOW;
+		snprintf(why, sizeof(why), "%.0f%% of the first %.2f MB to be read is still cached "
+			 "after the flush (a tmpfs file, or pages in use elsewhere)",
+			 run->cached_pct, (double)win / DISK_MB);
+		run->flushed = 0;
+	}
+	if (!run->flushed && !*warned) {
+		fprintf(stderr, "%s: %s: buffer cache not flushed: %s; its buffered disk read "
+			"figures may come from memory\n", c->cmd, r->t.path, why);
+		*warned = 1;
+	}
+}
+
+/* One run of test k on r.  Returns 0 with run filled, or -1 with run->tm
+ * telling how far it got. */
+static int run_once(const struct disk_cmd *c, struct disk_result *r, enum disk_test k,
+		    struct disk_run *run, int *warned)
+{
+	unsigned align = c->p.direct ? r->t.align : 1;
+	memset(run, 0, sizeof(*run));
+	flush(c, r, k, run, warned);
+	if (k == DISK_CACHED) {
+		settle();
+		size_t want = r->t.size < DISK_REQ_BYTES ? (size_t)r->t.size : DISK_REQ_BYTES;
+		return disk_time_cached(r->t.fd, &c->buf, want, align, DISK_CACHED_SECONDS,
+					&run->tm);
+	}
+	int rc = disk_time_buffered(r->t.fd, &c->buf, c->p.offset, r->t.size, align,
+				    DISK_BUFFERED_SECONDS, &run->tm);
+	if (rc == 0 && (run->tm.bytes == 0 || !(run->tm.seconds > 0))) {
+		run->tm.err = ENODATA;  /* nothing read (the file shrank): no figure */
+		run->tm.err_offset = c->p.offset;
+		rc = -1;
+	}
+	return rc;
+}
+
+static void report_failure(const struct disk_cmd *c, const struct disk_result *r,
+			   enum disk_test k, const struct disk_timing *f)
+{
+	const char *label = disk_test_label(k, c->p.direct);
+	if (k == DISK_CACHED && f->err == ERANGE)
+		fprintf(stderr, "%s: %s: %s: the loop's own overhead (%.6f s) is not smaller than "
+			"the timed loop (%.6f s); no figure\n", c->cmd, r->t.path, label,
+			f->overhead_seconds, f->loop_seconds);
+	else
+		fprintf(stderr, "%s: %s: %s: read error at byte %" PRIu64 " after %.2f MB in "
+			"%.2f seconds: %s; no figure\n", c->cmd, r->t.path, label, f->err_offset,
+			(double)f->bytes / DISK_MB, f->seconds, strerror(f->err));
+}
+
+/* Every run of every wanted test on one device.  Returns 0, or 1 if a
+ * test failed. */
+static int time_device(const struct disk_cmd *c, struct disk_result *r)
+{
+	int status = 0, warned = 0;
+	fprintf(c->out, "\n%s:\n", r->t.path);
+	fflush(c->out);
+	for (int k = 0; k < DISK_NTESTS; k++) {
+		struct disk_test_result *tr = &r->test[k];
+		if (!tr->wanted)
+			continue;
+		for (unsigned i = 0; i < c->p.runs; i++) {
+			struct disk_run *run = &tr->runs[tr->nruns];
+			if (run_once(c, r, k, run, &warned) < 0) {
+				tr->failed = 1;
+				tr->fail = run->tm;
+				report_failure(c, r, k, &run->tm);
+				status = 1;
+				break;
+			}
+			tr->nruns++;
+			disk_print_run(c->out, k, c->p.direct, run);
+			fflush(c->out);
+		}
+		if (c->p.runs > 1)
+			disk_print_summary(c->out, k, &c->p, tr);
+		fflush(c->out);
+	}
+	return status;
+}
+
+/* The checks that need the opened target: --offset against its size and
+ * O_DIRECT alignment.  Returns 0 or -1 after one line on stderr. */
+static int check_offset(const struct disk_cmd *c, const struct disk_target *t,
+			const char *offset_arg, int buffered)
+{
+	if (!buffered || !c->p.offset)
+		return 0;
+	if (c->p.offset >= t->size) {
+		fprintf(stderr, "%s: %s: --offset %s is at or past the end (%" PRIu64 " bytes); "
+			"give a smaller offset\n", c->cmd, t->path, offset_arg, t->size);
+		return -1;
+	}
+	if (c->p.direct && c->p.offset % t->align) {
+		fprintf(stderr, "%s: %s: --offset %s is not a multiple of %u bytes, which O_DIRECT "
+			"needs here; round it\n", c->cmd, t->path, offset_arg, t->align);
+		return -1;
+	}
+	return 0;
+}
+
+static int write_json(const struct disk_cmd *c, const char *path, const struct disk_result *res,
+		      size_t ndev, int do_cached, int do_buffered)
+{
+	struct kb_sysinfo si;
+	char err[512];
+	sysinfo_collect(&si, NULL);
+	json_t *doc = result_new("disk");
+	json_t *devs = json_array(), *tests = json_array();
+	for (size_t d = 0; devs && d < ndev; d++)
+		json_array_append_new(devs, json_string(res[d].t.path));
+	if (tests && do_cached)
+		json_array_append_new(tests, json_string("cached"));
+	if (tests && do_buffered)
+		json_array_append_new(tests, json_string("buffered"));
+	json_t *params = json_pack("{s:o, s:b, s:i, s:I, s:I, s:f, s:f, s:o}",
+		"tests", tests ? tests : json_array(), "direct", c->p.direct,
+		"runs", (int)c->p.runs, "offset_bytes", (json_int_t)c->p.offset,
+		"request_bytes", (json_int_t)DISK_REQ_BYTES,
+		"cached_seconds", DISK_CACHED_SECONDS, "buffered_seconds", DISK_BUFFERED_SECONDS,
+		"devices", devs ? devs : json_array());
+	if (doc) {
+		json_object_set_new(doc, "units", json_pack("{s:s, s:s, s:s}", "MB", "2^20 bytes",
+				    "seconds", "seconds", "MB_per_s", "MB (2^20 bytes) per second"));
+		json_object_set_new(doc, "params", params);
+		json_object_set_new(doc, "system", sysinfo_json(&si));
+		json_object_set_new(doc, "results", disk_results_json(&c->p, res, ndev));
+	} else {
+		json_decref(params);
+	}
+	int rc = 0;
+	if (!doc || result_write(doc, path, err, sizeof(err)) < 0) {
+		fprintf(stderr, "%s: %s\n", c->cmd, doc ? err : "out of memory building JSON");
+		rc = -1;
+	}
+	json_decref(doc);
+	return rc;
+}
+
+int cmd_disk(int argc, const char **argv)
+{
+	const char *cmd = argv[0];
+	int do_cached = 0, do_buffered = 0, direct = 0;
+	char *runs_arg = NULL, *offset_arg = NULL, *json = NULL;
+	struct poptOption options[] = {
+		{ NULL, 'T', POPT_ARG_NONE, &do_cached, 0,
+		  "time cached reads: the same 2 MiB for 2 s, loop overhead subtracted (hdparm -T)",
+		  NULL },
+		{ NULL, 't', POPT_ARG_NONE, &do_buffered, 0,
+		  "time device reads: sequential 2 MiB reads for 3 s or to the end (hdparm -t)",
+		  NULL },
+		{ "direct", 0, POPT_ARG_NONE, &direct, 0,
+		  "read with O_DIRECT into an aligned buffer, bypassing the page cache", NULL },
+		{ "runs", 0, POPT_ARG_STRING, &runs_arg, 0,
+		  "run each test N times; print every run, then min/median/max/CoV (default 1)",
+		  "N" },
+		{ "offset", 0, POPT_ARG_STRING, &offset_arg, 0,
+		  "start -t this far into the device (bytes; k, M, G, T: powers of 2^10)", "SIZE" },
+		{ "json", 0, POPT_ARG_STRING, &json, 0,
+		  "also write the results as JSON to FILE ('-': standard output, the text then "
+		  "goes to standard error)", "FILE" },
+		POPT_AUTOHELP
+		POPT_TABLEEND
+	};
+	struct disk_cmd c = { .cmd = cmd, .p = { .runs = 1 }, .out = stdout };
+	struct disk_result *res = NULL;
+	size_t ndev = 0;
+
+	poptContext ctx = poptGetContext(cmd, argc, argv, options, 0);
+	poptSetOtherOptionHelp(ctx, "[-T] [-t] [OPTIONS] DEVICE|FILE...");
+	int status = cli_popt_done(ctx, cmd, poptGetNextOpt(ctx));
+	if (status)
+		goto out;
+	const char **paths = poptGetArgs(ctx);
+	while (paths && paths[ndev])
+		ndev++;
+	if (!ndev) {
+		status = cli_usage_error(cmd, "missing DEVICE or FILE to time");
+		goto out;
+	}
+	uint64_t v;
+	if (runs_arg) {
+		if (cli_parse_uint(runs_arg, 1, MAX_RUNS, &v) < 0) {
+			status = cli_usage_error(cmd, "--runs must be a whole number from 1 to %u, not '%s'",
+						 MAX_RUNS, runs_arg);
+			goto out;
+		}
+		c.p.runs = (unsigned)v;
+	}
+	if (offset_arg && cli_parse_size(offset_arg, &c.p.offset) < 0) {
+		status = cli_usage_error(cmd, "bad --offset '%s' (bytes, e.g. 4096, 512M, 1G)",
+					 offset_arg);
+		goto out;
+	}
+	if (!do_cached && !do_buffered)
+		do_cached = do_buffered = 1;    /* as hdparm: neither means both */
+	c.p.direct = direct;
+	if (json && !strcmp(json, "-"))
+		c.out = stderr;                 /* keep standard output pure JSON */
+
+	/* every path, before any timing */
+	res = calloc(ndev, sizeof(*res));
+	if (!res) {
+		fprintf(stderr, "%s: out of memory\n", cmd);
+		status = KB_EXIT_FAIL;
+		goto out;
+	}
+	for (size_t d = 0; d < ndev; d++) {
+		struct disk_result *r = &res[d];
+		r->t.fd = -1;
+		if (disk_open(&r->t, paths[d], direct, cmd, stderr) < 0 ||
+		    check_offset(&c, &r->t, offset_arg, do_buffered) < 0) {
+			status = KB_EXIT_USAGE;
+			continue;
+		}
+		r->test[DISK_CACHED].wanted = do_cached;
+		r->test[DISK_BUFFERED].wanted = do_buffered;
+		for (int k = 0; k < DISK_NTESTS; k++)
+			if (r->test[k].wanted &&
+			    !(r->test[k].runs = calloc(c.p.runs, sizeof(struct disk_run)))) {
+				fprintf(stderr, "%s: out of memory\n", cmd);
+				status = KB_EXIT_FAIL;
+				goto out;
+			}
+		if (!r->t.is_blk) {
+			struct kb_sysinfo fi;
+			sysinfo_collect(&fi, r->t.path);
+			snprintf(r->fs_type, sizeof(r->fs_type), "%s", fi.fstype);
+			snprintf(r->fs_source, sizeof(r->fs_source), "%s", fi.fsdev);
+		}
+		if (r->t.loop_buffered && do_buffered)
+			fprintf(stderr, "%s: %s: warning: loop device in buffered mode; its backing "
+				"file stays in the host page cache, so -t may time that cache "
+				"(set it up with 'losetup --direct-io=on')\n", cmd, r->t.path);
+	}
+	if (status)
+		goto out;
+	if (offset_arg && !do_buffered)
+		fprintf(stderr, "%s: warning: --offset applies to -t only; ignored\n", cmd);
+	if (disk_buf_init(&c.buf) < 0) {
+		fprintf(stderr, "%s: cannot map a %u-byte buffer: %s\n", cmd, DISK_REQ_BYTES,
+			strerror(errno));
+		status = KB_EXIT_FAIL;
+		goto out;
+	}
+	if (!c.buf.locked)
+		fprintf(stderr, "%s: warning: cannot lock the buffer in memory (mlock: %s); "
+			"timing without it\n", cmd, strerror(c.buf.lock_errno));
+
+	fprintf(c.out, "kbench %s disk: MB = 2^20 bytes, reads of 2 MiB%s\n", PACKAGE_VERSION,
+		direct ? ", O_DIRECT" : "");
+	for (size_t d = 0; d < ndev; d++)
+		if (time_device(&c, &res[d]))
+			status = KB_EXIT_FAIL;
+	if (json && write_json(&c, json, res, ndev, do_cached, do_buffered) < 0)
+		status = KB_EXIT_FAIL;
+
+out:
+	disk_buf_free(&c.buf);
+	for (size_t d = 0; res && d < ndev; d++) {
+		disk_close(&res[d].t);
+		for (int k = 0; k < DISK_NTESTS; k++)
+			free(res[d].test[k].runs);
+	}
+	free(res);
+	free(runs_arg);
+	free(offset_arg);
+	free(json);
+	poptFreeContext(ctx);
+	return status;
+}

@@ -1,0 +1,183 @@
+/* kbench - hdparm's read-timing methods (-T cached reads, -t device reads)
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The loops are kept as bare as hdparm's: one read, the touch, one clock
+ * read per iteration.  For -T the cost of everything but the read (lseek,
+ * clock_gettime, the loop) is measured separately and subtracted, as
+ * hdparm does, because at memory speed it is not negligible.
+ */
+#include "config.h"
+#include "disk/timer.h"
+
+#include <errno.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+static volatile unsigned char sink;
+
+static double now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Read one byte every DISK_TOUCH_STRIDE bytes of what arrived. */
+static void touch(const unsigned char *p, size_t n)
+{
+	unsigned char acc = 0;
+	for (size_t i = 0; i < n; i += DISK_TOUCH_STRIDE)
+		acc ^= p[i];
+	sink = acc;
+}
+
+int disk_buf_init(struct disk_buf *b)
+{
+	long pg = sysconf(_SC_PAGESIZE);
+	memset(b, 0, sizeof(*b));
+	void *p = mmap(NULL, DISK_REQ_BYTES, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return -1;
+	b->p = p;
+	for (size_t i = 0; i < DISK_REQ_BYTES; i += (size_t)pg)
+		b->p[i] = 1;
+	if (mlock(b->p, DISK_REQ_BYTES) == 0)
+		b->locked = 1;
+	else
+		b->lock_errno = errno;
+	return 0;
+}
+
+void disk_buf_free(struct disk_buf *b)
+{
+	if (b->p) {
+		if (b->locked)
+			munlock(b->p, DISK_REQ_BYTES);
+		munmap(b->p, DISK_REQ_BYTES);
+	}
+	b->p = NULL;
+	b->locked = 0;
+}
+
+static size_t round_up(size_t n, unsigned align)
+{
+	return align > 1 ? (n + align - 1) / align * align : n;
+}
+
+/* read() until want bytes arrived, EOF or an error.  With O_DIRECT
+ * (align > 1) the request is rounded up and a short answer means EOF.
+ * Returns the bytes read, or -1 with errno. */
+static ssize_t read_full(int fd, unsigned char *buf, size_t want, unsigned align)
+{
+	if (align > 1) {
+		ssize_t r;
+		do
+			r = read(fd, buf, round_up(want, align));
+		while (r < 0 && errno == EINTR);
+		return r < 0 ? -1 : (size_t)r > want ? (ssize_t)want : r;
+	}
+	size_t got = 0;
+	while (got < want) {
+		ssize_t r = read(fd, buf + got, want - got);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return -1;
+		if (r == 0)
+			break;
+		got += (size_t)r;
+	}
+	return (ssize_t)got;
+}
+
+int disk_time_cached(int fd, const struct disk_buf *b, size_t want, unsigned align,
+		     double seconds, struct disk_timing *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (want > DISK_REQ_BYTES)
+		want = DISK_REQ_BYTES;
+	uint64_t n = 0;
+	double start = now(), t;
+	do {
+		n++;
+		if (lseek(fd, 0, SEEK_SET) < 0)
+			goto fail;
+		ssize_t r = read_full(fd, b->p, want, align);
+		if (r < 0)
+			goto fail;
+		if ((size_t)r != want) {
+			errno = EIO;
+			goto fail;
+		}
+		touch(b->p, want);
+		t = now();
+	} while (t - start < seconds);
+	out->iterations = n;
+	out->bytes = n * want;
+	out->loop_seconds = t - start;
+
+	/* the same loop without the read: what it costs by itself */
+	double s2 = now(), t2 = s2;
+	for (uint64_t i = 0; i < n; i++) {
+		if (lseek(fd, 0, SEEK_SET) < 0)
+			goto fail;
+		t2 = now();
+		if (t2 - s2 < 0)
+			sink = 0;
+	}
+	out->overhead_seconds = t2 - s2;
+	out->seconds = out->loop_seconds - out->overhead_seconds;
+	if (!(out->seconds > 0)) {
+		out->err = ERANGE;
+		return -1;
+	}
+	return 0;
+fail:
+	out->err = errno;
+	out->iterations = n;
+	out->bytes = (n - 1) * want;
+	out->err_offset = 0;
+	out->seconds = now() - start;
+	return -1;
+}
+
+int disk_time_buffered(int fd, const struct disk_buf *b, uint64_t offset, uint64_t end,
+		       unsigned align, double seconds, struct disk_timing *out)
+{
+	memset(out, 0, sizeof(*out));
+	uint64_t pos = offset;
+	int eof = 0;
+	double start = now(), t = start;
+	if (lseek(fd, (off_t)offset, SEEK_SET) < 0) {
+		out->err = errno;
+		out->err_offset = offset;
+		return -1;
+	}
+	while (pos < end) {
+		size_t want = end - pos < DISK_REQ_BYTES ? (size_t)(end - pos) : DISK_REQ_BYTES;
+		ssize_t r = read_full(fd, b->p, want, align);
+		out->iterations++;
+		if (r < 0) {
+			out->err = errno;
+			out->err_offset = pos;
+			out->seconds = now() - start;
+			return -1;
+		}
+		touch(b->p, (size_t)r);
+		t = now();
+		pos += (uint64_t)r;
+		out->bytes += (uint64_t)r;
+		if ((size_t)r < want) {
+			eof = 1;         /* EOF before the size said: the file shrank */
+			break;
+		}
+		if (t - start >= seconds)
+			break;
+	}
+	out->seconds = t - start;
+	out->at_end = pos >= end || eof;
+	return 0;
+}
