@@ -1,0 +1,195 @@
+#!/bin/sh
+# kbench - command-line tests: kbench disk on regular files
+# SPDX-License-Identifier: GPL-3.0-or-later
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/disk-lib.sh"
+
+SHMFILE=
+trap 'rm -f "$SHMFILE"; rm -rf "$WORK"' EXIT
+
+F=$WORK/f64
+SMALL=$WORK/small
+TINY=$WORK/tiny
+dd if=/dev/urandom of="$F" bs=1M count=64 status=none
+dd if=/dev/urandom of="$SMALL" bs=512K count=3 status=none    # 1.5 MiB
+head -c 1000 /dev/urandom >"$TINY"
+SUM_BEFORE=$(cat "$F" "$SMALL" "$TINY" | cksum)
+MTIME_BEFORE=$(stat -c %Y "$F")
+WORK_FS=$(stat -f -c %T "$WORK")
+# On tmpfs the pages are the file: a flush cannot drop them, and kbench must say so.
+if [ "$WORK_FS" = tmpfs ]; then FLUSH_NOTE=' \(cache not flushed\)'; else FLUSH_NOTE=''; fi
+
+# ---- both tests, the default ----
+expect_rc "default runs -T and -t" 0 "$KBENCH" disk "$F"
+expect_out_grep "MB unit stated" 'MB = 2\^20 bytes'
+expect_out_grep "device header line" "^$F:\$"
+expect_out_grep "cached line in hdparm's form" \
+    '^ Timing cached reads:   +[0-9]+ MB in +[0-9]+\.[0-9]{2} seconds = +[0-9]+\.[0-9]{2} MB/sec$'
+expect_out_grep "buffered line in hdparm's form" \
+    "^ Timing buffered disk reads: +[0-9]+ MB in +[0-9]+\\.[0-9]{2} seconds = +[0-9]+\\.[0-9]{2} MB/sec$FLUSH_NOTE\$"
+expect_arith "default: MB = seconds x MB/sec on each line" "$WORK/out" 2
+cached_mb=$(line_field 1 1)
+cached_s=$(line_field 1 2)
+expect_true "-T: whole 2 MiB reads (MB even: $cached_mb)" [ $((cached_mb % 2)) -eq 0 ]
+expect_true "-T: about 2 s of reading after the overhead ($cached_s s)" \
+    awk -v s="$cached_s" 'BEGIN { exit !(s > 1.0 && s <= 2.6) }'
+mb=$(line_field 2 1)
+s=$(line_field 2 2)
+expect_true "-t: to the end (64 MB) or 3 s ($mb MB in $s s)" \
+    awk -v mb="$mb" -v s="$s" 'BEGIN { exit !(mb == 64 || (mb < 64 && s >= 3.0)) }'
+if [ "$WORK_FS" != tmpfs ]; then
+    expect_true "nothing printed on stderr" [ ! -s "$WORK/err" ]
+fi
+
+# ---- only what was asked ----
+expect_rc "-t alone" 0 "$KBENCH" disk -t "$F"
+expect_true "-t alone: no cached line" sh -c "! grep -q 'cached reads' '$WORK/out'"
+expect_arith "-t alone: one line, arithmetic" "$WORK/out" 1
+
+# ---- a file smaller than one 2 MiB read: timed on what it has ----
+expect_rc "1.5 MiB file" 0 "$KBENCH" disk "$SMALL" --json "$WORK/small.json"
+expect_arith "1.5 MiB file: arithmetic" "$WORK/out" 2
+expect_out_grep "-t reads the small file exactly to its end" \
+    '^ Timing buffered disk reads: 1\.50 MB in '
+expect_json "1.5 MiB file: JSON" "$WORK/small.json" "$WORK/out" '
+c = d["results"][0]["cached"]["runs"][0]
+assert c["bytes"] % 1572864 == 0 and c["bytes"] == c["reads"] * 1572864, c
+b = d["results"][0]["buffered"]["runs"][0]
+assert b["bytes"] == 1572864 and b["reads"] == 1 and b["reached_end"] is True, b
+assert d["results"][0]["size_bytes"] == 1572864
+assert d["results"][0]["type"] == "regular file"'
+
+expect_rc "1000-byte file, -t" 0 "$KBENCH" disk -t "$TINY" --json "$WORK/tiny.json"
+expect_out_grep "1000 bytes shown as 0.00 MB" '^ Timing buffered disk reads: 0\.00 MB in '
+expect_json "1000-byte file: exactly 1000 bytes read" "$WORK/tiny.json" "$WORK/out" '
+b = d["results"][0]["buffered"]["runs"][0]
+assert b["bytes"] == 1000 and b["reached_end"] is True, b'
+
+# ---- --offset: -t starts there and stops at the end, never past it ----
+expect_rc "--offset 63M" 0 "$KBENCH" disk -t --offset 63M "$F" --json "$WORK/off.json"
+expect_out_grep "--offset 63M reads the last 1 MB" '^ Timing buffered disk reads: +1 MB in '
+expect_json "--offset 63M: JSON" "$WORK/off.json" "$WORK/out" '
+b = d["results"][0]["buffered"]["runs"][0]
+assert b["offset_bytes"] == 63 * 1048576 and b["bytes"] == 1048576, b
+assert d["params"]["offset_bytes"] == 63 * 1048576
+assert d["results"][0]["buffered"]["cov_pct"] is None  # one run: no spread'
+expect_rc "--offset 512 bytes short of the end" 0 "$KBENCH" disk -t --offset $((64 * MIB - 512)) "$F" \
+    --json "$WORK/off2.json"
+expect_json "--offset near the end: the last 512 bytes exactly" "$WORK/off2.json" "$WORK/out" '
+b = d["results"][0]["buffered"]["runs"][0]
+assert b["bytes"] == 512 and b["reached_end"] is True, b'
+expect_rc "--offset 61.5M" 0 "$KBENCH" disk -t --offset $((61 * MIB + MIB / 2)) "$F"
+expect_out_grep "--offset 61.5M: 2.50 MB to the end" '^ Timing buffered disk reads: 2\.50 MB in '
+expect_arith "--offset: arithmetic" "$WORK/out" 1
+
+# ---- --runs: each run, then min / median / max / CoV ----
+expect_rc "--runs 3 -t" 0 "$KBENCH" disk -t --runs 3 "$F" --json "$WORK/runs.json"
+expect_arith "--runs 3: three lines, arithmetic" "$WORK/out" 3
+expect_out_grep "--runs 3: summary line" \
+    '^ Summary buffered disk reads \(3 runs\): min [0-9.]+ / median [0-9.]+ / max [0-9.]+ MB/sec, CoV [0-9.]+%'
+summary_ok() {
+    timing_lines "$WORK/out" | awk '{ print $3 }' | sort -n >"$WORK/rates"
+    set -- $(sed -n 's/^ Summary .*: min \([0-9.]*\) \/ median \([0-9.]*\) \/ max \([0-9.]*\) MB\/sec, CoV \([0-9.]*\)%.*/\1 \2 \3 \4/p' "$WORK/out")
+    awk -v mn="$1" -v md="$2" -v mx="$3" -v cov="$4" '
+        { v[NR] = $1; sum += $1 }
+        END {
+            if (NR != 3) exit 1
+            mean = sum / 3
+            for (i = 1; i <= 3; i++) ss += (v[i] - mean) ^ 2
+            c = 100 * sqrt(ss / 2) / mean
+            d = c - cov; if (d < 0) d = -d
+            exit !(mn == v[1] && md == v[2] && mx == v[3] && d < 0.02)
+        }' "$WORK/rates"
+}
+expect_true "--runs 3: min, median, max and CoV of the printed runs" summary_ok
+expect_json "--runs 3: JSON runs and summary" "$WORK/runs.json" "$WORK/out" '
+import statistics
+t = d["results"][0]["buffered"]
+assert len(t["runs"]) == 3 and d["params"]["runs"] == 3
+r = [x["MB_per_s"] for x in t["runs"]]
+assert abs(t["median"] - statistics.median(r)) < 1e-6 * t["median"]
+cov = 100 * statistics.stdev(r) / statistics.mean(r)
+assert abs(t["cov_pct"] - cov) < 1e-6 * max(cov, 1e-3), (t["cov_pct"], cov)'
+
+# ---- --direct: O_DIRECT into an aligned buffer ----
+run "$KBENCH" disk -t --direct "$TINY"
+if [ "$RC" -eq 2 ] && grep -q 'O_DIRECT is not supported' "$WORK/err"; then
+    skip "--direct (O_DIRECT not supported on $WORK_FS)"
+else
+    expect_rc "--direct -T -t" 0 "$KBENCH" disk --direct "$F" --json "$WORK/direct.json"
+    expect_out_grep "--direct: O_DIRECT cached reads line" '^ Timing O_DIRECT cached reads:   +[0-9]+ MB in '
+    expect_out_grep "--direct: O_DIRECT disk reads line" '^ Timing O_DIRECT disk reads: +[0-9]+ MB in '
+    expect_arith "--direct: arithmetic" "$WORK/out" 2
+    expect_json "--direct: JSON" "$WORK/direct.json" "$WORK/out" '
+assert d["params"]["direct"] is True
+assert d["results"][0]["cached"]["test"] == "O_DIRECT cached reads"
+assert d["results"][0]["buffered"]["test"] == "O_DIRECT disk reads"'
+    expect_rc "--direct on the 1000-byte file" 0 "$KBENCH" disk -t --direct "$TINY" --json "$WORK/dt.json"
+    expect_json "--direct: a short file is read to its end, not past" "$WORK/dt.json" "$WORK/out" '
+assert d["results"][0]["buffered"]["runs"][0]["bytes"] == 1000'
+
+    # the 3-second limit: a sparse 1 TiB file cannot be read in 3 s
+    if truncate -s 1T "$WORK/sparse" 2>/dev/null; then
+        expect_rc "-t on a 1 TiB sparse file" 0 "$KBENCH" disk -t --direct "$WORK/sparse" \
+            --json "$WORK/sparse.json"
+        mb=$(line_field 1 1)
+        s=$(line_field 1 2)
+        expect_true "-t stops after 3 s, not at the end ($mb MB in $s s)" \
+            awk -v mb="$mb" -v s="$s" 'BEGIN { exit !(s >= 3.0 && s < 4.5 && mb < 1048576 && mb % 2 == 0) }'
+        expect_json "-t 3 s limit: JSON" "$WORK/sparse.json" "$WORK/out" '
+b = d["results"][0]["buffered"]["runs"][0]
+assert b["reached_end"] is False and b["seconds"] >= 3.0, b
+assert b["bytes"] == b["reads"] * 2097152, b'
+        rm -f "$WORK/sparse"
+    else
+        skip "-t 3 s limit (no sparse 1 TiB file here)"
+    fi
+fi
+
+# ---- --json: the document, and '-' keeps standard output pure JSON ----
+expect_rc "--json -" 0 "$KBENCH" disk -t "$SMALL" --json -
+cp "$WORK/err" "$WORK/text"
+expect_json "--json -: standard output is the document, text on stderr" "$WORK/out" "$WORK/text" '
+assert d["params"]["tests"] == ["buffered"] and d["params"]["request_bytes"] == 2097152
+assert "kernel" in d["system"] and d["results"][0]["device"].endswith("/small")'
+
+# ---- an I/O error mid-read: how far it got, exit 1, no figure ----
+if have_strace; then
+    expect_rc "-t: EIO on the third read" 1 inject_eio "$F" 3 "$KBENCH" disk -t "$F" --json "$WORK/eio.json"
+    expect_err_grep "-t EIO: where and how far" \
+        "$F: buffered disk reads: read error at byte 4194304 after 4\\.00 MB in [0-9.]+ seconds: Input/output error"
+    expect_true "-t EIO: no result line" sh -c "! grep -q '^ Timing' '$WORK/out'"
+    expect_json "-t EIO: JSON error, no runs" "$WORK/eio.json" "$WORK/out" '
+t = d["results"][0]["buffered"]
+assert t["runs"] == [] and t["median"] is None
+assert t["error"]["at_byte"] == 4194304 and t["error"]["MB_read"] == 4.0'
+    expect_rc "-t --runs 3: EIO in the second run" 1 inject_eio "$SMALL" 2 "$KBENCH" disk -t --runs 3 "$SMALL"
+    expect_arith "EIO in run 2: run 1 still printed" "$WORK/out" 1
+    expect_out_grep "EIO in run 2: summary of 1 of 3 runs" '^ Summary buffered disk reads \(1 of 3 runs\)'
+    expect_rc "-T: EIO on the third read" 1 inject_eio "$F" 3 "$KBENCH" disk -T "$F"
+    expect_err_grep "-T EIO: how far" "cached reads: read error at byte 0 after 4\\.00 MB"
+else
+    skip "I/O error injection (no working strace)"
+fi
+
+# ---- the page cache cannot be flushed for a tmpfs file: said on the line ----
+if [ -d /dev/shm ] && [ "$(stat -f -c %T /dev/shm 2>/dev/null)" = tmpfs ] &&
+   SHMFILE=$(mktemp /dev/shm/kbench-test-disk.XXXXXX 2>/dev/null); then
+    dd if=/dev/urandom of="$SHMFILE" bs=1M count=8 status=none
+    expect_rc "tmpfs file -t" 0 "$KBENCH" disk -t "$SHMFILE" --json "$WORK/shm.json"
+    expect_out_grep "tmpfs: '(cache not flushed)' on the line" \
+        '^ Timing buffered disk reads: +8 MB in .* MB/sec \(cache not flushed\)$'
+    expect_err_grep "tmpfs: stderr says why" 'buffer cache not flushed: 100% of the first 8\.00 MB'
+    expect_json "tmpfs: JSON cache_flushed false" "$WORK/shm.json" "$WORK/out" '
+b = d["results"][0]["buffered"]["runs"][0]
+assert b["cache_flushed"] is False and b["cached_pct_after_flush"] == 100.0, b'
+    rm -f "$SHMFILE"
+else
+    skip "tmpfs flush check (no writable tmpfs /dev/shm)"
+fi
+
+# ---- read-only: the files are untouched ----
+expect_true "files unchanged (checksum)" [ "$(cat "$F" "$SMALL" "$TINY" | cksum)" = "$SUM_BEFORE" ]
+expect_true "file mtime unchanged" [ "$(stat -c %Y "$F")" = "$MTIME_BEFORE" ]
+
+finish

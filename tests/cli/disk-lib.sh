@@ -1,0 +1,97 @@
+# kbench - helpers for the kbench disk shell tests (sourced after lib.sh)
+# SPDX-License-Identifier: GPL-3.0-or-later
+# shellcheck shell=sh
+#
+# The result lines have hdparm's form
+#   " Timing buffered disk reads:  64 MB in  0.12 seconds = 536.09 MB/sec"
+# and MB is 2^20 bytes.
+
+MIB=1048576
+if command -v python3 >/dev/null 2>&1; then HAVE_PY=1; else HAVE_PY=0; fi
+
+# timing_lines FILE: the result lines of FILE, as "MB SECONDS RATE" each.
+timing_lines() {
+    sed -n 's/^ Timing [A-Za-z_ ]*reads: *\([0-9.]*\) MB in *\([0-9.]*\) seconds = *\([0-9.]*\) MB\/sec.*$/\1 \2 \3/p' "$1"
+}
+
+# expect_arith NAME FILE [COUNT]: every " Timing " line of FILE has the
+# form above and its MB, seconds and MB/sec agree within the rounding of
+# the printed figures (each is printed to 0.005); COUNT lines if given.
+expect_arith() {
+    an=$1 file=$2 want=${3:-}
+    total=$(grep -c '^ Timing ' "$file")
+    parsed=$(timing_lines "$file" | wc -l)
+    if [ "$total" -eq 0 ] || [ "$total" -ne "$parsed" ]; then
+        fail "$an" "$total Timing lines, $parsed in hdparm's form" "$(cat "$file")"
+        return
+    fi
+    if [ -n "$want" ] && [ "$total" -ne "$want" ]; then
+        fail "$an" "$total Timing lines, expected $want" "$(cat "$file")"
+        return
+    fi
+    bad=$(timing_lines "$file" | awk '{
+        mb = $1; s = $2; r = $3
+        tol = 0.006 + 0.0051 * (r + s)
+        d = mb - r * s; if (d < 0) d = -d
+        if (d > tol || r <= 0) print "MB " mb " != " r " MB/sec x " s " s (off by " d ", allowed " tol ")"
+    }')
+    if [ -z "$bad" ]; then pass "$an"; else fail "$an" "$bad"; fi
+}
+
+# expect_json NAME JSONFILE TEXTFILE PYTHON: the JSON document parses; the
+# Python code then runs with the document in `d` and the text's result
+# lines in `lines` (tuples of MB, seconds, MB/sec strings) and must raise
+# nothing.  Common checks first: every run's MB = bytes / 2^20, MB_per_s x
+# seconds = MB, min <= median <= max, and the text printed the same runs.
+# Skipped without python3.
+expect_json() {
+    an=$1 jf=$2 tf=$3 code=$4
+    if [ "$HAVE_PY" -ne 1 ]; then skip "$an (no python3)"; return; fi
+    timing_lines "$tf" >"$WORK/lines"
+    if python3 - "$jf" "$WORK/lines" >"$WORK/py.out" 2>&1 <<EOF
+import json, math, sys
+d = json.load(open(sys.argv[1]))
+lines = [tuple(l.split()) for l in open(sys.argv[2])]
+assert d["kind"] == "disk", d["kind"]
+assert d["units"]["MB"] == "2^20 bytes"
+printed = []
+for dev in d["results"]:
+    for key in ("cached", "buffered"):
+        if key not in dev:
+            continue
+        t = dev[key]
+        rates = []
+        for r in t["runs"]:
+            assert abs(r["MB"] - r["bytes"] / 1048576.0) < 1e-9, r
+            assert abs(r["MB_per_s"] * r["seconds"] - r["MB"]) <= 1e-6 * r["MB"], r
+            rates.append(r["MB_per_s"])
+            printed.append(("%.2f" % r["MB_per_s"]))
+        if rates:
+            assert t["min"] == min(rates) and t["max"] == max(rates), t
+            assert t["min"] <= t["median"] <= t["max"], t
+assert printed == [l[2] for l in lines], (printed, lines)
+$code
+EOF
+    then pass "$an"; else fail "$an" "$(cat "$WORK/py.out")"; fi
+}
+
+# line_field N F: field F (1 MB, 2 seconds, 3 MB/sec) of the Nth result
+# line of the last run's stdout, e.g. `line_field 1 1` is the first MB.
+line_field() {
+    timing_lines "$WORK/out" | sed -n "${1}p" | cut -d' ' -f"$2"
+}
+
+# have_strace: strace can run and inject faults here.
+have_strace() {
+    command -v strace >/dev/null 2>&1 && strace -qq -o /dev/null true 2>/dev/null
+}
+
+# inject_eio PATH N CMD...: run CMD under strace with the Nth read() on
+# PATH failing with EIO.  LeakSanitizer cannot run under ptrace, so leak
+# checks are off for this one command in a sanitizer build.
+inject_eio() {
+    p=$1 nth=$2
+    shift 2
+    env ASAN_OPTIONS="${ASAN_OPTIONS:-}${ASAN_OPTIONS:+:}detect_leaks=0" \
+        strace -qq -o /dev/null -P "$p" -e trace=read -e inject=read:error=EIO:when="$nth" "$@"
+}

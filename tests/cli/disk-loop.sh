@@ -1,0 +1,147 @@
+#!/bin/sh
+# kbench - command-line tests: kbench disk on loop block devices (root only)
+# SPDX-License-Identifier: GPL-3.0-or-later
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/disk-lib.sh"
+
+LOOPS=
+cleanup() {
+    for l in $LOOPS; do losetup -d "$l" 2>/dev/null; done
+    rm -rf "$WORK"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+# attach FILE [OPTIONS...]: a new loop device for FILE, named in $DEV.
+attach() {
+    f=$1
+    shift
+    DEV=$(losetup --find --show "$@" "$f" 2>"$WORK/losetup.err") || return 1
+    LOOPS="$LOOPS $DEV"
+}
+
+if [ "$(id -u)" -ne 0 ] || ! command -v losetup >/dev/null 2>&1; then
+    skip "loop devices need root and losetup"
+    finish
+fi
+IMG=$WORK/img64
+dd if=/dev/urandom of="$IMG" bs=1M count=64 status=none
+if ! attach "$IMG" --direct-io=on; then
+    skip "losetup failed: $(cat "$WORK/losetup.err")"
+    finish
+fi
+L=$DEV
+SUM_BEFORE=$(cksum <"$IMG")
+
+# ---- both tests on a block device ----
+expect_rc "$L: -T -t" 0 "$KBENCH" disk "$L" --json "$WORK/both.json"
+expect_out_grep "$L: header" "^$L:\$"
+expect_out_grep "$L: cached line" '^ Timing cached reads:   +[0-9]+ MB in +[0-9.]+ seconds = +[0-9.]+ MB/sec$'
+expect_out_grep "$L: buffered line, cache flushed (no note)" \
+    '^ Timing buffered disk reads: +[0-9]+ MB in +[0-9.]+ seconds = +[0-9.]+ MB/sec$'
+expect_arith "$L: arithmetic" "$WORK/out" 2
+mb=$(line_field 2 1)
+s=$(line_field 2 2)
+expect_true "$L: -t to the end (64 MB) or 3 s ($mb MB in $s s)" \
+    awk -v mb="$mb" -v s="$s" 'BEGIN { exit !(mb == 64 || (mb < 64 && s >= 3.0)) }'
+expect_json "$L: JSON" "$WORK/both.json" "$WORK/out" '
+r = d["results"][0]
+assert r["type"] == "block device" and r["size_bytes"] == 64 * 1048576, r
+b = r["buffered"]["runs"][0]
+assert b["cache_flushed"] is True, b
+assert b["bytes"] == 64 * 1048576 or b["seconds"] >= 3.0, b
+c = r["cached"]["runs"][0]
+assert c["bytes"] == c["reads"] * 2097152 and c["overhead_seconds"] > 0, c
+assert abs(c["seconds"] - (c["loop_seconds"] - c["overhead_seconds"])) < 1e-9, c'
+
+# ---- O_DIRECT ----
+expect_rc "$L: --direct" 0 "$KBENCH" disk --direct "$L"
+expect_out_grep "$L: O_DIRECT cached reads" '^ Timing O_DIRECT cached reads:   +[0-9]+ MB in '
+expect_out_grep "$L: O_DIRECT disk reads" '^ Timing O_DIRECT disk reads: +[0-9]+ MB in '
+expect_arith "$L: --direct arithmetic" "$WORK/out" 2
+
+# ---- --offset: stops at the end of the device ----
+expect_rc "$L: --offset 63M" 0 "$KBENCH" disk -t --offset 63M "$L"
+expect_out_grep "$L: --offset 63M reads the last 1 MB" '^ Timing buffered disk reads: +1 MB in '
+expect_rc "$L: --direct --offset 62.5M" 0 "$KBENCH" disk -t --direct --offset $((62 * MIB + MIB / 2)) "$L"
+expect_out_grep "$L: --direct --offset 62.5M reads 1.50 MB" '^ Timing O_DIRECT disk reads: 1\.50 MB in '
+expect_rc "$L: --direct --offset not sector-aligned" 2 "$KBENCH" disk -t --direct --offset 1000 "$L"
+expect_err_grep "$L: alignment named" "$L: --offset 1000 is not a multiple of [0-9]+ bytes"
+expect_rc "$L: --offset at the end" 2 "$KBENCH" disk -t --offset 64M "$L"
+expect_err_grep "$L: --offset past the end named" "$L: --offset 64M is at or past the end \\(67108864 bytes\\)"
+
+# ---- --runs ----
+expect_rc "$L: --runs 2 -t" 0 "$KBENCH" disk -t --runs 2 "$L"
+expect_arith "$L: --runs 2 lines" "$WORK/out" 2
+expect_out_grep "$L: --runs 2 summary" '^ Summary buffered disk reads \(2 runs\): min [0-9.]+ / median [0-9.]+ / max [0-9.]+ MB/sec, CoV [0-9.]+%$'
+
+# ---- a device smaller than one 2 MiB read ----
+head -c $((MIB / 2)) /dev/urandom >"$WORK/img512k"
+if attach "$WORK/img512k" --direct-io=on; then
+    expect_rc "$DEV (512 KiB): -T -t" 0 "$KBENCH" disk "$DEV" --json "$WORK/small.json"
+    expect_out_grep "512 KiB device read exactly to its end" '^ Timing buffered disk reads: 0\.50 MB in '
+    expect_arith "512 KiB device: arithmetic" "$WORK/out" 2
+    expect_json "512 KiB device: JSON" "$WORK/small.json" "$WORK/out" '
+r = d["results"][0]
+assert r["size_bytes"] == 524288
+assert r["buffered"]["runs"][0]["bytes"] == 524288
+c = r["cached"]["runs"][0]
+assert c["bytes"] == c["reads"] * 524288, c'
+else
+    skip "512 KiB loop device: $(cat "$WORK/losetup.err")"
+fi
+
+# ---- without CAP_SYS_ADMIN the cache cannot be flushed: said on the line ----
+if command -v capsh >/dev/null 2>&1 && capsh --drop=cap_sys_admin -- -c true 2>/dev/null; then
+    expect_rc "$L: -t without CAP_SYS_ADMIN" 0 capsh --drop=cap_sys_admin -- -c \
+        '"$0" disk -t "$1" --json "$2"' "$KBENCH" "$L" "$WORK/nocap.json"
+    expect_out_grep "no CAP_SYS_ADMIN: '(cache not flushed)' on the line" \
+        '^ Timing buffered disk reads: +[0-9]+ MB in .* MB/sec \(cache not flushed\)$'
+    expect_err_grep "no CAP_SYS_ADMIN: stderr says why" "$L: buffer cache not flushed: BLKFLSBUF: .*CAP_SYS_ADMIN"
+    expect_json "no CAP_SYS_ADMIN: JSON" "$WORK/nocap.json" "$WORK/out" '
+assert d["results"][0]["buffered"]["runs"][0]["cache_flushed"] is False'
+    expect_rc "$L: --runs 2 without CAP_SYS_ADMIN" 0 capsh --drop=cap_sys_admin -- -c \
+        '"$0" disk -t --runs 2 "$1"' "$KBENCH" "$L"
+    expect_out_grep "no CAP_SYS_ADMIN: summary flagged too" '^ Summary .*\(cache not flushed\)$'
+    expect_true "no CAP_SYS_ADMIN: the warning once per device" [ "$(grep -c 'not flushed' "$WORK/err")" -eq 1 ]
+    expect_rc "$L: --direct without CAP_SYS_ADMIN: O_DIRECT needs no flush" 0 capsh \
+        --drop=cap_sys_admin -- -c '"$0" disk -t --direct "$1"' "$KBENCH" "$L"
+    expect_true "--direct: no '(cache not flushed)' note" sh -c "! grep -q 'not flushed' '$WORK/out'"
+else
+    skip "dropping CAP_SYS_ADMIN (no capsh)"
+fi
+
+# ---- not root: the device cannot be opened ----
+if command -v setpriv >/dev/null 2>&1; then
+    expect_rc "$L as nobody" 2 setpriv --reuid=65534 --regid=65534 --clear-groups "$KBENCH" disk "$L"
+    expect_err_grep "as nobody: permission denied, what to do" "^kbench disk: $L: permission denied; run as root"
+    expect_true "as nobody: one line" [ "$(wc -l <"$WORK/err")" -eq 1 ]
+else
+    skip "non-root open (no setpriv)"
+fi
+
+# ---- a loop device in buffered mode: warned ----
+if attach "$IMG"; then
+    if [ "$(cat "/sys/block/${DEV#/dev/}/loop/dio" 2>/dev/null)" = 0 ]; then
+        expect_rc "$DEV buffered loop -t" 0 "$KBENCH" disk -t "$DEV"
+        expect_err_grep "buffered loop: warned" "$DEV: warning: loop device in buffered mode"
+    else
+        skip "buffered loop device (it came up in direct-I/O mode)"
+    fi
+else
+    skip "buffered loop device: $(cat "$WORK/losetup.err")"
+fi
+
+# ---- an I/O error on the device mid-read ----
+if have_strace; then
+    expect_rc "$L: EIO on the fifth read" 1 inject_eio "$L" 5 "$KBENCH" disk -t "$L"
+    expect_err_grep "$L: EIO: how far" "$L: buffered disk reads: read error at byte 8388608 after 8\\.00 MB"
+else
+    skip "I/O error injection (no working strace)"
+fi
+
+# ---- read-only: the backing file is untouched ----
+expect_true "backing file unchanged" [ "$(cksum <"$IMG")" = "$SUM_BEFORE" ]
+
+finish
