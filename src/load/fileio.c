@@ -137,7 +137,7 @@ static int do_ntcreatex(struct backend_ctx *c, const struct op *op, uint64_t *by
 		      op->aux == FILE_OVERWRITE_IF;
 	(void)bytes;
 
-	if (op->handle >= c->nhandles)
+	if (op->handle >= c->nhandles && op->handle != NO_HANDLE)
 		return EBADF;
 	if (op->arg & FILE_DIRECTORY_FILE) {
 		if (creates) {
@@ -148,7 +148,7 @@ static int do_ntcreatex(struct backend_ctx *c, const struct op *op, uint64_t *by
 		fd = fs_open_beneath(base, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
 	} else {
 		int flags = O_RDWR | O_CLOEXEC;
-		if (op->aux == FILE_CREATE)
+		if (op->aux == FILE_CREATE || (op->flags & OPF_OPEN_IF))
 			flags |= O_CREAT;
 		else if (op->aux == FILE_OVERWRITE || op->aux == FILE_OVERWRITE_IF)
 			flags |= O_CREAT | O_TRUNC;
@@ -160,6 +160,10 @@ static int do_ntcreatex(struct backend_ctx *c, const struct op *op, uint64_t *by
 	}
 	if (fd < 0)
 		return errno;
+	if (op->handle == NO_HANDLE) {
+		close(fd);  /* an open that was meant to fail binds nothing */
+		return 0;
+	}
 	if (c->fds[op->handle] >= 0)
 		close(c->fds[op->handle]);
 	c->fds[op->handle] = fd;
@@ -261,10 +265,34 @@ static int do_qfsinfo(struct backend_ctx *c, const struct op *op, uint64_t *byte
 	return fstatvfs(c->dirfd, &sv) < 0 ? errno : 0;
 }
 
+/* SET_FILE_INFORMATION on a path (dbench 1's SMBsetatr): the same
+ * metadata write, by name. */
+static int sfileinfo_path(struct backend_ctx *c, const struct op *op)
+{
+	struct stat st;
+	const char *leaf;
+	int owned, dfd = fs_parent_beneath(base1(c, op), path1(c, op), &leaf, &owned);
+	if (dfd < 0)
+		return errno;
+	int rc = 0;
+	if (fstatat(dfd, leaf, &st, AT_SYMLINK_NOFOLLOW) < 0) {
+		rc = errno;
+	} else {
+		struct timespec ts[2] = { st.st_atim, st.st_mtim };
+		if (utimensat(dfd, leaf, ts, AT_SYMLINK_NOFOLLOW) < 0)
+			rc = errno;
+	}
+	if (owned)
+		close(dfd);
+	return rc;
+}
+
 static int do_sfileinfo(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
 {
 	struct stat st;
 	(void)bytes;
+	if (op->flags & OPF_BYPATH)
+		return sfileinfo_path(c, op);
 	int fd = handle_fd(c, op);
 	if (fd < 0)
 		return EBADF;

@@ -10,6 +10,7 @@
  */
 #include "config.h"
 #include "cli.h"
+#include "load/check.h"
 #include "load/loadfile.h"
 #include "load/report.h"
 #include "load/run.h"
@@ -34,6 +35,7 @@
 
 #define MAX_CLIENTS 100000u
 #define MAX_PARSE_ERRORS 20
+#define CHECK_MAX_ERRORS 100
 
 /* Where the shipped loadfile is: beside the binary in a build tree, the
  * source tree of this build, then the installed data directory. */
@@ -166,9 +168,29 @@ static void raise_nofile(const struct program *prog, unsigned per_proc)
 	setrlimit(RLIMIT_NOFILE, &rl);
 }
 
+/* kbench load --check FILE: every error, or the figures of one pass. */
+static int check_loadfile(const char *path, enum lf_format format)
+{
+	struct program prog;
+	struct lf_check c;
+	int rc = loadfile_load(path, format, &prog, stderr, CHECK_MAX_ERRORS);
+	if (rc)
+		return 2;
+	if (lf_check_compute(&prog, &c) < 0) {
+		fprintf(stderr, "kbench load: %s: %s\n", path, strerror(errno));
+		prog_free(&prog);
+		return 1;
+	}
+	lf_check_print(stdout, &prog, &c);
+	prog_free(&prog);
+	return 0;
+}
+
 int cmd_load(int argc, const char **argv)
 {
 	const char *cmd = argv[0];
+	char *format_arg = NULL;
+	int check = 0;
 	char *loadfile = NULL, *opt_loadfile = NULL, *opt_directory = NULL, *directory = NULL, *timelimit = NULL, *warmup = NULL, *json = NULL;
 	int sync_open = 0, sync_dirs = 0, fsync_write = 0, xattr = 0, run_once = 0, strict = 0;
 	int skip_cleanup = 0, per_client = 0, quiet = 0, per_proc = 1;
@@ -204,12 +226,17 @@ int cmd_load(int argc, const char **argv)
 		{ "json", 0, POPT_ARG_STRING, &json, 0,
 		  "also write the results as JSON to FILE ('-': standard output)", "FILE" },
 		{ "quiet", 'q', POPT_ARG_NONE, &quiet, 0, "no line a second", NULL },
+		{ "format", 0, POPT_ARG_STRING, &format_arg, 0,
+		  "loadfile format: auto (default), dbench4, dbench2, dbench1", "FORMAT" },
+		{ "check", 0, POPT_ARG_NONE, &check, 0,
+		  "parse FILE without running it and show what one pass of one client does",
+		  NULL },
 		POPT_AUTOHELP
 		POPT_TABLEEND
 	};
 
 	poptContext ctx = poptGetContext(cmd, argc, argv, options, 0);
-	poptSetOtherOptionHelp(ctx, "[OPTIONS] NCLIENTS");
+	poptSetOtherOptionHelp(ctx, "[OPTIONS] NCLIENTS\n       kbench load --check FILE [--format FORMAT]");
 	int rc = poptGetNextOpt(ctx);
 	int status = cli_popt_done(ctx, cmd, rc);
 	struct program prog = { .fd = -1 };
@@ -219,8 +246,28 @@ int cmd_load(int argc, const char **argv)
 	struct run_result res;
 	int have_res = 0;
 	memset(&res, 0, sizeof(res));
+	enum lf_format format = LF_AUTO;
 	if (status)
 		goto out;
+	if (format_arg && lf_format_parse(format_arg, &format) < 0) {
+		status = cli_usage_error(cmd, "unknown --format '%s' (auto, dbench4, dbench2, dbench1)",
+					 format_arg);
+		goto out;
+	}
+	if (check) {
+		const char *file = poptGetArg(ctx);
+		if (!file) {
+			status = cli_usage_error(cmd, "--check needs a FILE");
+			goto out;
+		}
+		if (poptPeekArg(ctx)) {
+			status = cli_usage_error(cmd, "--check takes one FILE, not '%s' too",
+						 poptPeekArg(ctx));
+			goto out;
+		}
+		status = check_loadfile(file, format);
+		goto out;
+	}
 
 	const char *nclients_arg = poptGetArg(ctx);
 	if (!nclients_arg) {
@@ -273,7 +320,7 @@ int cmd_load(int argc, const char **argv)
 		status = 1;
 		goto out;
 	}
-	int perr = loadfile_load(loadfile, &prog, stderr, MAX_PARSE_ERRORS);
+	int perr = loadfile_load(loadfile, format, &prog, stderr, MAX_PARSE_ERRORS);
 	if (perr) {
 		status = 2;
 		goto out;
@@ -407,6 +454,7 @@ out:
 	free(timelimit);
 	free(warmup);
 	free(json);
+	free(format_arg);
 	poptFreeContext(ctx);
 	return status;
 }

@@ -1,83 +1,70 @@
-/* kbench - loadfile parser: dbench 3/4 text -> program
+/* kbench - loadfile parser: text of any dbench era -> program
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * The whole file is read once, line by line, before any client starts.
  * Ops are appended to a memfd in batches (the parent never holds the
  * whole program in its heap); paths and handle numbers are interned in
- * hash tables that are dropped when parsing ends.  Any malformed line is
- * an error: nothing is guessed or skipped silently.
+ * hash tables that are dropped when parsing ends.  The format is detected
+ * from the first operation lines unless it is forced; gzip-compressed
+ * files are read through zlib.  Any malformed line is an error: nothing is
+ * guessed or skipped silently, and lines a format does not model are
+ * counted by kind.
  */
+#define _GNU_SOURCE 1
 #include "config.h"
 #include "load/loadfile.h"
+#include "load/lfparse.h"
 
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
+#include <zlib.h>
 
-#define MAX_TOKENS 16
-#define BATCH 1024
+#define DETECT_LINES 64
 
-struct opdef {
-	const char *name;
-	enum opcode code;
-	int nargs;  /* arguments between opcode and status */
-};
+/* ---- errors and ignored lines ---- */
 
-static const struct opdef opdefs[] = {
-	{ "NTCreateX", OP_NTCREATEX, 4 },
-	{ "Close", OP_CLOSE, 1 },
-	{ "Rename", OP_RENAME, 2 },
-	{ "Unlink", OP_UNLINK, 2 },
-	{ "Deltree", OP_DELTREE, 1 },
-	{ "Rmdir", OP_RMDIR, 1 },
-	{ "Mkdir", OP_MKDIR, 1 },
-	{ "QUERY_PATH_INFORMATION", OP_QPATHINFO, 2 },
-	{ "QUERY_FILE_INFORMATION", OP_QFILEINFO, 2 },
-	{ "QUERY_FS_INFORMATION", OP_QFSINFO, 1 },
-	{ "SET_FILE_INFORMATION", OP_SFILEINFO, 2 },
-	{ "FIND_FIRST", OP_FIND_FIRST, 4 },
-	{ "WriteX", OP_WRITEX, 4 },
-	{ "ReadX", OP_READX, 4 },
-	{ "LockX", OP_LOCKX, 3 },
-	{ "UnlockX", OP_UNLOCKX, 3 },
-	{ "Flush", OP_FLUSH, 1 },
-	{ "Sleep", OP_SLEEP, 1 },
-};
+void lf_error(struct parser *ps, const char *fmt, ...)
+{
+	ps->nerrors++;
+	if (!ps->errs || ps->nerrors > ps->max_errors)
+		return;
+	va_list ap;
+	fprintf(ps->errs, "%s:%llu: ", ps->name, (unsigned long long)ps->lineno);
+	va_start(ap, fmt);
+	vfprintf(ps->errs, fmt, ap);
+	va_end(ap);
+	fputc('\n', ps->errs);
+}
+
+void lf_ignore(struct parser *ps, const char *kind)
+{
+	struct program *p = ps->prog;
+	p->ignored_total++;
+	for (uint32_t i = 0; i < p->nignored_kinds; i++) {
+		if (strncmp(p->ignored[i].name, kind, sizeof(p->ignored[i].name) - 1) == 0) {
+			p->ignored[i].count++;
+			return;
+		}
+	}
+	if (p->nignored_kinds == IGNORED_KINDS) {
+		p->ignored_other++;
+		return;
+	}
+	struct ignored_kind *k = &p->ignored[p->nignored_kinds++];
+	snprintf(k->name, sizeof(k->name), "%s", kind);
+	k->count = 1;
+	k->first_line = ps->lineno;
+}
 
 /* ---- interning tables (parse time only) ---- */
-
-struct strtab {          /* path -> arena offset */
-	uint32_t *slot;      /* arena offset + 1; 0 = empty */
-	size_t cap, used;
-};
-
-struct numtab {          /* fnum -> dense handle index */
-	uint64_t *key;
-	uint32_t *val;       /* index + 1; 0 = empty */
-	size_t cap, used;
-};
-
-struct parser {
-	const char *name;
-	FILE *errs;
-	unsigned max_errors, nerrors;
-	uint64_t lineno;
-	struct program *prog;
-	size_t arena_cap;
-	struct strtab paths;
-	struct numtab handles;
-	struct op batch[BATCH];
-	size_t nbatch;
-	int io_failed;
-};
 
 static uint64_t hash_bytes(const char *s, size_t n)
 {
@@ -95,22 +82,6 @@ static uint64_t hash_u64(uint64_t x)
 	x *= 0xff51afd7ed558ccdull;
 	x ^= x >> 33;
 	return x;
-}
-
-static void perr(struct parser *ps, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void perr(struct parser *ps, const char *fmt, ...)
-{
-	ps->nerrors++;
-	if (!ps->errs || ps->nerrors > ps->max_errors)
-		return;
-	va_list ap;
-	fprintf(ps->errs, "%s:%llu: ", ps->name, (unsigned long long)ps->lineno);
-	va_start(ap, fmt);
-	vfprintf(ps->errs, fmt, ap);
-	va_end(ap);
-	fputc('\n', ps->errs);
 }
 
 static int arena_add(struct parser *ps, const char *s, size_t n, uint32_t *off)
@@ -206,7 +177,7 @@ static int numtab_grow(struct numtab *t)
 	return 0;
 }
 
-static int intern_handle(struct parser *ps, uint64_t fnum, uint32_t *idx)
+int lf_handle(struct parser *ps, uint64_t fnum, uint32_t *idx)
 {
 	struct numtab *t = &ps->handles;
 	if ((t->used + 1) * 2 > t->cap && numtab_grow(t) < 0)
@@ -230,8 +201,7 @@ static int intern_handle(struct parser *ps, uint64_t fnum, uint32_t *idx)
 
 /* ---- tokens and values ---- */
 
-/* Split line in place.  Returns the token count, or -1 (error reported). */
-static int tokenize(struct parser *ps, char *line, char **tok)
+int lf_tokenize(struct parser *ps, char *line, char **tok, int quotes)
 {
 	int n = 0;
 	char *r = line, *w = line;
@@ -240,21 +210,21 @@ static int tokenize(struct parser *ps, char *line, char **tok)
 			r++;
 		if (!*r)
 			break;
-		if (n == MAX_TOKENS) {
-			perr(ps, "too many tokens (more than %d)", MAX_TOKENS);
+		if (n == LF_MAX_TOKENS) {
+			lf_error(ps, "too many tokens (more than %d)", LF_MAX_TOKENS);
 			return -1;
 		}
 		tok[n++] = w;
 		int quoted = 0;
 		while (*r && (quoted || (*r != ' ' && *r != '\t'))) {
-			if (*r == '"')
+			if (quotes && *r == '"')
 				quoted = !quoted;
 			else
 				*w++ = *r;
 			r++;
 		}
 		if (quoted) {
-			perr(ps, "unterminated quote");
+			lf_error(ps, "unterminated quote");
 			return -1;
 		}
 		if (*r)
@@ -264,9 +234,7 @@ static int tokenize(struct parser *ps, char *line, char **tok)
 	return n;
 }
 
-/* Unsigned number, decimal or 0x hex, at most max. */
-static int parse_num(struct parser *ps, const char *tok, const char *what,
-		     uint64_t max, uint64_t *out)
+int lf_num(struct parser *ps, const char *tok, const char *what, uint64_t max, uint64_t *out)
 {
 	const char *s = tok;
 	int base = 10;
@@ -275,7 +243,7 @@ static int parse_num(struct parser *ps, const char *tok, const char *what,
 		s += 2;
 	}
 	if (!*s) {
-		perr(ps, "%s: '%s' is not a number", what, tok);
+		lf_error(ps, "%s: '%s' is not a number", what, tok);
 		return -1;
 	}
 	uint64_t v = 0;
@@ -287,28 +255,28 @@ static int parse_num(struct parser *ps, const char *tok, const char *what,
 			d = tolower((unsigned char)*s) - 'a' + 10;
 		else {
 			if (tok[0] == '-')
-				perr(ps, "%s: negative value '%.40s'", what, tok);
+				lf_error(ps, "%s: negative value '%.40s'", what, tok);
 			else
-				perr(ps, "%s: '%.40s' is not a number", what, tok);
+				lf_error(ps, "%s: '%.40s' is not a number", what, tok);
 			return -1;
 		}
 		if (v > (UINT64_MAX - (uint64_t)d) / (uint64_t)base) {
-			perr(ps, "%s: '%.40s' is out of range (max %llu)", what, tok,
-			     (unsigned long long)max);
+			lf_error(ps, "%s: '%.40s' is out of range (max %llu)", what, tok,
+				 (unsigned long long)max);
 			return -1;
 		}
 		v = v * (uint64_t)base + (uint64_t)d;
 	}
 	if (v > max) {
-		perr(ps, "%s: '%.40s' is out of range (max %llu)", what, tok,
-		     (unsigned long long)max);
+		lf_error(ps, "%s: '%.40s' is out of range (max %llu)", what, tok,
+			 (unsigned long long)max);
 		return -1;
 	}
 	*out = v;
 	return 0;
 }
 
-static int parse_status(const char *tok, uint8_t *expect)
+int lf_status(const char *tok, uint8_t *expect)
 {
 	if (strcmp(tok, "*") == 0) {
 		*expect = EXPECT_ANY;
@@ -401,44 +369,44 @@ const char *loadfile_path(const char *in, char *out, size_t outsz, int *shared)
 	return NULL;
 }
 
-static int add_path(struct parser *ps, const char *tok, uint32_t *off, int *shared)
+int lf_path(struct parser *ps, const char *tok, uint32_t *off, int *shared)
 {
 	char buf[PATH_MAX + 1];
 	const char *msg = loadfile_path(tok, buf, sizeof(buf), shared);
 	if (msg) {
-		perr(ps, "%s: \"%.60s%s\"", msg, tok, strlen(tok) > 60 ? "..." : "");
+		lf_error(ps, "%s: \"%.60s%s\"", msg, tok, strlen(tok) > 60 ? "..." : "");
 		return -1;
 	}
 	if (intern_path(ps, buf, off) < 0) {
-		perr(ps, "out of memory storing paths");
+		lf_error(ps, "out of memory storing paths");
 		return -1;
 	}
 	return 0;
 }
 
-/* FIND_FIRST: DOS wildcards become fnmatch ones: < -> *, > -> ? ; "*.*"
- * matches every name, as it does for DOS.  (DOS's third wildcard, '"',
- * cannot reach here: the tokenizer takes double quotes as grouping.) */
-static int add_pattern(struct parser *ps, const char *tok, struct op *op)
+/* FIND_FIRST: DOS wildcards become fnmatch ones: < -> *, > -> ?, " -> . ;
+ * "*.*" matches every name, as it does for DOS.  ('"' reaches here only
+ * from dbench 2 files: dbench 4's tokenizer takes quotes as grouping.) */
+int lf_pattern(struct parser *ps, const char *tok, struct op *op)
 {
 	char buf[PATH_MAX + 1];
 	int shared;
-	if (strpbrk(tok, "<>*?") == NULL) {
-		if (add_path(ps, tok, &op->path1, &shared) < 0)
+	if (strpbrk(tok, "<>*?\"") == NULL) {
+		if (lf_path(ps, tok, &op->path1, &shared) < 0)
 			return -1;
 		op->flags |= shared ? OPF_SHARED1 : 0;
 		return 0;
 	}
 	const char *msg = loadfile_path(tok, buf, sizeof(buf), &shared);
 	if (msg) {
-		perr(ps, "%s: \"%.60s\"", msg, tok);
+		lf_error(ps, "%s: \"%.60s\"", msg, tok);
 		return -1;
 	}
 	char *last = strrchr(buf, '/');
 	last = last ? last + 1 : buf;
-	const char *wild = strpbrk(buf, "<>*?");
+	const char *wild = strpbrk(buf, "<>*?\"");
 	if (!wild || wild < last) {
-		perr(ps, "wildcard outside the last path component: \"%.60s\"", tok);
+		lf_error(ps, "wildcard outside the last path component: \"%.60s\"", tok);
 		return -1;
 	}
 	for (char *c = last; *c; c++) {
@@ -446,27 +414,24 @@ static int add_pattern(struct parser *ps, const char *tok, struct op *op)
 			*c = '*';
 		else if (*c == '>')
 			*c = '?';
+		else if (*c == '"')
+			*c = '.';
 	}
 	if (strcmp(last, "*.*") == 0)
 		strcpy(last, "*");
 	op->flags |= OPF_WILDCARD | (shared ? OPF_SHARED1 : 0);
 	if (intern_path(ps, buf, &op->path1) < 0) {
-		perr(ps, "out of memory storing paths");
+		lf_error(ps, "out of memory storing paths");
 		return -1;
 	}
 	return 0;
 }
 
-static int add_handle(struct parser *ps, const char *tok, struct op *op)
+void lf_op_init(struct parser *ps, struct op *op)
 {
-	uint64_t fnum;
-	if (parse_num(ps, tok, "handle", UINT64_MAX, &fnum) < 0)
-		return -1;
-	if (intern_handle(ps, fnum, &op->handle) < 0) {
-		perr(ps, "out of memory storing handles");
-		return -1;
-	}
-	return 0;
+	memset(op, 0, sizeof(*op));
+	op->path1 = op->path2 = NO_PATH;
+	op->line = (uint32_t)ps->lineno;
 }
 
 static int flush_batch(struct parser *ps)
@@ -485,226 +450,149 @@ static int flush_batch(struct parser *ps)
 	return 0;
 }
 
-#define I64MAX ((uint64_t)INT64_MAX)
-
-/* Fill op from the argument tokens a[0..nargs-1]. */
-static int parse_args(struct parser *ps, struct op *op, char **a)
+void lf_emit(struct parser *ps, const struct op *op)
 {
-	uint64_t v, w;
-	int shared;
-
-	switch (op->code) {
-	case OP_NTCREATEX:
-		if (add_path(ps, a[0], &op->path1, &shared) < 0)
-			return -1;
-		op->flags |= shared ? OPF_SHARED1 : 0;
-		if (parse_num(ps, a[1], "create_options", UINT32_MAX, &v) < 0)
-			return -1;
-		op->arg = (uint32_t)v;
-		if (parse_num(ps, a[2], "disposition", 5, &v) < 0)
-			return -1;
-		op->aux = (uint8_t)v;
-		return add_handle(ps, a[3], op);
-	case OP_CLOSE:
-	case OP_FLUSH:
-		return add_handle(ps, a[0], op);
-	case OP_QFILEINFO:
-	case OP_SFILEINFO:
-		if (add_handle(ps, a[0], op) < 0)
-			return -1;
-		if (parse_num(ps, a[1], "level", UINT32_MAX, &v) < 0)
-			return -1;
-		op->arg = (uint32_t)v;
-		return 0;
-	case OP_RENAME:
-		if (add_path(ps, a[0], &op->path1, &shared) < 0)
-			return -1;
-		op->flags |= shared ? OPF_SHARED1 : 0;
-		if (add_path(ps, a[1], &op->path2, &shared) < 0)
-			return -1;
-		op->flags |= shared ? OPF_SHARED2 : 0;
-		return 0;
-	case OP_UNLINK:
-	case OP_QPATHINFO:
-		if (add_path(ps, a[0], &op->path1, &shared) < 0)
-			return -1;
-		op->flags |= shared ? OPF_SHARED1 : 0;
-		if (parse_num(ps, a[1], op->code == OP_UNLINK ? "attributes" : "level",
-			      UINT32_MAX, &v) < 0)
-			return -1;
-		op->arg = (uint32_t)v;
-		return 0;
-	case OP_DELTREE:
-	case OP_RMDIR:
-	case OP_MKDIR:
-		if (add_path(ps, a[0], &op->path1, &shared) < 0)
-			return -1;
-		op->flags |= shared ? OPF_SHARED1 : 0;
-		return 0;
-	case OP_QFSINFO:
-		if (parse_num(ps, a[0], "level", UINT32_MAX, &v) < 0)
-			return -1;
-		op->arg = (uint32_t)v;
-		return 0;
-	case OP_FIND_FIRST:
-		if (add_pattern(ps, a[0], op) < 0)
-			return -1;
-		if (parse_num(ps, a[1], "level", UINT32_MAX, &v) < 0 ||
-		    parse_num(ps, a[2], "maxcnt", UINT32_MAX, &w) < 0 ||
-		    parse_num(ps, a[3], "count", UINT32_MAX, &v) < 0)
-			return -1;
-		op->arg = (uint32_t)w;
-		return 0;
-	case OP_WRITEX:
-	case OP_READX:
-		if (add_handle(ps, a[0], op) < 0)
-			return -1;
-		if (parse_num(ps, a[1], "offset", I64MAX, &v) < 0 ||
-		    parse_num(ps, a[2], "size", LOADFILE_MAX_IO, &w) < 0)
-			return -1;
-		if (v > I64MAX - w) {
-			perr(ps, "offset + size is past 2^63");
-			return -1;
-		}
-		op->off = v;
-		op->len = (uint32_t)w;
-		if (parse_num(ps, a[3], "ret_size", LOADFILE_MAX_IO, &v) < 0)
-			return -1;
-		if (op->len > ps->prog->max_io)
-			ps->prog->max_io = op->len;
-		if (op->code == OP_READX)
-			ps->prog->bytes_read += op->len;
-		else
-			ps->prog->bytes_written += op->len;
-		return 0;
-	case OP_LOCKX:
-	case OP_UNLOCKX:
-		if (add_handle(ps, a[0], op) < 0)
-			return -1;
-		if (parse_num(ps, a[1], "offset", I64MAX, &v) < 0 ||
-		    parse_num(ps, a[2], "size", I64MAX, &w) < 0)
-			return -1;
-		if (v > I64MAX - w) {
-			perr(ps, "offset + size is past 2^63");
-			return -1;
-		}
-		op->off = v;
-		op->len = w > UINT32_MAX ? UINT32_MAX : (uint32_t)w;
-		return 0;
-	case OP_SLEEP:
-		if (parse_num(ps, a[0], "microseconds", 3600ull * 1000000, &v) < 0)
-			return -1;
-		op->off = v;
-		return 0;
-	case OP_COUNT:
-		break;
-	}
-	return -1;
-}
-
-static const struct opdef *find_opdef(const char *name)
-{
-	for (size_t i = 0; i < sizeof(opdefs) / sizeof(opdefs[0]); i++)
-		if (strcasecmp(opdefs[i].name, name) == 0)
-			return &opdefs[i];
-	return NULL;
-}
-
-/* A leading number is a timestamp in seconds from the pass start. */
-static int is_timestamp(const char *t)
-{
-	return (t[0] >= '0' && t[0] <= '9') || (t[0] == '.' && t[1] >= '0' && t[1] <= '9');
-}
-
-static void parse_line(struct parser *ps, char *line)
-{
-	char *tok[MAX_TOKENS];
-	const char *first = line + strspn(line, " \t");
-	if (*first == '#')
-		return;  /* a comment, whatever it holds */
-	int n = tokenize(ps, line, tok);
-	if (n <= 0)
-		return;
-
-	struct op op;
-	memset(&op, 0, sizeof(op));
-	op.path1 = op.path2 = NO_PATH;
-	if (ps->lineno > UINT32_MAX) {
-		perr(ps, "too many lines (more than %u)", UINT32_MAX);
-		return;
-	}
-	op.line = (uint32_t)ps->lineno;
-
-	int t = 0;
-	if (is_timestamp(tok[0])) {
-		char *end;
-		errno = 0;
-		double s = strtod(tok[0], &end);
-		if (*end || errno || !isfinite(s) || s < 0 || s > 1e9) {
-			perr(ps, "bad timestamp '%.40s' (seconds from the pass start)", tok[0]);
-			return;
-		}
-		op.ts_ns = (uint64_t)(s * 1e9 + 0.5);
-		op.flags |= OPF_TIMED;
-		if (op.ts_ns)
-			ps->prog->timed = 1;
-		t = 1;
-		if (n == 1) {
-			perr(ps, "timestamp without an operation");
-			return;
-		}
-	}
-	const struct opdef *def = find_opdef(tok[t]);
-	if (!def) {
-		perr(ps, "unknown operation '%.60s'", tok[t]);
-		return;
-	}
-	op.code = (uint8_t)def->code;
-	int have = n - t - 1;  /* tokens after the opcode */
-	int sleep_nostatus = def->code == OP_SLEEP && have == def->nargs;
-	if (have < def->nargs + 1 && !sleep_nostatus) {
-		if (have == def->nargs)
-			perr(ps, "%s: missing expected status (last token, e.g. NT_STATUS_OK)",
-			     def->name);
-		else
-			perr(ps, "%s: too few arguments (%d tokens after it, expected %d and a status)",
-			     def->name, have, def->nargs);
-		return;
-	}
-	if (have > def->nargs + 1) {
-		perr(ps, "%s: too many arguments (%d tokens after it, expected %d and a status)",
-		     def->name, have, def->nargs);
-		return;
-	}
-	if (sleep_nostatus) {
-		op.expect = EXPECT_ANY;
-	} else if (parse_status(tok[n - 1], &op.expect) < 0) {
-		perr(ps, "%s: bad status '%.60s' (NT_STATUS_*, 0x..., SUCCESS, ERROR or *)",
-		     def->name, tok[n - 1]);
-		return;
-	}
-	if (parse_args(ps, &op, tok + t + 1) < 0)
-		return;
-
+	struct program *p = ps->prog;
 	if (ps->nerrors)
 		return;  /* keep checking, but stop building */
-	ps->prog->count[op.code]++;
-	ps->batch[ps->nbatch++] = op;
-	ps->prog->nops++;
-	if (ps->nbatch == BATCH && flush_batch(ps) < 0)
+	p->count[op->code]++;
+	if (op->code == OP_READX || op->code == OP_WRITEX) {
+		if (op->len > p->max_io)
+			p->max_io = op->len;
+		if (op->code == OP_READX)
+			p->bytes_read += op->len;
+		else
+			p->bytes_written += op->len;
+	}
+	if ((op->flags & OPF_TIMED) && op->ts_ns)
+		p->timed = 1;
+	ps->batch[ps->nbatch++] = *op;
+	p->nops++;
+	if (ps->nbatch == LF_BATCH && flush_batch(ps) < 0)
 		ps->io_failed = errno ? errno : EIO;
 }
 
-int loadfile_parse_stream(FILE *in, const char *name, struct program *prog,
-			  FILE *errs, unsigned max_errors)
+/* ---- reading the file ---- */
+
+static int blank_or_comment(struct parser *ps, const char *line)
+{
+	const char *first = line + strspn(line, " \t");
+	if (!*first) {
+		ps->prog->nblank++;
+		return 1;
+	}
+	if (*first == '#') {
+		ps->prog->ncomments++;
+		return 1;
+	}
+	return 0;
+}
+
+static void dispatch(struct parser *ps, char *line)
+{
+	if (ps->lineno > UINT32_MAX) {
+		lf_error(ps, "too many lines (more than %u)", UINT32_MAX);
+		return;
+	}
+	if (ps->format == LF_DBENCH1)
+		lf_line_smbtrace(ps, line);
+	else
+		lf_line_netbench(ps, line);
+}
+
+/* Read one line into *line (getline semantics), strip the line end and
+ * check for NUL bytes.  Returns 1 for a line, 0 at the end, -1 (error
+ * reported) for a line that must be skipped. */
+static int next_line(struct parser *ps, FILE *in, char **line, size_t *cap, int *eof)
+{
+	ssize_t len = getline(line, cap, in);
+	if (len < 0) {
+		*eof = 1;
+		return 0;
+	}
+	ps->lineno++;
+	if (len > 0 && (*line)[len - 1] == '\n')
+		(*line)[--len] = '\0';
+	if (len > 0 && (*line)[len - 1] == '\r')
+		(*line)[--len] = '\0';
+	if (memchr(*line, '\0', (size_t)len)) {
+		lf_error(ps, "NUL byte in line (not a text loadfile?)");
+		return -1;
+	}
+	return 1;
+}
+
+struct held {
+	char *text;
+	uint64_t lineno;
+};
+
+/* Decide the format from the first operation lines. */
+static enum lf_format detect(struct held *h, size_t n)
+{
+	size_t status = 0;
+	for (size_t i = 0; i < n; i++)
+		if (lf_looks_smbtrace(h[i].text))
+			return LF_DBENCH1;
+	for (size_t i = 0; i < n; i++)
+		status += (size_t)lf_looks_status_line(h[i].text);
+	return n && status * 2 >= n ? LF_DBENCH4 : (n ? LF_DBENCH2 : LF_DBENCH4);
+}
+
+static void run_lines(struct parser *ps, FILE *in)
+{
+	char *line = NULL;
+	size_t cap = 0;
+	int eof = 0, r;
+
+	if (ps->format == LF_AUTO) {
+		/* hold the first operation lines, decide, then replay them */
+		struct held held[DETECT_LINES];
+		size_t nheld = 0;
+		while (nheld < DETECT_LINES && !eof) {
+			r = next_line(ps, in, &line, &cap, &eof);
+			if (r <= 0 || blank_or_comment(ps, line))
+				continue;
+			held[nheld].text = strdup(line);
+			held[nheld].lineno = ps->lineno;
+			if (!held[nheld].text) {
+				lf_error(ps, "out of memory");
+				break;
+			}
+			nheld++;
+		}
+		ps->format = detect(held, nheld);
+		uint64_t at = ps->lineno;
+		for (size_t i = 0; i < nheld; i++) {
+			ps->lineno = held[i].lineno;
+			if (!ps->io_failed)
+				dispatch(ps, held[i].text);
+			free(held[i].text);
+		}
+		ps->lineno = at;
+	}
+	while (!eof && !ps->io_failed) {
+		r = next_line(ps, in, &line, &cap, &eof);
+		if (r <= 0 || blank_or_comment(ps, line))
+			continue;
+		dispatch(ps, line);
+	}
+	free(line);
+	if (ps->format == LF_DBENCH1)
+		lf_end_smbtrace(ps);
+}
+
+int loadfile_parse_stream(FILE *in, const char *name, enum lf_format format,
+			  struct program *prog, FILE *errs, unsigned max_errors)
 {
 	struct parser *ps = calloc(1, sizeof(*ps));
+	memset(prog, 0, sizeof(*prog));
+	prog->fd = -1;
 	if (!ps) {
 		if (errs)
 			fprintf(errs, "%s: out of memory\n", name);
 		return -1;
 	}
-	memset(prog, 0, sizeof(*prog));
 	prog->fd = memfd_create("kbench-program", MFD_CLOEXEC | MFD_ALLOW_SEALING);
 	if (prog->fd < 0) {
 		if (errs)
@@ -716,32 +604,18 @@ int loadfile_parse_stream(FILE *in, const char *name, struct program *prog,
 	ps->errs = errs;
 	ps->max_errors = max_errors;
 	ps->prog = prog;
+	ps->format = format;
+	ps->last_find = NO_PATH;
 
-	char *line = NULL;
-	size_t cap = 0;
-	ssize_t len;
 	int rc = 0;
-	while ((len = getline(&line, &cap, in)) >= 0) {
-		ps->lineno++;
-		if (len > 0 && line[len - 1] == '\n')
-			line[--len] = '\0';
-		if (len > 0 && line[len - 1] == '\r')
-			line[--len] = '\0';
-		if (memchr(line, '\0', (size_t)len)) {
-			perr(ps, "NUL byte in line (not a text loadfile?)");
-			continue;
-		}
-		parse_line(ps, line);
-		if (ps->io_failed)
-			break;
-	}
+	run_lines(ps, in);
 	if (ferror(in)) {
 		if (errs)
-			fprintf(errs, "%s: read error: %s\n", name, strerror(errno));
+			fprintf(errs, "%s: read error: %s\n", name, strerror(errno ? errno : EIO));
 		rc = -1;
 	}
-	free(line);
 	prog->nlines = ps->lineno;
+	prog->format = ps->format;
 
 	if (!rc && !ps->nerrors && !ps->io_failed && ps->nbatch && flush_batch(ps) < 0)
 		ps->io_failed = errno ? errno : EIO;
@@ -752,7 +626,7 @@ int loadfile_parse_stream(FILE *in, const char *name, struct program *prog,
 	}
 	if (!rc && !ps->nerrors && prog->nops == 0) {
 		ps->lineno = prog->nlines;
-		perr(ps, "no operations in loadfile");
+		lf_error(ps, "no operations in loadfile");
 	}
 	if (!rc && ps->nerrors) {
 		if (errs && ps->nerrors > ps->max_errors)
@@ -773,17 +647,69 @@ int loadfile_parse_stream(FILE *in, const char *name, struct program *prog,
 	return 0;
 }
 
-int loadfile_load(const char *path, struct program *prog, FILE *errs, unsigned max_errors)
+/* stdio over zlib: gzread passes files that are not gzip through as they
+ * are, so one reader serves plain and compressed loadfiles alike */
+static ssize_t gz_cookie_read(void *cookie, char *buf, size_t size)
+{
+	unsigned want = size > (1u << 30) ? 1u << 30 : (unsigned)size;
+	int n = gzread((gzFile)cookie, buf, want);
+	if (n < 0) {
+		int zerr;
+		const char *msg = gzerror((gzFile)cookie, &zerr);
+		(void)msg;
+		errno = zerr == Z_ERRNO ? errno : EILSEQ;
+		return -1;
+	}
+	return n;
+}
+
+static int gz_cookie_close(void *cookie)
+{
+	return gzclose_r((gzFile)cookie) == Z_OK ? 0 : -1;
+}
+
+int loadfile_load(const char *path, enum lf_format format, struct program *prog,
+		  FILE *errs, unsigned max_errors)
 {
 	memset(prog, 0, sizeof(*prog));
 	prog->fd = -1;
-	FILE *in = fopen(path, "re");
-	if (!in) {
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
 		if (errs)
 			fprintf(errs, "%s: cannot open loadfile: %s\n", path, strerror(errno));
 		return -1;
 	}
-	int rc = loadfile_parse_stream(in, path, prog, errs, max_errors);
+	gzFile gz = gzdopen(fd, "rb");
+	if (!gz) {
+		close(fd);
+		if (errs)
+			fprintf(errs, "%s: cannot open loadfile: out of memory\n", path);
+		return -1;
+	}
+	gzbuffer(gz, 128 * 1024);
+	cookie_io_functions_t io = { .read = gz_cookie_read, .close = gz_cookie_close };
+	FILE *in = fopencookie(gz, "r", io);
+	if (!in) {
+		gzclose_r(gz);
+		if (errs)
+			fprintf(errs, "%s: cannot open loadfile: %s\n", path, strerror(errno));
+		return -1;
+	}
+	int rc = loadfile_parse_stream(in, path, format, prog, errs, max_errors);
 	fclose(in);
 	return rc;
+}
+
+int lf_format_parse(const char *s, enum lf_format *out)
+{
+	static const struct { const char *name; enum lf_format f; } names[] = {
+		{ "auto", LF_AUTO }, { "dbench4", LF_DBENCH4 }, { "dbench3", LF_DBENCH4 },
+		{ "dbench2", LF_DBENCH2 }, { "dbench1", LF_DBENCH1 },
+	};
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (strcmp(s, names[i].name) == 0) {
+			*out = names[i].f;
+			return 0;
+		}
+	return -1;
 }

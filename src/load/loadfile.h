@@ -1,7 +1,7 @@
-/* kbench - loadfile parser: dbench 3/4 text -> program
+/* kbench - loadfile parser: dbench 1, 2 and 3/4 text -> program
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * Grammar of a line (dbench 3/4 "NetBench" format):
+ * Three formats (kbench-loadfile(5)); the dbench 3/4 "NetBench" line is
  *   [timestamp] OPCODE ARG... STATUS
  * Tokens are split on blanks; double quotes group a token and are removed.
  * '#' starts a comment line; blank lines are skipped; CRLF is accepted.
@@ -18,16 +18,23 @@
 /* Largest ReadX/WriteX size accepted, bytes (64 MiB). */
 #define LOADFILE_MAX_IO (64u << 20)
 
-/* Parse the loadfile at path into prog.  Every malformed line is reported
- * to errs as "FILE:LINE: message" (at most max_errors of them; further
- * ones are counted).  Returns 0 on success, the number of malformed lines
- * (> 0), or -1 if the file cannot be read (message "FILE: reason" printed
- * to errs).  On any non-zero return prog holds nothing to free. */
-int loadfile_load(const char *path, struct program *prog, FILE *errs, unsigned max_errors);
+/* Parse the loadfile at path (plain or gzip-compressed) into prog, in
+ * the given format (LF_AUTO: detected from its first operation lines).
+ * Every malformed line is reported to errs as "FILE:LINE: message" (at
+ * most max_errors of them; further ones are counted).  Returns 0 on
+ * success, the number of malformed lines (> 0), or -1 if the file cannot
+ * be read (message "FILE: reason" printed to errs).  On any non-zero
+ * return prog holds nothing to free. */
+int loadfile_load(const char *path, enum lf_format format, struct program *prog,
+		  FILE *errs, unsigned max_errors);
 
 /* The same for a stream already open; name is used in messages. */
-int loadfile_parse_stream(FILE *in, const char *name, struct program *prog,
-			  FILE *errs, unsigned max_errors);
+int loadfile_parse_stream(FILE *in, const char *name, enum lf_format format,
+			  struct program *prog, FILE *errs, unsigned max_errors);
+
+/* "auto", "dbench4" (or "dbench3"), "dbench2", "dbench1" -> format.
+ * Returns 0, or -1 for any other word. */
+int lf_format_parse(const char *s, enum lf_format *out);
 
 /* Turn a loadfile path (backslashes, any case) into a program path.
  * Writes the result to out (size outsz) and sets *shared to 0 for a path

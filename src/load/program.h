@@ -55,6 +55,12 @@ enum expect {
 #define OPF_SHARED2  0x02  /* path2 is relative to the run directory */
 #define OPF_WILDCARD 0x04  /* FIND_FIRST pattern has a DOS wildcard */
 #define OPF_TIMED    0x08  /* ts_ns holds a schedule time */
+#define OPF_OPEN_IF  0x10  /* NTCreateX: create the file if it is missing
+			    * (the dbench 1 open, whose trace assumed the file) */
+#define OPF_BYPATH   0x20  /* SET_FILE_INFORMATION on path1, not a handle
+			    * (the dbench 1 SMBsetatr) */
+
+#define NO_HANDLE UINT32_MAX  /* NTCreateX that binds no handle (fnum -1) */
 
 #define NO_PATH UINT32_MAX
 
@@ -85,6 +91,23 @@ struct op {
 	uint64_t ts_ns;   /* schedule time from the pass start, ns (OPF_TIMED) */
 };
 
+/* Loadfile formats kbench reads (see kbench-loadfile(5)). */
+enum lf_format {
+	LF_AUTO,      /* detect from the first operation lines */
+	LF_DBENCH4,   /* dbench 3/4: quoted paths, status column, timestamps */
+	LF_DBENCH2,   /* dbench 2.x: unquoted paths, no status, fnum -1 */
+	LF_DBENCH1,   /* dbench 1.x: SMB trace, REQUEST/REPLY pairs */
+};
+
+#define IGNORED_KINDS 16
+
+/* Lines of a loadfile that kbench does not model, counted by kind. */
+struct ignored_kind {
+	char name[32];           /* e.g. "SMBlseek", "SMBnegprot REPLY" */
+	uint64_t count;
+	uint64_t first_line;
+};
+
 struct program {
 	char *source;        /* loadfile name as given (for messages) */
 	int fd;              /* memfd holding nops struct op, read-only */
@@ -98,7 +121,17 @@ struct program {
 	uint64_t bytes_read;        /* ReadX bytes per pass */
 	uint64_t bytes_written;     /* WriteX bytes per pass */
 	uint64_t nlines;            /* lines in the file */
+	uint64_t ncomments;         /* '#' lines */
+	uint64_t nblank;            /* empty or blank lines */
+	enum lf_format format;      /* the format the file was read as */
+	struct ignored_kind ignored[IGNORED_KINDS];
+	uint32_t nignored_kinds;
+	uint64_t ignored_other;     /* ignored lines beyond IGNORED_KINDS kinds */
+	uint64_t ignored_total;
 };
+
+/* "dbench4", "dbench2", "dbench1" (or "auto"). */
+const char *lf_format_name(enum lf_format f);
 
 /* Names: the loadfile's opcode name, and dbench's short report name. */
 const char *op_file_name(enum opcode code);

@@ -45,10 +45,10 @@ expect_rc "loadfile is a directory" 2 "$KBENCH" load -t 1 -c "$WORK" -D "$D" 1
 expect_err_grep "directory loadfile named" "$WORK: "
 one_line_nothing_started "loadfile is a directory"
 expect_rc "malformed line" 2 "$KBENCH" load -t 1 -c "$DATA/bad-line.txt" -D "$D" 1
-expect_err_grep "FILE:LINE: problem" 'bad-line.txt:2: ReadX: too few arguments \(3 tokens after it, expected 4 and a status\)$'
+expect_err_grep "FILE:LINE: problem" 'bad-line.txt:3: ReadX: too few arguments \(3 tokens after it, expected 4 and a status\)$'
 one_line_nothing_started "malformed line"
 expect_rc "path climbing out" 2 "$KBENCH" load -t 1 -c "$DATA/escape.txt" -D "$D" 1
-expect_err_grep "escape refused at parse" "escape.txt:1: path climbs out of the directory"
+expect_err_grep "escape refused at parse" "escape.txt:2: path climbs out of the directory"
 one_line_nothing_started "path climbing out"
 printf 'Close 1 NT_STATUS_OK\n\001\002\003\000\377binary\n' >"$WORK/bin.txt"
 expect_rc "binary loadfile" 2 "$KBENCH" load -t 1 -c "$WORK/bin.txt" -D "$D" 1

@@ -56,8 +56,8 @@ expect_empty_dir "run-once leaves the directory empty" "$D"
 # --- errors against loadfile lines: counted, listed, run goes on, exit 1 ----
 kload -q --run-once -c "$DATA/wrong-expect.txt" -D "$D" --json "$WORK/w.json" 1
 expect_rc_now 1 "unexpected outcomes exit 1"
-expect_out_grep "error names line 3" 'wrong-expect.txt:3: QUERY_PATH_INFORMATION expected failure, succeeded \(1 times\)'
-expect_out_grep "error names line 4" 'wrong-expect.txt:4: QUERY_PATH_INFORMATION expected success, failed: No such file or directory \(1 times\)'
+expect_out_grep "error names line 4" 'wrong-expect.txt:4: QUERY_PATH_INFORMATION expected failure, succeeded \(1 times\)'
+expect_out_grep "error names line 5" 'wrong-expect.txt:5: QUERY_PATH_INFORMATION expected success, failed: No such file or directory \(1 times\)'
 went_on=$(jget "$WORK/w.json" '(d["results"]["errors"], d["results"]["ops_total"])')
 if [ "$went_on" = "(2, 4)" ]; then pass "the run went on after errors"; else fail "the run went on after errors" "$went_on"; fi
 kload -q --run-once --strict -c "$DATA/wrong-expect.txt" -D "$D" 1
@@ -65,7 +65,7 @@ expect_rc_now 1 "--strict exits 1"
 expect_out_grep "--strict says it stopped" 'stopped at the first error'
 kload -q --run-once -c "$DATA/badhandle.txt" -D "$D" 1
 expect_rc_now 1 "a handle never opened is an error"
-expect_out_grep "bad handle reported" 'badhandle.txt:1: ReadX expected success, failed: Bad file descriptor'
+expect_out_grep "bad handle reported" 'badhandle.txt:2: ReadX expected success, failed: Bad file descriptor'
 expect_empty_dir "directory empty after errors" "$D"
 
 # --- CRLF and a last line without newline -----------------------------------

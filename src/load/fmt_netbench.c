@@ -1,0 +1,311 @@
+/* kbench - the NetBench text formats: dbench 3/4 and dbench 2.x lines
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * dbench 4:  [timestamp] OPCODE ARG... STATUS, double quotes group tokens.
+ * dbench 2:  OPCODE ARG..., no status, no quoting ('"' is the DOS '.'
+ *            wildcard), some trailing arguments absent, and an NTCreateX
+ *            that was meant to fail has fnum -1.  With no status column
+ *            the expected outcome is inferred: an open is expected to
+ *            succeed unless its fnum is -1; ops on a handle must succeed;
+ *            ops on a path are not checked (the trace does not say).
+ */
+#include "config.h"
+#include "load/lfparse.h"
+#include "load/loadfile.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+struct opdef {
+	const char *name;
+	enum opcode code;
+	int nargs;     /* arguments between opcode and status (dbench 4) */
+	int min2;      /* fewest arguments a dbench 2 line gives */
+	uint8_t expect2;  /* expected outcome in dbench 2 */
+};
+
+static const struct opdef opdefs[] = {
+	{ "NTCreateX", OP_NTCREATEX, 4, 4, EXPECT_OK },
+	{ "Close", OP_CLOSE, 1, 1, EXPECT_OK },
+	{ "Rename", OP_RENAME, 2, 2, EXPECT_ANY },
+	{ "Unlink", OP_UNLINK, 2, 1, EXPECT_ANY },
+	{ "Deltree", OP_DELTREE, 1, 1, EXPECT_ANY },
+	{ "Rmdir", OP_RMDIR, 1, 1, EXPECT_ANY },
+	{ "Mkdir", OP_MKDIR, 1, 1, EXPECT_ANY },
+	{ "QUERY_PATH_INFORMATION", OP_QPATHINFO, 2, 1, EXPECT_ANY },
+	{ "QUERY_FILE_INFORMATION", OP_QFILEINFO, 2, 1, EXPECT_OK },
+	{ "QUERY_FS_INFORMATION", OP_QFSINFO, 1, 1, EXPECT_OK },
+	{ "SET_FILE_INFORMATION", OP_SFILEINFO, 2, 1, EXPECT_OK },
+	{ "FIND_FIRST", OP_FIND_FIRST, 4, 1, EXPECT_ANY },
+	{ "WriteX", OP_WRITEX, 4, 4, EXPECT_OK },
+	{ "ReadX", OP_READX, 4, 4, EXPECT_OK },
+	{ "LockX", OP_LOCKX, 3, 3, EXPECT_OK },
+	{ "UnlockX", OP_UNLOCKX, 3, 3, EXPECT_OK },
+	{ "Flush", OP_FLUSH, 1, 1, EXPECT_OK },
+	{ "Sleep", OP_SLEEP, 1, 1, EXPECT_ANY },
+};
+
+static const struct opdef *find_opdef(const char *name)
+{
+	for (size_t i = 0; i < sizeof(opdefs) / sizeof(opdefs[0]); i++)
+		if (strcasecmp(opdefs[i].name, name) == 0)
+			return &opdefs[i];
+	return NULL;
+}
+
+static int add_handle(struct parser *ps, const char *tok, struct op *op)
+{
+	uint64_t fnum;
+	if (lf_num(ps, tok, "handle", UINT64_MAX, &fnum) < 0)
+		return -1;
+	if (lf_handle(ps, fnum, &op->handle) < 0) {
+		lf_error(ps, "out of memory storing handles");
+		return -1;
+	}
+	return 0;
+}
+
+#define I64MAX ((uint64_t)INT64_MAX)
+
+/* Fill op from the argument tokens a[0..nargs-1] (optional ones that a
+ * dbench 2 line leaves out are "0"). */
+static int parse_args(struct parser *ps, struct op *op, char **a)
+{
+	uint64_t v, w;
+	int shared;
+
+	switch (op->code) {
+	case OP_NTCREATEX:
+		if (lf_path(ps, a[0], &op->path1, &shared) < 0)
+			return -1;
+		op->flags |= shared ? OPF_SHARED1 : 0;
+		if (lf_num(ps, a[1], "create_options", UINT32_MAX, &v) < 0)
+			return -1;
+		op->arg = (uint32_t)v;
+		if (lf_num(ps, a[2], "disposition", 5, &v) < 0)
+			return -1;
+		op->aux = (uint8_t)v;
+		return add_handle(ps, a[3], op);
+	case OP_CLOSE:
+	case OP_FLUSH:
+		return add_handle(ps, a[0], op);
+	case OP_QFILEINFO:
+	case OP_SFILEINFO:
+		if (add_handle(ps, a[0], op) < 0)
+			return -1;
+		if (lf_num(ps, a[1], "level", UINT32_MAX, &v) < 0)
+			return -1;
+		op->arg = (uint32_t)v;
+		return 0;
+	case OP_RENAME:
+		if (lf_path(ps, a[0], &op->path1, &shared) < 0)
+			return -1;
+		op->flags |= shared ? OPF_SHARED1 : 0;
+		if (lf_path(ps, a[1], &op->path2, &shared) < 0)
+			return -1;
+		op->flags |= shared ? OPF_SHARED2 : 0;
+		return 0;
+	case OP_UNLINK:
+	case OP_QPATHINFO:
+		if (lf_path(ps, a[0], &op->path1, &shared) < 0)
+			return -1;
+		op->flags |= shared ? OPF_SHARED1 : 0;
+		if (lf_num(ps, a[1], op->code == OP_UNLINK ? "attributes" : "level",
+			      UINT32_MAX, &v) < 0)
+			return -1;
+		op->arg = (uint32_t)v;
+		return 0;
+	case OP_DELTREE:
+	case OP_RMDIR:
+	case OP_MKDIR:
+		if (lf_path(ps, a[0], &op->path1, &shared) < 0)
+			return -1;
+		op->flags |= shared ? OPF_SHARED1 : 0;
+		return 0;
+	case OP_QFSINFO:
+		if (lf_num(ps, a[0], "level", UINT32_MAX, &v) < 0)
+			return -1;
+		op->arg = (uint32_t)v;
+		return 0;
+	case OP_FIND_FIRST:
+		if (lf_pattern(ps, a[0], op) < 0)
+			return -1;
+		if (lf_num(ps, a[1], "level", UINT32_MAX, &v) < 0 ||
+		    lf_num(ps, a[2], "maxcnt", UINT32_MAX, &w) < 0 ||
+		    lf_num(ps, a[3], "count", UINT32_MAX, &v) < 0)
+			return -1;
+		op->arg = (uint32_t)w;
+		return 0;
+	case OP_WRITEX:
+	case OP_READX:
+		if (add_handle(ps, a[0], op) < 0)
+			return -1;
+		if (lf_num(ps, a[1], "offset", I64MAX, &v) < 0 ||
+		    lf_num(ps, a[2], "size", LOADFILE_MAX_IO, &w) < 0)
+			return -1;
+		if (v > I64MAX - w) {
+			lf_error(ps, "offset + size is past 2^63");
+			return -1;
+		}
+		op->off = v;
+		op->len = (uint32_t)w;
+		if (lf_num(ps, a[3], "ret_size", LOADFILE_MAX_IO, &v) < 0)
+			return -1;
+		return 0;
+	case OP_LOCKX:
+	case OP_UNLOCKX:
+		if (add_handle(ps, a[0], op) < 0)
+			return -1;
+		if (lf_num(ps, a[1], "offset", I64MAX, &v) < 0 ||
+		    lf_num(ps, a[2], "size", I64MAX, &w) < 0)
+			return -1;
+		if (v > I64MAX - w) {
+			lf_error(ps, "offset + size is past 2^63");
+			return -1;
+		}
+		op->off = v;
+		op->len = w > UINT32_MAX ? UINT32_MAX : (uint32_t)w;
+		return 0;
+	case OP_SLEEP:
+		if (lf_num(ps, a[0], "microseconds", 3600ull * 1000000, &v) < 0)
+			return -1;
+		op->off = v;
+		return 0;
+	case OP_COUNT:
+		break;
+	}
+	return -1;
+}
+
+/* A leading number is a timestamp in seconds from the pass start. */
+static int is_timestamp(const char *t)
+{
+	return (t[0] >= '0' && t[0] <= '9') || (t[0] == '.' && t[1] >= '0' && t[1] <= '9');
+}
+
+int lf_looks_status_line(const char *line)
+{
+	/* a dbench 4 line: the opcode's arguments and then a status */
+	char buf[512], *tok[LF_MAX_TOKENS];
+	snprintf(buf, sizeof(buf), "%s", line);
+	int n = 0;
+	for (char *p = buf; *p && n < LF_MAX_TOKENS;) {
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (!*p)
+			break;
+		tok[n++] = p;
+		int q = 0;
+		while (*p && (q || (*p != ' ' && *p != '\t'))) {
+			if (*p == '"')
+				q = !q;
+			p++;
+		}
+		if (*p)
+			*p++ = '\0';
+	}
+	int t = n > 0 && is_timestamp(tok[0]);
+	if (n < t + 2)
+		return 0;
+	const struct opdef *def = find_opdef(tok[t]);
+	uint8_t e;
+	return def && n - t - 1 == def->nargs + 1 && lf_status(tok[n - 1], &e) == 0;
+}
+
+void lf_line_netbench(struct parser *ps, char *line)
+{
+	char *tok[LF_MAX_TOKENS];
+	int d2 = ps->format == LF_DBENCH2;
+	int n = lf_tokenize(ps, line, tok, !d2);
+	if (n <= 0)
+		return;
+
+	struct op op;
+	lf_op_init(ps, &op);
+
+	int t = 0;
+	if (is_timestamp(tok[0])) {
+		char *end;
+		errno = 0;
+		double s = strtod(tok[0], &end);
+		if (*end || errno || !isfinite(s) || s < 0 || s > 1e9) {
+			lf_error(ps, "bad timestamp '%.40s' (seconds from the pass start)", tok[0]);
+			return;
+		}
+		op.ts_ns = (uint64_t)(s * 1e9 + 0.5);
+		op.flags |= OPF_TIMED;
+		t = 1;
+		if (n == 1) {
+			lf_error(ps, "timestamp without an operation");
+			return;
+		}
+	}
+	const struct opdef *def = find_opdef(tok[t]);
+	if (!def) {
+		lf_error(ps, "unknown operation '%.60s'", tok[t]);
+		return;
+	}
+	op.code = (uint8_t)def->code;
+	int have = n - t - 1;  /* tokens after the opcode */
+	char **a = tok + t + 1;
+	char *args[8];
+
+	if (d2) {
+		/* dbench 2: no status; trailing arguments may be missing */
+		if (have < def->min2 || have > def->nargs) {
+			uint8_t e;
+			if (have == def->nargs + 1 && lf_status(a[have - 1], &e) == 0)
+				lf_error(ps, "%s: a status column in a dbench 2 file (try --format=dbench4)",
+					 def->name);
+			else if (def->min2 == def->nargs)
+				lf_error(ps, "%s: %d arguments, expected %d", def->name, have, def->nargs);
+			else
+				lf_error(ps, "%s: %d arguments, expected %d to %d", def->name, have,
+					 def->min2, def->nargs);
+			return;
+		}
+		for (int i = 0; i < def->nargs; i++)
+			args[i] = i < have ? a[i] : "0";
+		a = args;
+		op.expect = def->expect2;
+		if (def->code == OP_NTCREATEX && strcmp(a[3], "-1") == 0) {
+			/* an open the trace saw fail: expected to fail, binds nothing */
+			op.expect = EXPECT_FAIL;
+			args[3] = "0";
+			if (parse_args(ps, &op, a) < 0)
+				return;
+			op.handle = NO_HANDLE;
+			lf_emit(ps, &op);
+			return;
+		}
+	} else {
+		int sleep_nostatus = def->code == OP_SLEEP && have == def->nargs;
+		if (have < def->nargs + 1 && !sleep_nostatus) {
+			if (have == def->nargs)
+				lf_error(ps, "%s: missing expected status (last token, e.g. NT_STATUS_OK)",
+					 def->name);
+			else
+				lf_error(ps, "%s: too few arguments (%d tokens after it, expected %d and a status)",
+					 def->name, have, def->nargs);
+			return;
+		}
+		if (have > def->nargs + 1) {
+			lf_error(ps, "%s: too many arguments (%d tokens after it, expected %d and a status)",
+				 def->name, have, def->nargs);
+			return;
+		}
+		if (sleep_nostatus) {
+			op.expect = EXPECT_ANY;
+		} else if (lf_status(tok[n - 1], &op.expect) < 0) {
+			lf_error(ps, "%s: bad status '%.60s' (NT_STATUS_*, 0x..., SUCCESS, ERROR or *)",
+				 def->name, tok[n - 1]);
+			return;
+		}
+	}
+	if (parse_args(ps, &op, a) < 0)
+		return;
+	lf_emit(ps, &op);
+}

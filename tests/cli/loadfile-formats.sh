@@ -1,0 +1,111 @@
+#!/bin/sh
+# kbench - command-line tests: dbench 1, 2 and 4 loadfiles run, and
+# `kbench load --check` agrees with counts made independently with awk
+# SPDX-License-Identifier: GPL-3.0-or-later
+. "$(dirname "$0")/lib.sh"
+
+D="$WORK/dir"
+mkdir -p "$D"
+
+# the "Operation Count" rows of --check, as "NAME COUNT" sorted
+check_counts() {
+    sed -n 's/^ \([A-Za-z_]*\) *\([0-9][0-9]*\) *[0-9.]*%$/\1 \2/p' "$WORK/out" | sort
+}
+check_bytes() {  # read written, in bytes, from the MB lines (3 decimals)
+    r=$(sed -n 's/^bytes read: *\([0-9.]*\) MB.*/\1/p' "$WORK/out")
+    w=$(sed -n 's/^bytes written: *\([0-9.]*\) MB.*/\1/p' "$WORK/out")
+    echo "$r $w"
+}
+
+# dbench 4 and 2: one op per line, named by its first token
+netbench_awk() {
+    awk '!/^[ \t]*(#|$)/ { op = ($1 ~ /^[0-9.]+$/) ? $2 : $1; n[op]++ }
+         END { for (o in n) print o, n[o] }' "$1" | sort
+}
+netbench_bytes() {
+    awk '!/^[ \t]*(#|$)/ { i = ($1 ~ /^[0-9.]+$/) ? 2 : 1
+         if ($i == "ReadX") r += $(i + 3); if ($i == "WriteX") w += $(i + 3) }
+         END { printf "%.3f %.3f\n", r / 1e6, w / 1e6 }' "$1"
+}
+
+# dbench 1: the SMB-to-op mapping of kbench-loadfile(5), in awk
+smbtrace_awk() {
+    awk '
+    function val(key,   i) { for (i = 3; i < NF; i++) if ($i == key) return $(i + 1); return "" }
+    $2 == "REPLY" && $1 == "SMBopenX" { n["NTCreateX"]++ }
+    $2 == "REPLY" && $1 == "SMBgetatr" { n["QUERY_PATH_INFORMATION"]++ }
+    $2 == "REPLY" && $1 == "SMBunlink" { n["Unlink"]++ }
+    $2 != "REQUEST" { next }
+    $1 == "SMBclose" { n["Close"]++ }
+    $1 == "SMBflush" && val("Handle") != "" { n["Flush"]++ }
+    $1 ~ /^SMBwrite(braw|X)?$/ { n["WriteX"]++; w += val("Size") }
+    $1 ~ /^SMBread(braw|X)?$/ { n["ReadX"]++; r += val("Size") }
+    $1 == "SMBmkdir" { n["Mkdir"]++ }
+    $1 == "SMBrmdir" { n["Rmdir"]++ }
+    $1 == "SMBmv" { n["Rename"]++ }
+    $1 == "SMBsetatr" { n["SET_FILE_INFORMATION"]++ }
+    $1 == "SMBlockingX" { n["LockX"]++ }
+    $1 == "SMBdskattr" { n["QUERY_FS_INFORMATION"]++ }
+    $1 == "SMBtrans2" && ($3 == "FINDFIRST" || $3 == "FINDNEXT") { n["FIND_FIRST"]++ }
+    $1 == "SMBtrans2" && $3 == "QPATHINFO" { n["QUERY_PATH_INFORMATION"]++ }
+    $1 == "CREATE" { s = val("Size"); n["NTCreateX"]++; n["Close"]++
+                     n["WriteX"] += int((s + 1048575) / 1048576); w += s }
+    END { for (o in n) print o, n[o] > "/dev/stderr"; printf "%.3f %.3f\n", r / 1e6, w / 1e6 }
+    ' "$1" 2>"$WORK/awkcounts" >"$WORK/awkbytes"
+    sort "$WORK/awkcounts"
+}
+
+for f in small dbench2 dbench1; do
+    L="$DATA/$f.txt"
+    run "$KBENCH" load --check "$L"
+    if [ "$RC" -eq 0 ]; then pass "$f: --check exits 0"; else fail "$f: --check exits 0" "$(cat "$WORK/err")"; fi
+    check_counts >"$WORK/mine"
+    bytes_mine=$(check_bytes)
+    case $f in
+        dbench1) smbtrace_awk "$L" >"$WORK/theirs"; bytes_theirs=$(cat "$WORK/awkbytes") ;;
+        *) netbench_awk "$L" >"$WORK/theirs"; bytes_theirs=$(netbench_bytes "$L") ;;
+    esac
+    if cmp -s "$WORK/mine" "$WORK/theirs"; then pass "$f: --check counts = awk counts"; else
+        fail "$f: --check counts = awk counts" "$(diff "$WORK/mine" "$WORK/theirs")"; fi
+    if [ "$bytes_mine" = "$bytes_theirs" ]; then pass "$f: bytes read/written = awk ($bytes_mine MB)"; else
+        fail "$f: bytes = awk" "kbench $bytes_mine, awk $bytes_theirs"; fi
+    kload -q --run-once -c "$L" -D "$D" --json "$WORK/r.json" 2
+    e=$(jget "$WORK/r.json" '(d["results"]["errors"], d["results"]["passes"])')
+    if [ "$RC" -eq 0 ] && [ "$e" = "(0, 2)" ]; then pass "$f: runs, two passes, no errors"; else
+        fail "$f: runs without errors" "rc=$RC $e" "$(tail -8 "$WORK/out")"; fi
+    expect_empty_dir "$f: directory left empty" "$D"
+done
+
+run "$KBENCH" load --check "$DATA/dbench2.txt"
+expect_out_grep "dbench 2 detected" 'dbench2 format, valid'
+run "$KBENCH" load --check "$DATA/dbench1.txt"
+expect_out_grep "dbench 1 detected" 'dbench1 format, valid'
+expect_out_grep "unmodelled SMB commands listed by kind" '^  SMBnegprot +2 +\(first at line 3\)$'
+expect_out_grep "SMBlseek listed" '^  SMBlseek +2 '
+run "$KBENCH" load --check /usr/share/dbench/client.txt
+if [ -r /usr/share/dbench/client.txt ]; then
+    expect_out_grep "dbench 4 detected" 'dbench4 format, valid'
+    expect_out_grep "client.txt: 23 handles at most" '^handles open: +23 at most$'
+    expect_out_grep "client.txt: 1015.974 MB written" '^bytes written: +1015\.974 MB'
+fi
+
+# forcing a format; a gzip-compressed loadfile is read as it is
+expect_rc "forced dbench4 on a dbench 2 file fails" 2 "$KBENCH" load --check --format=dbench4 "$DATA/dbench2.txt"
+expect_err_grep "with a line number" 'dbench2.txt:4: QUERY_PATH_INFORMATION: too few arguments'
+expect_rc "unknown --format" 2 "$KBENCH" load --check --format=dbench9 "$DATA/small.txt"
+gzip -c "$DATA/dbench1.txt" >"$WORK/trace.txt.gz"
+run "$KBENCH" load --check "$WORK/trace.txt.gz"
+expect_out_grep "gzip loadfile read" 'dbench1 format, valid'
+kload -q --run-once -c "$WORK/trace.txt.gz" -D "$D" 1
+if [ "$RC" -eq 0 ]; then pass "gzip loadfile runs"; else fail "gzip loadfile runs" "$(cat "$WORK/err")"; fi
+
+# every error, with its line, not just the first
+printf 'Close 1 NT_STATUS_OK\nBogus 1 NT_STATUS_OK\nReadX 1 NT_STATUS_OK\nClose x NT_STATUS_OK\n' >"$WORK/bad.txt"
+expect_rc "--check of a bad file exits 2" 2 "$KBENCH" load --check "$WORK/bad.txt"
+n=$(grep -c '^.*bad.txt:[0-9]*: ' "$WORK/err")
+if [ "$n" -eq 3 ]; then pass "--check lists all three errors"; else fail "--check lists all errors" "$(cat "$WORK/err")"; fi
+printf 'SMBopenX REPLY Handle 3\n' >"$WORK/orphan.txt"
+expect_rc "REPLY without REQUEST" 2 "$KBENCH" load --check --format=dbench1 "$WORK/orphan.txt"
+expect_err_grep "REPLY without REQUEST named" 'orphan.txt:1: SMBopenX REPLY without its REQUEST'
+
+finish
