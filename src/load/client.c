@@ -35,6 +35,8 @@ struct client {
 	uint64_t pass_t0;        /* when this pass started, ns */
 	uint64_t start_ns;       /* when the client started (for -R) */
 	uint64_t last_ns;        /* completion time of the last op */
+	uint64_t wait_until;     /* waiting for this time (ns), 0 if not */
+	int solo;                /* the only client of its process */
 	int done;
 };
 
@@ -168,9 +170,34 @@ static int next_pass(struct client *c, const struct run_config *cfg)
 	return 0;
 }
 
-/* Carry out one op of client c.  Returns 0, or an errno that stops it. */
+/* Hold client c until the CLOCK_MONOTONIC time `until` (ns): a process
+ * with one client sleeps; one that interleaves several marks the client
+ * as waiting and goes on with the others.  Returns 1 if c is now waiting. */
+static int hold(struct client *c, uint64_t until, struct run_shared *sh)
+{
+	if (until > sh->end_ns)
+		until = sh->end_ns;
+	if (c->solo) {
+		sleep_until(until, &sh->stop);
+		return 0;
+	}
+	c->wait_until = until;
+	return 1;
+}
+
+/* Carry out one op of client c.  Returns 0 when it did one (or reached a
+ * pass end), -1 when c is waiting for its time, or an errno that stops it. */
 static int client_step(struct client *c, const struct run_config *cfg, struct run_shared *sh)
 {
+	if (c->wait_until) {
+		uint64_t now = now_ns();
+		if (now < c->wait_until && !sh->stop)
+			return -1;
+		c->wait_until = 0;
+		c->last_ns = now;
+		if (now >= sh->end_ns)
+			return 0;
+	}
 	if (c->pos == c->win_n) {
 		size_t next = c->win_first + c->win_n;
 		if (next >= cfg->prog->nops)
@@ -178,35 +205,42 @@ static int client_step(struct client *c, const struct run_config *cfg, struct ru
 		if (load_window(c, cfg->prog, next) <= 0)
 			return errno ? errno : EIO;
 	}
-	const struct op *op = &c->win[c->pos++];
+	const struct op *op = &c->win[c->pos];
 	struct client_stats *st = c->st;
 
 	if ((op->flags & OPF_TIMED) && op->ts_ns) {
+		/* the op waits for its time; one that starts after it is late */
 		uint64_t due = c->pass_t0 + op->ts_ns, now = now_ns();
 		if (now < due) {
-			sleep_until(due < sh->end_ns ? due : sh->end_ns, &sh->stop);
-		} else if (now > due) {
+			if (hold(c, due, sh))
+				return -1;
+			now = now_ns();
+		}
+		if (now > due) {
 			uint64_t late = now - due;
 			st->late_ops++;
 			st->late_sum_ns += late;
 			if (late > st->late_max_ns)
 				st->late_max_ns = late;
 		}
-		c->last_ns = now_ns();
-		if (sh->stop || c->last_ns >= sh->end_ns)
+		c->last_ns = now;
+		if (sh->stop || now >= sh->end_ns)
 			return 0;
 	}
+	c->pos++;
 
 	uint64_t bytes = 0, t1 = now_ns(), t2;
-	int rc;
+	int rc = 0;
 	if (op->code == OP_SLEEP) {
 		uint64_t until = t1 + op->off * 1000ull;
-		sleep_until(until < sh->end_ns ? until : sh->end_ns, &sh->stop);
-		rc = 0;
+		if (hold(c, until, sh))
+			t2 = c->wait_until;  /* it completes when the client wakes */
+		else
+			t2 = now_ns();
 	} else {
 		rc = cfg->backend->op[op->code](&c->ctx, op, &bytes);
+		t2 = now_ns();
 	}
-	t2 = now_ns();
 	c->last_ns = t2;
 	st->last_op_ns = t2;
 
@@ -219,7 +253,7 @@ static int client_step(struct client *c, const struct run_config *cfg, struct ru
 		st->ops++;
 		st->bytes += bytes;
 	}
-	note_latency(st, sh, t2, lat);
+	note_latency(st, sh, t2 < sh->end_ns ? t2 : t1, lat);
 
 	int bad = (op->expect == EXPECT_OK && rc != 0) || (op->expect == EXPECT_FAIL && rc == 0);
 	if (bad) {
@@ -230,12 +264,12 @@ static int client_step(struct client *c, const struct run_config *cfg, struct ru
 		}
 	}
 
-	if (cfg->target_rate > 0 && bytes) {
+	if (cfg->target_rate > 0 && bytes && !c->wait_until) {
 		/* -R: hold this client to target_rate MB/s (10^6 bytes) */
 		double due_s = (double)st->bytes_all / (cfg->target_rate * 1e6);
 		uint64_t due = c->start_ns + (uint64_t)(due_s * 1e9);
 		if (due > t2)
-			sleep_until(due < sh->end_ns ? due : sh->end_ns, &sh->stop);
+			hold(c, due, sh);
 	}
 	return 0;
 }
@@ -283,12 +317,23 @@ int client_main(const struct run_config *cfg, struct run_shared *sh,
 		cl[i].pass_t0 = cl[i].start_ns = start;
 
 	unsigned live = count;
+	for (unsigned i = 0; i < count; i++)
+		cl[i].solo = count == 1;
 	while (live && !sh->stop) {
+		uint64_t earliest = UINT64_MAX;
+		int worked = 0;
 		live = 0;
 		for (unsigned i = 0; i < count; i++) {
 			if (cl[i].done)
 				continue;
 			int e = client_step(&cl[i], cfg, sh);
+			if (e < 0) {  /* waiting for its time */
+				if (cl[i].wait_until < earliest)
+					earliest = cl[i].wait_until;
+				live++;
+				continue;
+			}
+			worked = 1;
 			if (e) {
 				cl[i].st->fatal = e;
 				fprintf(stderr, "kbench load: client %u stopped: %s\n", cl[i].id, strerror(e));
@@ -300,6 +345,8 @@ int client_main(const struct run_config *cfg, struct run_shared *sh,
 			if (!cl[i].done)
 				live++;
 		}
+		if (!worked && earliest != UINT64_MAX)
+			sleep_until(earliest, &sh->stop);  /* everyone is waiting */
 	}
 	for (unsigned i = 0; i < count; i++) {
 		backend_close_all(&cl[i].ctx);

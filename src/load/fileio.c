@@ -89,10 +89,15 @@ static int at_unlink(int base, const char *path, int flags)
 static int at_mkdir(int base, const char *path)
 {
 	const char *leaf;
+	struct stat st;
 	int owned, dfd = fs_parent_beneath(base, path, &leaf, &owned);
 	if (dfd < 0)
 		return errno;
 	int rc = mkdirat(dfd, leaf, 0777) < 0 ? errno : 0;
+	/* "already exists" is only what was asked for if it is a directory */
+	if (rc == EEXIST && fstatat(dfd, leaf, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+	    !S_ISDIR(st.st_mode))
+		rc = ENOTDIR;
 	if (owned)
 		close(dfd);
 	return rc;
@@ -412,7 +417,7 @@ static int lock_range(const struct backend_ctx *c, const struct op *op, short ty
 	fl.l_type = type;
 	fl.l_whence = SEEK_SET;
 	fl.l_start = (off_t)op->off;
-	fl.l_len = (off_t)op->len;
+	fl.l_len = (off_t)(((uint64_t)op->arg << 32) | op->len);
 	return fcntl(fd, F_SETLK, &fl) < 0 ? errno : 0;
 }
 

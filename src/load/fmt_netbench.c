@@ -124,6 +124,12 @@ static int parse_args(struct parser *ps, struct op *op, char **a)
 		if (lf_path(ps, a[0], &op->path1, &shared) < 0)
 			return -1;
 		op->flags |= shared ? OPF_SHARED1 : 0;
+		if (shared && op->code != OP_MKDIR && !strcmp(prog_path(ps->prog, op->path1), ".")) {
+			lf_error(ps, "%s of the run directory itself is refused (it holds every "
+				 "client's tree and files that are not the run's)",
+				 op->code == OP_DELTREE ? "Deltree" : "Rmdir");
+			return -1;
+		}
 		return 0;
 	case OP_QFSINFO:
 		if (lf_num(ps, a[0], "level", UINT32_MAX, &v) < 0)
@@ -167,7 +173,8 @@ static int parse_args(struct parser *ps, struct op *op, char **a)
 			return -1;
 		}
 		op->off = v;
-		op->len = w > UINT32_MAX ? UINT32_MAX : (uint32_t)w;
+		op->len = (uint32_t)w;          /* low 32 bits of the length */
+		op->arg = (uint32_t)(w >> 32);  /* high 32 bits */
 		return 0;
 	case OP_SLEEP:
 		if (lf_num(ps, a[0], "microseconds", 3600ull * 1000000, &v) < 0)
@@ -186,12 +193,32 @@ static int is_timestamp(const char *t)
 	return (t[0] >= '0' && t[0] <= '9') || (t[0] == '.' && t[1] >= '0' && t[1] <= '9');
 }
 
+/* Seconds as dbench writes them: digits with at most one '.'. */
+static int timestamp_ns(const char *t, uint64_t *ns)
+{
+	size_t digits = strspn(t, "0123456789");
+	const char *p = t + digits;
+	if (*p == '.') {
+		size_t frac = strspn(p + 1, "0123456789");
+		digits += frac;
+		p += 1 + frac;
+	}
+	if (*p || !digits)
+		return -1;
+	double s = strtod(t, NULL);
+	if (!(s >= 0 && s <= 1e9))
+		return -1;
+	*ns = (uint64_t)(s * 1e9 + 0.5);
+	return 0;
+}
+
 int lf_looks_status_line(const char *line)
 {
 	/* a dbench 4 line: the opcode's arguments and then a status */
-	char buf[512], *tok[LF_MAX_TOKENS];
-	snprintf(buf, sizeof(buf), "%s", line);
+	char *buf = strdup(line), *tok[LF_MAX_TOKENS];
 	int n = 0;
+	if (!buf)
+		return 0;
 	for (char *p = buf; *p && n < LF_MAX_TOKENS;) {
 		while (*p == ' ' || *p == '\t')
 			p++;
@@ -208,11 +235,14 @@ int lf_looks_status_line(const char *line)
 			*p++ = '\0';
 	}
 	int t = n > 0 && is_timestamp(tok[0]);
-	if (n < t + 2)
-		return 0;
-	const struct opdef *def = find_opdef(tok[t]);
-	uint8_t e;
-	return def && n - t - 1 == def->nargs + 1 && lf_status(tok[n - 1], &e) == 0;
+	int yes = 0;
+	if (n >= t + 2) {
+		const struct opdef *def = find_opdef(tok[t]);
+		uint8_t e;
+		yes = def && n - t - 1 == def->nargs + 1 && lf_status(tok[n - 1], &e) == 0;
+	}
+	free(buf);
+	return yes;
 }
 
 void lf_line_netbench(struct parser *ps, char *line)
@@ -228,14 +258,11 @@ void lf_line_netbench(struct parser *ps, char *line)
 
 	int t = 0;
 	if (is_timestamp(tok[0])) {
-		char *end;
-		errno = 0;
-		double s = strtod(tok[0], &end);
-		if (*end || errno || !isfinite(s) || s < 0 || s > 1e9) {
-			lf_error(ps, "bad timestamp '%.40s' (seconds from the pass start)", tok[0]);
+		if (timestamp_ns(tok[0], &op.ts_ns) < 0) {
+			lf_error(ps, "bad timestamp '%.40s' (seconds from the pass start, e.g. 12.345)",
+				 tok[0]);
 			return;
 		}
-		op.ts_ns = (uint64_t)(s * 1e9 + 0.5);
 		op.flags |= OPF_TIMED;
 		t = 1;
 		if (n == 1) {

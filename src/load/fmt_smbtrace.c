@@ -218,7 +218,7 @@ static void trans2(struct parser *ps, const struct fields *f)
 		lf_emit(ps, &op);
 	} else if (!strcasecmp(sub, "FINDNEXT")) {
 		if (ps->last_find == NO_PATH) {
-			lf_ignore(ps, "SMBtrans2 FINDNEXT (no FINDFIRST)");
+			lf_ignore(ps, "FINDNEXT before FINDFIRST");
 			return;
 		}
 		lf_op_init(ps, &op);

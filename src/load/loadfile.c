@@ -29,6 +29,8 @@
 
 #define DETECT_LINES 64
 
+static char gz_error[128];  /* zlib's words for the last read error */
+
 /* ---- errors and ignored lines ---- */
 
 void lf_error(struct parser *ps, const char *fmt, ...)
@@ -409,16 +411,31 @@ int lf_pattern(struct parser *ps, const char *tok, struct op *op)
 		lf_error(ps, "wildcard outside the last path component: \"%.60s\"", tok);
 		return -1;
 	}
-	for (char *c = last; *c; c++) {
+	/* rewrite the last component: DOS wildcards to fnmatch ones, and '['
+	 * (a plain character for DOS) escaped */
+	char comp[2 * NAME_MAX + 2];
+	size_t k = 0;
+	for (const char *c = last; *c && k + 2 < sizeof(comp); c++) {
 		if (*c == '<')
-			*c = '*';
+			comp[k++] = '*';
 		else if (*c == '>')
-			*c = '?';
+			comp[k++] = '?';
 		else if (*c == '"')
-			*c = '.';
+			comp[k++] = '.';
+		else if (*c == '[' || *c == ']') {
+			comp[k++] = '\\';
+			comp[k++] = *c;
+		} else
+			comp[k++] = *c;
 	}
-	if (strcmp(last, "*.*") == 0)
-		strcpy(last, "*");
+	comp[k] = '\0';
+	if (strcmp(comp, "*.*") == 0)
+		strcpy(comp, "*");
+	if ((size_t)(last - buf) + k + 1 > sizeof(buf)) {
+		lf_error(ps, "path too long: \"%.60s\"", tok);
+		return -1;
+	}
+	memcpy(last, comp, k + 1);
 	op->flags |= OPF_WILDCARD | (shared ? OPF_SHARED1 : 0);
 	if (intern_path(ps, buf, &op->path1) < 0) {
 		lf_error(ps, "out of memory storing paths");
@@ -611,9 +628,11 @@ int loadfile_parse_stream(FILE *in, const char *name, enum lf_format format,
 	run_lines(ps, in);
 	if (ferror(in)) {
 		if (errs)
-			fprintf(errs, "%s: read error: %s\n", name, strerror(errno ? errno : EIO));
+			fprintf(errs, "%s: read error: %s\n", name,
+				gz_error[0] ? gz_error : strerror(errno ? errno : EIO));
 		rc = -1;
 	}
+	gz_error[0] = '\0';
 	prog->nlines = ps->lineno;
 	prog->format = ps->format;
 
@@ -653,11 +672,19 @@ static ssize_t gz_cookie_read(void *cookie, char *buf, size_t size)
 {
 	unsigned want = size > (1u << 30) ? 1u << 30 : (unsigned)size;
 	int n = gzread((gzFile)cookie, buf, want);
-	if (n < 0) {
-		int zerr;
-		const char *msg = gzerror((gzFile)cookie, &zerr);
-		(void)msg;
-		errno = zerr == Z_ERRNO ? errno : EILSEQ;
+	int zerr = Z_OK;
+	const char *msg = gzerror((gzFile)cookie, &zerr);
+	if (n < 0 || (n == 0 && zerr != Z_OK)) {
+		if (zerr == Z_ERRNO) {
+			snprintf(gz_error, sizeof(gz_error), "%s", strerror(errno));
+		} else {
+			/* e.g. a truncated file: "unexpected end of file"; zlib
+			 * names the file "<fd:N>", which says nothing here */
+			if (!strncmp(msg, "<fd:", 4) && strstr(msg, ": "))
+				msg = strstr(msg, ": ") + 2;
+			snprintf(gz_error, sizeof(gz_error), "gzip: %s", msg);
+			errno = EBADMSG;
+		}
 		return -1;
 	}
 	return n;

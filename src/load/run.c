@@ -142,8 +142,9 @@ static void merge(const struct run_config *cfg, const struct run_shared *sh,
 			res->late_max_ns = st->late_max_ns;
 		cap += st->nerr_slots;
 	}
+	/* a Sleep is the loadfile's pause, not a file-system latency */
 	for (unsigned i = 0; i < OP_COUNT; i++)
-		if (res->hist[i].max_ns > res->max_latency_ns)
+		if (i != OP_SLEEP && res->hist[i].max_ns > res->max_latency_ns)
 			res->max_latency_ns = res->hist[i].max_ns;
 
 	res->errs = cap ? calloc(cap, sizeof(*res->errs)) : NULL;

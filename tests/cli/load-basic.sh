@@ -81,6 +81,21 @@ expect_rc_now 0 "timed loadfile exits 0"
 if [ $(( (end - start) / 1000000 )) -ge 800 ]; then pass "timed ops wait for their time (>= 0.8 s)"; else fail "timed ops wait" "$(( (end - start) / 1000000 )) ms"; fi
 expect_out_grep "schedule line" '^schedule: (every timed op started on time|[0-9]+ timed ops started late)'
 
+# --- interleaved clients wait for their times without holding each other --
+start=$(date +%s%N)
+kload -q --run-once --clients-per-process 4 -c "$DATA/timed.txt" -D "$D" 4
+end=$(date +%s%N)
+ms=$(( (end - start) / 1000000 ))
+if [ "$RC" -eq 0 ] && [ "$ms" -ge 800 ] && [ "$ms" -lt 2500 ]; then
+    pass "4 timed clients in one process run side by side (${ms} ms)"
+else
+    fail "4 timed clients in one process" "rc=$RC, ${ms} ms (one after another would take 3.2 s)"
+fi
+printf 'Mkdir "\\clients\\client1\\f" NT_STATUS_OK\n' >"$WORK/mk.txt"
+printf 'NTCreateX "\\clients\\client1\\f" 0x0 0x2 1 NT_STATUS_OK\nClose 1 NT_STATUS_OK\nMkdir "\\clients\\client1\\f" NT_STATUS_OK\nUnlink "\\clients\\client1\\f" 0 NT_STATUS_OK\n' >"$WORK/mkfile.txt"
+kload -q --run-once -c "$WORK/mkfile.txt" -D "$D" 1
+expect_out_grep "Mkdir over a file is an error" 'mkfile.txt:3: Mkdir expected success, failed: Not a directory'
+
 # --- options: clients per process, per-client results, sync, xattr, rate ----
 kload -q -t 1 --warmup 0 --clients-per-process 2 --per-client-results -c "$DATA/small.txt" -D "$D" 4
 expect_rc_now 0 "--clients-per-process runs"

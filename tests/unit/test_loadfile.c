@@ -280,6 +280,10 @@ static void test_errors(void **state)
 	expect_error(many, "too many tokens (more than 32)");
 	expect_error("FIND_FIRST \"\\clients\\client1\\*\\x\" 260 10 0 NT_STATUS_OK\n",
 		     "wildcard outside the last path component");
+	expect_error("1e3 Close 1 NT_STATUS_OK\n", "bad timestamp '1e3'");
+	expect_error("0x10 Close 1 NT_STATUS_OK\n", "bad timestamp '0x10'");
+	expect_error("Deltree \"\\\" NT_STATUS_OK\n", "Deltree of the run directory itself is refused");
+	expect_error("Rmdir \"\\clients\\..\" NT_STATUS_OK\n", "Rmdir of the run directory itself is refused");
 	char longname[400];
 	snprintf(longname, sizeof(longname), "Unlink \"\\clients\\client1\\%0300d\" 0x6 NT_STATUS_OK\n", 0);
 	expect_error(longname, "path component longer than 255 bytes");
@@ -323,6 +327,78 @@ static void test_huge_line(void **state)
 	assert_non_null(strstr(errs, "t.txt:2: path component longer than 255 bytes"));
 	free(errs);
 	free(text);
+}
+
+static void test_lock_lengths_and_brackets(void **state)
+{
+	(void)state;
+	const char *text =
+		"LockX 1 0 8589934593 NT_STATUS_OK\n"
+		"FIND_FIRST \"\\clients\\client1\\[a]*.TXT\" 260 10 0 NT_STATUS_OK\n";
+	struct program prog;
+	struct op *ops;
+	char *errs;
+	assert_int_equal(parse_str(text, &prog, &ops, &errs), 0);
+	/* a lock length above 2^32 keeps its high bits */
+	assert_int_equal(((uint64_t)ops[0].arg << 32) | ops[0].len, 8589934593ull);
+	/* '[' is a plain character for DOS: escaped for fnmatch */
+	assert_string_equal(prog_path(&prog, ops[1].path1), "\\[a\\]*.txt");
+	free(ops);
+	free(errs);
+	prog_free(&prog);
+}
+
+static void test_dbench2_and_dbench1(void **state)
+{
+	(void)state;
+	const char *d2 =
+		"NTCreateX \\clients\\client1\\A.TXT 0x40 0x1 -1\n"
+		"NTCreateX \\clients\\client1\\A.TXT 0x40 0x2 12\n"
+		"FIND_FIRST \\clients\\client1\\A\"*\n"
+		"QUERY_PATH_INFORMATION \\clients\\client1\\A.TXT\n"
+		"Close 12\n";
+	struct program prog;
+	struct op *ops;
+	char *errs;
+	assert_int_equal(parse_str(d2, &prog, &ops, &errs), 0);
+	assert_int_equal(prog.format, LF_DBENCH2);
+	assert_int_equal(ops[0].expect, EXPECT_FAIL);
+	assert_int_equal(ops[0].handle, NO_HANDLE);
+	assert_int_equal(ops[1].expect, EXPECT_OK);
+	assert_string_equal(prog_path(&prog, ops[2].path1), "a.*");
+	assert_true(ops[2].flags & OPF_WILDCARD);
+	assert_int_equal(ops[3].expect, EXPECT_ANY);
+	assert_int_equal(ops[4].handle, ops[1].handle);
+	free(ops);
+	free(errs);
+	prog_free(&prog);
+
+	const char *d1 =
+		"SMBopenX REQUEST Path \\CLIENTS\\CLIENT1\\X.DOC\n"
+		"SMBopenX REPLY ERRDOS ERRbadfile\n"
+		"CREATE REQUEST Path \\CLIENTS\\CLIENT1\\X.DOC Size 2500000\n"
+		"SMBopenX REQUEST Path \\CLIENTS\\CLIENT1\\X.DOC\n"
+		"SMBopenX REPLY Handle 9 Size 2500000\n"
+		"SMBwritebraw REQUEST Handle 9 Size 100 Offset 7\n"
+		"SMBtconX REQUEST Path \\\\SERVER\\SHARE\n";
+	assert_int_equal(parse_str(d1, &prog, &ops, &errs), 0);
+	assert_int_equal(prog.format, LF_DBENCH1);
+	assert_int_equal(prog.nops, 8);  /* open, create+3 writes+close, open, write */
+	assert_int_equal(ops[0].code, OP_NTCREATEX);
+	assert_int_equal(ops[0].expect, EXPECT_FAIL);
+	assert_int_equal(ops[0].line, 2);  /* acts on the REPLY */
+	assert_int_equal(ops[2].code, OP_WRITEX);
+	assert_int_equal(ops[4].len, 2500000 - 2 * 1048576);
+	assert_int_equal(ops[5].code, OP_CLOSE);
+	assert_true(ops[6].flags & OPF_OPEN_IF);
+	assert_int_equal(ops[7].off, 7);
+	assert_int_equal(ops[7].len, 100);
+	assert_int_equal(ops[7].handle, ops[6].handle);
+	assert_int_equal(prog.ignored_total, 1);
+	assert_string_equal(prog.ignored[0].name, "SMBtconX");
+	free(ops);
+	free(errs);
+	prog_free(&prog);
 }
 
 static void test_path_rewrite(void **state)
@@ -388,6 +464,8 @@ int main(void)
 		cmocka_unit_test(test_error_line_numbers_all_reported),
 		cmocka_unit_test(test_nul_byte),
 		cmocka_unit_test(test_huge_line),
+		cmocka_unit_test(test_lock_lengths_and_brackets),
+		cmocka_unit_test(test_dbench2_and_dbench1),
 		cmocka_unit_test(test_path_rewrite),
 		cmocka_unit_test(test_missing_file),
 	};
