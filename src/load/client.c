@@ -259,6 +259,9 @@ static int client_step(struct client *c, const struct run_config *cfg, struct ru
 	if (bad) {
 		record_error(st, op, rc);
 		if (cfg->strict) {
+			/* the run ends with this op */
+			if (sh->end_ns > t2 + 1)
+				sh->end_ns = t2 + 1;
 			sh->strict_failed = 1;
 			sh->stop = 1;
 		}
@@ -267,6 +270,8 @@ static int client_step(struct client *c, const struct run_config *cfg, struct ru
 	if (cfg->target_rate > 0 && bytes && !c->wait_until) {
 		/* -R: hold this client to target_rate MB/s (10^6 bytes) */
 		double due_s = (double)st->bytes_all / (cfg->target_rate * 1e6);
+		if (due_s > 1e9)
+			due_s = 1e9;  /* a rate so low it never catches up: wait until the end */
 		uint64_t due = c->start_ns + (uint64_t)(due_s * 1e9);
 		if (due > t2)
 			hold(c, due, sh);

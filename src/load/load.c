@@ -168,6 +168,71 @@ static void raise_nofile(const struct program *prog, unsigned per_proc)
 	setrlimit(RLIMIT_NOFILE, &rl);
 }
 
+/* Where --json may write, decided before the run: a missing or regular
+ * file (a symbolic link is followed to one), not the loadfile, not inside
+ * the run directory (cleanup would remove it), in a writable directory.
+ * Returns 0 with the path to write in dest, or 2 with a message printed. */
+static int json_destination(const char *cmd, const char *json, const char *loadfile,
+			    const char *directory, char *dest, size_t destsz)
+{
+	struct stat st, lst;
+	char parent[PATH_MAX], rdir[PATH_MAX], rparent[PATH_MAX];
+	if (!strcmp(json, "-")) {
+		snprintf(dest, destsz, "-");
+		return 0;
+	}
+	if (!*json)
+		return cli_usage_error(cmd, "--json needs a file name");
+	snprintf(dest, destsz, "%s", json);
+	if (lstat(json, &lst) == 0 && S_ISLNK(lst.st_mode)) {
+		if (!realpath(json, dest)) {
+			fprintf(stderr, "%s: --json %s: a symbolic link to nothing (%s)\n", cmd, json,
+				strerror(errno));
+			return 2;
+		}
+	}
+	if (stat(dest, &st) == 0) {
+		struct stat lf;
+		if (!S_ISREG(st.st_mode)) {
+			fprintf(stderr, "%s: --json %s: not a regular file; refusing to replace it\n",
+				cmd, json);
+			return 2;
+		}
+		if (stat(loadfile, &lf) == 0 && lf.st_dev == st.st_dev && lf.st_ino == st.st_ino) {
+			fprintf(stderr, "%s: --json %s: that is the loadfile\n", cmd, json);
+			return 2;
+		}
+	}
+	snprintf(parent, sizeof(parent), "%s", dest);
+	char *slash = strrchr(parent, '/');
+	if (!slash)
+		snprintf(parent, sizeof(parent), ".");
+	else if (slash == parent)
+		parent[1] = '\0';
+	else
+		*slash = '\0';
+	/* can a file be made there?  (access() says yes to root on /proc) */
+	char probe[PATH_MAX + 32];
+	snprintf(probe, sizeof(probe), "%s/.kbench-json.XXXXXX", parent);
+	int pfd = mkstemp(probe);
+	if (pfd < 0) {
+		fprintf(stderr, "%s: --json %s: cannot write in %s: %s\n", cmd, json, parent,
+			strerror(errno));
+		return 2;
+	}
+	close(pfd);
+	unlink(probe);
+	if (realpath(directory, rdir) && realpath(parent, rparent)) {
+		size_t n = strlen(rdir);
+		if (!strncmp(rparent, rdir, n) && (rparent[n] == '/' || rparent[n] == '\0')) {
+			fprintf(stderr, "%s: --json %s: inside the run directory %s, whose "
+				"cleanup would remove it\n", cmd, json, directory);
+			return 2;
+		}
+	}
+	return 0;
+}
+
 /* kbench load --check FILE: every error, or the figures of one pass. */
 static int check_loadfile(const char *path, enum lf_format format)
 {
@@ -241,7 +306,7 @@ int cmd_load(int argc, const char **argv)
 	int status = cli_popt_done(ctx, cmd, rc);
 	struct program prog = { .fd = -1 };
 	struct names before = { 0 };
-	char tmpdir_buf[PATH_MAX];
+	char tmpdir_buf[PATH_MAX], json_dest[PATH_MAX];
 	int made_tmpdir = 0, rootfd = -1;
 	struct run_result res;
 	int have_res = 0;
@@ -357,6 +422,9 @@ int cmd_load(int argc, const char **argv)
 		directory = tmpdir_buf;
 		made_tmpdir = 1;
 	}
+	if (json && (status = json_destination(cmd, json, loadfile, directory, json_dest,
+					       sizeof(json_dest))))
+		goto out;
 	rootfd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (rootfd < 0 || snapshot(rootfd, &before) < 0) {
 		fprintf(stderr, "%s: %s: %s\n", cmd, directory, strerror(errno));
@@ -406,12 +474,15 @@ int cmd_load(int argc, const char **argv)
 			fprintf(stderr, "%s: clients could not start\n", cmd);
 		if (res.measured_s <= 0 && !res.setup_failed)
 			fprintf(stderr, "%s: no measurement: the run stopped before warm-up ended\n", cmd);
+		else if (!res.ops && !res.setup_failed)
+			fprintf(stderr, "%s: no measurement: no operation completed in the measured %.2f s\n",
+				cmd, res.measured_s);
 		if (json) {
 			struct kb_sysinfo si;
 			char err[512];
 			sysinfo_collect(&si, directory);
 			json_t *doc = load_report_json(&cfg, &lp, &res, &si);
-			if (!doc || result_write(doc, json, err, sizeof(err)) < 0) {
+			if (!doc || result_write(doc, json_dest, err, sizeof(err)) < 0) {
 				fprintf(stderr, "%s: %s\n", cmd, doc ? err : "out of memory building JSON");
 				status = 1;
 			}
@@ -419,7 +490,7 @@ int cmd_load(int argc, const char **argv)
 		}
 		if (res.interrupted)
 			status = 128 + res.interrupted;
-		else if (r || res.errors || res.measured_s <= 0)
+		else if (r || res.errors || res.measured_s <= 0 || !res.ops)
 			status = status ? status : 1;
 	}
 

@@ -29,6 +29,13 @@ static const char *expect_word(uint8_t e)
 void load_report_text(FILE *f, const struct run_config *cfg, const struct load_params *lp,
 		      const struct run_result *res)
 {
+	if (!res->ops && !res->errors) {
+		/* nothing was measured: no table of zeros */
+		if (res->interrupted)
+			fprintf(f, "\ninterrupted by %s before anything was measured\n",
+				res->interrupted == SIGINT ? "SIGINT" : "SIGTERM");
+		return;
+	}
 	fprintf(f, "\n %-12s %10s %10s %10s %10s %10s\n", "Operation", "Count", "AvgLat",
 		"P50", "P99", "MaxLat");
 	fprintf(f, " %.67s\n", "-------------------------------------------------------------------");
@@ -85,7 +92,7 @@ void load_report_text(FILE *f, const struct run_config *cfg, const struct load_p
 	if (res->died)
 		fprintf(f, "\nstopped because %s: partial results\n", res->died_msg);
 
-	if (res->measured_s > 0)
+	if (isfinite(res->mbps))
 		/* dbench's line, to the character, sync notes included */
 		fprintf(f, "\nThroughput %g MB/sec%s%s  %u clients  %u procs  max_latency=%.3f ms\n",
 			res->mbps, cfg->bopts.sync_open ? " (sync open)" : "",
@@ -140,7 +147,7 @@ json_t *load_report_json(const struct run_config *cfg, const struct load_params 
 	}
 	json_t *results = json_pack("{s:o, s:o, s:I, s:f, s:I, s:I, s:I, s:o, s:o, s:b, s:b, s:i}",
 		"throughput_MBps", num_or_null(res->mbps),
-		"max_latency_ms", res->measured_s > 0 ? json_real(ms(res->max_latency_ns)) : json_null(),
+		"max_latency_ms", isfinite(res->mbps) ? json_real(ms(res->max_latency_ns)) : json_null(),
 		"errors", (json_int_t)res->errors,
 		"measured_s", res->measured_s,
 		"ops_total", (json_int_t)res->ops,

@@ -19,11 +19,52 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-static volatile sig_atomic_t got_signal;
+struct procs {
+	pid_t *pid;          /* nprocs; 0 once reaped */
+	unsigned n, alive;
+};
+
+static volatile sig_atomic_t got_signal;   /* the first SIGINT/SIGTERM */
+static volatile sig_atomic_t signal_count;
 
 static void on_signal(int sig)
 {
-	got_signal = sig;
+	if (!got_signal)
+		got_signal = sig;
+	signal_count++;
+}
+
+#define STOP_GRACE_NS (10 * 1000000000ull)  /* then stuck clients are killed */
+
+/* Stop the clients now: nothing that completes after this is measured. */
+static void stop_clients(struct run_shared *sh, uint64_t *stop_at)
+{
+	uint64_t now = now_ns();
+	if (!*stop_at)
+		*stop_at = now;
+	if (sh->end_ns > now)
+		sh->end_ns = now;
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	sh->stop = 1;
+}
+
+/* Clients that do not stop (SIGSTOP, a hung file system) are killed after
+ * a grace period, or at once on a second signal. */
+static void kill_stuck(struct procs *p, uint64_t stop_at, int *killed)
+{
+	if (*killed || !stop_at || !p->alive)
+		return;
+	if (now_ns() - stop_at < STOP_GRACE_NS && signal_count < 2)
+		return;
+	*killed = 1;
+	fprintf(stderr, "kbench load: %u client process%s did not stop%s; killing %s\n", p->alive,
+		p->alive == 1 ? "" : "es", signal_count >= 2 ? " (second signal)" : " within 10 s",
+		p->alive == 1 ? "it" : "them");
+	for (unsigned i = 0; i < p->n; i++)
+		if (p->pid[i] > 0) {
+			kill(p->pid[i], SIGKILL);
+			kill(p->pid[i], SIGCONT);
+		}
 }
 
 static void install_handlers(struct sigaction *old_int, struct sigaction *old_term)
@@ -36,10 +77,7 @@ static void install_handlers(struct sigaction *old_int, struct sigaction *old_te
 	sigaction(SIGTERM, &sa, old_term);
 }
 
-struct procs {
-	pid_t *pid;          /* nprocs; 0 once reaped */
-	unsigned n, alive;
-};
+
 
 /* Reap exited children.  Returns 1 if one ended abnormally (described in
  * res->died_msg), else 0. */
@@ -171,6 +209,8 @@ static void merge(const struct run_config *cfg, const struct run_shared *sh,
 
 	res->mbps = run_throughput_mbps(res->bytes, sh->warm_end_ns, window_end);
 	res->measured_s = isnan(res->mbps) ? 0 : (double)(window_end - sh->warm_end_ns) / 1e9;
+	if (!res->ops)
+		res->mbps = NAN;  /* nothing completed in the window: no figure */
 }
 
 double run_throughput_mbps(uint64_t bytes, uint64_t start_ns, uint64_t end_ns)
@@ -233,6 +273,8 @@ int run_load(const struct run_config *cfg, struct run_result *res)
 	res->nprocs = nprocs;
 	res->mbps = NAN;
 	res->hist = malloc(OP_COUNT * sizeof(*res->hist));
+	for (unsigned i = 0; res->hist && i < OP_COUNT; i++)
+		hist_init(&res->hist[i]);  /* a run cut short reports zeros, not garbage */
 	res->client_bytes = calloc(n, sizeof(*res->client_bytes));
 	struct procs p = { calloc(nprocs, sizeof(pid_t)), nprocs, 0 };
 	if (!res->hist || !res->client_bytes || !p.pid) {
@@ -261,6 +303,7 @@ int run_load(const struct run_config *cfg, struct run_result *res)
 	}
 
 	got_signal = 0;
+	signal_count = 0;
 	install_handlers(&old_int, &old_term);
 	fflush(NULL);
 
@@ -294,10 +337,16 @@ int run_load(const struct run_config *cfg, struct run_result *res)
 		usleep(1000);
 	}
 	if (start_failed) {
-		sh->stop = 1;
+		uint64_t stop_at = 0;
+		int killed = 0;
+		stop_clients(sh, &stop_at);
 		close(barrier[1]);
-		while (p.alive)
-			reap(&p, cfg, res, 1);
+		while (p.alive) {
+			reap(&p, cfg, res, 0);
+			kill_stuck(&p, stop_at, &killed);
+			if (p.alive)
+				usleep(10000);
+		}
 		rc = got_signal ? 1 : -1;
 		res->interrupted = got_signal;
 		if (res->died)
@@ -316,21 +365,19 @@ int run_load(const struct run_config *cfg, struct run_result *res)
 	close(barrier[1]);  /* go */
 
 	uint64_t stop_at = 0, prev_bytes = 0, warm_bytes = 0, warm_t = 0, sec = 1;
-	int warm_seen = 0;
+	int warm_seen = 0, killed = 0;
 	while (p.alive) {
 		uint64_t tick = t0 + sec * 1000000000ull;
 		while (now_ns() < tick && p.alive) {
-			if (reap(&p, cfg, res, 0) && !sh->stop) {
-				sh->stop = 1;
-				stop_at = now_ns();
-			}
-			if (got_signal && !sh->stop) {
-				sh->stop = 1;
-				stop_at = now_ns();
+			if (reap(&p, cfg, res, 0) && !sh->stop)
+				stop_clients(sh, &stop_at);
+			if (got_signal && !res->interrupted) {
 				res->interrupted = got_signal;
+				stop_clients(sh, &stop_at);
 			}
 			if (sh->strict_failed && !stop_at)
-				stop_at = now_ns();
+				stop_clients(sh, &stop_at);
+			kill_stuck(&p, stop_at, &killed);
 			uint64_t now = now_ns(), wake = now + 20000000ull;
 			sleep_until(wake < tick ? wake : tick, NULL);
 		}

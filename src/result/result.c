@@ -56,9 +56,12 @@ int result_write(json_t *doc, const char *path, char *err, size_t errlen)
 		ok = (fclose(f) == 0) && ok;
 	else
 		close(fd);
-	/* mkstemp makes 0600; a result file is ordinary data */
-	if (ok)
-		chmod(tmp, 0644);
+	/* mkstemp makes 0600; a result file is ordinary data: 0666 less umask */
+	if (ok) {
+		mode_t mask = umask(0);
+		umask(mask);
+		chmod(tmp, 0666 & ~mask);
+	}
 	if (!ok || rename(tmp, path) < 0) {
 		if (ok)
 			e = errno;

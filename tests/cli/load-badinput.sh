@@ -73,4 +73,21 @@ else
     skip "directory not writable (root without mount)"
 fi
 
+# --json is checked before the run: nothing it names is ever clobbered
+if [ "$(id -u)" -eq 0 ] && mknod "$WORK/dev" c 1 3 2>/dev/null; then
+    expect_rc "--json onto a device node" 2 "$KBENCH" load -t 1 -c "$L" -D "$D" --json "$WORK/dev" 1
+    expect_err_grep "device refused" 'not a regular file; refusing to replace it'
+    if [ -c "$WORK/dev" ]; then pass "the device node is still a device"; else fail "device node replaced"; fi
+fi
+cp "$L" "$WORK/mine.txt"
+expect_rc "--json onto the loadfile" 2 "$KBENCH" load -t 1 -c "$WORK/mine.txt" -D "$D" --json "$WORK/mine.txt" 1
+expect_err_grep "loadfile refused" 'that is the loadfile'
+if cmp -s "$L" "$WORK/mine.txt"; then pass "the loadfile is untouched"; else fail "loadfile changed"; fi
+expect_rc "--json inside DIR" 2 "$KBENCH" load -t 1 -c "$L" -D "$D" --json "$D/r.json" 1
+expect_err_grep "inside DIR refused" 'inside the run directory'
+expect_rc "--json in a missing directory" 2 "$KBENCH" load -t 1 -c "$L" -D "$D" --json "$WORK/no/such/r.json" 1
+expect_err_grep "missing directory named" 'cannot write in .*/no/such'
+expect_rc "--json ''" 2 "$KBENCH" load -t 1 -c "$L" -D "$D" --json '' 1
+one_line_nothing_started "--json checks"
+
 finish

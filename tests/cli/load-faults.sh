@@ -40,6 +40,35 @@ for sig in INT TERM; do
     expect_empty_dir "SIG$sig: files cleaned up" "$D"
 done
 
+# a stopped client cannot hang the run: it is killed after the grace period
+bg_load -t 60 --warmup 0 -c "$L" -D "$D" 2
+wait_clients
+stuck=$(ps -o pid= --ppid "$BG" | sed -n 1p | tr -d ' ')
+kill -STOP "$stuck"
+start=$(date +%s)
+kill -INT "$BG"
+wait "$BG"
+RC=$?
+took=$(( $(date +%s) - start ))
+if [ "$RC" -eq 130 ] && [ "$took" -le 15 ]; then pass "a stopped client is killed; exit 130 in ${took} s"; else
+    fail "a stopped client is killed" "rc=$RC after ${took} s"; fi
+expect_err_grep "the kill is reported" 'did not stop within 10 s; killing it'
+expect_empty_dir "stopped client: files cleaned up" "$D"
+
+# interrupted before the clients start: no table of made-up figures
+bg_load -t 5 -c "$L" -D "$D" 2000
+sleep 0.3
+kill -INT "$BG"
+wait "$BG"
+RC=$?
+if [ "$RC" -eq 130 ]; then pass "SIGINT during start-up exits 130"; else fail "SIGINT during start-up" "rc=$RC"; fi
+if grep -Eq '^ (NTCreateX|ReadX) ' "$WORK/out" || grep -q '^Throughput' "$WORK/out"; then
+    fail "no figures when nothing was measured" "$(cat "$WORK/out")"
+else
+    pass "no figures when nothing was measured"
+fi
+expect_empty_dir "start-up interrupt: files cleaned up" "$D"
+
 # a client killed: the run stops, names the client, cleans up, exits 1
 bg_load -t 30 --warmup 0 -c "$L" -D "$D" 3
 wait_clients
