@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -57,43 +58,154 @@ int fs_parent_beneath(int dirfd, const char *path, const char **leaf, int *owned
 	return fd;
 }
 
-static int remove_contents(int fd, int depth)
+/* Removing a tree without recursion: the walk holds one directory fd at
+ * a time and keeps the way back as a stack of names, so no depth runs out
+ * of file descriptors or of PATH_MAX.  Going up is checked (the ".." it
+ * opens must be the directory it came from), other mounts are never
+ * entered, and a directory that cannot be emptied is left, not retried. */
+struct frame {
+	char *name;          /* this directory's name in its parent */
+	dev_t pdev;          /* the parent's identity */
+	ino_t pino;
+};
+
+struct seen {
+	dev_t dev;
+	ino_t ino;
+};
+
+static int in_seen(const struct seen *v, size_t n, dev_t dev, ino_t ino)
 {
-	if (depth > PATH_MAX / 2)
-		return ELOOP;
-	DIR *d = fdopendir(fd);
-	if (!d) {
-		int e = errno;
-		close(fd);
-		return e;
-	}
-	int first = 0;
-	struct dirent *de;
-	while ((de = readdir(d)) != NULL) {
-		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
-			continue;
-		int isdir = de->d_type == DT_DIR;
-		if (de->d_type == DT_UNKNOWN) {
-			struct stat st;
-			if (fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0)
-				isdir = S_ISDIR(st.st_mode);
-		}
-		if (isdir) {
-			int sub = openat(dirfd(d), de->d_name,
-					 O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-			if (sub >= 0) {
-				int e = remove_contents(sub, depth + 1);
-				if (e && !first)
-					first = e;
-			}
-			if (unlinkat(dirfd(d), de->d_name, AT_REMOVEDIR) < 0 &&
-			    errno != ENOENT && !first)
+	for (size_t i = 0; i < n; i++)
+		if (v[i].dev == dev && v[i].ino == ino)
+			return 1;
+	return 0;
+}
+
+static int remove_contents(int topfd)
+{
+	struct stat top, st;
+	struct frame *stack = NULL;
+	struct seen *failed = NULL;
+	size_t depth = 0, cap = 0, nfailed = 0, capf = 0;
+	int first = 0, cur = topfd;
+
+	if (fstat(topfd, &top) < 0)
+		return errno;
+	for (;;) {
+		int lfd = openat(cur, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		DIR *d = lfd >= 0 ? fdopendir(lfd) : NULL;
+		if (!d) {
+			if (!first)
 				first = errno;
-		} else if (unlinkat(dirfd(d), de->d_name, 0) < 0 && errno != ENOENT && !first) {
-			first = errno;
+			if (lfd >= 0)
+				close(lfd);
+			break;
+		}
+		int down = -1;
+		struct dirent *de;
+		while ((de = readdir(d)) != NULL) {
+			if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+				continue;
+			if (fstatat(cur, de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+				continue;
+			if (!S_ISDIR(st.st_mode)) {
+				if (unlinkat(cur, de->d_name, 0) < 0 && errno != ENOENT && !first)
+					first = errno;
+				continue;
+			}
+			if (st.st_dev != top.st_dev) {
+				if (!first)
+					first = EXDEV;  /* a mount point: never entered */
+				continue;
+			}
+			if (in_seen(failed, nfailed, st.st_dev, st.st_ino))
+				continue;
+			down = openat(cur, de->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+			if (down < 0) {
+				if (!first)
+					first = errno;
+				continue;
+			}
+			struct stat here;
+			char *name = strdup(de->d_name);
+			if (depth == cap) {
+				size_t ncap = cap ? cap * 2 : 64;
+				struct frame *ns = realloc(stack, ncap * sizeof(*ns));
+				if (ns) {
+					stack = ns;
+					cap = ncap;
+				}
+			}
+			if (!name || depth == cap || fstat(cur, &here) < 0) {
+				free(name);
+				close(down);
+				down = -1;
+				if (!first)
+					first = ENOMEM;
+				break;
+			}
+			stack[depth].name = name;
+			stack[depth].pdev = here.st_dev;
+			stack[depth].pino = here.st_ino;
+			depth++;
+			break;
+		}
+		closedir(d);
+		if (down >= 0) {
+			if (cur != topfd)
+				close(cur);
+			cur = down;
+			continue;
+		}
+		if (depth == 0)
+			break;
+		/* cur is as empty as it gets: go up and remove it */
+		struct frame *fr = &stack[--depth];
+		struct stat self, up_st;
+		int up = openat(cur, "..", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (up < 0 || fstat(up, &up_st) < 0 || up_st.st_dev != fr->pdev ||
+		    up_st.st_ino != fr->pino || fstat(cur, &self) < 0) {
+			/* the tree moved under us: stop rather than guess */
+			if (!first)
+				first = ESTALE;
+			if (up >= 0)
+				close(up);
+			free(fr->name);
+			while (depth)
+				free(stack[--depth].name);
+			break;
+		}
+		if (cur != topfd)
+			close(cur);
+		if (unlinkat(up, fr->name, AT_REMOVEDIR) < 0 && errno != ENOENT) {
+			if (!first)
+				first = errno;
+			if (nfailed == capf) {
+				size_t ncap = capf ? capf * 2 : 16;
+				struct seen *nf = realloc(failed, ncap * sizeof(*nf));
+				if (nf) {
+					failed = nf;
+					capf = ncap;
+				}
+			}
+			if (nfailed < capf)
+				failed[nfailed++] = (struct seen){ self.st_dev, self.st_ino };
+		}
+		free(fr->name);
+		if (depth == 0) {
+			close(up);
+			cur = topfd;
+		} else {
+			cur = up;
 		}
 	}
-	closedir(d);
+	if (cur != topfd)
+		close(cur);
+	while (depth)
+		free(stack[--depth].name);
+	free(stack);
+	free(failed);
 	return first;
 }
 
@@ -117,7 +229,8 @@ int fs_remove_tree(int dirfd, const char *path, int keep_top)
 		if (fd < 0) {
 			e = errno;
 		} else {
-			e = remove_contents(fd, 0);
+			e = remove_contents(fd);
+			close(fd);
 			if (!keep_top && unlinkat(pfd, leaf, AT_REMOVEDIR) < 0 && errno != ENOENT && !e)
 				e = errno;
 		}

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <cmocka.h>
@@ -123,6 +124,43 @@ static void test_confinement(void **state)
 	assert_int_equal(rmdir(tmpl), 0);
 }
 
+static void test_deep_tree_removal(void **state)
+{
+	(void)state;
+	/* 3000 levels: deeper than PATH_MAX allows by name, with only 32 fds */
+	char dir[64] = "/dev/shm/kbench-deep.XXXXXX";  /* tmpfs: quick */
+	if (!mkdtemp(dir)) {
+		strcpy(dir, "/tmp/kbench-deep.XXXXXX");
+		assert_non_null(mkdtemp(dir));
+	}
+	int root = open(dir, O_RDONLY | O_DIRECTORY);
+	int cur = dup(root);
+	for (int i = 0; i < 3000; i++) {
+		assert_int_equal(mkdirat(cur, "d", 0777), 0);
+		int fd = openat(cur, "d", O_RDONLY | O_DIRECTORY);
+		assert_true(fd >= 0);
+		if (i % 100 == 0) {
+			int f = openat(fd, "file", O_CREAT | O_WRONLY, 0600);
+			assert_true(f >= 0);
+			close(f);
+		}
+		close(cur);
+		cur = fd;
+	}
+	close(cur);
+	struct rlimit old, low = { 32, 32 };
+	getrlimit(RLIMIT_NOFILE, &old);
+	low.rlim_max = old.rlim_max;
+	setrlimit(RLIMIT_NOFILE, &low);
+	int e = fs_remove_tree(root, "d", 0);
+	setrlimit(RLIMIT_NOFILE, &old);
+	assert_int_equal(e, 0);
+	struct stat st;
+	assert_int_equal(fstatat(root, "d", &st, 0), -1);
+	close(root);
+	assert_int_equal(rmdir(dir), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -130,6 +168,7 @@ int main(void)
 		cmocka_unit_test(test_sizes_and_counts),
 		cmocka_unit_test(test_throughput),
 		cmocka_unit_test(test_confinement),
+		cmocka_unit_test(test_deep_tree_removal),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
