@@ -10,6 +10,7 @@ L="$DATA/small.txt"
 
 # start kbench load in the background; its pid in $BG
 bg_load() {
+    : >"$WORK/out"  # not the last run's lines: wait_clients reads this file
     "$KBENCH" load "$@" >"$WORK/out" 2>"$WORK/err" &
     BG=$!
 }
