@@ -379,6 +379,10 @@ int cmd_load(int argc, const char **argv)
 	}
 
 	/* the loadfile, whole, before anything else happens */
+	if (opt_loadfile && !*opt_loadfile) {
+		status = cli_usage_error(cmd, "--loadfile needs a file name");
+		goto out;
+	}
 	loadfile = opt_loadfile ? strdup(opt_loadfile) : default_loadfile();
 	if (!loadfile) {
 		fprintf(stderr, "%s: out of memory\n", cmd);

@@ -38,12 +38,16 @@ void lf_error(struct parser *ps, const char *fmt, ...)
 	ps->nerrors++;
 	if (!ps->errs || ps->nerrors > ps->max_errors)
 		return;
+	char msg[512];
 	va_list ap;
-	fprintf(ps->errs, "%s:%llu: ", ps->name, (unsigned long long)ps->lineno);
 	va_start(ap, fmt);
-	vfprintf(ps->errs, fmt, ap);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	fputc('\n', ps->errs);
+	/* a binary file must not write control bytes to the terminal */
+	for (char *c = msg; *c; c++)
+		if ((unsigned char)*c < 0x20 || *c == 0x7f)
+			*c = '?';
+	fprintf(ps->errs, "%s:%llu: %s\n", ps->name, (unsigned long long)ps->lineno, msg);
 }
 
 void lf_ignore(struct parser *ps, const char *kind)
@@ -307,8 +311,9 @@ int lf_status(const char *tok, uint8_t *expect)
 			if (*s != '0')
 				nonzero = 1;
 		}
-		if (strlen(tok + 2) > 16)
-			return -1;
+		const char *digits = tok + 2 + strspn(tok + 2, "0");
+		if (strlen(digits) > 16)
+			return -1;  /* more than 64 bits of status */
 		*expect = nonzero ? EXPECT_FAIL : EXPECT_OK;
 		return 0;
 	}
@@ -517,22 +522,55 @@ static void dispatch(struct parser *ps, char *line)
 		lf_line_netbench(ps, line);
 }
 
-/* Read one line into *line (getline semantics), strip the line end and
- * check for NUL bytes.  Returns 1 for a line, 0 at the end, -1 (error
- * reported) for a line that must be skipped. */
+#define MAX_LINE (16u << 20)    /* a longer line is not a loadfile line */
+#define GIVE_UP_ERRORS 1000     /* errors after which reading stops */
+
+/* Read one line into *line (grown as needed, at most MAX_LINE bytes) and
+ * strip its line end.  Returns 1 for a line, 0 at the end of the file or
+ * when reading must stop (*eof set), -1 (error reported) for a line that
+ * must be skipped. */
 static int next_line(struct parser *ps, FILE *in, char **line, size_t *cap, int *eof)
 {
-	ssize_t len = getline(line, cap, in);
-	if (len < 0) {
+	size_t len = 0;
+	int c, nul = 0;
+	if (ps->nerrors >= GIVE_UP_ERRORS) {
+		if (ps->errs)
+			fprintf(ps->errs, "%s: stopped reading after %u errors (not a loadfile?)\n",
+				ps->name, ps->nerrors);
+		*eof = 1;
+		return 0;
+	}
+	while ((c = getc_unlocked(in)) != EOF && c != '\n') {
+		if (len + 1 >= *cap) {
+			if (*cap >= MAX_LINE) {
+				ps->lineno++;
+				lf_error(ps, "line longer than %u MiB (not a text loadfile?)", MAX_LINE >> 20);
+				*eof = 1;
+				return 0;
+			}
+			size_t ncap = *cap ? *cap * 2 : 256;
+			char *nl = realloc(*line, ncap);
+			if (!nl) {
+				lf_error(ps, "out of memory reading a line");
+				*eof = 1;
+				return 0;
+			}
+			*line = nl;
+			*cap = ncap;
+		}
+		if (!c)
+			nul = 1;
+		(*line)[len++] = (char)c;
+	}
+	if (c == EOF && len == 0) {
 		*eof = 1;
 		return 0;
 	}
 	ps->lineno++;
-	if (len > 0 && (*line)[len - 1] == '\n')
-		(*line)[--len] = '\0';
-	if (len > 0 && (*line)[len - 1] == '\r')
-		(*line)[--len] = '\0';
-	if (memchr(*line, '\0', (size_t)len)) {
+	while (len > 0 && (*line)[len - 1] == '\r')
+		len--;
+	(*line)[len] = '\0';
+	if (nul) {
 		lf_error(ps, "NUL byte in line (not a text loadfile?)");
 		return -1;
 	}
@@ -644,8 +682,10 @@ int loadfile_parse_stream(FILE *in, const char *name, enum lf_format format,
 		rc = -1;
 	}
 	if (!rc && !ps->nerrors && prog->nops == 0) {
-		ps->lineno = prog->nlines;
-		lf_error(ps, "no operations in loadfile");
+		ps->nerrors++;
+		if (errs)
+			fprintf(errs, "%s: no operations in loadfile%s\n", name,
+				prog->nlines ? "" : " (an empty file)");
 	}
 	if (!rc && ps->nerrors) {
 		if (errs && ps->nerrors > ps->max_errors)

@@ -55,7 +55,13 @@ expect_rc "binary loadfile" 2 "$KBENCH" load -t 1 -c "$WORK/bin.txt" -D "$D" 1
 expect_err_grep "binary named with line" 'bin.txt:2: NUL byte'
 : >"$WORK/empty.txt"
 expect_rc "empty loadfile" 2 "$KBENCH" load -t 1 -c "$WORK/empty.txt" -D "$D" 1
-expect_err_grep "empty loadfile explained" 'empty.txt:0: no operations in loadfile'
+expect_err_grep "empty loadfile explained" 'empty.txt: no operations in loadfile \(an empty file\)'
+expect_rc "endless loadfile (/dev/zero)" 2 timeout 20 "$KBENCH" load -t 1 -c /dev/zero -D "$D" 1
+expect_err_grep "endless line refused" '/dev/zero:1: line longer than 16 MiB'
+expect_rc "endless binary loadfile (/dev/urandom)" 2 timeout 20 "$KBENCH" load -t 1 -c /dev/urandom -D "$D" 1
+expect_err_grep "reading stops after many errors" '/dev/urandom: stopped reading after 1000 errors'
+if LC_ALL=C grep -q '[[:cntrl:]]' "$WORK/err"; then fail "no control bytes in messages" "$(head -c 300 "$WORK/err" | od -c | head)"; else pass "no control bytes in messages"; fi
+expect_rc "empty loadfile name" 2 "$KBENCH" load -t 1 -c '' -D "$D" 1
 
 expect_rc "directory missing" 2 "$KBENCH" load -t 1 -c "$L" -D "$WORK/missing" 1
 expect_err_grep "missing directory named" "$WORK/missing: No such file or directory"
