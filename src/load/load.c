@@ -11,6 +11,7 @@
 #include "config.h"
 #include "cli.h"
 #include "load/check.h"
+#include "load/cleanup.h"
 #include "load/loadfile.h"
 #include "load/report.h"
 #include "load/run.h"
@@ -60,82 +61,6 @@ static char *default_loadfile(void)
 		}
 	}
 	return strdup(KBENCH_PKGDATADIR "/client.txt");
-}
-
-/* Names present in dir before the run: cleanup leaves them alone. */
-struct names {
-	char **v;
-	size_t n;
-};
-
-static int snapshot(int dirfd, struct names *out)
-{
-	int fd = dup(dirfd);
-	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
-	if (!d) {
-		if (fd >= 0)
-			close(fd);
-		return -1;
-	}
-	struct dirent *de;
-	size_t cap = 0;
-	while ((de = readdir(d))) {
-		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
-			continue;
-		if (out->n == cap) {
-			cap = cap ? cap * 2 : 16;
-			char **v = realloc(out->v, cap * sizeof(*v));
-			if (!v)
-				break;
-			out->v = v;
-		}
-		out->v[out->n++] = strdup(de->d_name);
-	}
-	rewinddir(d);
-	closedir(d);
-	return 0;
-}
-
-static int in_names(const struct names *s, const char *name)
-{
-	for (size_t i = 0; i < s->n; i++)
-		if (s->v[i] && !strcmp(s->v[i], name))
-			return 1;
-	return 0;
-}
-
-/* Remove what the run created: each client's tree, "clients" if the run
- * made it, and any other entry of dir that was not there before. */
-static int cleanup(int dirfd, const struct names *before, unsigned nclients)
-{
-	int failed = 0;
-	char name[32];
-	int clients = openat(dirfd, "clients", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (clients >= 0) {
-		for (unsigned c = 0; c < nclients; c++) {
-			snprintf(name, sizeof(name), "client%u", c);
-			if (fs_remove_tree(clients, name, 0))
-				failed = 1;
-		}
-		close(clients);
-	}
-	struct names now = { 0 };
-	if (snapshot(dirfd, &now) < 0)
-		return -1;
-	for (size_t i = 0; i < now.n; i++) {
-		if (now.v[i] && !in_names(before, now.v[i]) && fs_remove_tree(dirfd, now.v[i], 0))
-			failed = 1;
-		free(now.v[i]);
-	}
-	free(now.v);
-	return failed ? -1 : 0;
-}
-
-static void free_names(struct names *s)
-{
-	for (size_t i = 0; i < s->n; i++)
-		free(s->v[i]);
-	free(s->v);
 }
 
 static unsigned max_clients(unsigned per_proc)
@@ -305,7 +230,7 @@ int cmd_load(int argc, const char **argv)
 	int rc = poptGetNextOpt(ctx);
 	int status = cli_popt_done(ctx, cmd, rc);
 	struct program prog = { .fd = -1 };
-	struct names before = { 0 };
+	struct cleanup_plan *plan = NULL;
 	char tmpdir_buf[PATH_MAX], json_dest[PATH_MAX];
 	int made_tmpdir = 0, rootfd = -1;
 	struct run_result res;
@@ -430,11 +355,14 @@ int cmd_load(int argc, const char **argv)
 					       sizeof(json_dest))))
 		goto out;
 	rootfd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (rootfd < 0 || snapshot(rootfd, &before) < 0) {
+	if (rootfd < 0 || !(plan = cleanup_plan(rootfd, &prog, (unsigned)nclients))) {
 		fprintf(stderr, "%s: %s: %s\n", cmd, directory, strerror(errno));
 		status = 2;
 		goto out;
 	}
+	if (cleanup_inexact(plan))
+		fprintf(stderr, "%s: warning: %s holds too much to note in full; files the run "
+			"makes inside existing directories may be left\n", cmd, directory);
 	raise_nofile(&prog, (unsigned)per_proc);
 	malloc_trim(0);  /* clients inherit the heap: give back what parsing used */
 
@@ -501,7 +429,7 @@ int cmd_load(int argc, const char **argv)
 	if (skip_cleanup) {
 		if (!quiet)
 			fprintf(out, "files left in %s (--skip-cleanup)\n", directory);
-	} else if (cleanup(rootfd, &before, cfg.nclients) < 0) {
+	} else if (cleanup_run(plan, rootfd) < 0) {
 		fprintf(stderr, "%s: could not remove everything the run created in %s\n", cmd,
 			directory);
 		if (!status)
@@ -521,7 +449,7 @@ out:
 		close(rootfd);
 	if (made_tmpdir && status == 2)
 		rmdir(tmpdir_buf);
-	free_names(&before);
+	cleanup_free(plan);
 	prog_free(&prog);
 	free(loadfile);
 	free(opt_loadfile);

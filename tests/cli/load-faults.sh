@@ -110,6 +110,28 @@ else
 fi
 rm -rf "$D"; mkdir -p "$D"
 
+# what the run creates inside directories that were already there goes;
+# what was there stays
+mkdir -p "$D/pre/old" "$D/clients/other"
+echo keep >"$D/pre/old/keep.txt"
+echo keep >"$D/clients/other/keep.txt"
+cat >"$WORK/shared.txt" <<'EOT'
+Mkdir "\clients" NT_STATUS_OK
+NTCreateX "\pre\new.txt" 0x0 0x5 1 NT_STATUS_OK
+WriteX 1 0 100 100 NT_STATUS_OK
+Close 1 NT_STATUS_OK
+Mkdir "\pre\old\newdir" NT_STATUS_OK
+Mkdir "\clients\client1\..\client7" NT_STATUS_OK
+NTCreateX "\clients\other\junk" 0x0 0x5 2 NT_STATUS_OK
+Close 2 NT_STATUS_OK
+EOT
+kload -q --run-once -c "$WORK/shared.txt" -D "$D" 2
+left=$(cd "$D" && find . | sort | tr '\n' ' ')
+want=". ./clients ./clients/other ./clients/other/keep.txt ./pre ./pre/old ./pre/old/keep.txt "
+if [ "$RC" -eq 0 ] && [ "$left" = "$want" ]; then pass "cleanup inside existing directories"; else
+    fail "cleanup inside existing directories" "rc=$RC" "left: $left" "want: $want"; fi
+rm -rf "$D"; mkdir -p "$D"
+
 # a full filesystem: ENOSPC is counted against the op, never a crash
 if [ "$(id -u)" -eq 0 ] && mkdir -p "$WORK/small" && mount -t tmpfs -o size=256k kbench-test "$WORK/small" 2>/dev/null; then
     cat >"$WORK/big.txt" <<'EOT'

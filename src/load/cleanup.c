@@ -1,0 +1,293 @@
+/* kbench - after a load run: remove what the run made, keep what was there
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The run owns DIR/clients/clientK for every client K: those trees go.
+ * Everything else in DIR is compared with a note taken before the run:
+ * its top-level names, and the whole contents of each directory that was
+ * already there and that the loadfile's shared paths reach into (a shared
+ * path can create files inside it).  Whatever the note does not list was
+ * made by the run and is removed; whatever it lists stays.
+ */
+#include "config.h"
+#include "load/cleanup.h"
+#include "load/fsutil.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define MAX_NOTED 200000   /* entries noted before a tree is left inexact */
+#define WINDOW 1024
+
+struct cleanup_plan {
+	char **noted;          /* relative paths present before, sorted */
+	size_t nnoted, cap;
+	char **deep;           /* top-level directories noted in full */
+	size_t ndeep;
+	unsigned nclients;
+	int inexact;           /* a tree was too big to note in full */
+};
+
+static int add(char ***v, size_t *n, size_t *cap, const char *s)
+{
+	if (*n == *cap) {
+		size_t ncap = *cap ? *cap * 2 : 64;
+		char **nv = realloc(*v, ncap * sizeof(*nv));
+		if (!nv)
+			return -1;
+		*v = nv;
+		*cap = ncap;
+	}
+	char *d = strdup(s);
+	if (!d)
+		return -1;
+	(*v)[(*n)++] = d;
+	return 0;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int noted(const struct cleanup_plan *p, const char *path)
+{
+	return bsearch(&path, p->noted, p->nnoted, sizeof(char *), cmp_str) != NULL;
+}
+
+/* Is rel (below "clients") one of this run's client trees? */
+static int client_tree(const struct cleanup_plan *p, const char *rel)
+{
+	unsigned k;
+	char tail;
+	return sscanf(rel, "clients/client%u%c", &k, &tail) == 1 && k < p->nclients;
+}
+
+/* Call fn for every entry below the directory top (relative to rootfd),
+ * breadth first, never following links or entering other mounts. */
+typedef int (*visit_fn)(struct cleanup_plan *p, int dfd, const char *rel, const char *name,
+			const struct stat *st);
+
+static int walk(struct cleanup_plan *p, int rootfd, const char *top, visit_fn fn)
+{
+	char **todo = NULL;
+	size_t ntodo = 0, cap = 0;
+	int rc = 0;
+	struct stat topst;
+	if (fstatat(rootfd, top, &topst, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISDIR(topst.st_mode))
+		return 0;
+	if (add(&todo, &ntodo, &cap, top) < 0)
+		return -1;
+	while (ntodo) {
+		char *rel = todo[--ntodo];
+		int dfd = fs_open_beneath(rootfd, rel, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
+		DIR *d = dfd >= 0 ? fdopendir(dfd) : NULL;
+		if (!d) {
+			if (dfd >= 0)
+				close(dfd);
+			free(rel);
+			continue;
+		}
+		struct dirent *de;
+		while ((de = readdir(d))) {
+			struct stat st;
+			char child[PATH_MAX];
+			if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+				continue;
+			if (fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+				continue;
+			if ((size_t)snprintf(child, sizeof(child), "%s/%s", rel, de->d_name) >= sizeof(child))
+				continue;  /* beyond any loadfile path */
+			int r = fn(p, dirfd(d), child, de->d_name, &st);
+			if (r < 0)
+				rc = -1;
+			if (r == 1 && S_ISDIR(st.st_mode) && st.st_dev == topst.st_dev &&
+			    add(&todo, &ntodo, &cap, child) < 0)
+				rc = -1;
+		}
+		closedir(d);
+		free(rel);
+	}
+	for (size_t i = 0; i < ntodo; i++)
+		free(todo[i]);
+	free(todo);
+	return rc;
+}
+
+/* before: note every entry (1 = descend) */
+static int note(struct cleanup_plan *p, int dfd, const char *rel, const char *name,
+		const struct stat *st)
+{
+	(void)dfd;
+	(void)name;
+	(void)st;
+	if (client_tree(p, rel))
+		return 0;  /* the run's own: removed whole, not compared */
+	if (p->nnoted >= MAX_NOTED) {
+		p->inexact = 1;
+		return 0;
+	}
+	return add(&p->noted, &p->nnoted, &p->cap, rel) < 0 ? -1 : 1;
+}
+
+/* after: remove what is not noted (1 = descend into what is) */
+static int sweep(struct cleanup_plan *p, int dfd, const char *rel, const char *name,
+		 const struct stat *st)
+{
+	(void)st;
+	if (client_tree(p, rel))
+		return 0;
+	if (noted(p, rel))
+		return 1;
+	return fs_remove_tree(dfd, name, 0) ? -1 : 0;
+}
+
+/* First components of the program's shared paths. */
+static int shared_tops(const struct program *prog, char ***tops, size_t *ntops, size_t *capp)
+{
+	size_t cap = *capp;
+	struct op *win = malloc(WINDOW * sizeof(*win));
+	if (!win)
+		return -1;
+	for (size_t at = 0; at < prog->nops;) {
+		long n = prog_read_ops(prog, at, win, WINDOW);
+		if (n <= 0)
+			break;
+		for (long k = 0; k < n; k++) {
+			uint32_t paths[2] = { (win[k].flags & OPF_SHARED1) ? win[k].path1 : NO_PATH,
+					      (win[k].flags & OPF_SHARED2) ? win[k].path2 : NO_PATH };
+			for (int j = 0; j < 2; j++) {
+				char top[NAME_MAX + 1];
+				if (paths[j] == NO_PATH)
+					continue;
+				const char *s = prog_path(prog, paths[j]);
+				size_t len = strcspn(s, "/");
+				if (len > NAME_MAX || !strcmp(s, "."))
+					continue;
+				memcpy(top, s, len);
+				top[len] = '\0';
+				size_t i;
+				for (i = 0; i < *ntops && strcmp((*tops)[i], top); i++)
+					;
+				if (i == *ntops && add(tops, ntops, &cap, top) < 0) {
+					free(win);
+					*capp = cap;
+					return -1;
+				}
+			}
+		}
+		at += (size_t)n;
+	}
+	free(win);
+	*capp = cap;
+	return 0;
+}
+
+struct cleanup_plan *cleanup_plan(int rootfd, const struct program *prog, unsigned nclients)
+{
+	struct cleanup_plan *p = calloc(1, sizeof(*p));
+	char **tops = NULL;
+	size_t ntops = 0, capd = 0;
+	if (!p)
+		return NULL;
+	p->nclients = nclients;
+	int fd = openat(rootfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);  /* own offset */
+	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+	if (!d) {
+		if (fd >= 0)
+			close(fd);
+		free(p);
+		return NULL;
+	}
+	struct dirent *de;
+	while ((de = readdir(d)))
+		if (strcmp(de->d_name, ".") && strcmp(de->d_name, ".."))
+			add(&p->noted, &p->nnoted, &p->cap, de->d_name);
+	closedir(d);
+
+	/* directories that were there and that shared paths reach into */
+	if (shared_tops(prog, &tops, &ntops, &capd) == 0) {
+		int has_clients = 0;
+		for (size_t i = 0; i < ntops; i++)
+			has_clients |= !strcmp(tops[i], "clients");
+		if (!has_clients)
+			add(&tops, &ntops, &capd, "clients");  /* it may hold foreign trees */
+		for (size_t i = 0; i < ntops; i++) {
+			struct stat st;
+			if (fstatat(rootfd, tops[i], &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+			    S_ISDIR(st.st_mode)) {
+				walk(p, rootfd, tops[i], note);
+				p->deep = realloc(p->deep, (p->ndeep + 1) * sizeof(char *));
+				if (p->deep)
+					p->deep[p->ndeep++] = tops[i];
+				else
+					free(tops[i]);
+			} else {
+				free(tops[i]);
+			}
+		}
+	}
+	free(tops);
+	qsort(p->noted, p->nnoted, sizeof(char *), cmp_str);
+	return p;
+}
+
+int cleanup_inexact(const struct cleanup_plan *p)
+{
+	return p->inexact;
+}
+
+int cleanup_run(struct cleanup_plan *p, int rootfd)
+{
+	int failed = 0;
+	char name[32];
+	int clients = openat(rootfd, "clients", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (clients >= 0) {
+		for (unsigned c = 0; c < p->nclients; c++) {
+			snprintf(name, sizeof(name), "client%u", c);
+			if (fs_remove_tree(clients, name, 0))
+				failed = 1;
+		}
+		close(clients);
+	}
+	/* inside the directories that were there: what is new goes */
+	for (size_t i = 0; i < p->ndeep; i++)
+		if (walk(p, rootfd, p->deep[i], sweep) < 0)
+			failed = 1;
+	/* at the top: what is new goes */
+	int fd = openat(rootfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);  /* own offset */
+	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+	if (!d) {
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	struct dirent *de;
+	while ((de = readdir(d))) {
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		if (!noted(p, de->d_name) && fs_remove_tree(rootfd, de->d_name, 0))
+			failed = 1;
+	}
+	closedir(d);
+	return failed ? -1 : 0;
+}
+
+void cleanup_free(struct cleanup_plan *p)
+{
+	if (!p)
+		return;
+	for (size_t i = 0; i < p->nnoted; i++)
+		free(p->noted[i]);
+	for (size_t i = 0; i < p->ndeep; i++)
+		free(p->deep[i]);
+	free(p->noted);
+	free(p->deep);
+	free(p);
+}

@@ -1,0 +1,29 @@
+/* kbench - after a load run: remove what the run made, keep what was there
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#ifndef KBENCH_CLEANUP_H
+#define KBENCH_CLEANUP_H
+
+#include "load/program.h"
+
+struct cleanup_plan;
+
+/* Before the run: note what the run directory (rootfd) holds: its
+ * top-level names and the full contents of each directory there that the
+ * program's shared paths reach into, or "clients".  Returns a plan, or
+ * NULL when out of memory or rootfd cannot be read (errno set). */
+struct cleanup_plan *cleanup_plan(int rootfd, const struct program *prog, unsigned nclients);
+
+/* 1 if a noted tree was too large (more than 200,000 entries) to note in
+ * full: files the run makes there may be left behind. */
+int cleanup_inexact(const struct cleanup_plan *p);
+
+/* After the run: remove DIR/clients/clientK for every client, then every
+ * entry the note does not list.  Never follows a symbolic link or enters
+ * another mount.  Returns 0, or -1 if something could not be removed. */
+int cleanup_run(struct cleanup_plan *p, int rootfd);
+
+/* Free the plan.  Takes NULL. */
+void cleanup_free(struct cleanup_plan *p);
+
+#endif
