@@ -157,13 +157,22 @@ static int cmp_err(const void *a, const void *b)
 	return x->line < y->line ? -1 : x->line > y->line;
 }
 
+/* Empty merged histograms: a run cut short reports zeros, not garbage. */
+static int alloc_hists(struct run_result *res)
+{
+	res->hist = malloc(OP_COUNT * sizeof(*res->hist));
+	if (!res->hist)
+		return -1;
+	for (unsigned i = 0; i < OP_COUNT; i++)
+		hist_init(&res->hist[i]);
+	return 0;
+}
+
 static void merge(const struct run_config *cfg, const struct run_shared *sh,
 		  uint64_t window_end, struct run_result *res)
 {
 	unsigned n = cfg->nclients;
 	size_t cap = 0;
-	for (unsigned i = 0; i < OP_COUNT; i++)
-		hist_init(&res->hist[i]);
 	for (unsigned c = 0; c < n; c++) {
 		const struct client_stats *st = &sh->client[c];
 		for (unsigned i = 0; i < OP_COUNT; i++)
@@ -272,12 +281,12 @@ int run_load(const struct run_config *cfg, struct run_result *res)
 	memset(res, 0, sizeof(*res));
 	res->nprocs = nprocs;
 	res->mbps = NAN;
-	res->hist = malloc(OP_COUNT * sizeof(*res->hist));
-	for (unsigned i = 0; res->hist && i < OP_COUNT; i++)
-		hist_init(&res->hist[i]);  /* a run cut short reports zeros, not garbage */
+	/* the merged histograms (324 KiB) are made after the clients have gone:
+	 * allocated before the fork, every client would carry their pages */
+	res->hist = NULL;
 	res->client_bytes = calloc(n, sizeof(*res->client_bytes));
 	struct procs p = { calloc(nprocs, sizeof(pid_t)), nprocs, 0 };
-	if (!res->hist || !res->client_bytes || !p.pid) {
+	if (!res->client_bytes || !p.pid) {
 		fprintf(stderr, "kbench load: out of memory\n");
 		free(p.pid);
 		return -1;
@@ -349,6 +358,8 @@ int run_load(const struct run_config *cfg, struct run_result *res)
 		}
 		rc = got_signal ? 1 : -1;
 		res->interrupted = got_signal;
+		if (alloc_hists(res) < 0)
+			rc = -1;
 		if (res->died)
 			fprintf(stderr, "kbench load: %s\n", res->died_msg);
 		goto out;
@@ -406,6 +417,11 @@ int run_load(const struct run_config *cfg, struct run_result *res)
 	}
 	if (stop_at && stop_at < window_end)
 		window_end = stop_at;
+	if (alloc_hists(res) < 0) {
+		fprintf(stderr, "kbench load: out of memory merging the results\n");
+		rc = -1;
+		goto out;
+	}
 	merge(cfg, sh, window_end, res);
 	if (res->died)
 		fprintf(stderr, "kbench load: %s\n", res->died_msg);
