@@ -540,8 +540,9 @@ static int next_line(struct parser *ps, FILE *in, char **line, size_t *cap, int 
 		*eof = 1;
 		return 0;
 	}
-	while ((c = getc_unlocked(in)) != EOF && c != '\n') {
-		if (len + 1 >= *cap) {
+	for (;;) {
+		c = getc_unlocked(in);
+		if (len + 1 >= *cap) {  /* room for this byte or the final NUL */
 			if (*cap >= MAX_LINE) {
 				ps->lineno++;
 				lf_error(ps, "line longer than %u MiB (not a text loadfile?)", MAX_LINE >> 20);
@@ -558,6 +559,8 @@ static int next_line(struct parser *ps, FILE *in, char **line, size_t *cap, int 
 			*line = nl;
 			*cap = ncap;
 		}
+		if (c == EOF || c == '\n')
+			break;
 		if (!c)
 			nul = 1;
 		(*line)[len++] = (char)c;

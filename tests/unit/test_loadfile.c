@@ -197,6 +197,23 @@ static void test_layout(void **state)
 	prog_free(&prog);
 }
 
+static void test_blank_first_line(void **state)
+{
+	(void)state;
+	/* found by the fuzzer: an empty first line, before any buffer exists */
+	struct program prog;
+	struct op *ops;
+	char *errs;
+	assert_int_equal(parse_str("\n\nClose 1 NT_STATUS_OK\n", &prog, &ops, &errs), 0);
+	assert_int_equal(prog.nblank, 2);
+	assert_int_equal(ops[0].line, 3);
+	free(ops);
+	free(errs);
+	prog_free(&prog);
+	assert_true(parse_str("\n ", &prog, &ops, &errs) > 0);
+	free(errs);
+}
+
 static void test_long_tokens_and_handles(void **state)
 {
 	(void)state;
@@ -458,6 +475,7 @@ int main(void)
 		cmocka_unit_test(test_every_opcode),
 		cmocka_unit_test(test_status_forms),
 		cmocka_unit_test(test_layout),
+		cmocka_unit_test(test_blank_first_line),
 		cmocka_unit_test(test_long_tokens_and_handles),
 		cmocka_unit_test(test_many_handles),
 		cmocka_unit_test(test_errors),
