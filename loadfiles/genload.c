@@ -1345,7 +1345,7 @@ static void act_probe(void)
 			find_first(p, 1);
 			break;
 		default:
-			snprintf(p, sizeof(p), "%s\\%s", dir, "AutoRun.inf");
+			join(p, dir, "AutoRun.inf");
 			qpathinfo(p, 1004);
 			break;
 		}

@@ -58,7 +58,7 @@ static int cmp_str(const void *a, const void *b)
 
 static int noted(const struct cleanup_plan *p, const char *path)
 {
-	return bsearch(&path, p->noted, p->nnoted, sizeof(char *), cmp_str) != NULL;
+	return p->nnoted && bsearch(&path, p->noted, p->nnoted, sizeof(char *), cmp_str) != NULL;
 }
 
 /* Is rel (below "clients") one of this run's client trees? */
@@ -234,7 +234,8 @@ struct cleanup_plan *cleanup_plan(int rootfd, const struct program *prog, unsign
 		}
 	}
 	free(tops);
-	qsort(p->noted, p->nnoted, sizeof(char *), cmp_str);
+	if (p->nnoted)
+		qsort(p->noted, p->nnoted, sizeof(char *), cmp_str);
 	return p;
 }
 
