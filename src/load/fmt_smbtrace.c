@@ -300,6 +300,14 @@ static void request(struct parser *ps, const char *cmd, const struct fields *f)
 	} else if (!strcmp(cmd, "SMBmkdir")) {
 		path_op(ps, cmd, f, OP_MKDIR, EXPECT_ANY, 0);
 	} else if (!strcmp(cmd, "SMBrmdir")) {
+		struct op tmp;
+		int shared;
+		lf_op_init(ps, &tmp);
+		if (f->path1 && lf_path(ps, f->path1, &tmp.path1, &shared) == 0 && shared &&
+		    !strcmp(prog_path(ps->prog, tmp.path1), ".")) {
+			lf_error(ps, "SMBrmdir of the run directory itself is refused");
+			return;
+		}
 		path_op(ps, cmd, f, OP_RMDIR, EXPECT_ANY, 0);
 	} else if (!strcmp(cmd, "SMBsetatr")) {
 		path_op(ps, cmd, f, OP_SFILEINFO, EXPECT_ANY, OPF_BYPATH);

@@ -93,6 +93,30 @@ static void raise_nofile(const struct program *prog, unsigned per_proc)
 	setrlimit(RLIMIT_NOFILE, &rl);
 }
 
+/* -c NAME: NAME as given; a bare name that is not here but is one of the
+ * shipped loadfiles (smallfiles.txt, ...) is taken from where they are. */
+static char *shipped_or_given(const char *name)
+{
+	if (strchr(name, '/') || access(name, F_OK) == 0)
+		return strdup(name);
+	char *def = default_loadfile();
+	char *slash = def ? strrchr(def, '/') : NULL;
+	if (slash) {
+		size_t n = (size_t)(slash - def) + 1 + strlen(name) + 1;
+		char *p = malloc(n);
+		if (p) {
+			snprintf(p, n, "%.*s/%s", (int)(slash - def), def, name);
+			if (access(p, R_OK) == 0) {
+				free(def);
+				return p;
+			}
+			free(p);
+		}
+	}
+	free(def);
+	return strdup(name);
+}
+
 /* Where --json may write, decided before the run: a missing or regular
  * file (a symbolic link is followed to one), not the loadfile, not inside
  * the run directory (cleanup would remove it), in a writable directory.
@@ -255,7 +279,8 @@ int cmd_load(int argc, const char **argv)
 						 poptPeekArg(ctx));
 			goto out;
 		}
-		status = check_loadfile(file, format);
+		loadfile = shipped_or_given(file);
+		status = loadfile ? check_loadfile(loadfile, format) : 1;
 		goto out;
 	}
 
@@ -308,7 +333,7 @@ int cmd_load(int argc, const char **argv)
 		status = cli_usage_error(cmd, "--loadfile needs a file name");
 		goto out;
 	}
-	loadfile = opt_loadfile ? strdup(opt_loadfile) : default_loadfile();
+	loadfile = opt_loadfile ? shipped_or_given(opt_loadfile) : default_loadfile();
 	if (!loadfile) {
 		fprintf(stderr, "%s: out of memory\n", cmd);
 		status = 1;

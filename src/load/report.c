@@ -91,6 +91,10 @@ void load_report_text(FILE *f, const struct run_config *cfg, const struct load_p
 		fprintf(f, "\nstopped at the first error (--strict): partial results\n");
 	if (res->died)
 		fprintf(f, "\nstopped because %s: partial results\n", res->died_msg);
+	if (res->nfatal)
+		fprintf(f, "\n%u client%s stopped early (client %u: %s): partial results\n",
+			res->nfatal, res->nfatal == 1 ? "" : "s", res->fatal_client,
+			strerror(res->fatal_err));
 
 	if (isfinite(res->mbps))
 		/* dbench's line, to the character, sync notes included */
@@ -155,7 +159,7 @@ json_t *load_report_json(const struct run_config *cfg, const struct load_params 
 		"passes", (json_int_t)res->passes,
 		"ops", ops ? ops : json_array(),
 		"error_lines", errs ? errs : json_array(),
-		"died", res->died,
+		"died", res->died || res->nfatal,
 		"strict_stop", res->strict_stop,
 		"interrupted_signal", res->interrupted);
 	if (results && cfg->prog->timed)

@@ -183,6 +183,12 @@ static void merge(const struct run_config *cfg, const struct run_shared *sh,
 		res->errors += st->errors;
 		res->errors_unlisted += st->errors_unlisted;
 		res->passes += st->passes;
+		if (st->fatal) {
+			if (!res->nfatal++) {
+				res->fatal_client = c;
+				res->fatal_err = st->fatal;
+			}
+		}
 		res->late_ops += st->late_ops;
 		res->late_sum_ns += st->late_sum_ns;
 		if (st->late_max_ns > res->late_max_ns)
@@ -425,7 +431,7 @@ int run_load(const struct run_config *cfg, struct run_result *res)
 	merge(cfg, sh, window_end, res);
 	if (res->died)
 		fprintf(stderr, "kbench load: %s\n", res->died_msg);
-	if (res->died || res->interrupted || res->strict_stop || res->setup_failed)
+	if (res->died || res->interrupted || res->strict_stop || res->setup_failed || res->nfatal)
 		rc = 1;
 out:
 	sigaction(SIGINT, &old_int, NULL);

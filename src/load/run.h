@@ -120,6 +120,9 @@ struct run_result {
 	struct run_error *errs;   /* distinct errors, most frequent first */
 	size_t nerrs;
 	uint64_t errors_unlisted; /* errors not in errs */
+	unsigned nfatal;          /* clients stopped early by an error */
+	unsigned fatal_client;    /* the first of them */
+	int fatal_err;            /* and its errno */
 };
 
 /* Fork the clients, release them together, print a line a second, stop

@@ -56,19 +56,20 @@ if [ "$RC" -eq 130 ] && [ "$took" -le 15 ]; then pass "a stopped client is kille
 expect_err_grep "the kill is reported" 'did not stop within 10 s; killing it'
 expect_empty_dir "stopped client: files cleaned up" "$D"
 
-# interrupted before the clients start: no table of made-up figures
-bg_load -t 5 -c "$L" -D "$D" 2000
-sleep 0.3
+# interrupted before anything is measured: no table of made-up figures
+bg_load -t 5 --warmup 60 -c "$L" -D "$D" 200
+wait_clients
 kill -INT "$BG"
 wait "$BG"
 RC=$?
-if [ "$RC" -eq 130 ]; then pass "SIGINT during start-up exits 130"; else fail "SIGINT during start-up" "rc=$RC"; fi
+if [ "$RC" -eq 130 ]; then pass "SIGINT during warm-up exits 130"; else fail "SIGINT during warm-up" "rc=$RC"; fi
 if grep -Eq '^ (NTCreateX|ReadX) ' "$WORK/out" || grep -q '^Throughput' "$WORK/out"; then
     fail "no figures when nothing was measured" "$(cat "$WORK/out")"
 else
     pass "no figures when nothing was measured"
 fi
-expect_empty_dir "start-up interrupt: files cleaned up" "$D"
+expect_out_grep "the report says so" '^interrupted by SIGINT before anything was measured$'
+expect_empty_dir "warm-up interrupt: files cleaned up" "$D"
 
 # a client killed: the run stops, names the client, cleans up, exits 1
 bg_load -t 30 --warmup 0 -c "$L" -D "$D" 3

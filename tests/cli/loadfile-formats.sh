@@ -99,6 +99,13 @@ expect_out_grep "gzip loadfile read" 'dbench1 format, valid'
 kload -q --run-once -c "$WORK/trace.txt.gz" -D "$D" 1
 if [ "$RC" -eq 0 ]; then pass "gzip loadfile runs"; else fail "gzip loadfile runs" "$(cat "$WORK/err")"; fi
 
+# a shipped loadfile by its bare name, from any directory
+(cd "$WORK" && "$KBENCH" load --check smallfiles.txt) >"$WORK/out" 2>"$WORK/err"
+expect_out_grep "bare shipped name found" 'loadfiles/smallfiles.txt: dbench4 format, valid'
+printf 'SMBrmdir REQUEST Path \\\n' >"$WORK/rmroot.txt"
+expect_rc "SMBrmdir of the run directory refused" 2 "$KBENCH" load --check --format=dbench1 "$WORK/rmroot.txt"
+expect_err_grep "refusal named" 'rmroot.txt:1: SMBrmdir of the run directory itself is refused'
+
 # every error, with its line, not just the first
 printf 'Close 1 NT_STATUS_OK\nBogus 1 NT_STATUS_OK\nReadX 1 NT_STATUS_OK\nClose x NT_STATUS_OK\n' >"$WORK/bad.txt"
 expect_rc "--check of a bad file exits 2" 2 "$KBENCH" load --check "$WORK/bad.txt"
