@@ -56,18 +56,6 @@ static const struct opdef *find_opdef(const char *name)
 	return NULL;
 }
 
-static int add_handle(struct parser *ps, const char *tok, struct op *op)
-{
-	uint64_t fnum;
-	if (lf_num(ps, tok, "handle", UINT64_MAX, &fnum) < 0)
-		return -1;
-	if (lf_handle(ps, fnum, &op->handle) < 0) {
-		lf_error(ps, "out of memory storing handles");
-		return -1;
-	}
-	return 0;
-}
-
 #define I64MAX ((uint64_t)INT64_MAX)
 
 /* Fill op from the argument tokens a[0..nargs-1] (optional ones that a
@@ -88,13 +76,13 @@ static int parse_args(struct parser *ps, struct op *op, char **a)
 		if (lf_num(ps, a[2], "disposition", 5, &v) < 0)
 			return -1;
 		op->aux = (uint8_t)v;
-		return add_handle(ps, a[3], op);
+		return lf_handle_tok(ps, a[3], op);
 	case OP_CLOSE:
 	case OP_FLUSH:
-		return add_handle(ps, a[0], op);
+		return lf_handle_tok(ps, a[0], op);
 	case OP_QFILEINFO:
 	case OP_SFILEINFO:
-		if (add_handle(ps, a[0], op) < 0)
+		if (lf_handle_tok(ps, a[0], op) < 0)
 			return -1;
 		if (lf_num(ps, a[1], "level", UINT32_MAX, &v) < 0)
 			return -1;
@@ -147,7 +135,7 @@ static int parse_args(struct parser *ps, struct op *op, char **a)
 		return 0;
 	case OP_WRITEX:
 	case OP_READX:
-		if (add_handle(ps, a[0], op) < 0)
+		if (lf_handle_tok(ps, a[0], op) < 0)
 			return -1;
 		if (lf_num(ps, a[1], "offset", I64MAX, &v) < 0 ||
 		    lf_num(ps, a[2], "size", LOADFILE_MAX_IO, &w) < 0)
@@ -163,7 +151,7 @@ static int parse_args(struct parser *ps, struct op *op, char **a)
 		return 0;
 	case OP_LOCKX:
 	case OP_UNLOCKX:
-		if (add_handle(ps, a[0], op) < 0)
+		if (lf_handle_tok(ps, a[0], op) < 0)
 			return -1;
 		if (lf_num(ps, a[1], "offset", I64MAX, &v) < 0 ||
 		    lf_num(ps, a[2], "size", I64MAX, &w) < 0)

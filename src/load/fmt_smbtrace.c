@@ -104,18 +104,6 @@ static int need(struct parser *ps, const char *what, const char *cmd, const char
 	return -1;
 }
 
-static int handle_of(struct parser *ps, const char *v, struct op *op)
-{
-	uint64_t fnum;
-	if (lf_num(ps, v, "handle", UINT64_MAX, &fnum) < 0)
-		return -1;
-	if (lf_handle(ps, fnum, &op->handle) < 0) {
-		lf_error(ps, "out of memory storing handles");
-		return -1;
-	}
-	return 0;
-}
-
 static int path_of(struct parser *ps, const char *v, uint32_t *off, struct op *op, uint8_t flag)
 {
 	int shared;
@@ -135,7 +123,7 @@ static void io_op(struct parser *ps, const char *cmd, const struct fields *f, en
 	op.code = (uint8_t)code;
 	op.expect = EXPECT_OK;
 	if (need(ps, "a Handle", cmd, f->handle) < 0 || need(ps, "a Size", cmd, f->size) < 0 ||
-	    handle_of(ps, f->handle, &op) < 0)
+	    lf_handle_tok(ps, f->handle, &op) < 0)
 		return;
 	if (f->offset && lf_num(ps, f->offset, "offset", INT64_MAX, &off) < 0)
 		return;
@@ -234,7 +222,7 @@ static void trans2(struct parser *ps, const struct fields *f)
 		op.code = OP_QFILEINFO;
 		op.expect = EXPECT_OK;
 		if (need(ps, "a Handle", "SMBtrans2 QFILEINFO", f->handle) < 0 ||
-		    handle_of(ps, f->handle, &op) < 0)
+		    lf_handle_tok(ps, f->handle, &op) < 0)
 			return;
 		lf_emit(ps, &op);
 	} else if (!strcasecmp(sub, "QFSINFO")) {
@@ -288,7 +276,7 @@ static void request(struct parser *ps, const char *cmd, const struct fields *f)
 		lf_op_init(ps, &op);
 		op.code = !strcmp(cmd, "SMBclose") ? OP_CLOSE : OP_FLUSH;
 		op.expect = EXPECT_OK;
-		if (need(ps, "a Handle", cmd, f->handle) < 0 || handle_of(ps, f->handle, &op) < 0)
+		if (need(ps, "a Handle", cmd, f->handle) < 0 || lf_handle_tok(ps, f->handle, &op) < 0)
 			return;
 		lf_emit(ps, &op);
 	} else if (!strcmp(cmd, "SMBwrite") || !strcmp(cmd, "SMBwritebraw") ||
@@ -325,7 +313,7 @@ static void request(struct parser *ps, const char *cmd, const struct fields *f)
 		lf_op_init(ps, &op);
 		op.code = OP_LOCKX;
 		op.expect = EXPECT_OK;
-		if (need(ps, "a Handle", cmd, f->handle) < 0 || handle_of(ps, f->handle, &op) < 0 ||
+		if (need(ps, "a Handle", cmd, f->handle) < 0 || lf_handle_tok(ps, f->handle, &op) < 0 ||
 		    (f->offset && lf_num(ps, f->offset, "offset", INT64_MAX, &off) < 0) ||
 		    (f->size && lf_num(ps, f->size, "size", INT64_MAX, &len) < 0))
 			return;
@@ -404,7 +392,7 @@ static void reply(struct parser *ps, const char *cmd, const struct fields *f)
 				lf_error(ps, "SMBopenX REPLY without a Handle");
 				return;
 			}
-			if (handle_of(ps, f->handle, &op) < 0)
+			if (lf_handle_tok(ps, f->handle, &op) < 0)
 				return;
 		}
 	}

@@ -82,6 +82,9 @@ int lf_pattern(struct parser *ps, const char *tok, struct op *op);
 /* Handle number -> dense index in *idx. */
 int lf_handle(struct parser *ps, uint64_t fnum, uint32_t *idx);
 
+/* A handle token (decimal or 0x) -> op->handle. */
+int lf_handle_tok(struct parser *ps, const char *tok, struct op *op);
+
 /* A fresh op for the current line (paths NO_PATH). */
 void lf_op_init(struct parser *ps, struct op *op);
 

@@ -449,6 +449,18 @@ int lf_pattern(struct parser *ps, const char *tok, struct op *op)
 	return 0;
 }
 
+int lf_handle_tok(struct parser *ps, const char *tok, struct op *op)
+{
+	uint64_t fnum;
+	if (lf_num(ps, tok, "handle", UINT64_MAX, &fnum) < 0)
+		return -1;
+	if (lf_handle(ps, fnum, &op->handle) < 0) {
+		lf_error(ps, "out of memory storing handles");
+		return -1;
+	}
+	return 0;
+}
+
 void lf_op_init(struct parser *ps, struct op *op)
 {
 	memset(op, 0, sizeof(*op));

@@ -48,16 +48,23 @@ void hist_add(struct hist *h, uint64_t ns)
 	h->bucket[hist_bucket_of(ns)]++;
 }
 
+/* count, sum, min and max of one side added into dst */
+static void merge_head(struct hist *dst, uint64_t count, uint64_t sum_ns, uint64_t min_ns,
+		       uint64_t max_ns)
+{
+	dst->count += count;
+	dst->sum_ns += sum_ns;
+	if (min_ns < dst->min_ns)
+		dst->min_ns = min_ns;
+	if (max_ns > dst->max_ns)
+		dst->max_ns = max_ns;
+}
+
 void hist_merge(struct hist *dst, const struct hist *src)
 {
 	if (!src->count)
 		return;
-	dst->count += src->count;
-	dst->sum_ns += src->sum_ns;
-	if (src->min_ns < dst->min_ns)
-		dst->min_ns = src->min_ns;
-	if (src->max_ns > dst->max_ns)
-		dst->max_ns = src->max_ns;
+	merge_head(dst, src->count, src->sum_ns, src->min_ns, src->max_ns);
 	for (unsigned i = 0; i < HIST_BUCKETS; i++)
 		dst->bucket[i] += src->bucket[i];
 }
@@ -133,12 +140,7 @@ void hist_merge_rec(struct hist *dst, const struct hist_rec *src)
 {
 	if (!src->count)
 		return;
-	dst->count += src->count - src->lost;
-	dst->sum_ns += src->sum_ns;
-	if (src->min_ns < dst->min_ns)
-		dst->min_ns = src->min_ns;
-	if (src->max_ns > dst->max_ns)
-		dst->max_ns = src->max_ns;
+	merge_head(dst, src->count - src->lost, src->sum_ns, src->min_ns, src->max_ns);
 	for (unsigned i = 0; i < HIST_BUCKETS; i++)
 		dst->bucket[i] += src->bucket[i];
 	for (uint32_t i = 0; i < src->nspill && i < HIST_SPILLS; i++)
