@@ -31,10 +31,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #define MAX_RUNS 1000
-#define SETTLE_SECONDS 1          /* hdparm -T pauses this long after the flush */
 #define CACHED_PCT_LIMIT 1.0      /* more still cached after a flush: not flushed */
 
 struct disk_cmd {
@@ -43,13 +41,6 @@ struct disk_cmd {
 	FILE *out;                /* the hdparm-form text */
 	struct disk_buf buf;
 };
-
-static void settle(void)
-{
-	struct timespec ts = { SETTLE_SECONDS, 0 };
-	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
-		;
-}
 
 /* Flush, and for buffered -t check that the flush took: a file on tmpfs
  * or a device without CAP_SYS_ADMIN keeps its pages, and timing those
@@ -79,16 +70,17 @@ static void flush(const struct disk_cmd *c, struct disk_result *r, enum disk_tes
 	}
 }
 
-/* One run of test k on r.  Returns 0 with run filled, or -1 with run->tm
- * telling how far it got. */
+/* One run of test k on r, in the order of the hdparm method (timer.c):
+ * flush, pause, timed reads.  Returns 0 with run filled, or -1 with
+ * run->tm telling how far it got. */
 static int run_once(const struct disk_cmd *c, struct disk_result *r, enum disk_test k,
 		    struct disk_run *run, int *warned)
 {
 	unsigned align = c->p.direct ? r->t.align : 1;
 	memset(run, 0, sizeof(*run));
 	flush(c, r, k, run, warned);
+	disk_pause(k == DISK_CACHED ? DISK_CACHED_PAUSE : DISK_BUFFERED_PAUSE);
 	if (k == DISK_CACHED) {
-		settle();
 		size_t want = r->t.size < DISK_REQ_BYTES ? (size_t)r->t.size : DISK_REQ_BYTES;
 		return disk_time_cached(r->t.fd, &c->buf, want, align, DISK_CACHED_SECONDS,
 					&run->tm);
@@ -182,11 +174,13 @@ static int write_json(const struct disk_cmd *c, const char *path, const struct d
 		json_array_append_new(tests, json_string("cached"));
 	if (tests && do_buffered)
 		json_array_append_new(tests, json_string("buffered"));
-	json_t *params = json_pack("{s:o, s:b, s:i, s:I, s:I, s:f, s:f, s:o}",
+	json_t *params = json_pack("{s:o, s:b, s:i, s:I, s:I, s:f, s:f, s:i, s:i, s:o}",
 		"tests", tests ? tests : json_array(), "direct", c->p.direct,
 		"runs", (int)c->p.runs, "offset_bytes", (json_int_t)c->p.offset,
 		"request_bytes", (json_int_t)DISK_REQ_BYTES,
 		"cached_seconds", DISK_CACHED_SECONDS, "buffered_seconds", DISK_BUFFERED_SECONDS,
+		"cached_pause_seconds", DISK_CACHED_PAUSE,
+		"buffered_pause_seconds", DISK_BUFFERED_PAUSE,
 		"devices", devs ? devs : json_array());
 	if (doc) {
 		json_object_set_new(doc, "units", json_pack("{s:s, s:s, s:s}", "MB", "2^20 bytes",
@@ -213,10 +207,12 @@ int cmd_disk(int argc, const char **argv)
 	char *runs_arg = NULL, *offset_arg = NULL, *json = NULL;
 	struct poptOption options[] = {
 		{ NULL, 'T', POPT_ARG_NONE, &do_cached, 0,
-		  "time cached reads: the same 2 MiB for 2 s, loop overhead subtracted (hdparm -T)",
+		  "time cached reads: flush, pause 1 s, the same 2 MiB for 2 s, loop overhead "
+		  "subtracted (hdparm -T)",
 		  NULL },
 		{ NULL, 't', POPT_ARG_NONE, &do_buffered, 0,
-		  "time device reads: sequential 2 MiB reads for 3 s or to the end (hdparm -t)",
+		  "time device reads: flush, pause 3 s, sequential 2 MiB reads for 3 s or to the "
+		  "end (hdparm -t)",
 		  NULL },
 		{ "direct", 0, POPT_ARG_NONE, &direct, 0,
 		  "read with O_DIRECT into an aligned buffer, bypassing the page cache", NULL },

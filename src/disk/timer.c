@@ -1,6 +1,33 @@
 /* kbench - hdparm's read-timing methods (-T cached reads, -t device reads)
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
+ * One run of each test, in order (disk.c's run_once() makes the calls):
+ *
+ *   -T  flush the cache (disk_flush: sync, fsync, BLKFLSBUF); pause
+ *       DISK_CACHED_PAUSE (1 s); then lseek to 0 + read 2 MiB + clock,
+ *       again and again until 2 s have passed (the first read fetches the
+ *       data and is counted); then as many lseek + clock without the read,
+ *       whose time is subtracted.
+ *   -t  flush the cache and (without O_DIRECT) check with mincore() that
+ *       it took; pause DISK_BUFFERED_PAUSE (3 s); then read 2 MiB + clock,
+ *       sequentially from the offset, until 3 s have passed or the end is
+ *       reached.
+ *
+ * This is the hdparm -T and hdparm -t method as hdparm 9.65 runs it (seen
+ * in its system calls): -T is sync, 3 s sleep, one untimed read, the
+ * flush (sync, fsync, fdatasync, sync, BLKFLSBUF, an empty HDIO_DRIVE_CMD),
+ * 1 s sleep, then the two loops above; -t is sync, 3 s sleep, then the
+ * reads above, and the flush only after them.  The pauses are kept
+ * because they change what is measured: the timed reads start on an idle
+ * device and machine, and on a VM a read right after other I/O was seen
+ * to run twice as fast as after 3 s of idling.  kbench departs from
+ * hdparm where hdparm misleads: it flushes right before -t (hdparm reads
+ * whatever the last flush left cached) and says when the flush did not
+ * take.  It leaves out what changes nothing measured: -T's first sync,
+ * sleep and read (the flush that follows undoes them), fdatasync (it
+ * concerns writes; kbench never writes) and HDIO_DRIVE_CMD (a wait for
+ * the old IDE driver's queue, refused by every other device).
+ *
  * The loops are kept as bare as hdparm's: one read, the touch, one clock
  * read per iteration.  For -T the cost of everything but the read (lseek,
  * clock_gettime, the loop) is measured separately and subtracted, as
@@ -60,6 +87,13 @@ void disk_buf_free(struct disk_buf *b)
 	}
 	b->p = NULL;
 	b->locked = 0;
+}
+
+void disk_pause(unsigned seconds)
+{
+	struct timespec ts = { (time_t)seconds, 0 };
+	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+		;
 }
 
 static size_t round_up(size_t n, unsigned align)

@@ -17,6 +17,8 @@
 #define DISK_REQ_BYTES (2u << 20)        /* one read request: 2 MiB */
 #define DISK_CACHED_SECONDS 2.0          /* -T read loop runs this long */
 #define DISK_BUFFERED_SECONDS 3.0        /* -t reads stop after this long */
+#define DISK_CACHED_PAUSE 1              /* -T: idle seconds before the reads */
+#define DISK_BUFFERED_PAUSE 3            /* -t: idle seconds before the reads */
 #define DISK_TOUCH_STRIDE 512            /* bytes between touched bytes */
 
 struct disk_buf {
@@ -32,6 +34,11 @@ int disk_buf_init(struct disk_buf *b);
 
 /* Unmap the buffer (safe on a zeroed or already freed struct). */
 void disk_buf_free(struct disk_buf *b);
+
+/* Sleep `seconds` (DISK_CACHED_PAUSE or DISK_BUFFERED_PAUSE), going back
+ * to sleep after a signal: the idle pause between the flush and the
+ * timed reads (see timer.c for why it is there). */
+void disk_pause(unsigned seconds);
 
 /* The outcome of one timed run. */
 struct disk_timing {

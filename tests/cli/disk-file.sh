@@ -151,6 +151,7 @@ expect_rc "--json -" 0 "$KBENCH" disk -t "$SMALL" --json -
 cp "$WORK/err" "$WORK/text"
 expect_json "--json -: standard output is the document, text on stderr" "$WORK/out" "$WORK/text" '
 assert d["params"]["tests"] == ["buffered"] and d["params"]["request_bytes"] == 2097152
+assert d["params"]["cached_pause_seconds"] == 1 and d["params"]["buffered_pause_seconds"] == 3
 assert "kernel" in d["system"] and d["results"][0]["device"].endswith("/small")'
 
 # ---- an I/O error mid-read: how far it got, exit 1, no figure ----
@@ -170,6 +171,15 @@ assert t["error"]["at_byte"] == 4194304 and t["error"]["MB_read"] == 4.0'
     expect_err_grep "-T EIO: how far" "cached reads: read error at byte 0 after 4\\.00 MB"
 else
     skip "I/O error injection (no working strace)"
+fi
+
+# ---- the sequence of a run on a file: fadvise DONTNEED, pause, reads ----
+if have_strace; then
+    seq_t=$(run_sequence -t "$F")
+    expect_true "-t on a file: flush, 3 s pause, reads of 2 MiB ($seq_t)" \
+        [ "$seq_t" = "flush pause3 lseek read2097152" ]
+else
+    skip "the sequence of a run (no working strace)"
 fi
 
 # ---- the page cache cannot be flushed for a tmpfs file: said on the line ----

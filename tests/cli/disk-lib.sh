@@ -95,3 +95,27 @@ inject_eio() {
     env ASAN_OPTIONS="${ASAN_OPTIONS:-}${ASAN_OPTIONS:+:}detect_leaks=0" \
         strace -qq -o /dev/null -P "$p" -e trace=read -e inject=read:error=EIO:when="$nth" "$@"
 }
+
+# run_sequence ARGS...: run `kbench disk ARGS...` under strace and print
+# what one run does from its flush on, as words: "flush" (BLKFLSBUF, or
+# fadvise DONTNEED on a file), "pauseN" (a sleep of N seconds), "lseek"
+# and "readN" (a read of N bytes) on the timed descriptor, up to and
+# including the first read, e.g. "flush pause3 lseek read2097152".
+run_sequence() {
+    env ASAN_OPTIONS="${ASAN_OPTIONS:-}${ASAN_OPTIONS:+:}detect_leaks=0" \
+        strace -qq -o "$WORK/seq.trace" \
+        -e trace='/^(ioctl|fadvise64.*|clock_nanosleep|nanosleep|lseek|read)$' \
+        "$KBENCH" disk "$@" >/dev/null 2>&1
+    awk '
+        function fdof(l) { sub(/^[a-z0-9_]+\(/, "", l); sub(/,.*/, "", l); return l }
+        /^ioctl\([0-9]+, BLKFLSBUF/ || /^fadvise64[_0-9]*\([0-9]+, 0, 0, POSIX_FADV_DONTNEED/ {
+            fd = fdof($0); out = "flush"; next
+        }
+        out == "" { next }
+        /nanosleep\(/ && match($0, /tv_sec=[0-9]+/) { out = out " pause" substr($0, RSTART + 7, RLENGTH - 7); next }
+        /^lseek\(/ && fdof($0) == fd { out = out " lseek"; next }
+        /^read\(/ && fdof($0) == fd {
+            n = $0; sub(/\) += .*$/, "", n); sub(/.*, /, "", n)
+            print out " read" n; exit
+        }' "$WORK/seq.trace"
+}

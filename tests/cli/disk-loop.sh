@@ -141,6 +141,21 @@ else
     skip "I/O error injection (no working strace)"
 fi
 
+# ---- the sequence of a run: flush, idle pause, then the timed reads ----
+if have_strace; then
+    seq_t=$(run_sequence -t "$L")
+    expect_true "$L: -t: flush, 3 s pause, reads of 2 MiB ($seq_t)" \
+        [ "$seq_t" = "flush pause3 lseek read2097152" ]
+    seq_c=$(run_sequence -T "$L")
+    expect_true "$L: -T: flush, 1 s pause, reads of 2 MiB ($seq_c)" \
+        [ "$seq_c" = "flush pause1 lseek read2097152" ]
+    seq_d=$(run_sequence -t --direct "$L")
+    expect_true "$L: --direct -t: flush, 3 s pause, reads of 2 MiB ($seq_d)" \
+        [ "$seq_d" = "flush pause3 lseek read2097152" ]
+else
+    skip "the sequence of a run (no working strace)"
+fi
+
 # ---- read-only: the backing file is untouched ----
 expect_true "backing file unchanged" [ "$(cksum <"$IMG")" = "$SUM_BEFORE" ]
 
