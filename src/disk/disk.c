@@ -27,6 +27,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <popt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -205,6 +206,7 @@ int cmd_disk(int argc, const char **argv)
 	const char *cmd = argv[0];
 	int do_cached = 0, do_buffered = 0, direct = 0;
 	char *runs_arg = NULL, *offset_arg = NULL, *json = NULL;
+	char json_dest[PATH_MAX];
 	struct poptOption options[] = {
 		{ NULL, 'T', POPT_ARG_NONE, &do_cached, 0,
 		  "time cached reads: flush, pause 1 s, the same 2 MiB for 2 s, loop overhead "
@@ -300,6 +302,10 @@ int cmd_disk(int argc, const char **argv)
 	}
 	if (status)
 		goto out;
+	/* --json may name no measured path, no device, no directory */
+	if (json && (status = result_destination(cmd, json, (const char *const *)paths, ndev, NULL,
+						 json_dest, sizeof(json_dest))))
+		goto out;
 	if (offset_arg && !do_buffered)
 		fprintf(stderr, "%s: warning: --offset applies to -t only; ignored\n", cmd);
 	if (disk_buf_init(&c.buf) < 0) {
@@ -317,7 +323,7 @@ int cmd_disk(int argc, const char **argv)
 	for (size_t d = 0; d < ndev; d++)
 		if (time_device(&c, &res[d]))
 			status = KB_EXIT_FAIL;
-	if (json && write_json(&c, json, res, ndev, do_cached, do_buffered) < 0)
+	if (json && write_json(&c, json_dest, res, ndev, do_cached, do_buffered) < 0)
 		status = KB_EXIT_FAIL;
 
 out:

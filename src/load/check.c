@@ -198,10 +198,6 @@ static int step(struct model *m, const struct op *op)
 			m->n[j].exists = 1;
 			m->n[j].isdir = m->n[i].isdir;
 			m->n[j].size = m->n[i].size;
-			if (!m->n[j].isdir && !m->n[j].counted_file) {
-				m->n[j].counted_file = 1;
-				m->c->files++;
-			}
 			m->n[i].exists = 0;
 			m->n[i].size = 0;
 		}
@@ -249,9 +245,10 @@ int lf_check_compute(const struct program *prog, struct lf_check *c)
 		}
 		for (long k = 0; k < n; k++) {
 			c->ops++;
-			if (win[k].code == OP_READX)
+			/* bytes that move: not those of an op meant to fail */
+			if (win[k].expect != EXPECT_FAIL && win[k].code == OP_READX)
 				c->bytes_read += win[k].len;
-			else if (win[k].code == OP_WRITEX)
+			else if (win[k].expect != EXPECT_FAIL && win[k].code == OP_WRITEX)
 				c->bytes_written += win[k].len;
 			if (step(&m, &win[k]) < 0) {
 				rc = -1;
@@ -272,10 +269,13 @@ void lf_check_print(FILE *f, const struct program *prog, const struct lf_check *
 {
 	fprintf(f, "%s: %s format, valid\n", prog->source ? prog->source : "loadfile",
 		lf_format_name(prog->format));
-	fprintf(f, "lines:       %llu (%llu operations, %llu comments, %llu blank, %llu ignored)\n",
+	fprintf(f, "lines:       %llu (%llu operations, %llu comments, %llu blank, %llu ignored",
 		(unsigned long long)prog->nlines, (unsigned long long)c->ops,
 		(unsigned long long)prog->ncomments, (unsigned long long)prog->nblank,
 		(unsigned long long)prog->ignored_total);
+	if (prog->format == LF_DBENCH1)
+		fprintf(f, ", %llu paired lines", (unsigned long long)prog->npaired);
+	fprintf(f, ")\n");
 	fprintf(f, "\nper pass of one client:\n");
 	fprintf(f, " %-24s %10s %8s\n", "Operation", "Count", "Share");
 	for (unsigned i = 0; i < OP_COUNT; i++) {

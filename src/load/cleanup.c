@@ -80,8 +80,10 @@ static int walk(struct cleanup_plan *p, int rootfd, const char *top, visit_fn fn
 	size_t ntodo = 0, cap = 0;
 	int rc = 0;
 	struct stat topst;
-	if (fstatat(rootfd, top, &topst, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISDIR(topst.st_mode))
-		return 0;
+	struct stat rootst;
+	if (fstatat(rootfd, top, &topst, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISDIR(topst.st_mode) ||
+	    fstat(rootfd, &rootst) < 0 || topst.st_dev != rootst.st_dev)
+		return 0;  /* another mount is never entered */
 	if (add(&todo, &ntodo, &cap, top) < 0)
 		return -1;
 	while (ntodo) {

@@ -237,6 +237,17 @@ static void trans2(struct parser *ps, const struct fields *f)
 	}
 }
 
+/* A REQUEST that never got its REPLY: counted as ignored at its own line
+ * (it was counted as paired when it came). */
+static void orphan(struct parser *ps, struct smb_pending *p, const char *kind)
+{
+	uint64_t at = ps->lineno;
+	ps->lineno = p->line;
+	ps->prog->npaired--;
+	lf_ignore(ps, kind);
+	ps->lineno = at;
+}
+
 static void request(struct parser *ps, const char *cmd, const struct fields *f)
 {
 	struct op op;
@@ -253,14 +264,15 @@ static void request(struct parser *ps, const char *cmd, const struct fields *f)
 		if (need(ps, "a Path", cmd, f->path1) < 0)
 			return;
 		if (p->active)
-			lf_ignore(ps, p == &ps->pending[PEND_OPEN] ? "SMBopenX without REPLY" :
-				  p == &ps->pending[PEND_GETATR] ? "SMBgetatr without REPLY" :
-				  "SMBunlink without REPLY");
+			orphan(ps, p, p == &ps->pending[PEND_OPEN] ? "SMBopenX without REPLY" :
+			       p == &ps->pending[PEND_GETATR] ? "SMBgetatr without REPLY" :
+			       "SMBunlink without REPLY");
 		struct op tmp;
 		lf_op_init(ps, &tmp);
 		if (path_of(ps, f->path1, &tmp.path1, &tmp, OPF_SHARED1) < 0)
 			return;
 		p->active = 1;
+		ps->prog->npaired++;  /* its op is made by the REPLY */
 		p->line = (uint32_t)ps->lineno;
 		p->path1 = tmp.path1;
 		p->flags = tmp.flags;
@@ -369,6 +381,8 @@ static void reply(struct parser *ps, const char *cmd, const struct fields *f)
 		 * counted on both of its lines */
 		if (!modelled(cmd))
 			lf_ignore(ps, cmd);
+		else
+			ps->prog->npaired++;
 		return;
 	}
 	if (!p->active) {
@@ -441,5 +455,5 @@ void lf_end_smbtrace(struct parser *ps)
 					     "SMBunlink without REPLY" };
 	for (int i = 0; i < 3; i++)
 		if (ps->pending[i].active)
-			lf_ignore(ps, kinds[i]);
+			orphan(ps, &ps->pending[i], kinds[i]);
 }

@@ -209,6 +209,20 @@ static int remove_contents(int topfd)
 	return first;
 }
 
+/* Is the directory leaf (stat st, in the directory pfd) the root of a
+ * mount other than its parent's?  For "." the parent is "..". */
+static int on_other_mount(int pfd, const char *leaf, const struct stat *st)
+{
+	struct stat parent;
+	if (strcmp(leaf, ".") == 0) {
+		if (fstatat(pfd, "..", &parent, 0) < 0)
+			return 0;
+	} else if (fstat(pfd, &parent) < 0) {
+		return 0;
+	}
+	return parent.st_dev != st->st_dev;
+}
+
 int fs_remove_tree(int dirfd, const char *path, int keep_top)
 {
 	struct stat st;
@@ -224,6 +238,8 @@ int fs_remove_tree(int dirfd, const char *path, int keep_top)
 			e = ENOTDIR;
 		else if (unlinkat(pfd, leaf, 0) < 0 && errno != ENOENT)
 			e = errno;
+	} else if (on_other_mount(pfd, leaf, &st)) {
+		e = EXDEV;  /* a mount point: neither entered nor removed */
 	} else {
 		int fd = openat(pfd, leaf, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 		if (fd < 0) {

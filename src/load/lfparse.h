@@ -50,6 +50,7 @@ struct parser {
 	struct op batch[LF_BATCH];
 	size_t nbatch;
 	int io_failed;
+	int holding;         /* reading the lines that decide the format */
 	/* dbench 1 state */
 	struct smb_pending pending[4];
 	uint32_t last_find;  /* path of the last FINDFIRST, or NO_PATH */

@@ -117,71 +117,6 @@ static char *shipped_or_given(const char *name)
 	return strdup(name);
 }
 
-/* Where --json may write, decided before the run: a missing or regular
- * file (a symbolic link is followed to one), not the loadfile, not inside
- * the run directory (cleanup would remove it), in a writable directory.
- * Returns 0 with the path to write in dest, or 2 with a message printed. */
-static int json_destination(const char *cmd, const char *json, const char *loadfile,
-			    const char *directory, char *dest, size_t destsz)
-{
-	struct stat st, lst;
-	char parent[PATH_MAX], rdir[PATH_MAX], rparent[PATH_MAX];
-	if (!strcmp(json, "-")) {
-		snprintf(dest, destsz, "-");
-		return 0;
-	}
-	if (!*json)
-		return cli_usage_error(cmd, "--json needs a file name");
-	snprintf(dest, destsz, "%s", json);
-	if (lstat(json, &lst) == 0 && S_ISLNK(lst.st_mode)) {
-		if (!realpath(json, dest)) {
-			fprintf(stderr, "%s: --json %s: a symbolic link to nothing (%s)\n", cmd, json,
-				strerror(errno));
-			return 2;
-		}
-	}
-	if (stat(dest, &st) == 0) {
-		struct stat lf;
-		if (!S_ISREG(st.st_mode)) {
-			fprintf(stderr, "%s: --json %s: not a regular file; refusing to replace it\n",
-				cmd, json);
-			return 2;
-		}
-		if (stat(loadfile, &lf) == 0 && lf.st_dev == st.st_dev && lf.st_ino == st.st_ino) {
-			fprintf(stderr, "%s: --json %s: that is the loadfile\n", cmd, json);
-			return 2;
-		}
-	}
-	snprintf(parent, sizeof(parent), "%s", dest);
-	char *slash = strrchr(parent, '/');
-	if (!slash)
-		snprintf(parent, sizeof(parent), ".");
-	else if (slash == parent)
-		parent[1] = '\0';
-	else
-		*slash = '\0';
-	/* can a file be made there?  (access() says yes to root on /proc) */
-	char probe[PATH_MAX + 32];
-	snprintf(probe, sizeof(probe), "%s/.kbench-json.XXXXXX", parent);
-	int pfd = mkstemp(probe);
-	if (pfd < 0) {
-		fprintf(stderr, "%s: --json %s: cannot write in %s: %s\n", cmd, json, parent,
-			strerror(errno));
-		return 2;
-	}
-	close(pfd);
-	unlink(probe);
-	if (realpath(directory, rdir) && realpath(parent, rparent)) {
-		size_t n = strlen(rdir);
-		if (!strncmp(rparent, rdir, n) && (rparent[n] == '/' || rparent[n] == '\0')) {
-			fprintf(stderr, "%s: --json %s: inside the run directory %s, whose "
-				"cleanup would remove it\n", cmd, json, directory);
-			return 2;
-		}
-	}
-	return 0;
-}
-
 /* kbench load --check FILE: every error, or the figures of one pass. */
 static int check_loadfile(const char *path, enum lf_format format)
 {
@@ -258,7 +193,6 @@ int cmd_load(int argc, const char **argv)
 	char tmpdir_buf[PATH_MAX], json_dest[PATH_MAX];
 	int made_tmpdir = 0, rootfd = -1;
 	struct run_result res;
-	int have_res = 0;
 	memset(&res, 0, sizeof(res));
 	enum lf_format format = LF_AUTO;
 	if (status)
@@ -376,9 +310,23 @@ int cmd_load(int argc, const char **argv)
 		directory = tmpdir_buf;
 		made_tmpdir = 1;
 	}
-	if (json && (status = json_destination(cmd, json, loadfile, directory, json_dest,
-					       sizeof(json_dest))))
+	struct stat cst;
+	char cpath[PATH_MAX + 16];
+	snprintf(cpath, sizeof(cpath), "%s/clients", directory);
+	if (lstat(cpath, &cst) == 0 && !S_ISDIR(cst.st_mode)) {
+		fprintf(stderr, "%s: %s is %s; the client trees go there (remove it, or "
+			"use another -D)\n", cmd, cpath,
+			S_ISLNK(cst.st_mode) ? "a symbolic link, which kbench does not follow" :
+			"not a directory");
+		status = 2;
 		goto out;
+	}
+	if (json) {
+		const char *keep[] = { loadfile };
+		if ((status = result_destination(cmd, json, keep, 1, directory, json_dest,
+						 sizeof(json_dest))))
+			goto out;
+	}
 	rootfd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (rootfd < 0 || !(plan = cleanup_plan(rootfd, &prog, (unsigned)nclients))) {
 		fprintf(stderr, "%s: %s: %s\n", cmd, directory, strerror(errno));
@@ -421,7 +369,7 @@ int cmd_load(int argc, const char **argv)
 	}
 
 	int r = run_load(&cfg, &res);
-	have_res = r >= 0;
+
 	if (r < 0) {
 		status = 1;
 	} else {
@@ -451,6 +399,11 @@ int cmd_load(int argc, const char **argv)
 			status = status ? status : 1;
 	}
 
+	if (fflush(out) == EOF || ferror(out)) {
+		fprintf(stderr, "%s: cannot write the report: %s\n", cmd, strerror(errno));
+		if (!status)
+			status = 1;
+	}
 	if (skip_cleanup) {
 		if (!quiet)
 			fprintf(out, "files left in %s (--skip-cleanup)\n", directory);
@@ -468,8 +421,7 @@ int cmd_load(int argc, const char **argv)
 	}
 
 out:
-	if (have_res)
-		run_result_free(&res);
+	run_result_free(&res);  /* takes a result that was never filled */
 	if (rootfd >= 0)
 		close(rootfd);
 	if (made_tmpdir && status == 2)

@@ -33,6 +33,25 @@ static char gz_error[128];  /* zlib's words for the last read error */
 
 /* ---- errors and ignored lines ---- */
 
+/* A binary file must not write control bytes, or bytes that are not
+ * UTF-8, to the terminal: each becomes '?'. */
+static void sanitize(char *s)
+{
+	unsigned char *p = (unsigned char *)s;
+	while (*p) {
+		int n = *p < 0x80 ? 0 : (*p & 0xe0) == 0xc0 ? 1 : (*p & 0xf0) == 0xe0 ? 2 :
+			(*p & 0xf8) == 0xf0 ? 3 : -1;
+		int ok = n >= 0 && (*p >= 0x20 || n > 0) && *p != 0x7f;
+		for (int k = 1; ok && k <= n; k++)
+			ok = (p[k] & 0xc0) == 0x80;
+		if (!ok) {
+			*p++ = '?';
+			continue;
+		}
+		p += n + 1;
+	}
+}
+
 void lf_error(struct parser *ps, const char *fmt, ...)
 {
 	ps->nerrors++;
@@ -43,10 +62,7 @@ void lf_error(struct parser *ps, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	/* a binary file must not write control bytes to the terminal */
-	for (char *c = msg; *c; c++)
-		if ((unsigned char)*c < 0x20 || *c == 0x7f)
-			*c = '?';
+	sanitize(msg);
 	fprintf(ps->errs, "%s:%llu: %s\n", ps->name, (unsigned long long)ps->lineno, msg);
 }
 
@@ -537,6 +553,22 @@ static void dispatch(struct parser *ps, char *line)
 #define MAX_LINE (16u << 20)    /* a longer line is not a loadfile line */
 #define GIVE_UP_ERRORS 1000     /* errors after which reading stops */
 
+/* Double the line buffer, up to MAX_LINE bytes and the final NUL. */
+static int grow_line(struct parser *ps, char **line, size_t *cap)
+{
+	size_t ncap = *cap ? *cap * 2 : 256;
+	if (ncap > MAX_LINE + 1)
+		ncap = MAX_LINE + 1;
+	char *nl = realloc(*line, ncap);
+	if (!nl) {
+		lf_error(ps, "out of memory reading a line");
+		return -1;
+	}
+	*line = nl;
+	*cap = ncap;
+	return 0;
+}
+
 /* Read one line into *line (grown as needed, at most MAX_LINE bytes) and
  * strip its line end.  Returns 1 for a line, 0 at the end of the file or
  * when reading must stop (*eof set), -1 (error reported) for a line that
@@ -554,28 +586,25 @@ static int next_line(struct parser *ps, FILE *in, char **line, size_t *cap, int 
 	}
 	for (;;) {
 		c = getc_unlocked(in);
-		if (len + 1 >= *cap) {  /* room for this byte or the final NUL */
-			if (*cap >= MAX_LINE) {
-				ps->lineno++;
-				lf_error(ps, "line longer than %u MiB (not a text loadfile?)", MAX_LINE >> 20);
-				*eof = 1;
-				return 0;
-			}
-			size_t ncap = *cap ? *cap * 2 : 256;
-			char *nl = realloc(*line, ncap);
-			if (!nl) {
-				lf_error(ps, "out of memory reading a line");
-				*eof = 1;
-				return 0;
-			}
-			*line = nl;
-			*cap = ncap;
-		}
 		if (c == EOF || c == '\n')
 			break;
+		if (len == MAX_LINE) {
+			ps->lineno++;
+			lf_error(ps, "line longer than %u MiB (not a text loadfile?)", MAX_LINE >> 20);
+			*eof = 1;
+			return 0;
+		}
+		if (len + 1 >= *cap && grow_line(ps, line, cap) < 0) {
+			*eof = 1;
+			return 0;
+		}
 		if (!c)
 			nul = 1;
 		(*line)[len++] = (char)c;
+	}
+	if (!*cap && grow_line(ps, line, cap) < 0) {  /* room for the final NUL */
+		*eof = 1;
+		return 0;
 	}
 	if (c == EOF && len == 0) {
 		*eof = 1;
@@ -585,15 +614,21 @@ static int next_line(struct parser *ps, FILE *in, char **line, size_t *cap, int 
 	while (len > 0 && (*line)[len - 1] == '\r')
 		len--;
 	(*line)[len] = '\0';
+	if (ps->lineno == 1 && len >= 3 && !memcmp(*line, "\xef\xbb\xbf", 3)) {
+		/* a UTF-8 byte order mark is not part of the first token */
+		memmove(*line, *line + 3, len - 2);
+		len -= 3;
+	}
 	if (nul) {
-		lf_error(ps, "NUL byte in line (not a text loadfile?)");
-		return -1;
+		if (!ps->holding)
+			lf_error(ps, "NUL byte in line (not a text loadfile?)");
+		return ps->holding ? 2 : -1;
 	}
 	return 1;
 }
 
 struct held {
-	char *text;
+	char *text;          /* NULL: a line with a NUL byte, reported in turn */
 	uint64_t lineno;
 };
 
@@ -601,12 +636,17 @@ struct held {
 static enum lf_format detect(struct held *h, size_t n)
 {
 	size_t status = 0;
+	size_t text = 0;
 	for (size_t i = 0; i < n; i++)
-		if (lf_looks_smbtrace(h[i].text))
+		if (h[i].text && lf_looks_smbtrace(h[i].text))
 			return LF_DBENCH1;
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
+		if (!h[i].text)
+			continue;
+		text++;
 		status += (size_t)lf_looks_status_line(h[i].text);
-	return n && status * 2 >= n ? LF_DBENCH4 : (n ? LF_DBENCH2 : LF_DBENCH4);
+	}
+	return text && status * 2 < text ? LF_DBENCH2 : LF_DBENCH4;
 }
 
 static void run_lines(struct parser *ps, FILE *in)
@@ -619,23 +659,27 @@ static void run_lines(struct parser *ps, FILE *in)
 		/* hold the first operation lines, decide, then replay them */
 		struct held held[DETECT_LINES];
 		size_t nheld = 0;
+		ps->holding = 1;
 		while (nheld < DETECT_LINES && !eof) {
 			r = next_line(ps, in, &line, &cap, &eof);
-			if (r <= 0 || blank_or_comment(ps, line))
+			if (r <= 0 || (r == 1 && blank_or_comment(ps, line)))
 				continue;
-			held[nheld].text = strdup(line);
+			held[nheld].text = r == 1 ? strdup(line) : NULL;
 			held[nheld].lineno = ps->lineno;
-			if (!held[nheld].text) {
+			if (r == 1 && !held[nheld].text) {
 				lf_error(ps, "out of memory");
 				break;
 			}
 			nheld++;
 		}
+		ps->holding = 0;
 		ps->format = detect(held, nheld);
 		uint64_t at = ps->lineno;
 		for (size_t i = 0; i < nheld; i++) {
 			ps->lineno = held[i].lineno;
-			if (!ps->io_failed)
+			if (!held[i].text)
+				lf_error(ps, "NUL byte in line (not a text loadfile?)");
+			else if (!ps->io_failed)
 				dispatch(ps, held[i].text);
 			free(held[i].text);
 		}
@@ -698,9 +742,11 @@ int loadfile_parse_stream(FILE *in, const char *name, enum lf_format format,
 	}
 	if (!rc && !ps->nerrors && prog->nops == 0) {
 		ps->nerrors++;
-		if (errs)
-			fprintf(errs, "%s: no operations in loadfile%s\n", name,
-				prog->nlines ? "" : " (an empty file)");
+		if (errs && prog->nlines)
+			fprintf(errs, "%s:%llu: no operations in loadfile\n", name,
+				(unsigned long long)prog->nlines);
+		else if (errs)
+			fprintf(errs, "%s: no operations in loadfile (an empty file)\n", name);
 	}
 	if (!rc && ps->nerrors) {
 		if (errs && ps->nerrors > ps->max_errors)

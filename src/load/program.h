@@ -128,6 +128,8 @@ struct program {
 	uint32_t nignored_kinds;
 	uint64_t ignored_other;     /* ignored lines beyond IGNORED_KINDS kinds */
 	uint64_t ignored_total;
+	uint64_t npaired;           /* dbench 1: lines that are the other half of
+				     * a modelled REQUEST/REPLY pair */
 };
 
 /* "dbench4", "dbench2", "dbench1" (or "auto"). */

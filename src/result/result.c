@@ -5,6 +5,7 @@
 #include "result/result.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <stdio.h>
@@ -71,5 +72,67 @@ int result_write(json_t *doc, const char *path, char *err, size_t errlen)
 		return -1;
 	}
 	free(tmp);
+	return 0;
+}
+
+static int refuse(const char *cmd, const char *json, const char *why, const char *arg)
+{
+	fprintf(stderr, "%s: --json %s: %s%s\n", cmd, json, why, arg ? arg : "");
+	return 2;
+}
+
+int result_destination(const char *cmd, const char *json, const char *const *keep, size_t nkeep,
+		       const char *inside, char *dest, size_t destsz)
+{
+	struct stat st, lst;
+	char parent[PATH_MAX], rdir[PATH_MAX], rparent[PATH_MAX];
+
+	if (!strcmp(json, "-")) {
+		snprintf(dest, destsz, "-");
+		return 0;
+	}
+	if (!*json) {
+		fprintf(stderr, "%s: --json needs a file name (see '%s --help')\n", cmd, cmd);
+		return 2;
+	}
+	snprintf(dest, destsz, "%s", json);
+	if (lstat(json, &lst) == 0 && S_ISLNK(lst.st_mode) && !realpath(json, dest))
+		return refuse(cmd, json, "a symbolic link to nothing: ", strerror(errno));
+	if (stat(dest, &st) == 0) {
+		if (!S_ISREG(st.st_mode))
+			return refuse(cmd, json, "not a regular file; refusing to replace it", NULL);
+		for (size_t i = 0; i < nkeep; i++) {
+			struct stat k;
+			if (keep[i] && stat(keep[i], &k) == 0 && k.st_dev == st.st_dev &&
+			    k.st_ino == st.st_ino)
+				return refuse(cmd, json, "that is ", keep[i]);
+		}
+	}
+	snprintf(parent, sizeof(parent), "%s", dest);
+	char *slash = strrchr(parent, '/');
+	if (!slash)
+		snprintf(parent, sizeof(parent), ".");
+	else if (slash == parent)
+		parent[1] = '\0';
+	else
+		*slash = '\0';
+	char probe[PATH_MAX + 32];
+	snprintf(probe, sizeof(probe), "%s/.kbench-json.XXXXXX", parent);
+	int pfd = mkstemp(probe);
+	if (pfd < 0) {
+		fprintf(stderr, "%s: --json %s: cannot write in %s: %s\n", cmd, json, parent,
+			strerror(errno));
+		return 2;
+	}
+	close(pfd);
+	unlink(probe);
+	if (inside && realpath(inside, rdir) && realpath(parent, rparent)) {
+		size_t n = strlen(rdir);
+		if (!strncmp(rparent, rdir, n) && (rparent[n] == '/' || rparent[n] == '\0')) {
+			fprintf(stderr, "%s: --json %s: inside the run directory %s, whose cleanup "
+				"would remove it\n", cmd, json, inside);
+			return 2;
+		}
+	}
 	return 0;
 }

@@ -15,6 +15,18 @@
  * reference, NULL only when out of memory. */
 json_t *result_new(const char *kind);
 
+/* Decide, before any measuring, where a --json FILE may be written: "-"
+ * (standard output), or a path that is missing or a regular file (a
+ * symbolic link is followed to its target), that is none of the nkeep
+ * files in keep (the loadfile, the devices being measured: same inode),
+ * that is not inside the directory inside (NULL: no such rule; a run
+ * directory whose cleanup would remove it), and whose directory lets a
+ * file be made (tried, not guessed: access() says yes to root on /proc).
+ * Returns 0 with the path to write in dest (destsz bytes), or 2 after
+ * printing one line "CMD: --json FILE: reason" to stderr. */
+int result_destination(const char *cmd, const char *json, const char *const *keep, size_t nkeep,
+		       const char *inside, char *dest, size_t destsz);
+
 /* Write doc to path atomically: a temporary file in the same directory,
  * fsync, then rename over path ("-" writes to standard output).
  * Returns 0, or -1 with a one-line reason in err (errlen bytes). */

@@ -77,9 +77,19 @@ fi
 expect_rc "--offset with -T only" 0 "$KBENCH" disk -T --offset 1M "$GOOD"
 expect_err_grep "--offset with -T only: warned" "--offset applies to -t only; ignored"
 
-# ---- the JSON file cannot be written: the run fails (exit 1) ----
-expect_rc "--json in a missing directory" 1 "$KBENCH" disk -t "$GOOD" --json "$WORK/no/dir/r.json"
-expect_err_grep "--json failure named" "$WORK/no/dir/r.json: cannot create"
-expect_arith "--json failure: the text result is still printed" "$WORK/out" 1
+# ---- --json is checked before anything is timed: exit 2, nothing measured ----
+expect_rc "--json in a missing directory" 2 "$KBENCH" disk -t "$GOOD" --json "$WORK/no/dir/r.json"
+expect_err_grep "--json failure named" "--json $WORK/no/dir/r.json: cannot write in $WORK/no/dir"
+if grep -q 'Timing' "$WORK/out"; then fail "--json failure: nothing timed" "$(cat "$WORK/out")"; else
+    pass "--json failure: nothing timed"; fi
+cp "$GOOD" "$WORK/measured.bin"
+expect_rc "--json onto the measured file" 2 "$KBENCH" disk -T "$WORK/measured.bin" --json "$WORK/measured.bin"
+expect_err_grep "measured file refused" "that is $WORK/measured.bin"
+if cmp -s "$GOOD" "$WORK/measured.bin"; then pass "the measured file is unchanged"; else
+    fail "the measured file was replaced"; fi
+if [ "$(id -u)" -eq 0 ] && mknod "$WORK/nodev" c 1 3 2>/dev/null; then
+    expect_rc "--json onto a device node" 2 "$KBENCH" disk -T "$GOOD" --json "$WORK/nodev"
+    if [ -c "$WORK/nodev" ]; then pass "the device node is still a device"; else fail "device node replaced"; fi
+fi
 
 finish

@@ -87,7 +87,8 @@ if [ "$(id -u)" -eq 0 ] && mknod "$WORK/dev" c 1 3 2>/dev/null; then
 fi
 cp "$L" "$WORK/mine.txt"
 expect_rc "--json onto the loadfile" 2 "$KBENCH" load -t 1 -c "$WORK/mine.txt" -D "$D" --json "$WORK/mine.txt" 1
-expect_err_grep "loadfile refused" 'that is the loadfile'
+expect_err_grep "loadfile refused" "that is $WORK/mine.txt"
+
 if cmp -s "$L" "$WORK/mine.txt"; then pass "the loadfile is untouched"; else fail "loadfile changed"; fi
 expect_rc "--json inside DIR" 2 "$KBENCH" load -t 1 -c "$L" -D "$D" --json "$D/r.json" 1
 expect_err_grep "inside DIR refused" 'inside the run directory'

@@ -133,6 +133,32 @@ if [ "$RC" -eq 0 ] && [ "$left" = "$want" ]; then pass "cleanup inside existing 
     fail "cleanup inside existing directories" "rc=$RC" "left: $left" "want: $want"; fi
 rm -rf "$D"; mkdir -p "$D"
 
+# another file system mounted inside DIR is never entered or emptied
+if [ "$(id -u)" -eq 0 ] && mkdir -p "$D/clients/client0" "$D/shared" &&
+   mount -t tmpfs kbench-test "$D/clients/client0" 2>/dev/null; then
+    mount -t tmpfs kbench-test "$D/shared"
+    echo keep >"$D/clients/client0/p"
+    echo keep >"$D/shared/q"
+    printf 'Deltree "\\clients\\client1" *\nDeltree "\\shared" *\n' >"$WORK/dtm.txt"
+    kload -q --run-once -c "$WORK/dtm.txt" -D "$D" 1
+    if [ -f "$D/clients/client0/p" ] && [ -f "$D/shared/q" ]; then pass "mounts inside DIR not emptied"; else
+        fail "a mount inside DIR was emptied" "$(ls -la "$D/clients/client0" "$D/shared" 2>&1)"; fi
+    expect_err_grep "what was left is said" 'could not remove everything'
+    umount "$D/clients/client0"
+    umount "$D/shared"
+    rm -rf "$D"; mkdir -p "$D"
+else
+    skip "mounts inside DIR (needs root)"
+fi
+
+# a report that cannot be written is a failure
+if [ -w /dev/full ]; then
+    "$KBENCH" load -q --run-once -c "$L" -D "$D" 1 >/dev/full 2>"$WORK/err"
+    RC=$?
+    if [ "$RC" -eq 1 ]; then pass "report to a full device: exit 1"; else fail "report to a full device" "rc=$RC"; fi
+    expect_err_grep "the lost report is said" 'cannot write the report'
+fi
+
 # a full filesystem: ENOSPC is counted against the op, never a crash
 if [ "$(id -u)" -eq 0 ] && mkdir -p "$WORK/small" && mount -t tmpfs -o size=256k kbench-test "$WORK/small" 2>/dev/null; then
     cat >"$WORK/big.txt" <<'EOT'

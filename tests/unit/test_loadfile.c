@@ -289,7 +289,7 @@ static void test_errors(void **state)
 	expect_error("Unlink \"\\..\" 0x6 NT_STATUS_OK\n", "path climbs out of the directory");
 	expect_error("1.5\n", "timestamp without an operation");
 	expect_error("1.2.3 Close 1 NT_STATUS_OK\n", "bad timestamp '1.2.3'");
-	expect_error("# only a comment\n\n", "t.txt: no operations in loadfile");
+	expect_error("# only a comment\n\n", "t.txt:2: no operations in loadfile");
 	char many[256] = "Close";
 	for (int i = 0; i < 33; i++)
 		strcat(many, " 1");
