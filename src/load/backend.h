@@ -41,7 +41,9 @@ typedef int (*backend_fn)(struct backend_ctx *c, const struct op *op, uint64_t *
 
 struct backend {
 	const char *name;
-	backend_fn op[OP_COUNT];
+	backend_fn op[OP_COUNT];   /* Sleep has none: the client loop waits,
+				    * since only it knows the stop flag and
+				    * the other clients of its process */
 };
 
 /* The POSIX file backend: open/pread/pwrite/rename/... relative to the

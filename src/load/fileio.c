@@ -442,17 +442,6 @@ static int do_flush(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
 	return fsync(fd) < 0 ? errno : 0;
 }
 
-/* Sleep is carried out by the client loop (it must watch the clock). */
-static int do_sleep(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
-{
-	(void)c;
-	(void)bytes;
-	struct timespec ts = { (time_t)(op->off / 1000000), (long)(op->off % 1000000) * 1000 };
-	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
-		;
-	return 0;
-}
-
 const struct backend fileio_backend = {
 	.name = "fileio",
 	.op = {
@@ -473,7 +462,6 @@ const struct backend fileio_backend = {
 		[OP_LOCKX] = do_lockx,
 		[OP_UNLOCKX] = do_unlockx,
 		[OP_FLUSH] = do_flush,
-		[OP_SLEEP] = do_sleep,
 	},
 };
 
