@@ -1,0 +1,79 @@
+/* kbench - micro: the test table shared by the harness and the test families
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * kbench micro runs small CPU and IPC tests of two families:
+ *   - lmbench (lmbench 2/3 methods): a latency per operation in
+ *     microseconds, or a bandwidth in MB/sec with MB = 10^6 bytes, timed by
+ *     the harness in harness.h (grow the count to "enough", subtract the
+ *     clock's and the empty loop's cost, median of 11 intervals);
+ *   - byte (the BYTE UNIX Benchmarks, UnixBench 4.1 and 5): a count of
+ *     loops per second or per minute (lps, lpm), KBps or MWIPS over a
+ *     fixed duration, repeated as BYTE does, scored against a baseline.
+ * Each test is one row of a table (struct micro_test) kept by its family's
+ * file (lmbench.c, byte.c); micro.c finds, runs and reports them.
+ */
+#ifndef KBENCH_MICRO_H
+#define KBENCH_MICRO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum micro_family {
+	MICRO_LMBENCH,
+	MICRO_BYTE,
+};
+
+/* What the command line chose; every test reads only this. */
+struct micro_opts {
+	double enough_s;      /* lmbench: shortest timed interval, seconds (default 0.005) */
+	unsigned intervals;   /* lmbench: timed intervals per figure (default 11) */
+	double duration_s;    /* byte: seconds per sample for the short tests (default 10);
+			       * the long ones (30 s, 60 s as BYTE) scale with it */
+	bool quick;           /* quick mode: short durations, fewer samples, for tests */
+	unsigned copies;      /* byte: copies run at once, results summed (default 1) */
+	const char *tmpdir;   /* a private directory for temporary files, made and
+			       * removed by micro.c; tests never write elsewhere */
+};
+
+/* One figure and its spread, in the test's unit. */
+struct micro_result {
+	double value;         /* the reported figure: the median of the intervals
+			       * (lmbench) or BYTE's combined figure (byte) */
+	double min, max;      /* smallest and largest sample, same unit */
+	double cov_pct;       /* coefficient of variation of the samples, percent;
+			       * NAN when fewer than 2 samples */
+	unsigned samples;     /* samples behind value */
+	double sample_s;      /* byte: seconds each sample ran (0 for lmbench) */
+	char skipped[160];    /* non-empty: the test could not run here, and why
+			       * (no figure is reported) */
+};
+
+struct micro_test;
+
+/* Run one test with options o; fill r.  Returns 0 when r holds a figure or
+ * a reason in r->skipped; -1 when the run failed (a one-line reason is in
+ * r->skipped then too, and the figure must not be printed). */
+typedef int (*micro_run_fn)(const struct micro_test *t, const struct micro_opts *o,
+			    struct micro_result *r);
+
+struct micro_test {
+	const char *name;        /* command-line name, lower case, e.g. "lat_syscall_null",
+				  * "byte_pipe" */
+	const char *title;       /* as the report prints it, e.g. "null call",
+				  * "Pipe Throughput" */
+	enum micro_family family;
+	const char *unit;        /* "us", "MB/s" (10^6), "lps", "lpm", "KBps", "MWIPS" */
+	bool higher_is_better;
+	const char *what;        /* one line for --list: what one operation is */
+	const char *method;      /* where the method comes from, e.g.
+				  * "lmbench lat_syscall null" */
+	micro_run_fn run;
+	const void *arg;         /* the test's own parameters (sizes, counts) */
+};
+
+/* The tables, each ended by a row whose name is NULL. */
+extern const struct micro_test micro_lmbench_tests[];
+extern const struct micro_test micro_byte_tests[];
+
+#endif
