@@ -18,6 +18,8 @@
 #include "load/fsutil.h"
 #include "result/result.h"
 #include "result/sysinfo.h"
+#include "sys/caches.h"
+#include "sys/memcg.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -37,6 +39,34 @@
 #define MAX_CLIENTS 100000u
 #define MAX_PARSE_ERRORS 20
 #define CHECK_MAX_ERRORS 100
+/* --mem-limit floor: what a client process needs to start and run at all
+ * (stack, the pages of the heap and data it writes, its slot of the
+ * shared region; measured well under this), plus each client's I/O
+ * buffer of the loadfile's largest read or write */
+#define MEM_FLOOR_PER_PROC (4ull << 20)
+
+/* --mem-limit SIZE: bytes in *out (0 for "none").  Returns 0 or usage. */
+static int parse_mem_limit(const char *cmd, const char *text, uint64_t *out)
+{
+	if (strcmp(text, "none") == 0) {
+		*out = 0;
+		return 0;
+	}
+	if (cli_parse_size(text, out) < 0)
+		return cli_usage_error(cmd, "bad --mem-limit '%s' (a size in bytes with k, M, G "
+				       "or T for 2^10, 2^20, 2^30, 2^40, e.g. 64M; or none)", text);
+	if (*out == 0)
+		return cli_usage_error(cmd, "--mem-limit 0 would let no client run "
+				       "(give a size such as 64M, or none for no limit)");
+	return 0;
+}
+
+/* The smallest --mem-limit the clients can start under, bytes. */
+static uint64_t mem_floor(const struct program *prog, uint64_t nclients, unsigned per_proc)
+{
+	uint64_t nprocs = (nclients + per_proc - 1) / per_proc;
+	return nprocs * MEM_FLOOR_PER_PROC + nclients * prog->max_io;
+}
 
 /* Where the shipped loadfile is: beside the binary in a build tree, the
  * source tree of this build, then the installed data directory. */
@@ -142,7 +172,8 @@ int cmd_load(int argc, const char **argv)
 	int check = 0;
 	char *loadfile = NULL, *opt_loadfile = NULL, *opt_directory = NULL, *directory = NULL, *timelimit = NULL, *warmup = NULL, *json = NULL;
 	int sync_open = 0, sync_dirs = 0, fsync_write = 0, xattr = 0, run_once = 0, strict = 0;
-	int skip_cleanup = 0, per_client = 0, quiet = 0, per_proc = 1;
+	int skip_cleanup = 0, per_client = 0, quiet = 0, per_proc = 1, drop_caches = 0;
+	char *mem_limit_arg = NULL;
 	double target_rate = 0;
 
 	struct poptOption options[] = {
@@ -175,6 +206,12 @@ int cmd_load(int argc, const char **argv)
 		{ "json", 0, POPT_ARG_STRING, &json, 0,
 		  "also write the results as JSON to FILE ('-': standard output)", "FILE" },
 		{ "quiet", 'q', POPT_ARG_NONE, &quiet, 0, "no line a second", NULL },
+		{ "mem-limit", 0, POPT_ARG_STRING, &mem_limit_arg, 0,
+		  "run the clients in a memory cgroup holding their memory and page cache "
+		  "to SIZE (k, M, G: 2^10, 2^20, 2^30; none: no limit); root only", "SIZE" },
+		{ "drop-caches", 0, POPT_ARG_NONE, &drop_caches, 0,
+		  "sync and drop the page cache, dentries and inodes before the run; root only",
+		  NULL },
 		{ "format", 0, POPT_ARG_STRING, &format_arg, 0,
 		  "loadfile format: auto (default), dbench4, dbench2, dbench1", "FORMAT" },
 		{ "check", 0, POPT_ARG_NONE, &check, 0,
@@ -192,6 +229,8 @@ int cmd_load(int argc, const char **argv)
 	struct cleanup_plan *plan = NULL;
 	char tmpdir_buf[PATH_MAX], json_dest[PATH_MAX];
 	int made_tmpdir = 0, rootfd = -1;
+	uint64_t mem_limit = 0;
+	struct memcg_site site;
 	struct run_result res;
 	memset(&res, 0, sizeof(res));
 	enum lf_format format = LF_AUTO;
@@ -261,6 +300,8 @@ int cmd_load(int argc, const char **argv)
 		status = cli_usage_error(cmd, "--target-rate must be a positive MB/sec figure");
 		goto out;
 	}
+	if (mem_limit_arg && (status = parse_mem_limit(cmd, mem_limit_arg, &mem_limit)))
+		goto out;
 
 	/* the loadfile, whole, before anything else happens */
 	if (opt_loadfile && !*opt_loadfile) {
@@ -277,6 +318,31 @@ int cmd_load(int argc, const char **argv)
 	if (perr) {
 		status = 2;
 		goto out;
+	}
+
+	/* what needs root, before any directory is made */
+	char why[PATH_MAX + 256];
+	if (drop_caches && caches_drop_check(why, sizeof(why)) < 0) {
+		fprintf(stderr, "%s: --drop-caches: %s\n", cmd, why);
+		status = 2;
+		goto out;
+	}
+	if (mem_limit) {
+		uint64_t floor = mem_floor(&prog, nclients, (unsigned)per_proc);
+		if (mem_limit < floor) {
+			fprintf(stderr, "%s: --mem-limit %s is below the %.2f MiB (2^20 bytes) "
+				"%llu client%s need to start (4 MiB a client process, plus each "
+				"client's %u-byte I/O buffer)\n", cmd, mem_limit_arg,
+				(double)floor / 1048576.0, (unsigned long long)nclients,
+				nclients == 1 ? "" : "s", prog.max_io);
+			status = 2;
+			goto out;
+		}
+		if (memcg_detect(&site, why, sizeof(why)) < 0) {
+			fprintf(stderr, "%s: --mem-limit: %s\n", cmd, why);
+			status = 2;
+			goto out;
+		}
 	}
 
 	/* the directory */
@@ -352,11 +418,14 @@ int cmd_load(int argc, const char **argv)
 		.strict = strict,
 		.target_rate = target_rate,
 		.quiet = quiet,
+		.drop_caches = drop_caches,
+		.mem_limit = mem_limit,
+		.memcg_site = mem_limit ? &site : NULL,
 		/* with --json -, standard output carries the JSON alone */
 		.out = json && !strcmp(json, "-") ? stderr : stdout,
 	};
 	FILE *out = cfg.out;
-	struct load_params lp = { loadfile, directory, per_client };
+	struct load_params lp = { loadfile, directory, per_client, mem_limit, drop_caches };
 
 	if (!quiet) {
 		fprintf(out, "kbench %s load: %u clients, loadfile %s (%zu ops a pass), directory %s\n",
@@ -365,6 +434,11 @@ int cmd_load(int argc, const char **argv)
 			fprintf(out, "one pass per client, warm-up %.1f s; MB = 10^6 bytes\n", wu);
 		else
 			fprintf(out, "warm-up %.1f s, then %.1f s measured; MB = 10^6 bytes\n", wu, tl);
+		if (mem_limit)
+			fprintf(out, "clients in a memory cgroup (v%d, under %s) limited to %.2f MiB "
+				"(2^20 bytes)\n", site.version, site.dir, (double)mem_limit / 1048576.0);
+		if (drop_caches)
+			fprintf(out, "sync and drop caches before the start\n");
 		fflush(out);
 	}
 
@@ -393,6 +467,8 @@ int cmd_load(int argc, const char **argv)
 			}
 			json_decref(doc);
 		}
+		if (res.mem_left && !status)
+			status = 1;
 		if (res.interrupted)
 			status = 128 + res.interrupted;
 		else if (r || res.errors || res.measured_s <= 0 || !res.ops)
@@ -435,6 +511,7 @@ out:
 	free(warmup);
 	free(json);
 	free(format_arg);
+	free(mem_limit_arg);
 	poptFreeContext(ctx);
 	return status;
 }

@@ -21,6 +21,35 @@ static double ms(uint64_t ns)
 }
 
 
+static void mib(FILE *f, const char *what, uint64_t bytes)
+{
+	if (bytes == MEMCG_UNKNOWN)
+		fprintf(f, "%s unknown", what);
+	else
+		fprintf(f, "%s %.2f MiB", what, (double)bytes / 1048576.0);
+}
+
+void load_report_memory(FILE *f, const struct memcg_stats *m)
+{
+	mib(f, "Memory limit", m->limit_bytes);
+	fprintf(f, " (2^20): ");
+	mib(f, "peak", m->peak_bytes);
+	if (m->peak_sampled)
+		fprintf(f, " (sampled each second)");
+	if (m->limit_hits == MEMCG_UNKNOWN)
+		fprintf(f, ", limit hits unknown");
+	else
+		fprintf(f, ", limit hit %llu time%s", (unsigned long long)m->limit_hits,
+			m->limit_hits == 1 ? "" : "s");
+	if (m->oom_kills == MEMCG_UNKNOWN)
+		fprintf(f, ", OOM kills unknown");
+	else
+		fprintf(f, ", %llu OOM kill%s", (unsigned long long)m->oom_kills,
+			m->oom_kills == 1 ? "" : "s");
+	mib(f, ", page cache", m->cache_bytes);
+	fprintf(f, "%s\n", m->cache_bytes == MEMCG_UNKNOWN ? "" : " at end");
+}
+
 static const char *expect_word(uint8_t e)
 {
 	return e == EXPECT_FAIL ? "failure" : "success";
@@ -31,9 +60,15 @@ void load_report_text(FILE *f, const struct run_config *cfg, const struct load_p
 {
 	if (!res->ops && !res->errors) {
 		/* nothing was measured: no table of zeros */
+		if (res->mem_limited) {
+			fprintf(f, "\n");
+			load_report_memory(f, &res->mem);
+		}
 		if (res->interrupted)
 			fprintf(f, "\ninterrupted by %s before anything was measured\n",
 				res->interrupted == SIGINT ? "SIGINT" : "SIGTERM");
+		if (res->died)
+			fprintf(f, "\nstopped because %s\n", res->died_msg);
 		return;
 	}
 	fprintf(f, "\n %-12s %10s %10s %10s %10s %10s\n", "Operation", "Count", "AvgLat",
@@ -84,13 +119,19 @@ void load_report_text(FILE *f, const struct run_config *cfg, const struct load_p
 			fprintf(f, "  ... and %llu more\n", (unsigned long long)rest);
 	}
 
+	if (res->mem_limited) {
+		fprintf(f, "\n");
+		load_report_memory(f, &res->mem);
+	}
 	if (res->interrupted)
 		fprintf(f, "\ninterrupted by %s: partial results over %.2f s measured\n",
 			res->interrupted == SIGINT ? "SIGINT" : "SIGTERM", res->measured_s);
 	if (res->strict_stop)
 		fprintf(f, "\nstopped at the first error (--strict): partial results\n");
 	if (res->died)
-		fprintf(f, "\nstopped because %s: partial results\n", res->died_msg);
+		fprintf(f, "\nstopped because %s: %s\n", res->died_msg,
+			res->oom_killed ? "no throughput figure (its work was cut short)" :
+			"partial results");
 	if (res->nfatal)
 		fprintf(f, "\n%u client%s stopped early (client %u: %s): partial results\n",
 			res->nfatal, res->nfatal == 1 ? "" : "s", res->fatal_client,
@@ -107,6 +148,27 @@ void load_report_text(FILE *f, const struct run_config *cfg, const struct load_p
 static json_t *num_or_null(double v)
 {
 	return isfinite(v) ? json_real(v) : json_null();
+}
+
+static json_t *bytes_or_null(uint64_t v)
+{
+	return v == MEMCG_UNKNOWN ? json_null() : json_integer((json_int_t)v);
+}
+
+/* results.memory: what the clients' cgroup did, null without --mem-limit */
+static json_t *memory_json(const struct run_result *res)
+{
+	const struct memcg_stats *m = &res->mem;
+	if (!res->mem_limited)
+		return json_null();
+	return json_pack("{s:o, s:o, s:b, s:o, s:o, s:o, s:i}",
+		"limit_bytes", bytes_or_null(m->limit_bytes),
+		"peak_bytes", bytes_or_null(m->peak_bytes),
+		"peak_sampled", m->peak_sampled,
+		"limit_hits", bytes_or_null(m->limit_hits),
+		"oom_kills", bytes_or_null(m->oom_kills),
+		"cache_bytes", bytes_or_null(m->cache_bytes),
+		"cgroup_version", (int)m->version);
 }
 
 json_t *load_report_json(const struct run_config *cfg, const struct load_params *lp,
@@ -130,6 +192,11 @@ json_t *load_report_json(const struct run_config *cfg, const struct load_params 
 				   "run_once", cfg->run_once,
 				   "strict", cfg->strict,
 				   "backend", cfg->backend->name);
+	if (params) {
+		json_object_set_new(params, "mem_limit_bytes", lp->mem_limit ?
+				    json_integer((json_int_t)lp->mem_limit) : json_null());
+		json_object_set_new(params, "drop_caches", json_boolean(lp->drop_caches));
+	}
 	json_t *ops = json_array();
 	for (unsigned i = 0; ops && i < OP_COUNT; i++) {
 		const struct hist *h = &res->hist[i];
@@ -162,6 +229,10 @@ json_t *load_report_json(const struct run_config *cfg, const struct load_params 
 		"died", res->died || res->nfatal,
 		"strict_stop", res->strict_stop,
 		"interrupted_signal", res->interrupted);
+	if (results) {
+		json_object_set_new(results, "memory", memory_json(res));
+		json_object_set_new(results, "oom_killed", json_boolean(res->oom_killed));
+	}
 	if (results && cfg->prog->timed)
 		json_object_set_new(results, "schedule", json_pack("{s:I, s:f, s:f}",
 			"late_ops", (json_int_t)res->late_ops,

@@ -13,6 +13,8 @@ struct load_params {
 	const char *loadfile;
 	const char *directory;
 	int per_client_results;
+	uint64_t mem_limit;       /* --mem-limit, bytes (0: none) */
+	int drop_caches;          /* --drop-caches */
 };
 
 /* Print dbench's final table (Operation Count AvgLat P50 P99 MaxLat, ms),
@@ -21,6 +23,12 @@ struct load_params {
  * prints no Throughput line. */
 void load_report_text(FILE *f, const struct run_config *cfg, const struct load_params *lp,
 		      const struct run_result *res);
+
+/* The memory line of a run under --mem-limit (MiB = 2^20 bytes), e.g.
+ * "Memory limit 64.00 MiB (2^20): peak 63.99 MiB, limit hit 1234 times,
+ * 0 OOM kills, page cache 40.12 MiB at end"; a figure the kernel does not
+ * report is said to be unknown. */
+void load_report_memory(FILE *f, const struct memcg_stats *m);
 
 /* The same results as a JSON document of kind "load" (see kbench-load(1),
  * JSON OUTPUT).  Returns a new reference, NULL when out of memory. */

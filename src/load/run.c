@@ -8,6 +8,8 @@
  */
 #include "config.h"
 #include "load/run.h"
+#include "sys/caches.h"
+#include "sys/memcg.h"
 
 #include <errno.h>
 #include <math.h>
@@ -22,7 +24,30 @@
 struct procs {
 	pid_t *pid;          /* nprocs; 0 once reaped */
 	unsigned n, alive;
+	struct memcg *cg;    /* the clients' memory cgroup, NULL if none */
+	uint64_t oom_seen;   /* OOM kills already put down to a client */
 };
+
+/* A size as "64 MiB" when it is whole, else "64.50 MiB" (MiB = 2^20). */
+static void mib_text(uint64_t bytes, char *buf, size_t len)
+{
+	if (bytes % (1024 * 1024) == 0)
+		snprintf(buf, len, "%llu MiB", (unsigned long long)(bytes / (1024 * 1024)));
+	else
+		snprintf(buf, len, "%.2f MiB", (double)bytes / (1024.0 * 1024.0));
+}
+
+/* 1 if a client that died of SIGKILL was killed by the OOM killer of its
+ * cgroup: the cgroup's OOM-kill count rose past the kills already told. */
+static int oom_killed(struct procs *p)
+{
+	struct memcg_stats st;
+	if (!p->cg || memcg_read(p->cg, &st) < 0 || st.oom_kills == MEMCG_UNKNOWN ||
+	    st.oom_kills <= p->oom_seen)
+		return 0;
+	p->oom_seen++;
+	return 1;
+}
 
 static volatile sig_atomic_t got_signal;   /* the first SIGINT/SIGTERM */
 static volatile sig_atomic_t signal_count;
@@ -98,7 +123,18 @@ static int reap(struct procs *p, const struct run_config *cfg, struct run_result
 			p->pid[i] = 0;
 			p->alive--;
 			unsigned client = i * cfg->per_proc;
-			if (WIFSIGNALED(status)) {
+			if (WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL && oom_killed(p)) {
+				if (!res->oom_killed) {
+					char lim[32];
+					mib_text(p->cg->limit_bytes, lim, sizeof(lim));
+					snprintf(res->died_msg, sizeof(res->died_msg),
+						 "client %u (pid %ld) was killed by the OOM killer at the %s memory limit",
+						 client, (long)pid, lim);
+				}
+				res->died = 1;
+				res->oom_killed = 1;
+				bad = 1;
+			} else if (WIFSIGNALED(status)) {
 				if (!res->died)
 					snprintf(res->died_msg, sizeof(res->died_msg),
 						 "client %u (pid %ld) was killed by signal %d (%s)",
@@ -224,8 +260,8 @@ static void merge(const struct run_config *cfg, const struct run_shared *sh,
 
 	res->mbps = run_throughput_mbps(res->bytes, sh->warm_end_ns, window_end);
 	res->measured_s = isnan(res->mbps) ? 0 : (double)(window_end - sh->warm_end_ns) / 1e9;
-	if (!res->ops)
-		res->mbps = NAN;  /* nothing completed in the window: no figure */
+	if (!res->ops || res->oom_killed)
+		res->mbps = NAN;  /* nothing completed, or a client's work was lost */
 }
 
 double run_throughput_mbps(uint64_t bytes, uint64_t start_ns, uint64_t end_ns)
@@ -291,7 +327,9 @@ int run_load(const struct run_config *cfg, struct run_result *res)
 	 * allocated before the fork, every client would carry their pages */
 	res->hist = NULL;
 	res->client_bytes = calloc(n, sizeof(*res->client_bytes));
-	struct procs p = { calloc(nprocs, sizeof(pid_t)), nprocs, 0 };
+	struct procs p = { calloc(nprocs, sizeof(pid_t)), nprocs, 0, NULL, 0 };
+	struct memcg cg;
+	memcg_init(&cg);
 	if (!res->client_bytes || !p.pid) {
 		fprintf(stderr, "kbench load: out of memory\n");
 		free(p.pid);
@@ -322,6 +360,33 @@ int run_load(const struct run_config *cfg, struct run_result *res)
 	install_handlers(&old_int, &old_term);
 	fflush(NULL);
 
+	/* from here on a signal only sets got_signal, so the cgroup made
+	 * below is removed at out: whatever happens */
+	char why[PATH_MAX + 160];
+	if (cfg->drop_caches && caches_drop(why, sizeof(why)) < 0) {
+		fprintf(stderr, "kbench load: --drop-caches: %s\n", why);
+		rc = -1;
+	} else if (cfg->mem_limit) {
+		char name[32];
+		snprintf(name, sizeof(name), "kbench-%ld", (long)getpid());
+		if (memcg_create(cfg->memcg_site, name, cfg->mem_limit, &cg, why, sizeof(why)) < 0) {
+			fprintf(stderr, "kbench load: --mem-limit: %s\n", why);
+			rc = -1;
+		} else {
+			p.cg = &cg;
+			res->mem_limited = 1;
+		}
+	}
+	if (!rc && got_signal) {
+		res->interrupted = got_signal;
+		rc = alloc_hists(res) < 0 ? -1 : 1;
+	}
+	if (rc) {
+		close(barrier[0]);
+		close(barrier[1]);
+		goto out;
+	}
+
 	int start_failed = 0;
 	for (unsigned i = 0; i < nprocs; i++) {
 		unsigned first = i * cfg->per_proc;
@@ -334,6 +399,12 @@ int run_load(const struct run_config *cfg, struct run_result *res)
 		}
 		if (pid == 0) {
 			close(barrier[1]);
+			int e = p.cg ? memcg_join(p.cg, getpid()) : 0;
+			if (e) {
+				fprintf(stderr, "kbench load: client %u cannot join memory cgroup %s: %s\n",
+					first, p.cg->name, strerror(e));
+				_exit(3);
+			}
 			int st = client_main(cfg, sh, first, count, barrier[0]);
 			fflush(NULL);
 			_exit(st);
@@ -400,6 +471,8 @@ int run_load(const struct run_config *cfg, struct run_result *res)
 		}
 		if (!p.alive)
 			break;
+		if (p.cg)
+			memcg_sample(p.cg);
 		if (!cfg->quiet && !sh->stop)
 			progress(cfg, sh, sec, tick, &prev_bytes, &warm_bytes, &warm_t, &warm_seen);
 		sec++;
@@ -434,6 +507,14 @@ int run_load(const struct run_config *cfg, struct run_result *res)
 	if (res->died || res->interrupted || res->strict_stop || res->setup_failed || res->nfatal)
 		rc = 1;
 out:
+	if (p.cg) {
+		/* every client has gone: read what the cgroup did, then remove it */
+		memcg_read(p.cg, &res->mem);
+		if (memcg_remove(p.cg, why, sizeof(why)) < 0) {
+			fprintf(stderr, "kbench load: --mem-limit: %s\n", why);
+			res->mem_left = 1;
+		}
+	}
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);
 	munmap(sh, size);

@@ -19,6 +19,7 @@
 #include "load/backend.h"
 #include "load/program.h"
 #include "stats/hist.h"
+#include "sys/memcg.h"
 
 #define ERR_SLOTS 32      /* distinct (line, errno) errors kept per client */
 #define SEC_SLOTS 4       /* per-second max latency ring */
@@ -81,6 +82,10 @@ struct run_config {
 	int strict;                      /* stop at the first error */
 	double target_rate;              /* MB/s per client, 0 = unlimited */
 	int quiet;                       /* no per-second lines */
+	int drop_caches;                 /* sync and drop the caches before the start */
+	uint64_t mem_limit;              /* bytes of memory + page cache for the
+					    clients' cgroup (0: no cgroup) */
+	const struct memcg_site *memcg_site;  /* where to make it (with mem_limit) */
 	FILE *out;                       /* where text goes (stderr with --json -) */
 };
 
@@ -123,11 +128,22 @@ struct run_result {
 	unsigned nfatal;          /* clients stopped early by an error */
 	unsigned fatal_client;    /* the first of them */
 	int fatal_err;            /* and its errno */
+	int mem_limited;          /* the clients ran in a memory cgroup */
+	struct memcg_stats mem;   /* what it did (with mem_limited) */
+	int oom_killed;           /* the OOM killer killed a client: no throughput */
+	int mem_left;             /* the cgroup could not be removed (said on stderr) */
 };
 
 /* Fork the clients, release them together, print a line a second, stop
  * them at the end (or on SIGINT/SIGTERM, a client's death, --strict), and
- * merge what they measured into res.  Returns 0 if the run completed, 1
+ * merge what they measured into res.  First, with drop_caches, sync and
+ * drop the caches; with mem_limit, make the cgroup kbench-PID under
+ * memcg_site, which each client process joins right after fork (before
+ * its setup and the barrier), sample its usage each second, read what it
+ * did into res->mem once the clients are gone and remove it, also after
+ * an error or a signal.  A client killed by SIGKILL while the cgroup's
+ * OOM-kill count rose is reported as killed by the OOM killer, and the
+ * run then has no throughput (res->mbps NAN).  Returns 0 if the run completed, 1
  * if it was cut short (res says why), -1 if it could not start (message
  * printed). */
 int run_load(const struct run_config *cfg, struct run_result *res);
