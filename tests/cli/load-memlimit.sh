@@ -1,0 +1,233 @@
+#!/bin/sh
+# kbench - command-line tests: kbench load --mem-limit (the clients in a
+# memory cgroup) and --drop-caches; root and a memory controller needed
+# SPDX-License-Identifier: GPL-3.0-or-later
+. "$(dirname "$0")/lib.sh"
+
+# the run's files go to the real disk: on tmpfs they could not be reclaimed
+DISK=$(mktemp -d /var/tmp/kbench-memlimit.XXXXXX)
+SHM=
+cleanup() {
+    rm -rf "$WORK" "$DISK"
+    [ -n "$SHM" ] && rm -rf "$SHM"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+MIB=1048576
+S=$DATA/small.txt
+
+# ---- bad values: checked before anything else, root or not ----
+for v in 0 1k banana 64X -5M; do
+    expect_rc "--mem-limit $v" 2 "$KBENCH" load --mem-limit "$v" -c "$S" --run-once -D "$DISK" 1
+    expect_err_grep "--mem-limit $v: named" "^kbench load: (bad --mem-limit '$v'|--mem-limit $v )"
+    expect_true "--mem-limit $v: one line" [ "$(wc -l <"$WORK/err")" -eq 1 ]
+    expect_empty_dir "--mem-limit $v: nothing made in DIR" "$DISK"
+done
+
+# "none" is no limit and needs no root
+expect_rc "--mem-limit none" 0 "$KBENCH" load --mem-limit none -c "$S" --run-once -q \
+    -D "$DISK" --json "$WORK/none.json" 1
+expect_true "--mem-limit none: no memory line" sh -c "! grep -q '^Memory limit' '$WORK/out'"
+expect_true "--mem-limit none: JSON memory null, limit null" [ "$(jget "$WORK/none.json" \
+    '(d["results"]["memory"], d["params"]["mem_limit_bytes"], d["params"]["drop_caches"])')" = "(None, None, False)" ]
+
+if [ "$(id -u)" -ne 0 ]; then
+    skip "memory cgroups and dropping caches need root"
+    finish
+fi
+
+# ---- as another user: one clear line, exit 2, no client ----
+if command -v setpriv >/dev/null 2>&1; then
+    AS_USER="setpriv --reuid=65534 --regid=65534 --clear-groups"
+    NOBODY_DIR=$(mktemp -d /var/tmp/kbench-memlimit-nobody.XXXXXX)
+    chmod 777 "$NOBODY_DIR"
+    cp "$S" "$NOBODY_DIR/small.txt" && chmod 644 "$NOBODY_DIR/small.txt"
+    expect_rc "--drop-caches as nobody" 2 $AS_USER "$KBENCH" load --drop-caches \
+        -c "$NOBODY_DIR/small.txt" --run-once -D "$NOBODY_DIR" 1
+    expect_err_grep "--drop-caches as nobody: needs root" '^kbench load: --drop-caches: needs root'
+    expect_true "--drop-caches as nobody: one line" [ "$(wc -l <"$WORK/err")" -eq 1 ]
+    expect_rc "--mem-limit as nobody" 2 $AS_USER "$KBENCH" load --mem-limit 64M \
+        -c "$NOBODY_DIR/small.txt" --run-once -D "$NOBODY_DIR" 1
+    expect_err_grep "--mem-limit as nobody: needs root" '^kbench load: --mem-limit: needs root'
+    expect_true "--mem-limit as nobody: one line" [ "$(wc -l <"$WORK/err")" -eq 1 ]
+    expect_true "as nobody: no client ran" [ "$(ls -A "$NOBODY_DIR")" = small.txt ]
+    rm -rf "$NOBODY_DIR"
+else
+    skip "non-root runs (no setpriv)"
+fi
+
+# ---- --drop-caches as root ----
+expect_rc "--drop-caches as root" 0 "$KBENCH" load --drop-caches -c "$S" --run-once \
+    -D "$DISK" --json "$WORK/drop.json" 1
+expect_out_grep "--drop-caches: said" '^sync and drop caches before the start$'
+expect_true "--drop-caches: in the JSON" [ "$(jget "$WORK/drop.json" 'd["params"]["drop_caches"]')" = True ]
+
+# ---- where kbench's memory cgroup is, found here independently ----
+# v1: the hierarchy whose controllers include memory; v2: "0::PATH" with
+# memory offered in cgroup.controllers.  Mounts showing the root of the
+# hierarchy only.
+CG=
+v1path=$(awk -F: '$2 ~ /(^|,)memory(,|$)/ { print $3; exit }' /proc/self/cgroup)
+if [ -n "$v1path" ]; then
+    mnt=$(awk '{ for (i = 7; i <= NF && $i != "-"; i++); if ($(i + 1) == "cgroup" &&
+          $(i + 3) ~ /(^|,)memory(,|$)/ && $4 == "/") { print $5; exit } }' /proc/self/mountinfo)
+    [ -n "$mnt" ] && CG=$mnt$v1path
+else
+    v2path=$(awk -F: '$1 == "0" && $2 == "" { print $3; exit }' /proc/self/cgroup)
+    mnt=$(awk '{ for (i = 7; i <= NF && $i != "-"; i++); if ($(i + 1) == "cgroup2" && $4 == "/") {
+          print $5; exit } }' /proc/self/mountinfo)
+    if [ -n "$v2path" ] && [ -n "$mnt" ] && grep -qw memory "$mnt$v2path/cgroup.controllers" 2>/dev/null; then
+        CG=$mnt$v2path
+    fi
+fi
+CG=$(echo "$CG" | sed 's|//*|/|g; s|/$||')
+if [ -z "$CG" ] || [ ! -d "$CG" ]; then
+    expect_rc "no memory controller: exit 2" 2 "$KBENCH" load --mem-limit 64M -c "$S" --run-once -D "$DISK" 1
+    expect_err_grep "no memory controller: said" '^kbench load: --mem-limit: .*memory controller'
+    skip "no memory controller for this process (cgroup v1 memory or v2 with memory)"
+    finish
+fi
+echo "memory cgroup of this process: $CG"
+BEFORE=$(ls -d "$CG"/kbench-* 2>/dev/null | sort)
+
+# no_new_cgroup NAME: no kbench-* directory under $CG that was not there
+# before this test
+no_new_cgroup() {
+    now=$(ls -d "$CG"/kbench-* 2>/dev/null | sort)
+    new=$(printf '%s\n%s\n' "$BEFORE" "$now" | sort | uniq -u)
+    if [ -z "$new" ]; then pass "$1"; else fail "$1" "left: $new"; fi
+}
+
+# ---- a limit below what the clients need to start ----
+expect_rc "--mem-limit 8M for 4 clients" 2 "$KBENCH" load --mem-limit 8M -c "$S" --run-once -D "$DISK" 4
+expect_err_grep "below the floor: named" "^kbench load: --mem-limit 8M is below the 16\\.[0-9]+ MiB \\(2\\^20 bytes\\) 4 clients need to start"
+no_new_cgroup "bad limits made no cgroup"
+
+# bg_load ARGS...: kbench load in the background, its pid in $BG
+bg_load() {
+    : >"$WORK/out"
+    "$KBENCH" load "$@" >"$WORK/out" 2>"$WORK/err" &
+    BG=$!
+}
+
+# wait_running: until the first progress line (at most ~20 s)
+wait_running() {
+    i=0
+    while [ $i -lt 200 ]; do
+        if grep -q ' sec  latency' "$WORK/out" 2>/dev/null; then return 0; fi
+        sleep 0.1
+        i=$((i + 1))
+    done
+    return 1
+}
+
+# check_members NAME: while the run goes, the clients (children of $BG)
+# are in kbench-$BG and kbench itself is not
+check_members() {
+    procs=$CG/kbench-$BG/cgroup.procs
+    if [ ! -r "$procs" ]; then
+        fail "$1: cgroup kbench-$BG exists during the run" "$(ls "$CG" | head)"
+        return
+    fi
+    pass "$1: cgroup kbench-$BG exists during the run"
+    members=$(cat "$procs")
+    bad=
+    for m in $members; do
+        pp=$(awk '$1 == "PPid:" { print $2 }' "/proc/$m/status" 2>/dev/null)
+        [ "$pp" = "$BG" ] || bad="$bad $m(ppid $pp)"
+    done
+    if [ -n "$members" ] && [ -z "$bad" ]; then pass "$1: its members are kbench's clients"; else
+        fail "$1: its members are kbench's clients" "members: $members; not clients:$bad"; fi
+    if echo "$members" | grep -qx "$BG"; then fail "$1: kbench itself stays outside" "$members"; else
+        pass "$1: kbench itself stays outside"; fi
+    children=$(ps -o pid= --ppid "$BG" | tr -d ' ' | sort)
+    if [ "$children" = "$(echo "$members" | sort)" ]; then pass "$1: every client is in it"; else
+        fail "$1: every client is in it" "children: $children; members: $members"; fi
+}
+
+# ---- a load far above the limit: stream.txt writes and reads 1 MiB
+# requests, 256 MiB files, under 64 MiB ----
+bg_load -c stream.txt --mem-limit 64M -t 3 --warmup 0 -D "$DISK" --json "$WORK/lim.json" 1
+if wait_running; then check_members "64M"; else fail "64M: the run started" "$(cat "$WORK/err")"; fi
+wait "$BG"
+RC=$?
+if [ "$RC" -eq 0 ]; then pass "64M: exit 0"; else fail "64M: exit 0" "rc=$RC" "$(cat "$WORK/err")"; fi
+expect_out_grep "64M: the memory line, limit hit" \
+    '^Memory limit 64\.00 MiB \(2\^20\): peak [0-9]+\.[0-9]{2} MiB, limit hit [1-9][0-9]* times?, 0 OOM kills, page cache [0-9]+\.[0-9]{2} MiB at end$'
+expect_out_grep "64M: a throughput" '^Throughput [0-9.]+ MB/sec  1 clients  1 procs'
+expect_true "64M: JSON limit, hits, peak, cache" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+m = d["results"]["memory"]
+MIB = 1048576
+assert d["params"]["mem_limit_bytes"] == 64 * MIB, d["params"]
+assert m["limit_bytes"] == 64 * MIB, m
+assert m["limit_hits"] > 0, m
+assert m["oom_kills"] == 0, m
+# the run moved far more than the limit: the peak reached it, not beyond
+assert 48 * MIB < m["peak_bytes"] <= 64 * MIB, m
+assert 0 < m["cache_bytes"] <= 64 * MIB, m
+assert d["results"]["bytes"] > 3 * 64 * MIB, d["results"]["bytes"]
+assert d["results"]["oom_killed"] is False
+' "$WORK/lim.json"
+# the text line and the JSON give the same count
+hits=$(sed -n 's/^Memory limit.* limit hit \([0-9]*\) time.*/\1/p' "$WORK/out")
+expect_true "64M: text and JSON agree ($hits hits)" [ "$hits" = "$(jget "$WORK/lim.json" 'd["results"]["memory"]["limit_hits"]')" ]
+expect_true "64M: cgroup kbench-$BG removed" [ ! -e "$CG/kbench-$BG" ]
+no_new_cgroup "64M: no kbench-* cgroup left"
+expect_empty_dir "64M: files cleaned up" "$DISK"
+
+# ---- SIGINT in the middle: the cgroup goes too ----
+bg_load -c stream.txt --mem-limit 64M -t 30 --warmup 0 -D "$DISK" 2
+if wait_running; then check_members "SIGINT"; else fail "SIGINT: the run started" "$(cat "$WORK/err")"; fi
+sleep 1
+kill -INT "$BG"
+wait "$BG"
+RC=$?
+if [ "$RC" -eq 130 ]; then pass "SIGINT: exit 130"; else fail "SIGINT: exit 130" "rc=$RC" "$(cat "$WORK/err")"; fi
+expect_out_grep "SIGINT: partial results marked" '^interrupted by SIGINT: partial results over [0-9.]+ s measured$'
+expect_out_grep "SIGINT: the memory line" '^Memory limit 64\.00 MiB \(2\^20\): peak '
+expect_true "SIGINT: cgroup kbench-$BG removed" [ ! -e "$CG/kbench-$BG" ]
+no_new_cgroup "SIGINT: no kbench-* cgroup left"
+expect_empty_dir "SIGINT: files cleaned up" "$DISK"
+
+# ---- SIGTERM, with --drop-caches too ----
+bg_load -c "$S" --mem-limit 64M --drop-caches -t 30 --warmup 0 -D "$DISK" 1
+if wait_running; then check_members "SIGTERM"; else fail "SIGTERM: the run started" "$(cat "$WORK/err")"; fi
+kill -TERM "$BG"
+wait "$BG"
+RC=$?
+if [ "$RC" -eq 143 ]; then pass "SIGTERM: exit 143"; else fail "SIGTERM: exit 143" "rc=$RC" "$(cat "$WORK/err")"; fi
+expect_true "SIGTERM: cgroup kbench-$BG removed" [ ! -e "$CG/kbench-$BG" ]
+no_new_cgroup "SIGTERM: no kbench-* cgroup left"
+expect_empty_dir "SIGTERM: files cleaned up" "$DISK"
+
+# ---- the OOM killer: files on tmpfs cannot be reclaimed without swap ----
+swap=$(awk '$1 == "SwapTotal:" { print $2 }' /proc/meminfo)
+if [ "$swap" = 0 ] && [ -d /dev/shm ] && [ "$(stat -f -c %T /dev/shm)" = tmpfs ] &&
+    SHM=$(mktemp -d /dev/shm/kbench-memlimit.XXXXXX); then
+    bg_load -c stream.txt --mem-limit 64M -t 5 --warmup 0 -D "$SHM" --json "$WORK/oom.json" 1
+    wait "$BG"
+    RC=$?
+    if [ "$RC" -eq 1 ]; then pass "OOM: exit 1"; else fail "OOM: exit 1" "rc=$RC" "$(cat "$WORK/err")"; fi
+    expect_err_grep "OOM: said, with the limit" \
+        '^kbench load: client 0 \(pid [0-9]+\) was killed by the OOM killer at the 64 MiB memory limit$'
+    expect_out_grep "OOM: the memory line counts it" ', [1-9][0-9]* OOM kills?, '
+    expect_true "OOM: no Throughput line" sh -c "! grep -q '^Throughput' '$WORK/out'"
+    expect_true "OOM: JSON" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+r = d["results"]
+assert r["oom_killed"] is True and r["died"] is True, r
+assert r["throughput_MBps"] is None, r
+assert r["memory"]["oom_kills"] >= 1, r["memory"]
+' "$WORK/oom.json"
+    expect_true "OOM: cgroup kbench-$BG removed" [ ! -e "$CG/kbench-$BG" ]
+    no_new_cgroup "OOM: no kbench-* cgroup left"
+    expect_empty_dir "OOM: files cleaned up" "$SHM"
+else
+    skip "OOM kill (needs tmpfs /dev/shm and no swap)"
+fi
+
+finish
