@@ -345,8 +345,9 @@ int memcg_detect(struct memcg_site *site, char *why, size_t whylen)
 		   write_at(fd, "cgroup.subtree_control", "+memory") < 0) {
 		snprintf(why, whylen, "no memory controller for child cgroups: cannot enable it in "
 			 "%s/cgroup.subtree_control: %s%s", site->dir, strerror(errno),
-			 errno == EBUSY ? " (the cgroup holds processes; run kbench in a cgroup "
-			 "of its own)" : "");
+			 errno == EBUSY ? " (the kernel allows it only in the root cgroup or a "
+			 "cgroup without processes, and kbench is in this one: start kbench from "
+			 "the root cgroup)" : "");
 		rc = -1;
 	}
 	close(fd);
