@@ -449,7 +449,7 @@ void memcg_sample(struct memcg *cg)
 		return;
 	uint64_t v = value_at(cg->dirfd, cg->version == MEMCG_V1 ? "memory.usage_in_bytes"
 						      : "memory.current");
-	if (v != MEMCG_UNKNOWN && (cg->sampled_peak == 0 || v > cg->sampled_peak))
+	if (v != MEMCG_UNKNOWN && v > cg->sampled_peak)
 		cg->sampled_peak = v;
 }
 
