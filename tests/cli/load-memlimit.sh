@@ -96,7 +96,8 @@ BEFORE=$(ls -d "$CG"/kbench-* 2>/dev/null | sort)
 no_new_cgroup() {
     now=$(ls -d "$CG"/kbench-* 2>/dev/null | sort)
     left=
-    for d in $(printf '%s\n%s\n' "$BEFORE" "$now" | sort | uniq -u); do
+    for d in $now; do
+        if printf '%s\n' "$BEFORE" | grep -qxF "$d"; then continue; fi
         pid=${d##*/kbench-}
         [ "$(cat "/proc/$pid/comm" 2>/dev/null)" = kbench ] || left="$left $d"
     done
