@@ -4,8 +4,9 @@
  * usage: kbench load [OPTIONS] NCLIENTS
  *
  * Order of work: check the command line, parse the whole loadfile, check
- * the directory; only then fork.  Bad input never starts a client (exit
- * 2).  After the run everything the run created in the directory is
+ * what --drop-caches and --mem-limit need (root, a memory controller, a
+ * limit the clients can start under), check the directory; only then
+ * fork.  Bad input never starts a client (exit 2).  After the run everything the run created in the directory is
  * removed (--skip-cleanup keeps it); entries that were there before stay.
  */
 #include "config.h"
@@ -331,10 +332,10 @@ int cmd_load(int argc, const char **argv)
 		uint64_t floor = mem_floor(&prog, nclients, (unsigned)per_proc);
 		if (mem_limit < floor) {
 			fprintf(stderr, "%s: --mem-limit %s is below the %.2f MiB (2^20 bytes) "
-				"%llu client%s need to start (4 MiB a client process, plus each "
+				"%llu client%s to start (4 MiB a client process, plus each "
 				"client's %u-byte I/O buffer)\n", cmd, mem_limit_arg,
 				(double)floor / 1048576.0, (unsigned long long)nclients,
-				nclients == 1 ? "" : "s", prog.max_io);
+				nclients == 1 ? " needs" : "s need", prog.max_io);
 			status = 2;
 			goto out;
 		}
