@@ -58,7 +58,7 @@ static int decode(int ws)
 	return 1;
 }
 
-int child_run(const char *exe, const char *const *args, const char *log,
+int child_run(const char *exe, const char *const *args, const char *out, const char *err,
 	      volatile sig_atomic_t *stop, struct child_result *r)
 {
 	size_t n = 0;
@@ -79,8 +79,11 @@ int child_run(const char *exe, const char *const *args, const char *log,
 	}
 	if (pid == 0) {
 		int in = open("/dev/null", O_RDONLY | O_CLOEXEC);
-		int out = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-		if (in < 0 || out < 0 || dup2(in, 0) < 0 || dup2(out, 1) < 0 || dup2(out, 2) < 0)
+		int ofd = open(out, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+		int efd = strcmp(out, err) ? open(err, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600)
+					   : ofd;
+		if (in < 0 || ofd < 0 || efd < 0 || dup2(in, 0) < 0 || dup2(ofd, 1) < 0 ||
+		    dup2(efd, 2) < 0)
 			_exit(127);
 		if (strchr(exe, '/'))
 			execv(exe, (char *const *)argv);
@@ -116,6 +119,8 @@ int child_run(const char *exe, const char *const *args, const char *log,
 	}
 	r->seconds = now_s() - t0;
 	r->status = decode(ws);
-	last_line(log, r->last_line, sizeof(r->last_line));
+	last_line(err, r->last_line, sizeof(r->last_line));
+	if (!r->last_line[0] && strcmp(out, err))
+		last_line(out, r->last_line, sizeof(r->last_line));
 	return 0;
 }

@@ -25,12 +25,14 @@ const char *child_self(void);
 
 /* Run exe (a path; without '/', looked up in PATH) with arguments args
  * (args[0] is the first argument after the program, e.g. "load"; the list
- * ends with NULL), standard input from /dev/null, standard output and
- * error to the file log (created or truncated).  Waits for it; when *stop
- * becomes non-zero meanwhile (a signal handler sets it) the child gets
- * SIGTERM, and SIGKILL if still there 15 s later.  Returns 0 with r
- * filled, or -1 if no process could be started (errno set). */
-int child_run(const char *exe, const char *const *args, const char *log,
+ * ends with NULL), standard input from /dev/null, standard output to the
+ * file out and standard error to the file err (each created or truncated;
+ * they may be the same file).  Waits for it; when *stop becomes non-zero
+ * meanwhile (a signal handler sets it) the child gets SIGTERM, and SIGKILL
+ * if still there 15 s later.  r->last_line is the last line of err, or of
+ * out when err has none.  Returns 0 with r filled, or -1 if no process
+ * could be started (errno set). */
+int child_run(const char *exe, const char *const *args, const char *out, const char *err,
 	      volatile sig_atomic_t *stop, struct child_result *r);
 
 #endif

@@ -129,7 +129,7 @@ static int ask_kbench(const struct suite *s, const char *const *args, const char
 {
 	struct child_result r;
 	volatile sig_atomic_t never = 0;
-	if (child_run(s->exe, args, s->child_log, &never, &r) < 0)
+	if (child_run(s->exe, args, s->child_log, s->child_log, &never, &r) < 0)
 		return -1;
 	if (last)
 		snprintf(last, lastlen, "%s", r.last_line);

@@ -241,7 +241,7 @@ int plot_write(const struct cmp *c, const char *file)
 	volatile sig_atomic_t never = 0;
 	const char *args[] = { script, NULL };
 	int rc = 0;
-	if (werr || child_run("gnuplot", args, log, &never, &r) < 0 || r.status != 0) {
+	if (werr || child_run("gnuplot", args, log, log, &never, &r) < 0 || r.status != 0) {
 		fprintf(stderr, "%s: --plot %s: gnuplot failed: %s\n", c->cmd, file,
 			werr ? "cannot write its script" : r.last_line);
 		rc = 1;

@@ -225,7 +225,7 @@ static int one_run(struct suite *s, struct job *j, unsigned run, unsigned pos, u
 	struct job_args a;
 	jobs_args(s, j, &a);
 	unlink(s->child_json);
-	if (child_run(s->exe, a.argv, s->child_log, &stop_signal, &cr) < 0) {
+	if (child_run(s->exe, a.argv, s->child_out, s->child_log, &stop_signal, &cr) < 0) {
 		cr.status = 127;
 		snprintf(cr.last_line, sizeof(cr.last_line), "cannot start %.150s: %.80s", s->exe,
 			 strerror(errno));
@@ -394,7 +394,8 @@ static int prepare_paths(struct suite *s)
 		return KB_EXIT_USAGE;
 	}
 	snprintf(s->child_json, sizeof(s->child_json), "%s/run.json", s->tmpdir);
-	snprintf(s->child_log, sizeof(s->child_log), "%s/run.log", s->tmpdir);
+	snprintf(s->child_log, sizeof(s->child_log), "%s/run.err", s->tmpdir);
+	snprintf(s->child_out, sizeof(s->child_out), "%s/run.out", s->tmpdir);
 	return 0;
 }
 
@@ -404,6 +405,7 @@ static void remove_tmp(struct suite *s)
 		return;
 	unlink(s->child_json);
 	unlink(s->child_log);
+	unlink(s->child_out);
 	rmdir(s->tmpdir);
 	s->tmpdir[0] = '\0';
 }
@@ -477,12 +479,11 @@ int cmd_suite(int argc, const char **argv)
 		resume = s.resume;
 		char *format = s.format;
 		s.resume = s.format = NULL;
+		char path[PATH_MAX];
+		snprintf(path, sizeof(path), "%s", s.path);   /* resolved before the chdir */
 		jobs_free(&s);
 		memset(&s, 0, sizeof(s));
 		s.cmd = argv[0];
-		char path[PATH_MAX];
-		if (!realpath(resume, path))
-			snprintf(path, sizeof(path), "%s", resume);
 		status = jobs_parse(&s, rargc, rargv, &rctx);
 		if (status || s.resume) {
 			fprintf(stderr, "%s: %s: its stored command line is not usable\n", s.cmd, path);
