@@ -142,12 +142,27 @@ static void load_chart(FILE *f, const struct cmp *c, const char **mems, size_t n
 	fprintf(f, "\n");
 }
 
-static size_t other_rows(const struct cmp *c)
+/* The change of file k on row r as drawn (NAN: no bar). */
+static double bar(const struct cmp_row *r, size_t k)
+{
+	if (r->v[k] == T_TOO_FEW || !isfinite(r->d[k].pct))
+		return r->change[k];
+	return r->d[k].pct;
+}
+
+/* Rows of the change chart with a bar of file k (k = 0: of any file). */
+static size_t other_rows(const struct cmp *c, size_t k)
 {
 	size_t n = 0;
 	for (size_t i = 0; i < c->nrows; i++) {
 		const char *command = command_of(&c->rows[i]);
-		n += !command || strcmp(command, "load");
+		if (command && !strcmp(command, "load"))
+			continue;
+		for (size_t j = k ? k : 1; j < (k ? k + 1 : c->nf); j++)
+			if (isfinite(bar(&c->rows[i], j))) {
+				n++;
+				break;
+			}
 	}
 	return n;
 }
@@ -171,19 +186,25 @@ static void change_chart(FILE *f, const struct cmp *c)
 		fputc('"', f);
 		for (const char *p = r->name; *p; p++)
 			fputc(*p == '"' ? '\'' : *p, f);
-		fprintf(f, " (%s)\"", r->unit);
+		fprintf(f, " (%s%s)\"", r->unit, r->higher_is_better ? "" : ", lower is better");
 		for (size_t k = 1; k < c->nf; k++) {
-			if (r->v[k] == T_TOO_FEW || !isfinite(r->d[k].pct))
-				fprintf(f, " %.10g 0", isfinite(r->change[k]) ? r->change[k] : NAN);
+			double v = bar(r, k);
+			if (!isfinite(v))
+				fprintf(f, " NaN 0");
 			else
-				fprintf(f, " %.10g %.10g", r->d[k].pct, r->d[k].pct_half);
+				fprintf(f, " %.10g %.10g", v, r->v[k] == T_TOO_FEW ||
+					!isfinite(r->d[k].pct) ? 0.0 : r->d[k].pct_half);
 		}
 		fprintf(f, "\n");
 	}
 	fprintf(f, "EOD\nplot ");
+	int first = 1;
 	for (size_t k = 1; k < c->nf; k++) {
-		fprintf(f, "%s$R using %zu:%zu%s title ", k > 1 ? ", " : "", 2 * k, 2 * k + 1,
-			k == 1 ? ":xtic(1)" : "");
+		if (!other_rows(c, k))
+			continue;   /* gnuplot refuses a series without a point */
+		fprintf(f, "%s$R using %zu:%zu%s title ", first ? "" : ", ", 2 * k, 2 * k + 1,
+			first ? ":xtic(1)" : "");
+		first = 0;
 		quoted(f, file_title(c, k, title, sizeof(title)));
 		fprintf(f, " noenhanced");
 	}
@@ -193,7 +214,7 @@ static void change_chart(FILE *f, const struct cmp *c)
 int plot_write(const struct cmp *c, const char *file)
 {
 	const char *mems[16];
-	size_t nmems = mem_groups(c, mems, 16), nother = other_rows(c);
+	size_t nmems = mem_groups(c, mems, 16), nother = other_rows(c, 0);
 	int charts = (nmems > 0) + (nother > 0);
 	int png = strlen(file) > 4 && !strcmp(file + strlen(file) - 4, ".png");
 	char script[] = "/tmp/kbench-plot.XXXXXX", log[] = "/tmp/kbench-plot-log.XXXXXX";
