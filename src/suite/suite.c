@@ -37,6 +37,7 @@
 #include <math.h>
 #include <popt.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -98,6 +99,16 @@ static int save(const struct suite *s)
 
 /* ---- the end: a table of every test ---- */
 
+/* a figure in a 10-wide column: two decimals, or 4 significant digits in
+ * a row whose figures are all below 1 (micro latencies in us) */
+static void cell(FILE *f, double v, bool small)
+{
+	if (small)
+		fprintf(f, " %10.4g", v);
+	else
+		fprintf(f, " %10.2f", v);
+}
+
 static void print_table(FILE *f, const struct suite *s)
 {
 	json_t *tests = json_object_get(s->doc, "tests");
@@ -124,15 +135,21 @@ static void print_table(FILE *f, const struct suite *s)
 		if (!v)
 			continue;
 		fprintf(f, "%-*s", (int)namew, json_string_value(json_object_get(t, "name")));
+		bool small = n > 0;
 		json_array_foreach(runs, j, r) {
 			v[j] = json_number_value(json_object_get(r, "value"));
-			fprintf(f, " %10.2f", v[j]);
+			small = small && fabs(v[j]) < 1;
 		}
+		for (j = 0; j < n; j++)
+			cell(f, v[j], small);
 		for (size_t k = n; k < maxruns; k++)
 			fprintf(f, " %10s", "-");
 		struct summary sm;
 		if (n && summary_of(v, n, &sm) == 0) {
-			fprintf(f, " %10.2f %10.2f %10.2f %10.2f", sm.min, sm.median, sm.mean, sm.max);
+			cell(f, sm.min, small);
+			cell(f, sm.median, small);
+			cell(f, sm.mean, small);
+			cell(f, sm.max, small);
 			if (isfinite(sm.cov_pct))
 				fprintf(f, " %7.2f", sm.cov_pct);
 			else
@@ -208,7 +225,7 @@ static void record_failure(struct suite *s, const struct job *j, unsigned run, i
  * recorded). */
 static int one_run(struct suite *s, struct job *j, unsigned run, unsigned pos, unsigned total)
 {
-	char why[300], started[32], line[600], left[32];
+	char why[300], started[32], line[600], left[64];
 	sync();
 	if (s->drop_caches && caches_drop(why, sizeof(why)) < 0) {
 		iso_now(started, sizeof(started));
@@ -236,24 +253,27 @@ static int one_run(struct suite *s, struct job *j, unsigned run, unsigned pos, u
 		j->timed++;
 	}
 	double tl = time_left(s, (size_t)(j - s->jobs), run - 1);
-	if (isnan(tl))
+	if (isnan(tl)) {
 		snprintf(left, sizeof(left), "time left unknown");
-	else
-		fmt_duration(left, sizeof(left), tl), strcat(left, " left");
+	} else {
+		char d[40];
+		fmt_duration(d, sizeof(d), tl);
+		snprintf(left, sizeof(left), "about %s left", d);
+	}
 	if (cr.status != 0) {
 		snprintf(line, sizeof(line), "%s", cr.last_line[0] ? cr.last_line : "(no output)");
 		record_failure(s, j, run, cr.status, line, started);
-		fprintf(stderr, "%s: [%u/%u] %s, run %u of %u: FAILED, exit status %d: %s; about %s\n",
+		fprintf(stderr, "%s: [%u/%u] %s, run %u of %u: FAILED, exit status %d: %s; %s\n",
 			s->cmd, pos, total, j->name, run, s->runs, cr.status, line, left);
 		return 0;
 	}
 	if (jobs_record(s, j, started, cr.seconds, line, sizeof(line)) < 0) {
 		record_failure(s, j, run, cr.status, line, started);
-		fprintf(stderr, "%s: [%u/%u] %s, run %u of %u: FAILED: %s; about %s\n",
+		fprintf(stderr, "%s: [%u/%u] %s, run %u of %u: FAILED: %s; %s\n",
 			s->cmd, pos, total, j->name, run, s->runs, line, left);
 		return 0;
 	}
-	fprintf(stderr, "%s: [%u/%u] %s, run %u of %u: %s; about %s\n", s->cmd, pos, total,
+	fprintf(stderr, "%s: [%u/%u] %s, run %u of %u: %s; %s\n", s->cmd, pos, total,
 		j->name, run, s->runs, line, left);
 	return 0;
 }

@@ -37,7 +37,15 @@ else
 fi
 
 # the table: the runs, then min, median, mean, max, CoV (checked against the file)
-want=$(jget a.json '"\n".join("%s %s %.2f %.2f %.2f %.2f" % (t["name"], " ".join("%.2f" % r["value"] for r in t["runs"]), min(r["value"] for r in t["runs"]), sorted(r["value"] for r in t["runs"])[1], sum(r["value"] for r in t["runs"]) / 3, max(r["value"] for r in t["runs"])) for t in d["tests"])')
+# (two decimals; 4 significant digits in a row of figures all below 1)
+want=$(python3 - a.json <<'EOF'
+import json, sys
+for t in json.load(open(sys.argv[1]))["tests"]:
+    v = [r["value"] for r in t["runs"]]
+    f = "%.4g" if max(abs(x) for x in v) < 1 else "%.2f"
+    print(t["name"], " ".join(f % x for x in v + [min(v), sorted(v)[1], sum(v) / 3, max(v)]))
+EOF
+)
 got=$(awk '$1 == "load" { print $1 " " $2 " " $3 " " $4 " " $5 " " $6 " " $7 " " $8 " " $9 }' table.txt)
 if [ "$got" = "$want" ] && grep -Eq '^test +run1 +run2 +run3 +min +median +mean +max +CoV% +unit$' table.txt; then
     pass "table: runs, min, median, mean, max"
