@@ -20,8 +20,9 @@ const char *child_self(void)
 {
 	static char self[PATH_MAX];
 	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	if (n <= 0)
-		return "kbench";
+	if (n <= 0)   /* no /proc: main's argv[0] (glibc keeps it), else PATH */
+		return program_invocation_name && *program_invocation_name ?
+		       program_invocation_name : "kbench";
 	self[n] = '\0';
 	return self;
 }

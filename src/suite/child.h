@@ -19,8 +19,9 @@ struct child_result {
 	char last_line[256];   /* last non-blank line of its output ("" if none) */
 };
 
-/* The path of the running kbench binary: /proc/self/exe, else "kbench"
- * (looked up in PATH by child_run).  Never NULL. */
+/* The path of the running kbench binary: /proc/self/exe; without /proc,
+ * the argv[0] main() was given (glibc's program_invocation_name), else
+ * "kbench" (looked up in PATH by child_run).  Never NULL. */
 const char *child_self(void);
 
 /* Run exe (a path; without '/', looked up in PATH) with arguments args
