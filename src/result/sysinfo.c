@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -77,7 +79,10 @@ static int under(const char *path, const char *mnt)
 	return strncmp(path, mnt, n) == 0 && (path[n] == '/' || path[n] == '\0');
 }
 
-static void read_fs(struct kb_sysinfo *si, const char *dir)
+/* The mount holding dir (longest mount point): its type, source and
+ * options (per-mount and superblock), each optional (NULL). */
+static void find_mount(const char *dir, char *type, size_t typen, char *src, size_t srcn,
+		       char *opts, size_t optsn)
 {
 	char real[PATH_MAX];
 	if (!realpath(dir, real))
@@ -93,27 +98,38 @@ static void read_fs(struct kb_sysinfo *si, const char *dir)
 		char *fields[6] = { 0 };
 		char *save = NULL, *tok;
 		int i = 0;
-		for (tok = strtok_r(line, " ", &save); tok && i < 5; tok = strtok_r(NULL, " ", &save))
+		for (tok = strtok_r(line, " ", &save); tok && i < 6; tok = strtok_r(NULL, " ", &save))
 			fields[i++] = tok;
-		if (i < 5)
+		if (i < 6)
 			continue;
 		char *mnt = fields[4];
 		while (tok && strcmp(tok, "-") != 0)
 			tok = strtok_r(NULL, " ", &save);
 		char *fstype = tok ? strtok_r(NULL, " ", &save) : NULL;
 		char *source = fstype ? strtok_r(NULL, " ", &save) : NULL;
+		char *super = source ? strtok_r(NULL, " \n", &save) : NULL;
 		if (!fstype)
 			continue;
 		unescape(mnt);
 		size_t n = strlen(mnt);
 		if (under(real, mnt) && n >= best) {
 			best = n;
-			copy(si->fstype, sizeof(si->fstype), fstype);
-			copy(si->fsdev, sizeof(si->fsdev), source ? source : "");
+			if (type)
+				copy(type, typen, fstype);
+			if (src)
+				copy(src, srcn, source ? source : "");
+			if (opts)
+				snprintf(opts, optsn, "%s%s%s", fields[5], super ? " " : "",
+					 super ? super : "");
 		}
 	}
 	free(line);
 	fclose(f);
+}
+
+static void read_fs(struct kb_sysinfo *si, const char *dir)
+{
+	find_mount(dir, si->fstype, sizeof(si->fstype), si->fsdev, sizeof(si->fsdev), NULL, 0);
 }
 
 void sysinfo_collect(struct kb_sysinfo *si, const char *dir)
@@ -146,4 +162,132 @@ json_t *sysinfo_json(const struct kb_sysinfo *si)
 		json_object_set_new(o, "fs_source", json_string(si->fsdev));
 	}
 	return o;
+}
+
+/* A whole number from the first line of a file; "max" (cgroup v2) and
+ * values of 2^62 and more (cgroup v1's "no limit") are no limit: -1. */
+static int64_t read_limit(const char *path)
+{
+	FILE *f = fopen(path, "re");
+	char buf[64];
+	unsigned long long v;
+	if (!f)
+		return -2;
+	int ok = fgets(buf, sizeof(buf), f) != NULL;
+	fclose(f);
+	if (!ok)
+		return -2;
+	if (!strncmp(buf, "max", 3) || sscanf(buf, "%llu", &v) != 1 || v >= (1ULL << 62))
+		return -1;
+	return (int64_t)v;
+}
+
+/* The smallest limit in file name of cgroup dir base + path and each of
+ * its ancestors up to base; -1 if none. */
+static int64_t limit_up(const char *base, const char *path, const char *name)
+{
+	char p[PATH_MAX], file[PATH_MAX + 64];
+	int64_t best = -1;
+	snprintf(p, sizeof(p), "%s%s", base, strcmp(path, "/") ? path : "");
+	for (;;) {
+		snprintf(file, sizeof(file), "%s/%s", p, name);
+		int64_t v = read_limit(file);
+		if (v >= 0 && (best < 0 || v < best))
+			best = v;
+		if (strlen(p) <= strlen(base))
+			break;
+		char *slash = strrchr(p, '/');
+		if (!slash)
+			break;
+		*slash = '\0';
+	}
+	return best;
+}
+
+static int64_t cgroup_mem_limit(void)
+{
+	FILE *f = fopen("/proc/self/cgroup", "re");
+	char line[1024];
+	int64_t best = -1;
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		char *c1 = strchr(line, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+		if (!c2)
+			continue;
+		*c2 = '\0';
+		const char *ctrl = c1 + 1, *path = c2 + 1;
+		int64_t v = -1;
+		if (!*ctrl) {           /* v2: 0::/path */
+			v = limit_up("/sys/fs/cgroup", path, "memory.max");
+			if (v < 0)
+				v = limit_up("/sys/fs/cgroup/unified", path, "memory.max");
+		} else {
+			char list[256];
+			snprintf(list, sizeof(list), ",%s,", ctrl);
+			if (strstr(list, ",memory,"))
+				v = limit_up("/sys/fs/cgroup/memory", path, "memory.limit_in_bytes");
+		}
+		if (v >= 0 && (best < 0 || v < best))
+			best = v;
+	}
+	fclose(f);
+	return best;
+}
+
+static void read_trimmed(const char *path, char *dst, size_t n)
+{
+	FILE *f = fopen(path, "re");
+	if (!f)
+		return;
+	if (fgets(dst, (int)n, f)) {
+		size_t len = strcspn(dst, "\n");
+		while (len && dst[len - 1] == ' ')
+			len--;
+		dst[len] = '\0';
+	}
+	fclose(f);
+}
+
+static void read_disk(struct kb_sysinfo_extra *x, const char *disk)
+{
+	struct stat st;
+	char sys[PATH_MAX], real[PATH_MAX], file[PATH_MAX + 32];
+	if (stat(disk, &st) < 0)
+		return;
+	if (S_ISREG(st.st_mode)) {
+		x->disk_size_bytes = (uint64_t)st.st_size;
+		return;
+	}
+	if (!S_ISBLK(st.st_mode))
+		return;
+	snprintf(sys, sizeof(sys), "/sys/dev/block/%u:%u", major(st.st_rdev), minor(st.st_rdev));
+	if (!realpath(sys, real))
+		return;
+	char sz[32] = "";
+	snprintf(file, sizeof(file), "%s/size", real);
+	read_trimmed(file, sz, sizeof(sz));
+	x->disk_size_bytes = strtoull(sz, NULL, 10) * 512;
+	snprintf(file, sizeof(file), "%s/partition", real);
+	if (access(file, F_OK) == 0) {   /* a partition: the model is its disk's */
+		char *slash = strrchr(real, '/');
+		if (slash)
+			*slash = '\0';
+	}
+	snprintf(file, sizeof(file), "%s/device/model", real);
+	read_trimmed(file, x->disk_model, sizeof(x->disk_model));
+}
+
+void sysinfo_extra_collect(struct kb_sysinfo_extra *x, const char *dir, const char *disk)
+{
+	struct utsname u;
+	memset(x, 0, sizeof(*x));
+	x->cgroup_mem_limit = cgroup_mem_limit();
+	if (uname(&u) == 0)
+		copy(x->kernel_version, sizeof(x->kernel_version), u.version);
+	if (dir)
+		find_mount(dir, NULL, 0, NULL, 0, x->fs_options, sizeof(x->fs_options));
+	if (disk)
+		read_disk(x, disk);
 }

@@ -28,4 +28,26 @@ void sysinfo_collect(struct kb_sysinfo *si, const char *dir);
  * Returns a new reference, NULL only when out of memory. */
 json_t *sysinfo_json(const struct kb_sysinfo *si);
 
+/* Further facts, for results files that describe a whole series of runs
+ * (kbench suite).  Kept apart from struct kb_sysinfo so the documents of
+ * the other commands do not change. */
+struct kb_sysinfo_extra {
+	char kernel_version[257]; /* uname -v: the build string, e.g. "#1 SMP PREEMPT_DYNAMIC ..." */
+	char fs_options[512];     /* mount options of dir's filesystem: the mount's, a
+				   * space, then the superblock's (mountinfo fields 6
+				   * and 11), or "" */
+	int64_t cgroup_mem_limit; /* bytes: the smallest memory limit of this process's
+				   * cgroup and its ancestors (v2 memory.max, v1
+				   * memory.limit_in_bytes); -1 if none or unknown */
+	char disk_model[128];     /* /sys/block/X/device/model of the disk (of the whole
+				   * disk for a partition), blanks trimmed, or "" */
+	uint64_t disk_size_bytes; /* the disk's size in bytes (block device: sysfs
+				   * size * 512; regular file: its size), 0 if unknown */
+};
+
+/* Fill x.  dir (may be NULL) names a directory whose mount options are
+ * read; disk (may be NULL) a block device or file whose model and size are
+ * read.  Facts that cannot be read are left empty, 0 or -1; never fails. */
+void sysinfo_extra_collect(struct kb_sysinfo_extra *x, const char *dir, const char *disk);
+
 #endif

@@ -5,8 +5,8 @@
  * functions reduce them to what a report prints: the smallest, the median,
  * the largest, the mean, the sample standard deviation and the coefficient
  * of variation.  They are unit-free: the results are in the unit of the
- * input.  Inputs are never modified.  Later comparisons of two sets
- * (Welch's t-test) belong here too.
+ * input.  Inputs are never modified.  Confidence intervals and the
+ * comparison of two sets (Welch's t-test) are in ttest.h.
  */
 #ifndef KBENCH_SUMMARY_H
 #define KBENCH_SUMMARY_H

@@ -1,0 +1,407 @@
+/* kbench - the compare command: what changed between results files, and is it real
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * usage: kbench compare [--confidence 90|95|99] [--sort change|name]
+ *                       [--style table|lkml] [--plot FILE.svg|FILE.png]
+ *                       A.json B.json [C.json ...]
+ *        kbench compare --export FILE.json
+ *
+ * A is the baseline.  For every test of A that another file has too (same
+ * name, same unit): each file's N, median, mean and the interval of the
+ * mean (Student's t at the chosen confidence); for B, C, ... the change of
+ * the mean against A in percent and Welch's verdict: the difference with
+ * its interval when the interval leaves out zero (better or worse, by the
+ * test's direction), "~" when no difference is proven, "too few runs"
+ * with fewer than 3 figures on a side.  Tests not matched are listed
+ * apart.  --export prints one file in the Go benchmark format.
+ *
+ * Invariants: every file is read and checked before anything is printed;
+ * a bad one gives one line naming it and status 2.
+ */
+#include "config.h"
+#include "cli.h"
+#include "suite/compare.h"
+
+#include <errno.h>
+#include <math.h>
+#include <popt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static const struct sf_test *find_test(const struct suitefile *f, const char *name,
+				       const char *unit)
+{
+	for (size_t i = 0; i < f->nt; i++)
+		if (!strcmp(f->t[i].name, name) && !strcmp(f->t[i].unit, unit))
+			return &f->t[i];
+	return NULL;
+}
+
+static void fill_row(const struct cmp *c, struct cmp_row *r)
+{
+	const struct sf_test *a = r->t[0];
+	for (size_t k = 0; k < c->nf; k++) {
+		r->ci[k] = NAN;
+		r->change[k] = NAN;
+		r->v[k] = T_TOO_FEW;
+		if (!r->t[k] || !r->t[k]->n || summary_of(r->t[k]->v, r->t[k]->n, &r->s[k]) < 0)
+			continue;
+		r->ci[k] = t_mean_ci(&r->s[k], c->conf);
+		if (k == 0 || !a->n)
+			continue;
+		if (r->s[0].mean != 0)
+			r->change[k] = 100 * (r->s[k].mean - r->s[0].mean) / fabs(r->s[0].mean);
+		r->v[k] = t_verdict_of(&r->s[0], &r->s[k], c->conf, r->higher_is_better, &r->d[k]);
+	}
+}
+
+/* The rows: tests of A found in another file.  Prints the others apart
+ * (after the table) via the returned flag array. */
+static int build(struct cmp *c)
+{
+	const struct suitefile *a = &c->f[0];
+	c->rows = calloc(a->nt + 1, sizeof(*c->rows));
+	if (!c->rows)
+		return -1;
+	for (size_t i = 0; i < a->nt; i++) {
+		struct cmp_row *r = &c->rows[c->nrows];
+		size_t found = 0;
+		memset(r, 0, sizeof(*r));
+		r->name = a->t[i].name;
+		r->unit = a->t[i].unit;
+		r->higher_is_better = a->t[i].higher_is_better;
+		r->t[0] = &a->t[i];
+		for (size_t k = 1; k < c->nf; k++) {
+			r->t[k] = find_test(&c->f[k], r->name, r->unit);
+			found += r->t[k] != NULL;
+		}
+		if (!found)
+			continue;
+		fill_row(c, r);
+		c->nrows++;
+	}
+	return 0;
+}
+
+static void print_unmatched(const struct cmp *c)
+{
+	int header = 0;
+	for (size_t k = 0; k < c->nf; k++) {
+		for (size_t i = 0; i < c->f[k].nt; i++) {
+			const struct sf_test *t = &c->f[k].t[i];
+			int matched = 0;
+			if (k == 0) {
+				for (size_t j = 1; j < c->nf && !matched; j++)
+					matched = find_test(&c->f[j], t->name, t->unit) != NULL;
+			} else {
+				matched = find_test(&c->f[0], t->name, t->unit) != NULL;
+			}
+			if (matched)
+				continue;
+			if (!header)
+				printf("\nnot compared (in one file only, or in A's absence):\n");
+			header = 1;
+			printf("  %c  %s (%s), %zu run%s\n", (int)('A' + k), t->name, t->unit, t->n,
+			       t->n == 1 ? "" : "s");
+		}
+	}
+}
+
+static double sort_key(const struct cmp_row *r)
+{
+	/* by the change of B, worst first: a regression is negative */
+	double ch = r->change[1];
+	if (isnan(ch))
+		return INFINITY;
+	return r->higher_is_better ? ch : -ch;
+}
+
+static int by_change(const void *x, const void *y)
+{
+	double a = sort_key(x), b = sort_key(y);
+	return (a > b) - (a < b);
+}
+
+static int by_name(const void *x, const void *y)
+{
+	const struct cmp_row *a = x, *b = y;
+	int c = strverscmp(a->name, b->name);
+	return c ? c : strcmp(a->unit, b->unit);
+}
+
+static void fmt_num(char *buf, size_t n, double v)
+{
+	if (!isfinite(v))
+		snprintf(buf, n, "-");
+	else if (fabs(v) >= 100)
+		snprintf(buf, n, "%.1f", v);
+	else if (fabs(v) >= 1)
+		snprintf(buf, n, "%.2f", v);
+	else
+		snprintf(buf, n, "%.4g", v);
+}
+
+static void print_files(const struct cmp *c)
+{
+	for (size_t k = 0; k < c->nf; k++) {
+		const struct suitefile *f = &c->f[k];
+		const char *label = json_string_value(json_object_get(f->doc, "label"));
+		const char *started = json_string_value(json_object_get(f->doc, "started"));
+		printf("%c  %s: label %s, kernel %s, host %s, started %s%s\n", (int)('A' + k),
+		       f->path, label ? label : "-", suitefile_sys(f, "kernel"),
+		       suitefile_sys(f, "hostname"), started ? started : "?",
+		       json_is_true(json_object_get(f->doc, "finished")) ? "" : " (not finished)");
+	}
+}
+
+/* Settings that make figures incomparable, said once. */
+static void print_notes(const struct cmp *c)
+{
+	static const char *const keys[] = { "timelimit_s", "warmup_s", "loadfile", "directory" };
+	json_t *pa = json_object_get(c->f[0].doc, "params");
+	for (size_t k = 1; k < c->nf; k++) {
+		json_t *pk = json_object_get(c->f[k].doc, "params");
+		for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+			json_t *x = json_object_get(pa, keys[i]), *y = json_object_get(pk, keys[i]);
+			if (x && y && !json_equal(x, y)) {
+				char *sx = json_dumps(x, JSON_ENCODE_ANY), *sy = json_dumps(y, JSON_ENCODE_ANY);
+				printf("note: %s differs: A %s, %c %s\n", keys[i], sx ? sx : "?",
+				       (int)('A' + k), sy ? sy : "?");
+				free(sx);
+				free(sy);
+			}
+		}
+		const char *fa = suitefile_sys(&c->f[0], "fs_type"), *fk = suitefile_sys(&c->f[k], "fs_type");
+		if (*fa && *fk && strcmp(fa, fk))
+			printf("note: filesystem differs: A %s, %c %s\n", fa, (int)('A' + k), fk);
+	}
+}
+
+static void verdict_text(const struct cmp *c, const struct cmp_row *r, size_t k, char *buf,
+			 size_t n)
+{
+	char d[32], h[32];
+	switch (r->v[k]) {
+	case T_TOO_FEW:
+		snprintf(buf, n, "too few runs (%d a side needed)", T_MIN_RUNS);
+		break;
+	case T_SAME:
+		snprintf(buf, n, "~ (p=%.2f)", r->d[k].p);
+		break;
+	case T_BETTER:
+	case T_WORSE:
+		fmt_num(d, sizeof(d), r->d[k].diff);
+		fmt_num(h, sizeof(h), r->d[k].half);
+		snprintf(buf, n, "%s: %s%s +- %s (%+.2f%% +- %.2f%%, p=%.3f)", t_verdict_word(r->v[k]),
+			 r->d[k].diff > 0 ? "+" : "", d, h, r->d[k].pct, r->d[k].pct_half, r->d[k].p);
+		break;
+	}
+	(void)c;
+}
+
+static void print_table(const struct cmp *c)
+{
+	size_t namew = 4, unitw = 4;
+	for (size_t i = 0; i < c->nrows; i++) {
+		size_t a = strlen(c->rows[i].name), b = strlen(c->rows[i].unit);
+		namew = a > namew ? a : namew;
+		unitw = b > unitw ? b : unitw;
+	}
+	print_files(c);
+	printf("%g%% confidence: the mean +- the half-width of its interval (Student's t); the "
+	       "change of the mean against A; verdict by Welch's t-test\n", c->conf);
+	print_notes(c);
+	printf("\n%-*s  %-*s  %-4s %4s %10s %21s %9s  %s\n", (int)namew, "test", (int)unitw, "unit",
+	       "file", "N", "median", "mean +- CI", "change", "verdict");
+	for (size_t i = 0; i < c->nrows; i++) {
+		const struct cmp_row *r = &c->rows[i];
+		for (size_t k = 0; k < c->nf; k++) {
+			char med[32], mean[32], ci[32], both[80], change[32], verdict[160];
+			printf("%-*s  %-*s  %-4c ", (int)namew, k ? "" : r->name, (int)unitw,
+			       k ? "" : r->unit, (int)('A' + k));
+			if (!r->t[k]) {
+				printf("%4s %10s %21s %9s  %s\n", "-", "-", "-", "-", "not in this file");
+				continue;
+			}
+			if (!r->t[k]->n) {
+				printf("%4d %10s %21s %9s  %s\n", 0, "-", "-", "-", "no runs");
+				continue;
+			}
+			fmt_num(med, sizeof(med), r->s[k].median);
+			fmt_num(mean, sizeof(mean), r->s[k].mean);
+			fmt_num(ci, sizeof(ci), r->ci[k]);
+			snprintf(both, sizeof(both), "%s +- %s", mean, ci);
+			change[0] = verdict[0] = '\0';
+			if (k) {
+				if (isfinite(r->change[k]))
+					snprintf(change, sizeof(change), "%+.2f%%", r->change[k]);
+				else
+					snprintf(change, sizeof(change), "-");
+				verdict_text(c, r, k, verdict, sizeof(verdict));
+			}
+			printf("%4zu %10s %21s %9s  %s\n", r->s[k].n, med, both, change, verdict);
+		}
+	}
+	print_unmatched(c);
+	printf("\nMB = 10^6 bytes (kbench load), MiB = 2^20 bytes (kbench disk)\n");
+}
+
+static void print_lkml(const struct cmp *c)
+{
+	for (size_t i = 0; i < c->nrows; i++) {
+		const struct cmp_row *r = &c->rows[i];
+		if (!r->t[0]->n)
+			continue;
+		char m[32];
+		fmt_num(m, sizeof(m), r->s[0].mean);
+		printf("%s (%s) || %s", r->name, r->unit, m);
+		for (size_t k = 1; k < c->nf; k++) {
+			if (!r->t[k] || !r->t[k]->n) {
+				printf(" -> -");
+				continue;
+			}
+			fmt_num(m, sizeof(m), r->s[k].mean);
+			printf(" -> %s %+.2f%%", m, r->change[k]);
+		}
+		printf("\n");
+	}
+}
+
+int cmd_compare(int argc, const char **argv)
+{
+	const char *cmd = argv[0];
+	char *conf_arg = NULL, *sort_arg = NULL, *style_arg = NULL, *plot = NULL;
+	int do_export = 0;
+	struct poptOption options[] = {
+		{ "confidence", 0, POPT_ARG_STRING, &conf_arg, 0,
+		  "confidence of the intervals and verdicts, percent: 90, 95 (default) or 99", "PCT" },
+		{ "sort", 0, POPT_ARG_STRING, &sort_arg, 0,
+		  "order of the tests: change (B against A, worst first) or name (default: A's "
+		  "order; lkml: change)", "KEY" },
+		{ "style", 0, POPT_ARG_STRING, &style_arg, 0,
+		  "table (default) or lkml: 'test || A -> B +x%' lines", "STYLE" },
+		{ "plot", 0, POPT_ARG_STRING, &plot, 0,
+		  "also draw the figures into FILE.svg or FILE.png (needs gnuplot)", "FILE" },
+		{ "export", 0, POPT_ARG_NONE, &do_export, 0,
+		  "print one results file in the Go benchmark format (benchstat reads it)", NULL },
+		POPT_AUTOHELP
+		POPT_TABLEEND
+	};
+	struct cmp c = { .cmd = cmd, .conf = 95 };
+	struct suitefile files[CMP_MAX_FILES];
+	size_t nloaded = 0;
+	int lkml = 0;
+	enum { SORT_FILE, SORT_CHANGE, SORT_NAME } sort = SORT_FILE;
+
+	poptContext ctx = poptGetContext(cmd, argc, argv, options, 0);
+	poptSetOtherOptionHelp(ctx, "[OPTIONS] A.json B.json [C.json ...]");
+	int status = cli_popt_done(ctx, cmd, poptGetNextOpt(ctx));
+	if (status)
+		goto out;
+	const char **paths = poptGetArgs(ctx);
+	size_t n = 0;
+	while (paths && paths[n])
+		n++;
+	if (conf_arg) {
+		if (!strcmp(conf_arg, "90") || !strcmp(conf_arg, "95") || !strcmp(conf_arg, "99"))
+			c.conf = atof(conf_arg);
+		else {
+			status = cli_usage_error(cmd, "--confidence %s: give 90, 95 or 99", conf_arg);
+			goto out;
+		}
+	}
+	if (style_arg && !strcmp(style_arg, "lkml")) {
+		lkml = 1;
+		sort = SORT_CHANGE;
+	} else if (style_arg && strcmp(style_arg, "table")) {
+		status = cli_usage_error(cmd, "--style %s: give table or lkml", style_arg);
+		goto out;
+	}
+	if (sort_arg && !strcmp(sort_arg, "change")) {
+		sort = SORT_CHANGE;
+	} else if (sort_arg && !strcmp(sort_arg, "name")) {
+		sort = SORT_NAME;
+	} else if (sort_arg) {
+		status = cli_usage_error(cmd, "--sort %s: give change or name", sort_arg);
+		goto out;
+	}
+	if (plot) {
+		const char *dot = strrchr(plot, '.');
+		if (!dot || (strcmp(dot, ".svg") && strcmp(dot, ".png"))) {
+			status = cli_usage_error(cmd, "--plot %s: the name must end in .svg or .png",
+						 plot);
+			goto out;
+		}
+	}
+	if (do_export && n != 1) {
+		status = cli_usage_error(cmd, "--export takes one results file");
+		goto out;
+	}
+	if (!do_export && n < 2) {
+		status = cli_usage_error(cmd, "give at least two results files (A.json B.json)");
+		goto out;
+	}
+	if (n > CMP_MAX_FILES) {
+		status = cli_usage_error(cmd, "at most %d results files", CMP_MAX_FILES);
+		goto out;
+	}
+	struct stat st[CMP_MAX_FILES];
+	for (size_t k = 0; k < n; k++) {
+		status = suitefile_load(cmd, paths[k], true, &files[k]);
+		if (status)
+			goto out;
+		nloaded++;
+		if (stat(paths[k], &st[k]) < 0) {
+			fprintf(stderr, "%s: %s: %s\n", cmd, paths[k], strerror(errno));
+			status = KB_EXIT_USAGE;
+			goto out;
+		}
+		for (size_t j = 0; j < k; j++)
+			if (st[j].st_dev == st[k].st_dev && st[j].st_ino == st[k].st_ino) {
+				fprintf(stderr, "%s: %s: the same file as %s; compare different runs\n",
+					cmd, paths[k], paths[j]);
+				status = KB_EXIT_USAGE;
+				goto out;
+			}
+	}
+	if (do_export) {
+		suitefile_benchstat(stdout, files[0].doc);
+		goto out;
+	}
+	if (plot && !plot_available()) {
+		fprintf(stderr, "%s: --plot: gnuplot is not installed; install it (Debian: apt-get "
+			"install gnuplot-nox) or leave out --plot\n", cmd);
+		status = KB_EXIT_FAIL;
+		goto out;
+	}
+	c.f = files;
+	c.nf = n;
+	if (build(&c) < 0) {
+		fprintf(stderr, "%s: out of memory\n", cmd);
+		status = KB_EXIT_FAIL;
+		goto out;
+	}
+	if (sort == SORT_CHANGE)
+		qsort(c.rows, c.nrows, sizeof(*c.rows), by_change);
+	else if (sort == SORT_NAME)
+		qsort(c.rows, c.nrows, sizeof(*c.rows), by_name);
+	if (lkml)
+		print_lkml(&c);
+	else
+		print_table(&c);
+	fflush(stdout);
+	if (plot)
+		status = plot_write(&c, plot);
+out:
+	for (size_t k = 0; k < nloaded; k++)
+		suitefile_free(&files[k]);
+	free(c.rows);
+	free(conf_arg);
+	free(sort_arg);
+	free(style_arg);
+	free(plot);
+	poptFreeContext(ctx);
+	return status;
+}

@@ -1,0 +1,599 @@
+/* kbench - the suite command: repeated load, disk and micro runs into one file
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * usage: kbench suite [-D DIR] [--clients 1,5,10] [--runs 5] [-t SEC]
+ *                     [--disk DEV] [--micro[=TESTS]] [--pause SEC]
+ *                     [--drop-caches] [--mem-limit LIST] [--label NAME]
+ *                     [-o FILE] [--format=text|benchstat]
+ *        kbench suite --resume FILE
+ *
+ * A kernel tester's series: every selected test run --runs times, each run
+ * a fresh `kbench load|disk|micro --json` child (jobs.c builds their
+ * command lines and reads their documents), with a sync, an optional
+ * page-cache drop and a pause before it.  Every child's document is kept
+ * whole in one results file (suitefile.h), rewritten atomically after
+ * every run, so an interruption loses at most the run in progress and
+ * --resume carries on from the file.  The end is a table of every test's
+ * figures with min, median, mean, max and CoV.
+ *
+ * Invariants: a figure is recorded only from a child that exited 0 and
+ * whose document holds it; a failed run is recorded as a failure (which
+ * run, its exit status, its last line) and makes the exit status 1.
+ * Nothing is written outside DIR (by the children), the results file and
+ * a temporary directory beside it that is removed at the end.
+ */
+#include "config.h"
+#include "cli.h"
+#include "result/result.h"
+#include "result/sysinfo.h"
+#include "stats/summary.h"
+#include "suite/child.h"
+#include "suite/jobs.h"
+#include "suite/suitefile.h"
+#include "sys/caches.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <popt.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+static volatile sig_atomic_t stop_signal;
+
+static void on_signal(int sig)
+{
+	stop_signal = sig;
+}
+
+static void iso_now(char *buf, size_t n)
+{
+	time_t t = time(NULL);
+	struct tm tm;
+	gmtime_r(&t, &tm);
+	strftime(buf, n, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+static json_t *now_json(void)
+{
+	char when[32];
+	iso_now(when, sizeof(when));
+	return json_string(when);
+}
+
+static void fmt_duration(char *buf, size_t n, double s)
+{
+	long v = lround(s);
+	if (v >= 3600)
+		snprintf(buf, n, "%ldh%02ldm", v / 3600, v / 60 % 60);
+	else if (v >= 60)
+		snprintf(buf, n, "%ldm%02lds", v / 60, v % 60);
+	else
+		snprintf(buf, n, "%lds", v);
+}
+
+/* Sleep s seconds unless a signal stops the suite first. */
+static void pause_s(double s)
+{
+	struct timespec ts = { (time_t)s, (long)((s - floor(s)) * 1e9) };
+	while (!stop_signal && nanosleep(&ts, &ts) < 0 && errno == EINTR)
+		;
+}
+
+static int save(const struct suite *s)
+{
+	char err[512];
+	json_object_set_new(s->doc, "updated", now_json());
+	if (result_write(s->doc, s->path, err, sizeof(err)) < 0) {
+		fprintf(stderr, "%s: %s\n", s->cmd, err);
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- the end: a table of every test ---- */
+
+/* a figure in a 10-wide column: two decimals, or 4 significant digits in
+ * a row whose figures are all below 1 (micro latencies in us) */
+static void cell(FILE *f, double v, bool small)
+{
+	if (small)
+		fprintf(f, " %10.4g", v);
+	else
+		fprintf(f, " %10.2f", v);
+}
+
+static void print_table(FILE *f, const struct suite *s)
+{
+	json_t *tests = json_object_get(s->doc, "tests");
+	size_t maxruns = 0, namew = 4, i;
+	json_t *t;
+	json_array_foreach(tests, i, t) {
+		size_t n = json_array_size(json_object_get(t, "runs"));
+		size_t w = strlen(json_string_value(json_object_get(t, "name")));
+		maxruns = n > maxruns ? n : maxruns;
+		namew = w > namew ? w : namew;
+	}
+	fprintf(f, "\n%-*s", (int)namew, "test");
+	for (size_t r = 0; r < maxruns; r++) {
+		char h[32];
+		snprintf(h, sizeof(h), "run%zu", r + 1);
+		fprintf(f, " %10s", h);
+	}
+	fprintf(f, " %10s %10s %10s %10s %7s  %s\n", "min", "median", "mean", "max", "CoV%", "unit");
+	json_array_foreach(tests, i, t) {
+		json_t *runs = json_object_get(t, "runs");
+		size_t n = json_array_size(runs), j;
+		double *v = calloc(n + 1, sizeof(*v));
+		json_t *r;
+		if (!v)
+			continue;
+		fprintf(f, "%-*s", (int)namew, json_string_value(json_object_get(t, "name")));
+		bool small = n > 0;
+		json_array_foreach(runs, j, r) {
+			v[j] = json_number_value(json_object_get(r, "value"));
+			small = small && fabs(v[j]) < 1;
+		}
+		for (j = 0; j < n; j++)
+			cell(f, v[j], small);
+		for (size_t k = n; k < maxruns; k++)
+			fprintf(f, " %10s", "-");
+		struct summary sm;
+		if (n && summary_of(v, n, &sm) == 0) {
+			cell(f, sm.min, small);
+			cell(f, sm.median, small);
+			cell(f, sm.mean, small);
+			cell(f, sm.max, small);
+			if (isfinite(sm.cov_pct))
+				fprintf(f, " %7.2f", sm.cov_pct);
+			else
+				fprintf(f, " %7s", "-");
+		} else {
+			fprintf(f, " %10s %10s %10s %10s %7s", "-", "-", "-", "-", "-");
+		}
+		const char *skipped = json_string_value(json_object_get(t, "skipped"));
+		fprintf(f, "  %s%s%s\n", json_string_value(json_object_get(t, "unit")),
+			skipped ? "  skipped: " : "", skipped ? skipped : "");
+		free(v);
+	}
+	json_t *fails = json_object_get(s->doc, "failures");
+	if (json_array_size(fails))
+		fprintf(f, "\n%zu run(s) failed:\n", json_array_size(fails));
+	json_array_foreach(fails, i, t)
+		fprintf(f, "  %s run %lld: exit status %lld: %s\n",
+			json_string_value(json_object_get(t, "test")),
+			(long long)json_integer_value(json_object_get(t, "run")),
+			(long long)json_integer_value(json_object_get(t, "exit_status")),
+			json_string_value(json_object_get(t, "message")));
+	fprintf(f, "\nMB = 10^6 bytes (kbench load), MiB = 2^20 bytes (kbench disk); CoV = "
+		"stddev / mean\nresults: %s\n", s->path);
+}
+
+/* ---- the runs ---- */
+
+static double estimate(const struct suite *s, const struct job *j)
+{
+	if (j->timed)
+		return j->spent_s / j->timed;
+	/* untimed: as long as the timed runs of the same kind, else a guess */
+	double spent = 0;
+	unsigned timed = 0;
+	for (size_t k = 0; k < s->njobs; k++)
+		if (s->jobs[k].kind == j->kind) {
+			spent += s->jobs[k].spent_s;
+			timed += s->jobs[k].timed;
+		}
+	return timed ? spent / timed : jobs_guess_s(s, j);
+}
+
+/* Seconds left after the run (ji, ri), or NAN when some job has no guess. */
+static double time_left(const struct suite *s, size_t ji, unsigned ri)
+{
+	double left = 0;
+	for (size_t j = ji; j < s->njobs; j++) {
+		unsigned done = jobs_done(s, &s->jobs[j]);
+		unsigned first = j == ji ? ri + 1 : done;
+		if (first < done)
+			first = done;
+		if (first >= s->runs)
+			continue;
+		double e = estimate(s, &s->jobs[j]);
+		if (isnan(e))
+			return NAN;
+		left += (s->runs - first) * (e + s->pause_s);
+	}
+	return left;
+}
+
+static void record_failure(struct suite *s, const struct job *j, unsigned run, int status,
+			   const char *message, const char *started)
+{
+	json_t *fails = json_object_get(s->doc, "failures");
+	json_array_append_new(fails, json_pack("{s:s, s:i, s:i, s:s, s:s}", "test", j->name,
+					       "run", (int)run, "exit_status", status,
+					       "message", message, "started", started));
+}
+
+/* One run of job j (run number run, 1-based).  Returns 0 when it ran (a
+ * figure or a recorded failure), -1 when a signal stopped it (nothing
+ * recorded). */
+static int one_run(struct suite *s, struct job *j, unsigned run, unsigned pos, unsigned total)
+{
+	char why[300], started[32], line[600], left[64];
+	sync();
+	if (s->drop_caches && caches_drop(why, sizeof(why)) < 0) {
+		iso_now(started, sizeof(started));
+		record_failure(s, j, run, KB_EXIT_FAIL, why, started);
+		fprintf(stderr, "%s: [%u/%u] %s, run %u of %u: FAILED: %s\n", s->cmd, pos, total,
+			j->name, run, s->runs, why);
+		return 0;
+	}
+	pause_s(s->pause_s);
+	if (stop_signal)
+		return -1;
+	iso_now(started, sizeof(started));
+	struct child_result cr;
+	struct job_args a;
+	jobs_args(s, j, &a);
+	unlink(s->child_json);
+	if (child_run(s->exe, a.argv, s->child_out, s->child_log, &stop_signal, &cr) < 0) {
+		cr.status = 127;
+		snprintf(cr.last_line, sizeof(cr.last_line), "cannot start %.150s: %.80s", s->exe,
+			 strerror(errno));
+	} else if (stop_signal) {
+		return -1;
+	} else {
+		j->spent_s += cr.seconds + (s->drop_caches ? 1 : 0);
+		j->timed++;
+	}
+	double tl = time_left(s, (size_t)(j - s->jobs), run - 1);
+	if (isnan(tl)) {
+		snprintf(left, sizeof(left), "time left unknown");
+	} else {
+		char d[40];
+		fmt_duration(d, sizeof(d), tl);
+		snprintf(left, sizeof(left), "about %s left", d);
+	}
+	if (cr.status != 0) {
+		snprintf(line, sizeof(line), "%s", cr.last_line[0] ? cr.last_line : "(no output)");
+		record_failure(s, j, run, cr.status, line, started);
+		fprintf(stderr, "%s: [%u/%u] %s, run %u of %u: FAILED, exit status %d: %s; %s\n",
+			s->cmd, pos, total, j->name, run, s->runs, cr.status, line, left);
+		return 0;
+	}
+	if (jobs_record(s, j, started, cr.seconds, line, sizeof(line)) < 0) {
+		record_failure(s, j, run, cr.status, line, started);
+		fprintf(stderr, "%s: [%u/%u] %s, run %u of %u: FAILED: %s; %s\n",
+			s->cmd, pos, total, j->name, run, s->runs, line, left);
+		return 0;
+	}
+	fprintf(stderr, "%s: [%u/%u] %s, run %u of %u: %s; %s\n", s->cmd, pos, total,
+		j->name, run, s->runs, line, left);
+	return 0;
+}
+
+static int run_all(struct suite *s)
+{
+	unsigned total = (unsigned)s->njobs * s->runs, pos = 0;
+	for (size_t k = 0; k < s->njobs; k++)
+		pos += jobs_done(s, &s->jobs[k]) < s->runs ? jobs_done(s, &s->jobs[k]) : s->runs;
+	for (size_t k = 0; k < s->njobs; k++) {
+		struct job *j = &s->jobs[k];
+		for (unsigned r = jobs_done(s, j); r < s->runs; r++) {
+			if (one_run(s, j, r + 1, ++pos, total) < 0)
+				return -1;
+			jobs_set_done(s, j, r + 1);
+			if (save(s) < 0)
+				return -2;
+			if (stop_signal)
+				return -1;
+		}
+	}
+	return 0;
+}
+
+/* ---- setting up ---- */
+
+static json_t *system_json(const struct suite *s)
+{
+	struct kb_sysinfo si;
+	struct kb_sysinfo_extra x;
+	const char *dir = s->dir;
+	if (!dir)
+		dir = getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+	sysinfo_collect(&si, dir);
+	sysinfo_extra_collect(&x, dir, s->disk);
+	json_t *o = sysinfo_json(&si);
+	if (!o)
+		return NULL;
+	json_object_set_new(o, "kernel_version", json_string(x.kernel_version));
+	json_object_set_new(o, "cgroup_memory_limit_bytes", x.cgroup_mem_limit >= 0 ?
+			    json_integer(x.cgroup_mem_limit) : json_null());
+	char real[PATH_MAX];
+	json_object_set_new(o, "directory", json_string(realpath(dir, real) ? real : dir));
+	json_object_set_new(o, "fs_options", json_string(x.fs_options));
+	if (s->disk)
+		json_object_set_new(o, "disk", json_pack("{s:s, s:s, s:I}", "device", s->disk,
+				    "model", x.disk_model,
+				    "size_bytes", (json_int_t)x.disk_size_bytes));
+	return o;
+}
+
+static json_t *new_document(struct suite *s, int argc, const char **argv)
+{
+	json_t *doc = result_new("suite");
+	json_t *cmdline = json_array();
+	char cwd[PATH_MAX];
+	if (!doc || !cmdline || !getcwd(cwd, sizeof(cwd))) {
+		json_decref(doc);
+		json_decref(cmdline);
+		return NULL;
+	}
+	json_array_append_new(cmdline, json_string("kbench"));
+	json_array_append_new(cmdline, json_string("suite"));
+	for (int i = 1; i < argc; i++)
+		json_array_append_new(cmdline, json_string(argv[i]));
+	json_object_set_new(doc, "schema", json_integer(SUITE_SCHEMA));
+	struct kb_sysinfo si;
+	sysinfo_collect(&si, NULL);
+	json_object_set_new(doc, "label", json_string(s->label ? s->label : si.kernel));
+	json_object_set_new(doc, "command", cmdline);
+	json_object_set_new(doc, "cwd", json_string(cwd));
+	json_object_set_new(doc, "units", json_pack("{s:s, s:s, s:s}",
+			    "MB/s", "10^6 bytes per second (kbench load)",
+			    "MiB/s", "2^20 bytes per second (kbench disk)",
+			    "seconds", "wall-clock seconds of the child run"));
+	json_object_set_new(doc, "params", jobs_params_json(s));
+	json_object_set_new(doc, "system", system_json(s));
+	json_object_set_new(doc, "started", now_json());
+	json_object_set_new(doc, "ended", json_null());
+	json_object_set_new(doc, "finished", json_false());
+	json_object_set_new(doc, "interrupted", json_false());
+	json_object_set_new(doc, "done", json_object());
+	json_object_set_new(doc, "failures", json_array());
+	json_object_set_new(doc, "tests", json_array());
+	return doc;
+}
+
+static void default_path(struct suite *s)
+{
+	char when[32], real_host[65] = "host", rel[65] = "kernel";
+	struct kb_sysinfo si;
+	sysinfo_collect(&si, NULL);
+	if (si.kernel[0])
+		snprintf(rel, sizeof(rel), "%s", si.kernel);
+	if (si.hostname[0])
+		snprintf(real_host, sizeof(real_host), "%s", si.hostname);
+	time_t t = time(NULL);
+	struct tm tm;
+	localtime_r(&t, &tm);
+	strftime(when, sizeof(when), "%Y%m%d-%H%M%S", &tm);
+	for (char *p = rel; *p; p++)
+		if (*p == '/')
+			*p = '_';
+	snprintf(s->path, sizeof(s->path), "kbench-%s-%s-%s.json", rel, real_host, when);
+}
+
+/* The results file must not lie inside DIR (a load's cleanup removes what
+ * it did not find there); its directory must take a temporary directory
+ * for the children's documents.  Returns 0 or KB_EXIT_USAGE. */
+static int prepare_paths(struct suite *s)
+{
+	char parent[PATH_MAX], rparent[PATH_MAX], rdir[PATH_MAX];
+	snprintf(parent, sizeof(parent), "%s", s->path);
+	char *slash = strrchr(parent, '/');
+	if (!slash)
+		snprintf(parent, sizeof(parent), ".");
+	else if (slash == parent)
+		parent[1] = '\0';
+	else
+		*slash = '\0';
+	if (!realpath(parent, rparent)) {
+		fprintf(stderr, "%s: %s: %s\n", s->cmd, parent, strerror(errno));
+		return KB_EXIT_USAGE;
+	}
+	if (s->dir && realpath(s->dir, rdir)) {
+		size_t n = strlen(rdir);
+		if (!strncmp(rparent, rdir, n) && (rparent[n] == '/' || rparent[n] == '\0')) {
+			fprintf(stderr, "%s: %s: inside the run directory %s; write the results "
+				"elsewhere (-o)\n", s->cmd, s->path, s->dir);
+			return KB_EXIT_USAGE;
+		}
+	}
+	snprintf(s->tmpdir, sizeof(s->tmpdir), "%s/.kbench-suite.XXXXXX", rparent);
+	if (!mkdtemp(s->tmpdir)) {
+		fprintf(stderr, "%s: cannot make a temporary directory in %s: %s\n", s->cmd, rparent,
+			strerror(errno));
+		s->tmpdir[0] = '\0';
+		return KB_EXIT_USAGE;
+	}
+	snprintf(s->child_json, sizeof(s->child_json), "%s/run.json", s->tmpdir);
+	snprintf(s->child_log, sizeof(s->child_log), "%s/run.err", s->tmpdir);
+	snprintf(s->child_out, sizeof(s->child_out), "%s/run.out", s->tmpdir);
+	return 0;
+}
+
+static void remove_tmp(struct suite *s)
+{
+	if (!s->tmpdir[0])
+		return;
+	unlink(s->child_json);
+	unlink(s->child_log);
+	unlink(s->child_out);
+	rmdir(s->tmpdir);
+	s->tmpdir[0] = '\0';
+}
+
+/* --resume FILE: the document, its command line and its directory. */
+static int open_resume(struct suite *s, const char *file, struct suitefile *sf, int *argc,
+		       const char ***argv)
+{
+	int rc = suitefile_load(s->cmd, file, false, sf);
+	if (rc)
+		return rc;
+	json_t *cmdline = json_object_get(sf->doc, "command");
+	const char *cwd = json_string_value(json_object_get(sf->doc, "cwd"));
+	if (json_is_true(json_object_get(sf->doc, "finished"))) {
+		fprintf(stderr, "%s: %s: this suite is finished; nothing to resume\n", s->cmd, file);
+		return KB_EXIT_USAGE;
+	}
+	if (!json_is_array(cmdline) || json_array_size(cmdline) < 2 || !cwd ||
+	    !json_is_object(json_object_get(sf->doc, "done")) ||
+	    !json_is_array(json_object_get(sf->doc, "failures"))) {
+		fprintf(stderr, "%s: %s: no command line, directory or progress recorded: "
+			"cannot resume it\n", s->cmd, file);
+		return KB_EXIT_USAGE;
+	}
+	if (!realpath(file, s->path)) {
+		fprintf(stderr, "%s: %s: %s\n", s->cmd, file, strerror(errno));
+		return KB_EXIT_USAGE;
+	}
+	if (chdir(cwd) < 0) {
+		fprintf(stderr, "%s: %s: cannot return to the suite's directory %s: %s\n", s->cmd,
+			file, cwd, strerror(errno));
+		return KB_EXIT_USAGE;
+	}
+	size_t n = json_array_size(cmdline);
+	const char **av = calloc(n, sizeof(*av));
+	if (!av)
+		return KB_EXIT_FAIL;
+	av[0] = s->cmd;
+	for (size_t i = 2; i < n; i++) {
+		av[i - 1] = json_string_value(json_array_get(cmdline, i));
+		if (!av[i - 1]) {
+			free(av);
+			fprintf(stderr, "%s: %s: a command-line word is not a string\n", s->cmd, file);
+			return KB_EXIT_USAGE;
+		}
+	}
+	*argc = (int)n - 1;
+	*argv = av;
+	return 0;
+}
+
+int cmd_suite(int argc, const char **argv)
+{
+	struct suite s;
+	struct suitefile sf = { 0 };
+	const char **rargv = NULL;
+	char *resume = NULL;
+	int rargc = 0;
+	poptContext ctx = NULL, rctx = NULL;
+	memset(&s, 0, sizeof(s));
+	s.cmd = argv[0];
+	stop_signal = 0;
+
+	int status = jobs_parse(&s, argc, argv, &ctx);
+	if (status)
+		goto out;
+	if (s.resume) {
+		status = open_resume(&s, s.resume, &sf, &rargc, &rargv);
+		if (status)
+			goto out;
+		resume = s.resume;
+		char *format = s.format;
+		s.resume = s.format = NULL;
+		char path[PATH_MAX];
+		snprintf(path, sizeof(path), "%s", s.path);   /* resolved before the chdir */
+		jobs_free(&s);
+		memset(&s, 0, sizeof(s));
+		s.cmd = argv[0];
+		status = jobs_parse(&s, rargc, rargv, &rctx);
+		if (status || s.resume) {
+			fprintf(stderr, "%s: %s: its stored command line is not usable\n", s.cmd, path);
+			status = KB_EXIT_USAGE;
+			goto out;
+		}
+		snprintf(s.path, sizeof(s.path), "%s", path);
+		if (format) {
+			free(s.format);
+			s.format = format;
+		}
+		s.doc = json_incref(sf.doc);
+	} else if (s.out) {
+		snprintf(s.path, sizeof(s.path), "%s", s.out);
+	} else {
+		default_path(&s);
+	}
+	status = prepare_paths(&s);
+	if (status)
+		goto out;
+	status = jobs_check(&s);
+	if (status)
+		goto out;
+	if (!s.doc) {
+		s.doc = new_document(&s, argc, argv);
+		if (!s.doc) {
+			fprintf(stderr, "%s: out of memory\n", s.cmd);
+			status = KB_EXIT_FAIL;
+			goto out;
+		}
+	} else {
+		json_t *res = json_object_get(s.doc, "resumed");
+		if (!json_is_array(res)) {
+			res = json_array();
+			json_object_set_new(s.doc, "resumed", res);
+		}
+		json_array_append_new(res, now_json());
+		json_object_set_new(s.doc, "interrupted", json_false());
+	}
+	jobs_rows(&s);
+	if (save(&s) < 0) {
+		status = KB_EXIT_USAGE;
+		goto out;
+	}
+
+	struct sigaction sa = { .sa_handler = on_signal };
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	int rc = run_all(&s);
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	if (rc == -1) {
+		json_object_set_new(s.doc, "interrupted", json_true());
+		save(&s);
+		unsigned done = 0;
+		for (size_t k = 0; k < s.njobs; k++)
+			done += jobs_done(&s, &s.jobs[k]);
+		fprintf(stderr, "%s: interrupted by signal %d after %u of %u runs; %s holds them; "
+			"continue with: kbench suite --resume %s\n", s.cmd, (int)stop_signal, done,
+			(unsigned)s.njobs * s.runs, s.path, s.path);
+		status = 128 + (int)stop_signal;
+		goto out;
+	}
+	if (rc == -2) {
+		status = KB_EXIT_FAIL;
+		goto out;
+	}
+	json_object_set_new(s.doc, "ended", now_json());
+	json_object_set_new(s.doc, "finished", json_true());
+	if (save(&s) < 0) {
+		status = KB_EXIT_FAIL;
+		goto out;
+	}
+	if (s.format && !strcmp(s.format, "benchstat"))
+		suitefile_benchstat(stdout, s.doc);
+	else
+		print_table(stdout, &s);
+	fflush(stdout);
+	status = json_array_size(json_object_get(s.doc, "failures")) ? KB_EXIT_FAIL : KB_EXIT_OK;
+out:
+	remove_tmp(&s);
+	json_decref(s.doc);
+	jobs_free(&s);
+	suitefile_free(&sf);
+	free(rargv);
+	free(resume);
+	if (rctx)
+		poptFreeContext(rctx);
+	if (ctx)
+		poptFreeContext(ctx);
+	return status;
+}

@@ -1,0 +1,69 @@
+/* kbench - suite results files: reading, checking, the Go benchmark form
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * kbench suite writes one JSON document per series of runs (kind "suite",
+ * schema SUITE_SCHEMA); kbench compare and kbench suite --resume read it
+ * back.  The layout (man/kbench-suite.1 describes every key):
+ *   { kbench_version, kind: "suite", time, schema, label, command: [argv],
+ *     cwd, params, system, started, ended, finished, interrupted,
+ *     done: { job: runs attempted }, failures: [...],
+ *     tests: [ { name, params, unit, higher_is_better,
+ *                runs: [ { value, started, seconds, document } ] } ] }
+ * A test's values are its runs' "value" figures, in the test's unit.
+ */
+#ifndef KBENCH_SUITEFILE_H
+#define KBENCH_SUITEFILE_H
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <jansson.h>
+
+#define SUITE_SCHEMA 1    /* the newest layout this kbench writes and reads */
+
+/* One test of a results file, pointing into the document. */
+struct sf_test {
+	const char *name;       /* "load 5", "disk -T", "lat_syscall_null", ... */
+	const char *unit;       /* "MB/s" (10^6 bytes), "MiB/s" (2^20 bytes), a micro unit */
+	bool higher_is_better;
+	json_t *params;         /* the test's params object (borrowed) */
+	double *v;              /* the runs' figures, in file order */
+	size_t n;
+};
+
+struct suitefile {
+	char *path;             /* as given */
+	json_t *doc;            /* the whole document (owned) */
+	struct sf_test *t;      /* tests in file order */
+	size_t nt;
+	size_t nruns;           /* figures over all tests */
+};
+
+/* Read and check path: a JSON object of kind "suite" whose schema is an
+ * integer no newer than SUITE_SCHEMA, with a tests array whose entries have
+ * a name, a unit and runs with numeric values.  need_runs: refuse a file
+ * without a single figure.  Returns 0, or KB_EXIT_USAGE (2) after one line
+ * "CMD: PATH: reason" on stderr (not JSON, which line; not a kbench suite
+ * file; a newer schema; no runs).  free with suitefile_free. */
+int suitefile_load(const char *cmd, const char *path, bool need_runs, struct suitefile *out);
+
+void suitefile_free(struct suitefile *sf);
+
+/* A string member of the document's "system" object, or "" if absent. */
+const char *suitefile_sys(const struct suitefile *sf, const char *key);
+
+/* Print the document's figures in the Go benchmark format
+ * (golang.org/design/14313-benchmark-format), which benchstat reads:
+ * configuration lines "key: value" (goos, goarch, kernel, host, cpu,
+ * label, kbench), "Unit UNIT better=higher|lower" lines, then one line per
+ * run "BenchmarkLoad/clients=5 1 7.85 MB/s" (the test as a name without
+ * blanks, one iteration, the figure and its unit; Go's MB/s is 10^6 bytes
+ * a second, as kbench load's, and kbench disk's MB = 2^20 is MiB/s). */
+void suitefile_benchstat(FILE *f, const json_t *doc);
+
+/* The Go benchmark name of a test row (its name and params), written to
+ * buf (n bytes): "Load/clients=5", "Load/clients=5/mem=32M",
+ * "Disk/test=cached", "Micro/test=lat_syscall_null", or the name with
+ * blanks turned to '_' for anything else (no "Benchmark" prefix). */
+void suitefile_go_name(const json_t *test, char *buf, size_t n);
+
+#endif

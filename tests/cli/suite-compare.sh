@@ -1,0 +1,148 @@
+#!/bin/sh
+# kbench - command-line tests: kbench compare on hand-made results files
+# (figures checked against ministat and the t-table), bad input, plots;
+# kbench suite's bad input
+# SPDX-License-Identifier: GPL-3.0-or-later
+. "$(dirname "$0")/lib.sh"
+cd "$WORK" || exit 1
+
+# mkfile FILE LABEL TEST=v1,v2,... ...: a results file with these figures
+mkfile() {
+    python3 - "$@" <<'EOF'
+import json, sys
+path, label = sys.argv[1], sys.argv[2]
+tests = []
+for spec in sys.argv[3:]:
+    name, values = spec.split("=")
+    unit, hib = ("us", False) if name.startswith("lat") else ("MB/s", True)
+    params = {"command": "load", "clients": int(name.split()[1])} if name.startswith("load") \
+        else {"command": "micro"}
+    runs = [{"value": float(v), "started": "2026-01-01T00:00:00Z", "seconds": 1.0,
+             "document": {}} for v in values.split(",") if v]
+    tests.append({"name": name, "params": params, "unit": unit, "higher_is_better": hib,
+                  "runs": runs})
+doc = {"kbench_version": "0.1.0", "kind": "suite", "time": "2026-01-01T00:00:00Z",
+       "schema": 1, "label": label, "command": ["kbench", "suite"], "cwd": "/",
+       "params": {"timelimit_s": 60.0}, "system": {"kernel": label, "hostname": "h",
+       "machine": "x86_64", "cpu_model": "cpu"},
+       "started": "2026-01-01T00:00:00Z", "finished": True, "done": {}, "failures": [],
+       "tests": tests}
+json.dump(doc, open(path, "w"))
+EOF
+}
+
+# the samples of tests/unit/test_ttest.c, as ministat saw them:
+#   a: 98.2 101.5 99.7 103.1 100.4      d: 102.0 104.3 101.6 103.9 102.7 101.2
+# ministat -c 90: difference 2.03667 +/- 1.71856 (pooled); none proven at 95.
+# Welch (kbench): df 6.864, halves 1.849 (90%), 2.310 (95%), 3.429 (99%).
+A=98.2,101.5,99.7,103.1,100.4
+DD=102.0,104.3,101.6,103.9,102.7,101.2
+mkfile a.json base "load 1=$A" "load 5=$A" "lat_x=1.0,1.1,0.9" "only_a=1,2,3"
+mkfile b.json new "load 1=$DD" "load 5=$A" "lat_x=2.0,2.1,1.9" "only_b=1,2,3"
+
+expect_rc "compare at 90%" 0 "$KBENCH" compare --confidence 90 a.json b.json
+expect_out_grep "90%: load 1 proven better by 2.04 +- 1.85" '^ +B +6 +102\.3 +102\.6 \+- 1\.03 +\+2\.02%  better: \+2\.04 \+- 1\.85 \(\+2\.02% \+- 1\.84%, p=0\.07[0-9]\)$'
+expect_out_grep "90%: A's mean and interval" '^load 1 +MB/s +A +5 +100\.4 +100\.6 \+- 1\.76 *$'
+expect_out_grep "90%: the same figures: ~" '^ +B +5 +100\.4 +100\.6 \+- 1\.76 +\+0\.00%  ~ \(p=1\.00\)$'
+expect_out_grep "a latency that doubled is worse" '^ +B +3 +2\.00 +2\.00 \+- 0\.1686 +\+100\.00%  worse: \+1\.00 \+- '
+expect_out_grep "unmatched tests listed apart (A)" '^  A  only_a \(MB/s\), 3 runs$'
+expect_out_grep "unmatched tests listed apart (B)" '^  B  only_b \(MB/s\), 3 runs$'
+expect_rc "compare at 95% (default)" 0 "$KBENCH" compare a.json b.json
+expect_out_grep "95%: load 1 not proven" '^ +B +6 +102\.3 +102\.6 \+- 1\.32 +\+2\.02%  ~ \(p=0\.0[78]\)$'
+expect_out_grep "95%: A's interval" '^load 1 +MB/s +A +5 +100\.4 +100\.6 \+- 2\.30 *$'
+expect_rc "compare at 99%" 0 "$KBENCH" compare --confidence 99 a.json b.json
+expect_out_grep "99%: A's interval" '^load 1 +MB/s +A +5 +100\.4 +100\.6 \+- 3\.81 *$'
+expect_out_grep "99%: load 1 not proven" '^ +B +6 .* \+2\.02%  ~ '
+
+# three files: C against A too; fewer than 3 runs: no verdict
+mkfile c.json two "load 1=120,121" "load 5=$A"
+expect_rc "three files" 0 "$KBENCH" compare a.json b.json c.json
+expect_out_grep "too few runs says so" '^ +C +2 +120\.5 .*too few runs \(3 a side needed\)$'
+expect_out_grep "the third file is named C" '^C  c\.json: label two'
+expect_rc "lkml with three files" 0 "$KBENCH" compare --style lkml a.json b.json c.json
+expect_out_grep "lkml chain" '^load 1 \(MB/s\) \|\| 100\.6 -> 102\.6 \+2\.02% -> 120\.5 \+19\.81%$'
+# worst first: lat_x doubled (worse), load 5 unchanged, load 1 up
+expect_true "lkml sorted by change, worst first" test "$(cut -d' ' -f1,2 "$WORK/out" | tr '\n' '|')" = "lat_x (us)|load 5|load 1|"
+expect_rc "--sort name" 0 "$KBENCH" compare --sort name a.json b.json
+expect_true "name order" test "$(grep -Eo '^(lat_x|load [0-9]+)' "$WORK/out" | tr '\n' '|')" = "lat_x|load 1|load 5|"
+
+# ---- bad input: one line naming the file, exit 2 ----
+# expect_bad NAME REGEX CMD...
+expect_bad() {
+    bname=$1 re=$2
+    shift 2
+    expect_rc "$bname: exit 2" 2 "$@"
+    if [ "$(wc -l <"$WORK/err")" -eq 1 ] && grep -Eq -- "$re" "$WORK/err" && [ ! -s "$WORK/out" ]; then
+        pass "$bname: one line"
+    else
+        fail "$bname: one line" "want /$re/" "stderr: $(cat "$WORK/err")" "stdout: $(head -3 "$WORK/out")"
+    fi
+}
+echo 'not json' >text.json
+expect_bad "not JSON" '^kbench compare: text\.json: not a kbench results file: not JSON \(line 1' "$KBENCH" compare a.json text.json
+echo '{"kbench_version": "0.1.0", "kind": "load", "results": {}}' >load.json
+expect_bad "a load document" '^kbench compare: load\.json: not a kbench suite results file \(kind "load"' "$KBENCH" compare load.json a.json
+echo '{"a": 1}' >other.json
+expect_bad "some other JSON" '^kbench compare: other\.json: not a kbench results file$' "$KBENCH" compare a.json other.json
+python3 -c 'import json; d = json.load(open("a.json")); d["schema"] = 2; json.dump(d, open("new.json", "w"))'
+expect_bad "a newer schema" '^kbench compare: new\.json: schema 2 is newer than this kbench reads \(1\)' "$KBENCH" compare a.json new.json
+mkfile empty.json empty "load 1=" "load 5="
+expect_bad "no runs" '^kbench compare: empty\.json: no runs recorded' "$KBENCH" compare a.json empty.json
+expect_bad "same file twice" '^kbench compare: \./a\.json: the same file as a\.json' "$KBENCH" compare a.json ./a.json
+expect_bad "missing file" '^kbench compare: nope\.json: No such file' "$KBENCH" compare a.json nope.json
+expect_bad "one file" 'give at least two results files' "$KBENCH" compare a.json
+expect_bad "--confidence 80" '--confidence 80: give 90, 95 or 99' "$KBENCH" compare --confidence 80 a.json b.json
+expect_bad "--style" '--style html: give table or lkml' "$KBENCH" compare --style html a.json b.json
+expect_bad "--sort" '--sort size: give change or name' "$KBENCH" compare --sort size a.json b.json
+expect_bad "--plot extension" '--plot x\.pdf: the name must end in \.svg or \.png' "$KBENCH" compare --plot x.pdf a.json b.json
+expect_bad "--export with two files" '--export takes one results file' "$KBENCH" compare --export a.json b.json
+
+# ---- plots ----
+expect_rc "--plot without gnuplot: exit 1" 1 env PATH=/nonexistent "$KBENCH" compare --plot p.svg a.json b.json
+expect_err_grep "--plot without gnuplot: how to install it" 'gnuplot is not installed; install it \(Debian: apt-get install gnuplot-nox\)'
+expect_true "--plot without gnuplot: nothing drawn" test ! -e p.svg
+if command -v gnuplot >/dev/null 2>&1; then
+    expect_rc "--plot SVG" 0 "$KBENCH" compare --plot p.svg a.json b.json c.json
+    expect_true "SVG written, both charts, every file in the key" sh -c 'grep -q "<svg" p.svg && grep -q "mean MB/s against clients" p.svg && grep -q "change of the mean against A" p.svg && grep -q "A: base" p.svg && grep -q "C: two" p.svg'
+    expect_rc "--plot PNG" 0 "$KBENCH" compare --plot p.png a.json b.json
+    expect_true "PNG written" sh -c 'head -c 8 p.png | od -An -c | grep -q "P   N   G"'
+else
+    skip "--plot (gnuplot not installed)"
+fi
+
+# ---- kbench suite: bad input, nothing run ----
+expect_bad "suite --runs 0" '--runs 0: give a whole number from 1 to 1000' "$KBENCH" suite --runs 0 --pause 0
+expect_bad "suite --clients" "--clients 1,x: 'x' is not a client count" "$KBENCH" suite --clients 1,x --pause 0
+expect_bad "suite --clients empty item" '--clients 1,,2: give up to 64 client counts' "$KBENCH" suite --clients 1,,2 --pause 0
+expect_bad "suite -t 0" '-t 0: give a duration above 0' "$KBENCH" suite -t 0
+expect_bad "suite --format" '--format xml: give text or benchstat' "$KBENCH" suite --format xml
+expect_bad "suite -D missing" '-D nothere: No such file or directory' "$KBENCH" suite -D nothere
+expect_bad "suite --disk missing" '--disk /nonexistent: No such file' "$KBENCH" suite --disk /nonexistent
+expect_bad "suite --mem-limit bad" "--mem-limit: '12Q' is neither a size" "$KBENCH" suite --mem-limit 32M,12Q
+expect_bad "suite argument" "unexpected argument 'extra'" "$KBENCH" suite extra
+mkdir -p d
+expect_bad "suite results inside DIR" 'd/r\.json: inside the run directory d' "$KBENCH" suite -D d -o d/r.json
+cp "$DATA/bad-line.txt" bad.txt
+expect_bad "suite loadfile refused" "-c bad.txt: kbench load --check refuses it" "$KBENCH" suite -c bad.txt
+if "$KBENCH" help load | grep -q -- --mem-limit; then
+    skip "--mem-limit refused (this kbench load has it)"
+else
+    expect_bad "suite --mem-limit without load's option" "--mem-limit: this kbench's load command has no --mem-limit option" "$KBENCH" suite --mem-limit 32M,none
+fi
+if "$KBENCH" help micro >/dev/null 2>&1; then
+    skip "--micro refused (this kbench has micro)"
+else
+    expect_bad "suite --micro without micro" '--micro: this kbench has no micro command' "$KBENCH" suite --micro
+fi
+if [ "$(id -u)" -ne 0 ]; then
+    expect_bad "suite --drop-caches as a user" '--drop-caches: needs root' "$KBENCH" suite --drop-caches
+elif command -v setpriv >/dev/null 2>&1; then
+    chmod 777 "$WORK"
+    expect_bad "suite --drop-caches as nobody" '--drop-caches: needs root' setpriv --reuid=65534 --regid=65534 --clear-groups "$KBENCH" suite --drop-caches
+else
+    skip "--drop-caches as a user (root without setpriv)"
+fi
+expect_true "no results file left by refused suites" sh -c '! ls kbench-*.json 2>/dev/null | grep -q .'
+expect_true "no temporary directory left" sh -c '! ls -A . | grep -q kbench-suite'
+
+finish

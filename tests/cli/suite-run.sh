@@ -1,0 +1,183 @@
+#!/bin/sh
+# kbench - command-line tests: kbench suite runs, its results file, the table,
+# benchstat lines, an interrupted series resumed, and compare on real files
+# SPDX-License-Identifier: GPL-3.0-or-later
+. "$(dirname "$0")/lib.sh"
+
+LF="$KBENCH_TOP_SRCDIR/loadfiles/smallfiles.txt"
+D=$WORK/dir
+mkdir -p "$D"
+cd "$WORK" || exit 1
+SHORT="-D $D --clients 1,2 --runs 3 -t 1 --warmup 0 --pause 0 -c $LF"
+
+# ---- a short series ----
+# shellcheck disable=SC2086
+expect_rc "short suite" 0 "$KBENCH" suite $SHORT --label base -o a.json
+cp "$WORK/out" table.txt
+cp "$WORK/err" progress.txt
+expect_true "results file written" test -s a.json
+expect_empty_dir "run directory left empty" "$D"
+expect_true "no temporary directory left" sh -c '! ls -A "$0" | grep -q kbench-suite' "$WORK"
+expect_true "kind, schema, label, finished" test "$(jget a.json '(d["kind"], d["schema"], d["label"], d["finished"], d["interrupted"])')" = "('suite', 1, 'base', True, False)"
+expect_true "tests in order, 3 runs each" test "$(jget a.json '[(t["name"], t["unit"], t["higher_is_better"], len(t["runs"])) for t in d["tests"]]')" = "[('load 1', 'MB/s', True, 3), ('load 2', 'MB/s', True, 3)]"
+expect_true "every figure is its load document's throughput" test "$(jget a.json 'all(r["value"] == r["document"]["results"]["throughput_MBps"] and r["value"] > 0 and r["document"]["kind"] == "load" for t in d["tests"] for r in t["runs"])')" = True
+expect_true "load children got the clients and -t" test "$(jget a.json '[r["document"]["params"]["clients"] for t in d["tests"] for r in t["runs"]] + [d["tests"][0]["runs"][0]["document"]["params"]["timelimit_s"]]')" = "[1, 1, 1, 2, 2, 2, 1.0]"
+expect_true "done counts" test "$(jget a.json 'd["done"]')" = "{'load 1': 3, 'load 2': 3}"
+expect_true "command line stored" test "$(jget a.json 'd["command"][:3] + d["command"][-2:]')" = "['kbench', 'suite', '-D', '-o', 'a.json']"
+expect_true "system facts" test "$(jget a.json 'sorted(k for k in ("kernel", "kernel_version", "hostname", "cpu_model", "cpus_online", "mem_total_kB", "fs_type", "fs_source", "fs_options", "directory", "cgroup_memory_limit_bytes") if k in d["system"])')" = "['cgroup_memory_limit_bytes', 'cpu_model', 'cpus_online', 'directory', 'fs_options', 'fs_source', 'fs_type', 'hostname', 'kernel', 'kernel_version', 'mem_total_kB']"
+expect_true "kernel release recorded" test "$(jget a.json 'd["system"]["kernel"]')" = "$(uname -r)"
+expect_true "start and end times" test "$(jget a.json 'd["started"] <= d["ended"] and d["ended"].endswith("Z")')" = True
+
+# the progress lines: which run of how many, the figure with its unit, time left
+if grep -Eq '^kbench suite: \[1/6\] load 1, run 1 of 3: [0-9.]+ MB/s \(MB = 10\^6 bytes\); about [0-9]+(s|m[0-9]+s) left$' progress.txt &&
+   grep -Eq '^kbench suite: \[6/6\] load 2, run 3 of 3: ' progress.txt && [ "$(wc -l <progress.txt)" -eq 6 ]; then
+    pass "a progress line per run"
+else
+    fail "a progress line per run" "$(cat progress.txt)"
+fi
+
+# the table: the runs, then min, median, mean, max, CoV (checked against the file)
+# (two decimals; 4 significant digits in a row of figures all below 1)
+want=$(python3 - a.json <<'EOF'
+import json, sys
+for t in json.load(open(sys.argv[1]))["tests"]:
+    v = [r["value"] for r in t["runs"]]
+    f = "%.4g" if max(abs(x) for x in v) < 1 else "%.2f"
+    print(t["name"], " ".join(f % x for x in v + [min(v), sorted(v)[1], sum(v) / 3, max(v)]))
+EOF
+)
+got=$(awk '$1 == "load" { print $1 " " $2 " " $3 " " $4 " " $5 " " $6 " " $7 " " $8 " " $9 }' table.txt)
+if [ "$got" = "$want" ] && grep -Eq '^test +run1 +run2 +run3 +min +median +mean +max +CoV% +unit$' table.txt; then
+    pass "table: runs, min, median, mean, max"
+else
+    fail "table: runs, min, median, mean, max" "want: $want" "got:  $got" "$(cat table.txt)"
+fi
+
+# ---- compare: the file against itself, a copy, and a clearly different copy ----
+expect_rc "compare a file with itself" 2 "$KBENCH" compare a.json a.json
+expect_err_grep "same file named" "a.json: the same file as a.json"
+ln a.json hardlink.json
+expect_rc "compare a file with a hard link to it" 2 "$KBENCH" compare a.json hardlink.json
+cp a.json copy.json
+expect_rc "compare with a copy" 0 "$KBENCH" compare a.json copy.json
+if [ "$(grep -c '+0.00%  ~ (p=1.00)$' "$WORK/out")" -eq 2 ] && ! grep -Eq 'better|worse' "$WORK/out"; then
+    pass "copy: no difference proven anywhere (~)"
+else
+    fail "copy: no difference proven anywhere (~)" "$(cat "$WORK/out")"
+fi
+
+# B: every figure of A plus a shift far beyond the spread, so the
+# difference is the shift exactly and must be proven
+python3 - a.json shifted.json <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for t in d["tests"]:
+    v = [r["value"] for r in t["runs"]]
+    for r in t["runs"]:
+        r["value"] += 1000
+d["label"] = "shifted"
+json.dump(d, open(sys.argv[2], "w"))
+EOF
+expect_rc "compare with a shifted copy" 0 "$KBENCH" compare a.json shifted.json
+if [ "$(grep -Ec 'better: \+1000\.0 \+- [0-9.]+ \(\+[0-9.]+% \+- [0-9.]+%, p=0\.000\)$' "$WORK/out")" -eq 2 ]; then
+    pass "shifted: proven better by +1000.0"
+else
+    fail "shifted: proven better by +1000.0" "$(cat "$WORK/out")"
+fi
+expect_rc "the other way round" 0 "$KBENCH" compare shifted.json a.json
+if [ "$(grep -Ec 'worse: -1000\.0 \+- ' "$WORK/out")" -eq 2 ]; then pass "reversed: proven worse"; else
+    fail "reversed: proven worse" "$(cat "$WORK/out")"; fi
+
+# where lower is better, the same rise is worse
+python3 - a.json shifted.json <<'EOF'
+import json, sys
+for p in sys.argv[1:]:
+    d = json.load(open(p))
+    for t in d["tests"]:
+        t["higher_is_better"] = False
+    json.dump(d, open(p.replace(".json", "-low.json"), "w"))
+EOF
+expect_rc "lower is better" 0 "$KBENCH" compare a-low.json shifted-low.json
+if [ "$(grep -Ec 'worse: \+1000\.0 ' "$WORK/out")" -eq 2 ]; then pass "lower is better: a rise is worse"; else
+    fail "lower is better: a rise is worse" "$(cat "$WORK/out")"; fi
+
+# --style=lkml: "test (unit) || A's mean -> B's mean change", worst first
+expect_rc "lkml style" 0 "$KBENCH" compare --style=lkml a.json shifted.json
+want=$(python3 - a.json shifted.json <<'EOF'
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:])
+rows = []
+for ta, tb in zip(a["tests"], b["tests"]):
+    ma = sum(r["value"] for r in ta["runs"]) / len(ta["runs"])
+    mb = sum(r["value"] for r in tb["runs"]) / len(tb["runs"])
+    rows.append((100 * (mb - ma) / ma, ta["name"]))
+print(" ".join("%s:%+.2f%%" % (n, c) for c, n in sorted(rows)))
+EOF
+)
+got=$(sed -E 's/^(load [0-9]+) \(MB\/s\) \|\| [0-9.]+ -> [0-9.]+ ([+-][0-9.]+%)$/\1:\2/' "$WORK/out" | tr '\n' ' ' | sed 's/ $//')
+if [ "$got" = "$want" ]; then pass "lkml lines, sorted by change"; else
+    fail "lkml lines, sorted by change" "want: $want" "got: $got" "$(cat "$WORK/out")"; fi
+
+# ---- the Go benchmark format ----
+expect_rc "compare --export" 0 "$KBENCH" compare --export a.json
+want=$(jget a.json '"\n".join("BenchmarkLoad/clients=%d 1 %.10g MB/s" % (t["params"]["clients"], r["value"]) for t in d["tests"] for r in t["runs"])')
+if [ "$(grep '^Benchmark' "$WORK/out")" = "$want" ] && grep -qx 'goos: linux' "$WORK/out" &&
+   grep -qx "kernel: $(uname -r)" "$WORK/out" && grep -qx 'label: base' "$WORK/out" &&
+   grep -qx 'Unit MB/s better=higher' "$WORK/out"; then
+    pass "export: configuration lines and one benchmark line per run"
+else
+    fail "export: configuration lines and one benchmark line per run" "want: $want" "$(cat "$WORK/out")"
+fi
+expect_rc "suite --format=benchstat" 0 "$KBENCH" suite -D "$D" --clients 3 --runs 1 -t 1 --warmup 0 --pause 0 -c "$LF" --format=benchstat -o bs.json
+if [ "$(grep -c '^BenchmarkLoad/clients=3 1 [0-9.e+-]* MB/s$' "$WORK/out")" -eq 1 ] &&
+   [ "$(head -1 "$WORK/out")" = "goos: linux" ] && ! grep -q 'CoV' "$WORK/out"; then
+    pass "suite prints benchstat lines instead of the table"
+else
+    fail "suite prints benchstat lines instead of the table" "$(cat "$WORK/out")"
+fi
+
+# ---- interrupted, then resumed ----
+# shellcheck disable=SC2086
+"$KBENCH" suite $SHORT -o r.json >r.out 2>r.err &
+pid=$!
+i=0
+while [ $i -lt 300 ]; do
+    n=$(jget r.json 'sum(d["done"].values())' 2>/dev/null || echo 0)
+    [ "${n:-0}" -ge 2 ] && break
+    sleep 0.1
+    i=$((i + 1))
+done
+kill -INT $pid
+wait $pid
+rc=$?
+if [ $rc -eq 130 ]; then pass "SIGINT: exit 130"; else fail "SIGINT: exit 130" "exit $rc" "$(cat r.err)"; fi
+if grep -q 'interrupted by signal 2 after [0-9] of 6 runs; r.json holds them; continue with: kbench suite --resume r.json' r.err; then
+    pass "SIGINT: says how to continue"; else fail "SIGINT: says how to continue" "$(cat r.err)"; fi
+before=$(jget r.json 'sum(len(t["runs"]) for t in d["tests"])')
+expect_true "SIGINT: file kept, not finished, fewer runs ($before)" test "$(jget r.json '(d["interrupted"], d["finished"], sum(d["done"].values()) < 6, sum(d["done"].values()) == sum(len(t["runs"]) for t in d["tests"]))')" = "(True, False, True, True)"
+expect_empty_dir "SIGINT: run directory left empty" "$D"
+mkdir -p elsewhere
+expect_rc "resume" 0 sh -c 'cd elsewhere && "$0" suite --resume ../r.json' "$KBENCH"
+expect_true "resume: 3 runs of each test, the earlier ones kept" test "$(jget r.json '([len(t["runs"]) for t in d["tests"]], d["done"], d["finished"], d["interrupted"], len(d["resumed"]))')" = "([3, 3], {'load 1': 3, 'load 2': 3}, True, False, 1)"
+n=$(grep -c ', run [0-9] of 3: ' "$WORK/err")
+if [ "$n" -eq $((6 - before)) ]; then pass "resume: ran only the $n remaining runs"; else
+    fail "resume: ran only the remaining runs" "ran $n, $before were done" "$(cat "$WORK/err")"; fi
+expect_rc "resume a finished suite" 2 "$KBENCH" suite --resume r.json
+expect_err_grep "finished suite refused" "r.json: this suite is finished; nothing to resume"
+expect_rc "resume a missing file" 2 "$KBENCH" suite --resume missing.json
+expect_rc "resume with other options" 2 "$KBENCH" suite --resume r.json --runs 2
+expect_err_grep "resume takes no other options" "--resume takes no other options"
+"$KBENCH" load -q -t 1 --warmup 0 -c "$LF" -D "$D" --json load.json 1 >/dev/null 2>&1
+expect_rc "resume a kbench load document" 2 "$KBENCH" suite --resume load.json
+expect_err_grep "not a suite file" "load.json: not a kbench suite results file \(kind \"load\""
+
+# ---- a failed run: reported, counted, no figure, exit 1 ----
+printf 'Unlink "\\clients\\client1\\gone.dat" 0x6 NT_STATUS_OK\n' >failing.txt
+expect_rc "failing runs: exit 1" 1 "$KBENCH" suite -D "$D" --clients 1 --runs 2 -t 1 --warmup 0 --pause 0 -c failing.txt -o f.json
+expect_err_grep "failure line: which run, exit status" '\[2/2\] load 1, run 2 of 2: FAILED, exit status 1: '
+expect_out_grep "failures listed after the table" '^  load 1 run 1: exit status 1: '
+expect_true "failures recorded, no figure" test "$(jget f.json '(len(d["failures"]), d["tests"][0]["runs"], d["failures"][0]["run"], d["failures"][0]["exit_status"])')" = "(2, [], 1, 1)"
+expect_rc "compare refuses a file without runs" 2 "$KBENCH" compare a.json f.json
+expect_err_grep "no runs named" "f.json: no runs recorded"
+
+finish

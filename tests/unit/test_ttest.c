@@ -1,0 +1,280 @@
+/* kbench - unit tests of Student's t, confidence intervals and Welch's test
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Where the expected figures come from (none from the code under test):
+ *   - t quantiles: a published two-sided t table (three decimals);
+ *   - summaries and Student's pooled-variance difference: Debian's
+ *     ministat 14.0 run on the samples below, e.g.
+ *       ministat -A -c 95 a.txt b.txt
+ *     ministat takes its critical values from a three-decimal t table, so
+ *     its intervals are compared to 5e-4 relative;
+ *   - Welch's degrees of freedom, critical values and intervals, and the
+ *     mean intervals: the formulas evaluated in Python with the t density
+ *     integrated by Simpson's rule (200000 panels) and the quantile found by
+ *     bisection on that integral, an independent route to the same numbers.
+ */
+#include "config.h"
+#include "stats/summary.h"
+#include "stats/ttest.h"
+
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+static void assert_close(double got, double want, double eps)
+{
+	if (!(fabs(got - want) <= eps))
+		fail_msg("got %.12g, want %.12g (+- %g)", got, want, eps);
+}
+
+static void assert_rel(double got, double want, double rel)
+{
+	if (!(fabs(got - want) <= rel * fabs(want)))
+		fail_msg("got %.12g, want %.12g (+- %g relative)", got, want, rel);
+}
+
+/* the samples given to ministat (one figure a line) */
+static const double A[] = { 98.2, 101.5, 99.7, 103.1, 100.4 };
+static const double B[] = { 104.9, 102.2, 106.8, 103.5, 105.1 };
+static const double C[] = { 99.1, 101.8, 100.9, 98.4, 100.6 };
+static const double D[] = { 102.0, 104.3, 101.6, 103.9, 102.7, 101.2 };
+static const double E[] = { 10, 12, 11 };
+static const double F[] = { 30, 35, 28, 33 };
+
+#define SUM(v, s) assert_int_equal(summary_of(v, sizeof(v) / sizeof(v[0]), s), 0)
+
+static void quantiles_from_table(void **state)
+{
+	(void)state;
+	assert_close(t_quantile(0.975, 4), 2.776, 5e-4);
+	assert_close(t_quantile(0.975, 10), 2.228, 5e-4);
+	assert_close(t_quantile(0.995, 3), 5.841, 5e-4);
+	assert_close(t_quantile(0.95, 1), 6.314, 5e-4);
+	assert_close(t_quantile(0.975, 1), 12.706, 5e-4);
+	assert_close(t_quantile(0.95, 8), 1.860, 5e-4);
+	assert_close(t_quantile(0.995, 30), 2.750, 5e-4);
+	assert_close(t_quantile(0.9, 20), 1.325, 5e-4);
+	assert_close(t_quantile(0.975, 120), 1.980, 5e-4);
+	/* symmetry, the middle, and the two-sided form */
+	assert_close(t_quantile(0.025, 4), -2.776, 5e-4);
+	assert_close(t_quantile(0.5, 7), 0, 0);
+	assert_close(t_critical(99, 3), 5.841, 5e-4);
+	assert_close(t_critical(90, 1), 6.314, 5e-4);
+	/* the CDF is the inverse: Cauchy (df 1) in closed form, 1/2 + atan(t)/pi */
+	assert_close(t_cdf(1, 1), 0.75, 1e-10);
+	assert_close(t_cdf(-3, 1), 0.5 + atan(-3) / M_PI, 1e-10);
+	/* df 2 in closed form: 1/2 + t / (2 sqrt(2 + t^2)) */
+	assert_close(t_cdf(1.5, 2), 0.5 + 1.5 / (2 * sqrt(2 + 2.25)), 1e-10);
+	assert_close(t_incbeta(0.3, 1, 1), 0.3, 1e-12);  /* uniform */
+}
+
+static void bad_arguments(void **state)
+{
+	(void)state;
+	assert_true(isnan(t_quantile(0, 4)));
+	assert_true(isnan(t_quantile(1, 4)));
+	assert_true(isnan(t_quantile(0.9, 0)));
+	assert_true(isnan(t_cdf(1, -1)));
+	assert_true(isnan(t_critical(100, 4)));
+	assert_true(isnan(t_incbeta(1.5, 1, 1)));
+	struct summary one = { .n = 1, .mean = 3, .stddev = NAN };
+	struct summary a;
+	struct t_diff d;
+	SUM(A, &a);
+	assert_int_equal(t_welch(&one, &a, 95, &d), -1);
+	assert_int_equal(t_welch(&a, &a, 100, &d), -1);
+	assert_true(isnan(t_mean_ci(&one, 95)));
+}
+
+/* ministat -A a.txt b.txt: N 5, median 100.4, avg 100.58, stddev
+ * 1.8485129 (x) and 104.9, 104.5, 1.7392527 (+). */
+static void summaries_as_ministat(void **state)
+{
+	(void)state;
+	struct summary a, b, d;
+	SUM(A, &a);
+	SUM(B, &b);
+	SUM(D, &d);
+	assert_close(a.mean, 100.58, 1e-9);
+	assert_close(a.median, 100.4, 1e-9);
+	assert_close(a.stddev, 1.8485129, 5e-8);
+	assert_close(b.mean, 104.5, 1e-9);
+	assert_close(b.median, 104.9, 1e-9);
+	assert_close(b.stddev, 1.7392527, 5e-8);
+	assert_close(d.mean, 102.61667, 5e-6);
+	/* ministat prints 102.7 for D: with an even count it takes the upper
+	 * of the two middle figures; kbench takes their mean (102.0 + 102.7) / 2 */
+	assert_close(d.median, 102.35, 1e-9);
+	assert_close(d.stddev, 1.2576433, 5e-8);
+}
+
+/* the mean of A: t(n-1) * stddev / sqrt(5) */
+static void mean_interval(void **state)
+{
+	(void)state;
+	struct summary a;
+	SUM(A, &a);
+	assert_close(t_mean_ci(&a, 90), 1.7623553303, 1e-7);
+	assert_close(t_mean_ci(&a, 95), 2.2952319378, 1e-7);
+	assert_close(t_mean_ci(&a, 99), 3.8061136428, 1e-7);
+}
+
+/* ministat -c 90|95|99 a.txt b.txt:
+ *   Difference at 90.0% confidence  3.92 +/- 2.11124  3.8974% +/- 2.09907%
+ *   Difference at 95.0% confidence  3.92 +/- 2.61749  3.8974% +/- 2.60239%
+ *   Difference at 99.0% confidence  3.92 +/- 3.80818  3.8974% +/- 3.78622%
+ *   (Student's t, pooled s = 1.79471) */
+static void pooled_as_ministat(void **state)
+{
+	(void)state;
+	struct summary a, b;
+	struct t_diff d;
+	SUM(A, &a);
+	SUM(B, &b);
+	const double conf[] = { 90, 95, 99 };
+	const double half[] = { 2.11124, 2.61749, 3.80818 };
+	const double pct_half[] = { 2.09907, 2.60239, 3.78622 };
+	for (int i = 0; i < 3; i++) {
+		assert_int_equal(t_pooled(&a, &b, conf[i], &d), 0);
+		assert_close(d.diff, 3.92, 1e-9);
+		assert_close(d.df, 8, 0);
+		assert_close(d.se, 1.79471 * sqrt(2.0 / 5), 5e-6);
+		assert_rel(d.half, half[i], 5e-4);
+		assert_close(d.pct, 3.8974, 5e-5);
+		assert_rel(d.pct_half, pct_half[i], 5e-4);
+		assert_true(d.proven);
+	}
+}
+
+/* ministat -c 90|95|99 a.txt d.txt (5 and 6 figures):
+ *   Difference at 90.0% confidence  2.03667 +/- 1.71856  2.02492% +/- 1.70865%
+ *   No difference proven at 95.0% confidence
+ *   No difference proven at 99.0% confidence
+ * ministat -c 90|95|99 a.txt c.txt: no difference proven at any.
+ * ministat -c 90|95|99 e.txt f.txt: 20.5 +/- 3.83203, 4.88941, 7.66787;
+ *   186.364% +/- 34.8367%, 44.4492%, 69.7079%. */
+static void pooled_verdicts_as_ministat(void **state)
+{
+	(void)state;
+	struct summary a, c, d, e, f;
+	struct t_diff r;
+	SUM(A, &a);
+	SUM(C, &c);
+	SUM(D, &d);
+	SUM(E, &e);
+	SUM(F, &f);
+	assert_int_equal(t_pooled(&a, &d, 90, &r), 0);
+	assert_true(r.proven);
+	assert_close(r.diff, 2.03667, 5e-6);
+	assert_rel(r.half, 1.71856, 5e-4);
+	assert_rel(r.pct, 2.02492, 5e-6);
+	assert_rel(r.pct_half, 1.70865, 5e-4);
+	assert_int_equal(t_pooled(&a, &d, 95, &r), 0);
+	assert_false(r.proven);
+	assert_int_equal(t_pooled(&a, &d, 99, &r), 0);
+	assert_false(r.proven);
+	const double conf[] = { 90, 95, 99 };
+	const double half[] = { 3.83203, 4.88941, 7.66787 };
+	const double pct_half[] = { 34.8367, 44.4492, 69.7079 };
+	for (int i = 0; i < 3; i++) {
+		assert_int_equal(t_pooled(&a, &c, conf[i], &r), 0);
+		assert_false(r.proven);
+		assert_int_equal(t_pooled(&e, &f, conf[i], &r), 0);
+		assert_true(r.proven);
+		assert_close(r.diff, 20.5, 1e-9);
+		assert_rel(r.half, half[i], 5e-4);
+		assert_rel(r.pct, 186.364, 5e-6);
+		assert_rel(r.pct_half, pct_half[i], 5e-4);
+	}
+}
+
+/* Welch on A and D: qa = 1.8485129^2/5, qd = 1.2576433^2/6,
+ * se = 0.97314495894, df = 6.86400022037, t = 2.09287079788;
+ * half at 90/95/99%: 1.84921039157, 2.31039708342, 3.42861443898.
+ * On E and F: se 1.65831239518, df 3.77687861272; halves 3.59613644143,
+ * 4.71349302940, 7.95197653342. */
+static void welch(void **state)
+{
+	(void)state;
+	struct summary a, d, e, f;
+	struct t_diff r;
+	SUM(A, &a);
+	SUM(D, &d);
+	SUM(E, &e);
+	SUM(F, &f);
+	const double conf[] = { 90, 95, 99 };
+	const double ad_half[] = { 1.84921039157, 2.31039708342, 3.42861443898 };
+	const bool ad_proven[] = { true, false, false };
+	const double ef_half[] = { 3.59613644143, 4.71349302940, 7.95197653342 };
+	for (int i = 0; i < 3; i++) {
+		assert_int_equal(t_welch(&a, &d, conf[i], &r), 0);
+		assert_close(r.se, 0.97314495894, 1e-9);
+		assert_close(r.df, 6.86400022037, 1e-8);
+		assert_close(r.t, 2.09287079788, 1e-8);
+		assert_close(r.half, ad_half[i], 1e-6);
+		assert_int_equal(r.proven, ad_proven[i]);
+		assert_int_equal(t_welch(&e, &f, conf[i], &r), 0);
+		assert_close(r.se, 1.65831239518, 1e-9);
+		assert_close(r.df, 3.77687861272, 1e-8);
+		assert_close(r.half, ef_half[i], 1e-6);
+		assert_true(r.proven);
+	}
+	/* the p-value sits between the levels where the verdict turns */
+	assert_int_equal(t_welch(&a, &d, 95, &r), 0);
+	assert_true(r.p > 0.05 && r.p < 0.10);
+	/* no spread at all: proven exactly when the means differ */
+	const double s1[] = { 5, 5, 5 }, s2[] = { 6, 6, 6 };
+	struct summary x, y;
+	SUM(s1, &x);
+	SUM(s2, &y);
+	assert_int_equal(t_welch(&x, &y, 99, &r), 0);
+	assert_true(r.proven);
+	assert_int_equal(t_welch(&x, &x, 99, &r), 0);
+	assert_false(r.proven);
+}
+
+static void verdicts(void **state)
+{
+	(void)state;
+	struct summary a, c, d, e;
+	struct t_diff r;
+	SUM(A, &a);
+	SUM(C, &c);
+	SUM(D, &d);
+	SUM(E, &e);
+	/* D above A at 90%: better when higher is better, worse otherwise */
+	assert_int_equal(t_verdict_of(&a, &d, 90, true, &r), T_BETTER);
+	assert_true(r.diff > 0);
+	assert_int_equal(t_verdict_of(&a, &d, 90, false, NULL), T_WORSE);
+	assert_int_equal(t_verdict_of(&d, &a, 90, true, NULL), T_WORSE);
+	assert_int_equal(t_verdict_of(&d, &a, 90, false, NULL), T_BETTER);
+	assert_int_equal(t_verdict_of(&a, &d, 95, true, NULL), T_SAME);
+	assert_int_equal(t_verdict_of(&a, &c, 90, true, NULL), T_SAME);
+	assert_int_equal(t_verdict_of(&a, &a, 90, true, NULL), T_SAME);
+	/* fewer than three figures on a side: no verdict */
+	struct summary two;
+	SUM(((const double[]){ 1, 2 }), &two);
+	assert_int_equal(t_verdict_of(&two, &a, 95, true, NULL), T_TOO_FEW);
+	assert_int_equal(t_verdict_of(&a, &two, 95, true, NULL), T_TOO_FEW);
+	assert_int_equal(t_verdict_of(&e, &a, 95, true, NULL), T_BETTER);  /* 3 is enough */
+	assert_string_equal(t_verdict_word(T_SAME), "~");
+	assert_string_equal(t_verdict_word(T_TOO_FEW), "too few runs");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(quantiles_from_table),
+		cmocka_unit_test(bad_arguments),
+		cmocka_unit_test(summaries_as_ministat),
+		cmocka_unit_test(mean_interval),
+		cmocka_unit_test(pooled_as_ministat),
+		cmocka_unit_test(pooled_verdicts_as_ministat),
+		cmocka_unit_test(welch),
+		cmocka_unit_test(verdicts),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
