@@ -44,8 +44,12 @@ static void last_line(const char *log, char *dst, size_t n)
 	while (fgets(line, sizeof(line), f)) {
 		size_t len = strcspn(line, "\r\n");
 		line[len] = '\0';
-		if (line[strspn(line, " \t")])
-			snprintf(dst, n, "%s", line);
+		if (line[strspn(line, " \t")] && n > 0) {
+			/* keep what fits: a long line is cut, not lost */
+			size_t m = len < n - 1 ? len : n - 1;
+			memcpy(dst, line, m);
+			dst[m] = '\0';
+		}
 	}
 	fclose(f);
 }
