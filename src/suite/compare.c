@@ -30,12 +30,51 @@
 #include <string.h>
 #include <sys/stat.h>
 
-static const struct sf_test *find_test(const struct suitefile *f, const char *name,
-				       const char *unit)
+static const struct sf_test *find_test_exact(const struct suitefile *f, const char *name,
+					     const char *unit)
 {
 	for (size_t i = 0; i < f->nt; i++)
 		if (!strcmp(f->t[i].name, name) && !strcmp(f->t[i].unit, unit))
 			return &f->t[i];
+	return NULL;
+}
+
+/* The length of a test's name without its memory-limit dimension
+ * (" mem=32M", added by kbench suite --mem-limit). */
+static size_t base_len(const char *name)
+{
+	const char *m = strstr(name, " mem=");
+	return m ? (size_t)(m - name) : strlen(name);
+}
+
+/* How many tests of f have the base name of name (see base_len) and unit;
+ * the last one in *last. */
+static size_t count_base(const struct suitefile *f, const char *name, const char *unit,
+			 const struct sf_test **last)
+{
+	size_t n = 0, len = base_len(name);
+	for (size_t i = 0; i < f->nt; i++)
+		if (base_len(f->t[i].name) == len && !strncmp(f->t[i].name, name, len) &&
+		    !strcmp(f->t[i].unit, unit)) {
+			n++;
+			*last = &f->t[i];
+		}
+	return n;
+}
+
+/* The test of f matching test `name` (unit `unit`) of file from: the same
+ * name and unit; failing that, the one test of f whose name differs only
+ * in the memory limit, when each file has just one such test (a run with
+ * --mem-limit against one without: "load 4" and "load 4 mem=48M"). */
+static const struct sf_test *find_test(const struct suitefile *f, const struct suitefile *from,
+				       const char *name, const char *unit)
+{
+	const struct sf_test *t = find_test_exact(f, name, unit), *own = NULL;
+	if (t)
+		return t;
+	if (count_base(f, name, unit, &t) == 1 && count_base(from, name, unit, &own) == 1 &&
+	    !find_test_exact(from, t->name, unit))
+		return t;
 	return NULL;
 }
 
@@ -74,7 +113,7 @@ static int build(struct cmp *c)
 		r->higher_is_better = a->t[i].higher_is_better;
 		r->t[0] = &a->t[i];
 		for (size_t k = 1; k < c->nf; k++) {
-			r->t[k] = find_test(&c->f[k], r->name, r->unit);
+			r->t[k] = find_test(&c->f[k], a, r->name, r->unit);
 			found += r->t[k] != NULL;
 		}
 		if (!found)
@@ -94,9 +133,9 @@ static void print_unmatched(const struct cmp *c)
 			int matched = 0;
 			if (k == 0) {
 				for (size_t j = 1; j < c->nf && !matched; j++)
-					matched = find_test(&c->f[j], t->name, t->unit) != NULL;
+					matched = find_test(&c->f[j], &c->f[0], t->name, t->unit) != NULL;
 			} else {
-				matched = find_test(&c->f[0], t->name, t->unit) != NULL;
+				matched = find_test(&c->f[0], &c->f[k], t->name, t->unit) != NULL;
 			}
 			if (matched)
 				continue;
@@ -176,6 +215,10 @@ static void print_notes(const struct cmp *c)
 		const char *fa = suitefile_sys(&c->f[0], "fs_type"), *fk = suitefile_sys(&c->f[k], "fs_type");
 		if (*fa && *fk && strcmp(fa, fk))
 			printf("note: filesystem differs: A %s, %c %s\n", fa, (int)('A' + k), fk);
+		for (size_t i = 0; i < c->nrows; i++)
+			if (c->rows[i].t[k] && strcmp(c->rows[i].t[k]->name, c->rows[i].name))
+				printf("note: %s of A compared with %s of %c (memory limits differ)\n",
+				       c->rows[i].name, c->rows[i].t[k]->name, (int)('A' + k));
 	}
 }
 

@@ -13,7 +13,7 @@ import json, sys
 path, label = sys.argv[1], sys.argv[2]
 tests = []
 for spec in sys.argv[3:]:
-    name, values = spec.split("=")
+    name, values = spec.rsplit("=", 1)
     unit, hib = ("us", False) if name.startswith("lat") else ("MB/s", True)
     params = {"command": "load", "clients": int(name.split()[1])} if name.startswith("load") \
         else {"command": "micro"}
@@ -65,6 +65,15 @@ expect_out_grep "lkml chain" '^load 1 \(MB/s\) \|\| 100\.6 -> 102\.6 \+2\.02% ->
 expect_true "lkml sorted by change, worst first" test "$(cut -d' ' -f1,2 "$WORK/out" | tr '\n' '|')" = "lat_x (us)|load 5|load 1|"
 expect_rc "--sort name" 0 "$KBENCH" compare --sort name a.json b.json
 expect_true "name order" test "$(grep -Eo '^(lat_x|load [0-9]+)' "$WORK/out" | tr '\n' '|')" = "lat_x|load 1|load 5|"
+
+# a run under --mem-limit against one without: matched when each side has
+# one such test, with a note; two limits of the same test are not guessed
+mkfile m.json lim "load 1 mem=12M=$DD" "load 5 mem=12M=$A" "load 5 mem=64M=$A"
+expect_rc "compare across a memory limit" 0 "$KBENCH" compare --confidence 90 a.json m.json
+expect_out_grep "the limited test is matched" '^ +B +6 +102\.3 +102\.6 \+- 1\.03 +\+2\.02%  better: '
+expect_out_grep "and the match is said" '^note: load 1 of A compared with load 1 mem=12M of B \(memory limits differ\)$'
+expect_out_grep "two limits of one test stay apart" '^  B  load 5 mem=64M \(MB/s\), 5 runs$'
+expect_out_grep "both of them" '^  B  load 5 mem=12M \(MB/s\), 5 runs$'
 
 # ---- bad input: one line naming the file, exit 2 ----
 # expect_bad NAME REGEX CMD...
