@@ -284,7 +284,10 @@ static void print_table(const struct cmp *c)
 					snprintf(change, sizeof(change), "-");
 				verdict_text(c, r, k, verdict, sizeof(verdict));
 			}
-			printf("%4zu %10s %21s %9s  %s\n", r->s[k].n, med, both, change, verdict);
+			if (k)
+				printf("%4zu %10s %21s %9s  %s\n", r->s[k].n, med, both, change, verdict);
+			else
+				printf("%4zu %10s %21s\n", r->s[k].n, med, both);
 		}
 	}
 	print_unmatched(c);
