@@ -75,8 +75,9 @@ void byte_report_text(FILE *out, const struct micro_test *const *tests,
 		      const struct micro_result *res, size_t n, const char *baseline);
 
 /* The index as JSON: {"baseline": name, "tests": [{"name", "title",
- * "baseline_value", "value", "index"}], "final_score": x} for the indexed
- * byte tests among tests[0..n-1] that gave a figure.  Returns a new
+ * "unit", "baseline_value", "value", "index"}], "partial": bool,
+ * "final_score": x} for the indexed byte tests among tests[0..n-1] that
+ * gave a figure ("partial": not every test the baseline indexes ran).  Returns a new
  * reference; NULL when no indexed test ran, the baseline is unknown or
  * memory runs out. */
 json_t *byte_index_json(const struct micro_test *const *tests, const struct micro_result *res,
