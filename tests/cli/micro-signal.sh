@@ -1,0 +1,58 @@
+#!/bin/sh
+# kbench - command-line tests: kbench micro stopped by SIGINT or SIGTERM
+# in the middle kills and reaps its children, removes its temporary
+# directory and prints no figure
+# SPDX-License-Identifier: GPL-3.0-or-later
+. "$(dirname "$0")/lib.sh"
+
+if ! command -v setsid >/dev/null 2>&1; then
+    skip "no setsid to give kbench its own session"
+    finish
+fi
+
+# stop SIG AT PROCS: start a run of test AT in its own session, wait for
+# its progress line and for PROCS processes in the session, send SIG, wait
+stop() {
+    sig=$1 at=$2 want=$3
+    rm -rf "$WORK/tmp" && mkdir -p "$WORK/tmp"
+    TMPDIR="$WORK/tmp" setsid "$KBENCH" micro --enough 50ms "$at" lat_syscall_null \
+        >"$WORK/out" 2>"$WORK/err" &
+    pid=$!
+    i=0
+    while ! grep -q "\\[1/2\\] $at" "$WORK/err" 2>/dev/null && [ $i -lt 200 ]; do
+        sleep 0.05; i=$((i + 1))
+    done
+    sid=$(ps -o sid= -p "$pid" | tr -d ' ')
+    i=0
+    while kids=$(ps -e -o sid= | tr -d ' ' | grep -cx "$sid"); [ "$kids" -lt "$want" ] && [ $i -lt 200 ]; do
+        sleep 0.02; i=$((i + 1))
+    done
+    sleep 0.1
+    kill -"$sig" "$pid"
+    wait "$pid"
+    RC=$?
+    SID=$sid
+    KIDS=$kids
+}
+
+for case in "INT 130 lat_ctx_16p_64k 16" "TERM 143 lat_ctx_8p_16k 8" "INT 130 lat_tcp 2" \
+            "TERM 143 lat_fs_create_10k 1"; do
+    set -- $case
+    stop "$1" "$3" "$4"
+    name="SIG$1 during $3"
+    if [ "$RC" -eq "$2" ]; then pass "$name: exit $2"; else fail "$name: exit $2" "exit $RC" "$(cat "$WORK/err")"; fi
+    case $3 in
+        lat_ctx_16p_64k) if [ "$KIDS" -ge 16 ]; then pass "$name: the ring was running ($KIDS processes)"; else
+                             fail "$name: the ring was running" "$KIDS processes in the session"; fi ;;
+    esac
+    sleep 0.2
+    left=$(ps -e -o sid= | tr -d ' ' | grep -cx "$SID")
+    if [ "$left" -eq 0 ]; then pass "$name: no process left"; else
+        fail "$name: no process left" "$(ps -e -o pid,sid,args | awk -v s="$SID" '$2 == s')"; fi
+    expect_empty_dir "$name: no temporary directory left" "$WORK/tmp"
+    expect_err_grep "$name: said so" "^kbench micro: interrupted; children stopped, temporary files removed, no figures reported$"
+    if [ -s "$WORK/out" ]; then fail "$name: no figure printed" "$(cat "$WORK/out")"; else
+        pass "$name: no figure printed"; fi
+done
+
+finish
