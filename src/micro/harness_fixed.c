@@ -187,7 +187,7 @@ static void copy_main(const struct fixed_ops *ops, const void *arg, const struct
 }
 
 /* Read exactly n bytes from fd before the monotonic deadline.
- * Returns 0, or -1 on timeout, error or end of file. */
+ * Returns 0, -1 on timeout or error, -2 at end of file. */
 static int read_until(int fd, void *buf, size_t n, double deadline)
 {
 	char *p = buf;
@@ -204,7 +204,9 @@ static int read_until(int fd, void *buf, size_t n, double deadline)
 		ssize_t got = read(fd, p, n);
 		if (got < 0 && errno == EINTR)
 			continue;
-		if (got <= 0)
+		if (got == 0)
+			return -2;
+		if (got < 0)
 			return -1;
 		p += got;
 		n -= (size_t)got;
@@ -259,8 +261,13 @@ static int run_sample(const struct fixed_ops *ops, const void *arg, const struct
 	double deadline = now_s() + SETUP_LIMIT_S;
 	for (unsigned i = 0; i < copies; i++) {
 		char c;
-		if (read_until(ready[0], &c, 1, deadline)) {
-			snprintf(err, errlen, "a copy did not get ready within %.0f s", SETUP_LIMIT_S);
+		int rr = read_until(ready[0], &c, 1, deadline);
+		if (rr) {
+			if (rr == -2)
+				snprintf(err, errlen, "a copy ended during its setup");
+			else
+				snprintf(err, errlen, "a copy did not get ready within %.0f s",
+					 SETUP_LIMIT_S);
 			goto out;
 		}
 	}
@@ -271,7 +278,12 @@ static int run_sample(const struct fixed_ops *ops, const void *arg, const struct
 	int skipped = 0, failed = 0;
 	for (unsigned i = 0; i < copies; i++) {
 		struct copy_report rep;
-		if (read_until(result[0], &rep, sizeof rep, deadline)) {
+		int rr = read_until(result[0], &rep, sizeof rep, deadline);
+		if (rr == -2) {
+			snprintf(err, errlen, "a copy ended without a report");
+			goto out;
+		}
+		if (rr) {
 			snprintf(err, errlen, "a copy did not report within %.0f s (killed)",
 				 dur + REPORT_SLACK_S);
 			goto out;
