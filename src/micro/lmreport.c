@@ -99,6 +99,13 @@ static void fmt_value(char *buf, size_t len, double v, int w)
 	snprintf(buf, len, "%.2g", v);
 }
 
+/* A figure for the per-test lines: four significant digits, no exponent. */
+static void fmt_line(char *buf, size_t len, double v)
+{
+	int dec = v >= 1000 ? 0 : v >= 100 ? 1 : v >= 10 ? 2 : v >= 1 ? 3 : 4;
+	snprintf(buf, len, "%.*f", dec, v);
+}
+
 static int col_width(const struct col *c)
 {
 	int w = (int)strlen(c->h1);
@@ -185,12 +192,15 @@ void lm_report_text(FILE *out, const struct lm_host *h, const struct micro_opts 
 				failed[i] ? "FAILED" : "skipped", r->skipped);
 			continue;
 		}
-		char cov[16];
+		char cov[16], med[32], mn[32], mx[32];
 		if (isfinite(r->cov_pct))
 			snprintf(cov, sizeof(cov), "%.1f", r->cov_pct);
 		else
 			snprintf(cov, sizeof(cov), "-");
-		fprintf(out, "%-20s %-16s %12.4g %-4s %12.4g %12.4g %7s\n", t->name, t->title,
-			r->value, t->unit, r->min, r->max, cov);
+		fmt_line(med, sizeof(med), r->value);
+		fmt_line(mn, sizeof(mn), r->min);
+		fmt_line(mx, sizeof(mx), r->max);
+		fprintf(out, "%-20s %-16s %12s %-4s %12s %12s %7s\n", t->name, t->title, med, t->unit,
+			mn, mx, cov);
 	}
 }
