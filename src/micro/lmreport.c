@@ -7,9 +7,11 @@
  * failed test shows "-"; a test not chosen shows nothing.
  */
 #include "config.h"
+#include "micro/harness.h"
 #include "micro/lmreport.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,6 +55,33 @@ static const struct table tables[] = {
 		{ "lat_mem_main", "Main", "mem" }, { NULL, NULL, NULL } } },
 };
 
+/* The clock rate from a chain of dependent adds, one per cycle on any
+ * current CPU (lmbench's mhz also times chains of dependent operations); the
+ * fastest of 30 tries of 1.28 million adds (short, so some try runs
+ * unpreempted on a busy machine).  MHz, or 0. */
+static int measure_mhz(void)
+{
+	double best = 0;
+	for (int t = 0; t < 30; t++) {
+		uint64_t x = 1, y = 3;
+		const unsigned iters = 20000;
+		uint64_t t0 = harness_now_ns();
+		for (unsigned i = 0; i < iters; i++) {
+#define ADD __asm__ __volatile__("" : "+r"(x)); x += y;
+#define ADD8 ADD ADD ADD ADD ADD ADD ADD ADD
+			ADD8 ADD8 ADD8 ADD8 ADD8 ADD8 ADD8 ADD8
+#undef ADD8
+#undef ADD
+		}
+		uint64_t ns = harness_now_ns() - t0;
+		__asm__ __volatile__("" : : "r"(x));
+		double mhz = ns ? (double)iters * 64 * 1e3 / (double)ns : 0;
+		if (mhz > best)
+			best = mhz;
+	}
+	return (int)(best + 0.5);
+}
+
 void lm_host_collect(struct lm_host *h)
 {
 	struct utsname u;
@@ -75,6 +104,10 @@ void lm_host_collect(struct lm_host *h)
 		if (fscanf(f, "%ld", &khz) == 1 && khz > 0)
 			h->mhz = (int)((khz + 500) / 1000);
 		fclose(f);
+	}
+	if (!h->mhz) {
+		h->mhz = measure_mhz();
+		h->mhz_measured = h->mhz > 0;
 	}
 }
 
@@ -141,7 +174,7 @@ static void print_table(FILE *out, const struct table *t, const struct lm_host *
 	if (t->mhz) {
 		char mhz[16];
 		if (h->mhz > 0)
-			snprintf(mhz, sizeof(mhz), "%d", h->mhz);
+			snprintf(mhz, sizeof(mhz), "%d%s", h->mhz, h->mhz_measured ? "*" : "");
 		else
 			snprintf(mhz, sizeof(mhz), "-");
 		p1 += snprintf(line1 + p1, sizeof(line1) - p1, " %5s", "Mhz");
@@ -178,6 +211,9 @@ void lm_report_text(FILE *out, const struct lm_host *h, const struct micro_opts 
 		return;
 	for (size_t k = 0; k < sizeof(tables) / sizeof(tables[0]); k++)
 		print_table(out, &tables[k], h, tests, res, failed, n);
+	if (h->mhz_measured)
+		fprintf(out, "\n* Mhz measured (a chain of dependent adds): no figure in /proc/cpuinfo "
+			"or cpufreq\n");
 	fprintf(out, "\nlmbench tests: median of %u intervals of at least %g ms each, clock and "
 		"loop overhead subtracted; MB = 10^6 bytes\n", o->intervals, o->enough_s * 1e3);
 	fprintf(out, "%-20s %-16s %12s %-4s %12s %12s %7s\n", "test", "title", "median", "unit",

@@ -18,10 +18,13 @@
 struct lm_host {
 	char host[65];      /* uname nodename */
 	char os[140];       /* "Linux <release>" */
-	int mhz;            /* from /proc/cpuinfo "cpu MHz" or cpufreq; 0 when unknown */
+	int mhz;            /* /proc/cpuinfo "cpu MHz", else cpufreq's maximum, else
+			     * measured (mhz_measured set); 0 when unknown */
+	int mhz_measured;
 };
 
-/* Fill h from uname, /proc/cpuinfo and sysfs; never fails. */
+/* Fill h from uname, /proc/cpuinfo and sysfs, or by timing a chain of
+ * dependent adds (one per cycle assumed; about 30 ms); never fails. */
 void lm_host_collect(struct lm_host *h);
 
 /* The tables and the per-test lines for the lmbench tests among
