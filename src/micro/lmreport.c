@@ -197,6 +197,11 @@ static void print_table(FILE *out, const struct table *t, const struct lm_host *
 	fprintf(out, "\n%s\n", t->title);
 	fprintf(out, "%.*s\n", pr, "------------------------------------------------------------"
 		"----------------------------------------------------------------------------------");
+	for (char *l[] = { line1, line2, row }, **p = l; p < l + 3; p++) {
+		size_t len = strlen(*p);
+		while (len && (*p)[len - 1] == ' ')
+			(*p)[--len] = '\0';
+	}
 	fprintf(out, "%s\n%s\n%s\n%s\n", line1, line2, rule, row);
 }
 

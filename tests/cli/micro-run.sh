@@ -92,6 +92,8 @@ for t in d["results"]["tests"]:
         med, mn, mx = float(f[unit_at - 1]), float(f[unit_at + 1]), float(f[unit_at + 2])
         if abs(med - t["value"]) > 1e-3 * t["value"] or abs(mn - t["min"]) > 1e-3 * t["min"]:
             bad.append("%s: text %s vs JSON %r" % (t["name"], l, t["value"]))
+    elif "error" in t:
+        bad.append("%s failed: %s" % (t["name"], t["error"]))
     elif "skipped: " + t["skipped"] not in l:
         bad.append("%s: no reason in %r" % (t["name"], l))
 print("\n".join(bad))
@@ -112,5 +114,20 @@ expect_err_grep "--json -: progress on stderr" "^kbench micro: \\[2/2\\] bw_mem_
 if grep -q "Context switching" "$WORK/err"; then fail "only the tables of the chosen tests"; else
     pass "only the tables of the chosen tests"; fi
 expect_empty_dir "temporary directory removed again" "$WORK/tmp"
+
+# ---- a test that cannot run here is skipped with its reason, the others run ----
+(ulimit -n 40 && TMPDIR="$WORK/tmp" exec "$KBENCH" micro --quick --json "$WORK/s.json" \
+    lat_select_file lat_sig_prot) >"$WORK/out" 2>"$WORK/err"
+RC=$?
+expect_true "out of descriptors: exit 0" test "$RC" -eq 0
+expect_out_grep "out of descriptors: skipped with the reason" \
+    "^lat_select_file +slct file +skipped: cannot open 100 descriptors: Too many open files$"
+expect_out_grep "out of descriptors: the table shows -" "^$(uname -n) +Linux [^ ]+ +[0-9.]+ +-$"
+expect_out_grep "out of descriptors: the next test ran" "^lat_sig_prot +prot fault +[0-9.]+ us "
+if jget "$WORK/s.json" '[sorted(t) for t in d["results"]["tests"]]' >"$WORK/keys" 2>&1 &&
+   grep -q "\['family', 'name', 'skipped', 'title'\], \['cov_pct', 'family'" "$WORK/keys"; then
+    pass "out of descriptors: JSON has the reason and no value"; else
+    fail "out of descriptors: JSON has the reason and no value" "$(cat "$WORK/keys")"; fi
+expect_empty_dir "out of descriptors: temporary directory removed" "$WORK/tmp"
 
 finish
