@@ -24,7 +24,7 @@ stop() {
     done
     sid=$(ps -o sid= -p "$pid" | tr -d ' ')
     i=0
-    while kids=$(ps -e -o sid= | tr -d ' ' | grep -cx "$sid"); [ "$kids" -lt "$want" ] && [ $i -lt 200 ]; do
+    while kids=$(ps -e -o sid= | tr -d ' ' | grep -cx "$sid"); [ "$kids" -lt "$want" ] && [ $i -lt 500 ]; do
         sleep 0.02; i=$((i + 1))
     done
     sleep 0.1
