@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/time.h>
 #include <unistd.h>
 
 #define BW_CHUNK (64 * 1024)
@@ -376,6 +377,11 @@ static int link_open(struct link *l, int tr, int stream, struct micro_result *r)
 		}
 		if (tr == LM_TCP)
 			nodelay(l->fd);
+		else {
+			/* a lost datagram fails the test instead of hanging it */
+			struct timeval tv = { 5, 0 };
+			setsockopt(l->fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+		}
 		close(ls);
 		return 1;
 	}

@@ -33,6 +33,12 @@
 
 static volatile uint64_t sink;
 
+static size_t page_size(void)
+{
+	long p = sysconf(_SC_PAGESIZE);
+	return p > 0 ? (size_t)p : 4096;
+}
+
 uint64_t lm_sum_words(const void *buf, size_t bytes)
 {
 	const uint64_t *p = buf, *end = p + bytes / 8;
@@ -173,6 +179,7 @@ struct map_ctx {
 	int fd;
 	size_t bytes;
 	size_t touch;           /* lat_mmap: bytes between touches */
+	size_t page;            /* the page size, bytes */
 	char *buf;
 };
 
@@ -200,7 +207,7 @@ static int run_mmap(void *ctx, uint64_t n, char *why)
 static int run_fault(void *ctx, uint64_t n, char *why)
 {
 	struct map_ctx *c = ctx;
-	size_t pages = c->bytes / 4096;
+	size_t pages = c->bytes / c->page;
 	uint64_t sum = 0;
 	for (uint64_t i = 0; i < n; i++) {
 		volatile char *p = mmap(NULL, c->bytes, PROT_READ, MAP_SHARED, c->fd, 0);
@@ -209,7 +216,7 @@ static int run_fault(void *ctx, uint64_t n, char *why)
 			return -1;
 		}
 		for (size_t k = 0; k < pages; k++)
-			sum += (uint64_t)p[((k * 7) % pages) * 4096];
+			sum += (uint64_t)p[((k * 7) % pages) * c->page];
 		munmap((void *)p, c->bytes);
 	}
 	sink += sum;
@@ -253,7 +260,7 @@ static int run_mmap_rd(void *ctx, uint64_t n, char *why)
 static int file_test(const struct micro_opts *o, struct micro_result *r, size_t bytes,
 		     struct harness_bench *b)
 {
-	struct map_ctx c = { .bytes = bytes, .touch = 16 * 1024 };
+	struct map_ctx c = { .bytes = bytes, .touch = 16 * 1024, .page = page_size() };
 	int rc;
 	if ((c.fd = cached_file(o, bytes, r, &rc)) < 0)
 		return rc;
@@ -285,11 +292,11 @@ int lm_mmap(const struct micro_test *t, const struct micro_opts *o, struct micro
 int lm_pagefault(const struct micro_test *t, const struct micro_opts *o, struct micro_result *r)
 {
 	(void)t;
-	size_t bytes = file_bytes(o);
-	if ((bytes / 4096) % 7 == 0)
-		bytes += 4096;
+	size_t bytes = file_bytes(o), page = page_size();
+	if ((bytes / page) % 7 == 0)     /* 7 must be prime to the page count */
+		bytes += page;
 	struct harness_bench b = { .run = run_fault, .unit = HARNESS_US,
-				   .ops_per_iter = (double)(bytes / 4096) };
+				   .ops_per_iter = (double)(bytes / page) };
 	return file_test(o, r, bytes, &b);
 }
 
