@@ -10,6 +10,13 @@ if ! command -v setsid >/dev/null 2>&1; then
     finish
 fi
 
+# in_session SID: how many processes are in session SID (from /proc, so no
+# ps is needed; a process that exits meanwhile is not counted)
+in_session() {
+    cat /proc/[0-9]*/stat 2>/dev/null |
+        awk -v s="$1" '{ sub(/^.*\) /, ""); split($0, f, " "); if (f[4] == s) n++ } END { print n + 0 }'
+}
+
 # stop SIG AT PROCS: start a run of test AT in its own session, wait for
 # its progress line and for PROCS processes in the session, send SIG, wait
 stop() {
@@ -22,9 +29,9 @@ stop() {
     while ! grep -q "\\[1/2\\] $at" "$WORK/err" 2>/dev/null && [ $i -lt 200 ]; do
         sleep 0.05; i=$((i + 1))
     done
-    sid=$(ps -o sid= -p "$pid" | tr -d ' ')
+    sid=$pid     # setsid made kbench the leader of a new session
     i=0
-    while kids=$(ps -e -o sid= | tr -d ' ' | grep -cx "$sid"); [ "$kids" -lt "$want" ] && [ $i -lt 500 ]; do
+    while kids=$(in_session "$sid"); [ "$kids" -lt "$want" ] && [ $i -lt 500 ]; do
         sleep 0.02; i=$((i + 1))
     done
     sleep 0.1
@@ -46,9 +53,9 @@ for case in "INT 130 lat_ctx_16p_64k 16" "TERM 143 lat_ctx_8p_16k 8" "INT 130 la
                              fail "$name: the ring was running" "$KIDS processes in the session"; fi ;;
     esac
     sleep 0.2
-    left=$(ps -e -o sid= | tr -d ' ' | grep -cx "$SID")
+    left=$(in_session "$SID")
     if [ "$left" -eq 0 ]; then pass "$name: no process left"; else
-        fail "$name: no process left" "$(ps -e -o pid,sid,args | awk -v s="$SID" '$2 == s')"; fi
+        fail "$name: no process left" "$left processes in session $SID"; fi
     expect_empty_dir "$name: no temporary directory left" "$WORK/tmp"
     expect_err_grep "$name: said so" "^kbench micro: interrupted; children stopped, temporary files removed, no figures reported$"
     if [ -s "$WORK/out" ]; then fail "$name: no figure printed" "$(cat "$WORK/out")"; else
