@@ -74,6 +74,7 @@
 #include "config.h"
 #include "micro/byte.h"
 #include "micro/dhry.h"
+#include "micro/harness.h"
 #include "micro/harness_fixed.h"
 #include "micro/micro.h"
 #include "micro/whet.h"
@@ -378,11 +379,8 @@ static void fds_cleanup(void *state)
 	for (int i = 0; i < s->n; i++)
 		if (s->fd[i] >= 0)
 			close(s->fd[i]);
-	if (s->child > 0) {
-		int st;
-		while (waitpid(s->child, &st, 0) < 0 && errno == EINTR)
-			;
-	}
+	if (s->child > 0)
+		micro_reap(s->child);
 	free(s);
 }
 
@@ -464,7 +462,7 @@ static int context_setup(const void *arg, const struct micro_opts *o, void **sta
 		close(to[1]);
 		return ERR("pipe: %s", strerror(errno));
 	}
-	pid_t p = fork();
+	pid_t p = micro_fork();      /* dies with the copy */
 	if (p < 0) {
 		int e = errno;
 		close(to[0]), close(to[1]), close(from[0]), close(from[1]);
@@ -692,7 +690,7 @@ static int shell_body(void *state, const void *arg, volatile sig_atomic_t *stop,
 	struct shell_state *s = state;
 	unsigned long n = 0;
 	do {
-		pid_t p = fork();
+		pid_t p = micro_fork();      /* dies with the copy */
 		if (p < 0)
 			return ERR("fork: %s", strerror(errno));
 		if (p == 0) {
@@ -701,10 +699,9 @@ static int shell_body(void *state, const void *arg, volatile sig_atomic_t *stop,
 			execl("/bin/sh", "sh", s->script, s->dir, s->nstr, (char *)NULL);
 			_exit(127);
 		}
-		int st;
-		while (waitpid(p, &st, 0) < 0)
-			if (errno != EINTR)
-				return ERR("waitpid: %s", strerror(errno));
+		int st = micro_reap(p);
+		if (st == -1)
+			return ERR("waitpid: %s", strerror(errno));
 		if (!WIFEXITED(st) || WEXITSTATUS(st))
 			return ERR("shell script failed (status %d)",
 				   WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st));

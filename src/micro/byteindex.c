@@ -173,13 +173,14 @@ static size_t collect_indexes(const struct micro_test *const *tests, const struc
 void byte_report_text(FILE *out, const struct micro_test *const *tests,
 		      const struct micro_result *res, size_t n, const char *baseline)
 {
-	bool any = false;
+	bool any = false, kb = false;
 	for (size_t i = 0; i < n; i++) {
 		const struct micro_test *t = tests[i];
 		const struct micro_result *r = &res[i];
 		if (!is_byte(t))
 			continue;
 		any = true;
+		kb |= !strcmp(t->unit, "KBps");
 		if (r->skipped[0]) {
 			fprintf(out, "%-40s %12s %-5s (%s)\n", t->title, "-", t->unit, r->skipped);
 			continue;
@@ -193,6 +194,9 @@ void byte_report_text(FILE *out, const struct micro_test *const *tests,
 	}
 	if (!any)
 		return;
+	fprintf(out, "(lps: loops per second, lpm: loops per minute%s; the figure combines the\n"
+		" kept samples, the worst third dropped; min, max, CoV of all samples)\n",
+		kb ? ", KBps: KB (1024 bytes) per second" : "");
 
 	const char *what = NULL;
 	const struct baseline_row *rows = baseline_rows(baseline, &what);

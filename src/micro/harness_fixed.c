@@ -4,12 +4,14 @@
 #include "config.h"
 #include "micro/harness_fixed.h"
 #include "micro/byteindex.h"
+#include "micro/harness.h"
 #include "stats/summary.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
 #include <poll.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -230,6 +232,7 @@ static int run_sample(const struct fixed_ops *ops, const void *arg, const struct
 	int ready[2] = { -1, -1 }, barrier[2] = { -1, -1 }, result[2] = { -1, -1 };
 	pid_t *pids = calloc(copies, sizeof *pids);
 	int ret = -1;
+	bool all_reported = false;      /* else the copies still there are killed */
 	unsigned started = 0;
 	if (!pids) {
 		snprintf(err, errlen, "out of memory");
@@ -241,9 +244,12 @@ static int run_sample(const struct fixed_ops *ops, const void *arg, const struct
 	}
 	fflush(NULL);
 	for (; started < copies; started++) {
-		pid_t p = fork();
+		pid_t p = micro_fork();     /* killed with kbench micro, dies with it */
 		if (p < 0) {
-			snprintf(err, errlen, "fork of copy %u: %s", started + 1, strerror(errno));
+			int e = errno;
+			snprintf(err, errlen, "fork of copy %u: %s", started + 1, strerror(e));
+			if (e == EAGAIN)        /* the process limit: cannot run here */
+				ret = 1;
 			goto out;
 		}
 		if (p == 0) {
@@ -306,6 +312,7 @@ static int run_sample(const struct fixed_ops *ops, const void *arg, const struct
 		sum += rep.amount * per / rep.seconds;
 		tsum += rep.seconds;
 	}
+	all_reported = true;
 	ret = failed ? -1 : skipped ? 1 : 0;
 	*rate = sum;
 	*secs = tsum / copies;
@@ -317,12 +324,10 @@ out:
 	close_fd(&result[0]);
 	close_fd(&result[1]);
 	for (unsigned i = 0; i < started; i++) {
-		int st;
-		if (ret != 0 && ret != 1)
+		if (!all_reported)
 			kill(pids[i], SIGKILL);
-		while (waitpid(pids[i], &st, 0) < 0 && errno == EINTR)
-			;
-		if (ret == 0 && !(WIFEXITED(st) && WEXITSTATUS(st) == 0)) {
+		int st = micro_reap(pids[i]);
+		if (ret == 0 && !(st != -1 && WIFEXITED(st) && WEXITSTATUS(st) == 0)) {
 			ret = -1;
 			if (WIFSIGNALED(st))
 				snprintf(err, errlen, "copy %u killed by signal %d", i + 1, WTERMSIG(st));

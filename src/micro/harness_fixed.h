@@ -18,8 +18,10 @@
  *   - the samples combine as UnixBench 5's Run script does
  *     (byte_combine_samples: the worst third dropped, geometric mean of
  *     the rest); min, max and CoV are of all the samples run.
- * Children are always reaped; a copy that does not report within the
- * sample's duration plus 60 s is killed and the run fails.
+ * Copies are forked with micro_fork() (harness.h): SIGINT and SIGTERM
+ * at their defaults, killed by micro_kill_children() and when kbench
+ * dies.  Children are always reaped; a copy that does not report within
+ * the sample's duration plus 60 s is killed and the run fails.
  */
 #ifndef KBENCH_MICRO_HARNESS_FIXED_H
 #define KBENCH_MICRO_HARNESS_FIXED_H

@@ -172,6 +172,7 @@ static void report_text(void **state)
 	assert_non_null(strstr(out,
 		"Recursion Test -- Tower of Hanoi               5000.5 lps   (20.0 s, 2 samples)"));
 	assert_null(strstr(out, "lmbench row"));
+	assert_non_null(strstr(out, "(lps: loops per second, lpm: loops per minute; "));
 	assert_non_null(strstr(out, "Shell Scripts (1 concurrent)"));
 	assert_non_null(strstr(out, "no /bin/sh"));
 	/* byte4 indexes 11 tests, 2 ran: a partial index */
@@ -211,6 +212,7 @@ static void report_full(void **state)
 		tt[i] = t_pipe;
 		tt[i].name = names[i];
 		tt[i].title = names[i];
+		tt[i].unit = strncmp(names[i], "byte_fcopy", 10) ? "lps" : "KBps";
 		t[i] = &tt[i];
 		double v = 10 * byte_baseline_value("byte4", names[i]);
 		r[i] = res(v, v, v, NAN, 2, 30.0);
@@ -221,6 +223,7 @@ static void report_full(void **state)
 	assert_non_null(strstr(out, "System Benchmarks Index Score                                         100.0\n"));
 	assert_null(strstr(out, "Partial"));
 	assert_non_null(strstr(out, "[min 60.0, max 60.0]"));
+	assert_non_null(strstr(out, "KBps: KB (1024 bytes) per second"));
 	free(out);
 
 	json_t *j = byte_index_json(t, r, 11, "byte4");
