@@ -89,6 +89,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/select.h>
 #include <sys/stat.h>
@@ -546,6 +547,8 @@ static const char shell_script[] =
 	"# kbench micro byte_shell: one loop = $2 jobs at once in directory $1\n"
 	"dir=$1\n"
 	"n=$2\n"
+	"# stopped (kbench's copy gone): take every job of the group along\n"
+	"trap 'trap - TERM; kill -KILL 0' TERM\n"
 	"i=1\n"
 	"pids=\n"
 	"while [ \"$i\" -le \"$n\" ]; do\n"
@@ -571,6 +574,8 @@ struct shell_state {
 	char script[PATH_MAX + 16];
 	char nstr[16];
 	bool made;
+	int dirfd;              /* the directory, held by the copy */
+	char jobdir[64];        /* what the script works in: the copy's /proc fd link */
 };
 
 static bool in_path(const char *prog)
@@ -600,6 +605,8 @@ static void shell_cleanup(void *state)
 	struct shell_state *s = state;
 	if (!s)
 		return;
+	if (s->dirfd >= 0)
+		close(s->dirfd);
 	if (s->made) {
 		DIR *d = opendir(s->dir);
 		if (d) {
@@ -640,6 +647,7 @@ static int shell_setup(const void *arg, const struct micro_opts *o, void **state
 	struct shell_state *s = calloc(1, sizeof *s);
 	if (!s)
 		return ERR("out of memory");
+	s->dirfd = -1;
 	*state = s;
 	snprintf(s->nstr, sizeof s->nstr, "%ld", a->p1);
 	if (snprintf(s->dir, sizeof s->dir, "%s/byte-sh-%ld", o->tmpdir, (long)getpid()) >=
@@ -648,6 +656,17 @@ static int shell_setup(const void *arg, const struct micro_opts *o, void **state
 	if (mkdir(s->dir, 0700))
 		return ERR("%s: %s", s->dir, strerror(errno));
 	s->made = true;
+	/* The jobs reach the directory only through this copy's descriptor
+	 * (/proc/PID/fd/N): once the copy is gone (killed with kbench micro)
+	 * a job still running can no longer make a file in it. */
+	s->dirfd = open(s->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (s->dirfd < 0)
+		return ERR("%s: %s", s->dir, strerror(errno));
+	snprintf(s->jobdir, sizeof s->jobdir, "/proc/%ld/fd/%d", (long)getpid(), s->dirfd);
+	struct stat sa, sb;
+	if (stat(s->jobdir, &sa) || fstat(s->dirfd, &sb) || sa.st_ino != sb.st_ino ||
+	    sa.st_dev != sb.st_dev)
+		snprintf(s->jobdir, sizeof s->jobdir, "%s", "");     /* no /proc: the path */
 	snprintf(s->script, sizeof s->script, "%s/script", s->dir);
 	if (write_file(s->script, shell_script, sizeof shell_script - 1))
 		return ERR("%s: %s", s->script, strerror(errno));
@@ -690,15 +709,24 @@ static int shell_body(void *state, const void *arg, volatile sig_atomic_t *stop,
 	struct shell_state *s = state;
 	unsigned long n = 0;
 	do {
-		pid_t p = micro_fork();      /* dies with the copy */
+		pid_t copy = getpid();
+		pid_t p = micro_fork();
 		if (p < 0)
 			return ERR("fork: %s", strerror(errno));
 		if (p == 0) {
+			/* the script and its jobs in a group of their own; when the
+			 * copy dies, SIGTERM makes the script kill the whole group */
+			setpgid(0, 0);
+			prctl(PR_SET_PDEATHSIG, SIGTERM);
+			if (getppid() != copy)
+				_exit(1);
 			setenv("LC_ALL", "C", 1);
 			signal(SIGPIPE, SIG_DFL);
-			execl("/bin/sh", "sh", s->script, s->dir, s->nstr, (char *)NULL);
+			execl("/bin/sh", "sh", s->script, s->jobdir[0] ? s->jobdir : s->dir, s->nstr,
+			      (char *)NULL);
 			_exit(127);
 		}
+		setpgid(p, p);
 		int st = micro_reap(p);
 		if (st == -1)
 			return ERR("waitpid: %s", strerror(errno));
