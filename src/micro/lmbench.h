@@ -37,7 +37,11 @@ uint64_t lm_sum_words(const void *buf, size_t bytes);
 int lm_write_all(int fd, const void *buf, size_t n);
 int lm_read_all(int fd, void *buf, size_t n);
 
-/* Tests; arg points at the test's parameters (struct lm_ctx_arg ...). */
+/* The tests, each a micro_run_fn (micro.h): 0 with a figure in r (us per
+ * operation, ns per load or MB/s with MB = 10^6 bytes, as the table row
+ * says) or with r->skipped set, -1 with the failure in r->skipped.  Each
+ * names its lmbench method in lmbench.c's table; t->arg carries the
+ * parameters where a test has any. */
 int lm_syscall_null(const struct micro_test *t, const struct micro_opts *o, struct micro_result *r);
 int lm_syscall_io(const struct micro_test *t, const struct micro_opts *o, struct micro_result *r);
 int lm_syscall_stat(const struct micro_test *t, const struct micro_opts *o, struct micro_result *r);
@@ -95,9 +99,10 @@ int lm_cache_sizes(size_t size[4]);
 unsigned lm_levels_from_curve(const size_t *size, const double *lat, unsigned n, size_t *out,
 			      unsigned max);
 
-/* Memory-latency sample sizes for stride s bytes and working set bytes:
- * the chain (lmbench lat_mem_rd: each element points stride bytes back,
- * the first to the last).  Returns the start pointer; buf holds bytes. */
+/* Lay lat_mem_rd's pointer chain into buf[0..bytes): one pointer every
+ * stride bytes, each pointing to the one stride bytes before it and the
+ * first to the last (lmbench lat_mem_rd).  bytes >= stride.  Returns the
+ * start of the chase (the last element). */
 void **lm_make_chain(char *buf, size_t bytes, size_t stride);
 
 #endif
