@@ -53,7 +53,10 @@
  *   each job sorts a 20-times repeated text file, runs od on the result
  *   and sorts that numerically, greps "the" through tee into wc, and
  *   removes its files.  LC_ALL=C.  Needs /bin/sh, sort, od, grep, tee, wc,
- *   rm; skipped without them.
+ *   rm; skipped without them.  The script runs in a process group of its
+ *   own and takes its jobs along when its copy dies; the jobs reach their
+ *   directory through the copy's descriptor (/proc/PID/fd/N), so nothing
+ *   they do after a stop can leave a file behind.
  * System Call Overhead (byte_syscall, lps): one loop = close(dup(0)),
  *   getppid(), getuid(), umask(022) (UnixBench 5 syscall.c "mix").
  * Arithmetic Test (short|int|long|float|double), Arithoh (byte_arith_*,
@@ -716,7 +719,8 @@ static int shell_body(void *state, const void *arg, volatile sig_atomic_t *stop,
 		if (p == 0) {
 			/* the script and its jobs in a group of their own; when the
 			 * copy dies, SIGTERM makes the script kill the whole group */
-			setpgid(0, 0);
+			if (setpgid(0, 0))      /* never kill kbench's own group */
+				_exit(126);
 			prctl(PR_SET_PDEATHSIG, SIGTERM);
 			if (getppid() != copy)
 				_exit(1);
