@@ -130,21 +130,24 @@ static void ring_close(struct ring *g)
 	g->ws = NULL;
 }
 
-/* Make the pipes and fork processes 1..procs-1.  Returns 0 or -1 with r set
- * (a skip when the machine is out of processes or descriptors). */
+/* Make the pipes and fork processes 1..procs-1.  Returns 1, or with
+ * r->skipped set 0 (out of processes or descriptors: cannot run here) or
+ * -1 (failed). */
 static int ring_open(struct ring *g, struct micro_result *r)
 {
 	for (unsigned k = 0; k < MAX_RING; k++)
 		g->fd[k][0] = g->fd[k][1] = -1;
 	for (unsigned k = 0; k < g->procs; k++)
 		if (pipe(g->fd[k]) < 0)
-			return lm_note(r, -1, "cannot make %u pipes: %s", g->procs, strerror(errno));
+			return lm_note(r, lm_resource_errno(errno) ? 0 : -1, "cannot make %u pipes: %s",
+				       g->procs, strerror(errno));
 	if (g->bytes && !(g->ws = working_set(g->bytes)))
 		return lm_note(r, -1, "out of memory for a %zu-byte working set", g->bytes);
 	for (unsigned k = 1; k < g->procs; k++) {
 		pid_t pid = micro_fork();
 		if (pid < 0)
-			return lm_note(r, -1, "cannot fork %u processes: %s", g->procs, strerror(errno));
+			return lm_note(r, lm_resource_errno(errno) ? 0 : -1,
+				       "cannot fork %u processes: %s", g->procs, strerror(errno));
 		if (pid == 0)
 			ring_member(g, k);
 		g->pid[k] = pid;
@@ -160,7 +163,7 @@ static int ring_open(struct ring *g, struct micro_result *r)
 			g->fd[k][1] = -1;
 		}
 	}
-	return 0;
+	return 1;
 }
 
 /* One repetition: the token goes once round the ring (procs hops; with
@@ -200,17 +203,18 @@ int lm_ctx(const struct micro_test *t, const struct micro_opts *o, struct micro_
 	g->procs = 1;
 	struct harness_bench b = { .run = run_ring, .ctx = g, .unit = HARNESS_US,
 				   .ops_per_iter = 1 };
-	if (ring_open(g, r) < 0 || harness_measure(o, &b, &over_s, why) < 0) {
-		rc = r->skipped[0] ? -1 : lm_note(r, -1, "overhead: %s", why);
+	if ((rc = ring_open(g, r)) != 1)
+		goto out;
+	if (harness_measure(o, &b, &over_s, why) < 0) {
+		rc = lm_note(r, -1, "overhead: %s", why);
 		goto out;
 	}
 	ring_close(g);
 	g->procs = a->procs;
 	b.ops_per_iter = a->procs;
-	if (ring_open(g, r) < 0) {
-		rc = lm_resource_errno(errno) ? 0 : -1;
+	if ((rc = ring_open(g, r)) != 1)
 		goto out;
-	}
+	rc = 0;
 	if (harness_measure(o, &b, &ring_s, why) < 0) {
 		rc = lm_note(r, -1, "%s", why);
 		goto out;
