@@ -13,12 +13,14 @@
 
 int cmd_load(int argc, const char **argv);
 int cmd_disk(int argc, const char **argv);
+int cmd_micro(int argc, const char **argv);
 int cmd_suite(int argc, const char **argv);
 int cmd_compare(int argc, const char **argv);
 
 static const struct kb_command commands[] = {
 	{ "load", cmd_load, "replay a dbench-style loadfile with N clients; MB/sec and latency" },
 	{ "disk", cmd_disk, "hdparm-style read timer: cached (-T), buffered (-t), O_DIRECT reads" },
+	{ "micro", cmd_micro, "lmbench and BYTE UNIX microtests: latencies, bandwidths, index" },
 	{ "suite", cmd_suite, "repeat load, disk and micro runs into one results file" },
 	{ "compare", cmd_compare, "compare results files: change and whether it is beyond the noise" },
 	{ NULL, NULL, NULL },

@@ -1,0 +1,134 @@
+/* kbench - micro: the lmbench timing harness, with its spread shown
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * lmbench's method (lib_timing.c's benchmp, as its papers describe it):
+ * run the operation once to warm up, then grow the repetition count until
+ * one timed interval lasts at least "enough" (5 ms by default here), take
+ * the cost of reading the clock and of the empty loop away from every
+ * interval, repeat the interval (11 times) and report the median.  lmbench
+ * prints only the median; the harness also keeps the smallest, the largest
+ * and the coefficient of variation of the intervals, so a noisy figure
+ * shows as noisy.  Clock: CLOCK_MONOTONIC.
+ *
+ * The arithmetic (overhead subtraction, the next count, per-operation
+ * scaling, the summary) is in pure functions below, without clock or
+ * state, so the unit tests check them against figures worked out by hand.
+ *
+ * The harness also keeps the children the tests fork (micro_fork): on
+ * SIGINT or SIGTERM micro.c kills and reaps them all before it exits.
+ */
+#ifndef KBENCH_MICRO_HARNESS_H
+#define KBENCH_MICRO_HARNESS_H
+
+#include "micro/micro.h"
+
+#include <stdint.h>
+#include <sys/types.h>
+
+#define HARNESS_MAX_INTERVALS 101
+#define HARNESS_MAX_ITERS (UINT64_C(1) << 40)
+
+/* What one sample is reported in. */
+enum harness_unit {
+	HARNESS_US,      /* microseconds per operation */
+	HARNESS_NS,      /* nanoseconds per operation */
+	HARNESS_MBPS,    /* MB per second, MB = 10^6 bytes */
+};
+
+/* One measured operation.  run() does iters repetitions (the timed part);
+ * before() and after(), when set, run untimed around every run() with the
+ * same count (making or removing what run() needs).  Each returns 0, or -1
+ * after writing a one-line reason to why (160 bytes). */
+struct harness_bench {
+	int (*run)(void *ctx, uint64_t iters, char *why);
+	int (*before)(void *ctx, uint64_t iters, char *why);
+	int (*after)(void *ctx, uint64_t iters, char *why);
+	void *ctx;
+	enum harness_unit unit;
+	double ops_per_iter;     /* operations in one repetition (latencies; >= 1) */
+	double bytes_per_iter;   /* bytes moved by one repetition (HARNESS_MBPS) */
+	uint64_t max_iters;      /* 0: HARNESS_MAX_ITERS; else a cap on the count
+				  * (tests whose repetitions use up a resource) */
+};
+
+/* The samples of one measurement, in the bench's unit. */
+struct harness_samples {
+	double v[HARNESS_MAX_INTERVALS];
+	unsigned n;
+	uint64_t iters;          /* repetitions in each interval */
+};
+
+/* ---- pure arithmetic ---- */
+
+/* The time an interval of iters repetitions spent in the operation:
+ * elapsed_ns less one clock read (clock_ns) and iters times the empty
+ * loop's cost per repetition (loop_ns).  Returns ns; a value <= 0 (the
+ * overhead is not smaller than the interval) is returned as 0, which
+ * callers treat as "no figure". */
+double harness_net_ns(double elapsed_ns, uint64_t iters, double clock_ns, double loop_ns);
+
+/* The count for the next calibration try after iters repetitions took
+ * elapsed_ns and enough_ns is wanted: below 1% of it (or a zero time) x10,
+ * otherwise scaled to 1.25 x enough / elapsed (at least +1, at most x10).
+ * Returns at most max_iters (then the caller stops growing). */
+uint64_t harness_next_iters(uint64_t iters, double elapsed_ns, double enough_ns,
+			    uint64_t max_iters);
+
+/* One sample from a net interval: net_ns spent on iters repetitions of ops
+ * operations each, or moving bytes bytes each.  HARNESS_US: us per
+ * operation; HARNESS_NS: ns per operation; HARNESS_MBPS: 10^6 bytes per
+ * second.  Returns NAN when net_ns is not > 0 or iters, ops (or bytes for
+ * MBPS) are 0. */
+double harness_scale(enum harness_unit unit, double net_ns, uint64_t iters, double ops,
+		     double bytes);
+
+/* Median of v[0..n-1] (the middle value, or the mean of the two middle
+ * ones); v is not changed.  NAN when n is 0. */
+double harness_median(const double *v, unsigned n);
+
+/* Fill r from samples v[0..n-1]: value = median, min, max, cov_pct
+ * (100 x sample standard deviation / mean; NAN when n < 2), samples = n,
+ * sample_s = 0.  Returns 0, or -1 when n is 0 or a sample is not finite. */
+int harness_summarize(const double *v, unsigned n, struct micro_result *r);
+
+/* ---- measuring ---- */
+
+/* ns of one clock_gettime(CLOCK_MONOTONIC) read, and ns of one empty loop
+ * repetition, measured once per process (the smaller of several tries). */
+double harness_clock_ns(void);
+double harness_loop_ns(void);
+
+/* Monotonic time in ns. */
+uint64_t harness_now_ns(void);
+
+/* Measure b with o's enough_s and intervals (at most
+ * HARNESS_MAX_INTERVALS): warm up, calibrate, then o->intervals timed
+ * intervals into s.  Returns 0, or -1 with a reason in why (160 bytes):
+ * the operation failed, or the overhead left nothing to measure. */
+int harness_measure(const struct micro_opts *o, const struct harness_bench *b,
+		    struct harness_samples *s, char *why);
+
+/* harness_measure, then harness_summarize into r.  On failure r->skipped
+ * holds the reason and -1 is returned. */
+int harness_run(const struct micro_opts *o, const struct harness_bench *b,
+		struct micro_result *r);
+
+/* ---- children ---- */
+
+/* fork() for tests: the child gets SIGINT and SIGTERM back at their
+ * default, dies with its parent (PR_SET_PDEATHSIG SIGKILL) and, in the
+ * parent, is noted so micro_kill_children() can find it.  Returns as
+ * fork(). */
+pid_t micro_fork(void);
+
+/* Note pid as a child (after a plain fork()) / forget it after reaping. */
+void micro_child_add(pid_t pid);
+void micro_child_del(pid_t pid);
+
+/* Wait for child pid and forget it.  Returns its wait status, or -1. */
+int micro_reap(pid_t pid);
+
+/* SIGKILL every noted child and reap it; async-signal-safe. */
+void micro_kill_children(void);
+
+#endif

@@ -1,0 +1,247 @@
+/* kbench - micro: the lmbench family's text report (see lmreport.h)
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The table layouts are lmbench 2's summary (its "make see" output): the
+ * same headings and columns in the same order, less the RPC columns
+ * kbench does not measure, plus L3 in the memory table.  A skipped or
+ * failed test shows "-"; a test not chosen shows nothing.
+ */
+#include "config.h"
+#include "micro/harness.h"
+#include "micro/lmreport.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+
+struct col { const char *test, *h1, *h2; };
+struct table { const char *title; int mhz; struct col cols[12]; };
+
+static const struct table tables[] = {
+	{ "Processor, Processes - times in microseconds - smaller is better", 1, {
+		{ "lat_syscall_null", "null", "call" }, { "lat_syscall_io", "null", "I/O" },
+		{ "lat_syscall_stat", "stat", "" }, { "lat_syscall_open", "open", "clos" },
+		{ "lat_select_tcp", "slct", "TCP" }, { "lat_sig_install", "sig", "inst" },
+		{ "lat_sig_catch", "sig", "hndl" }, { "lat_proc_fork", "fork", "proc" },
+		{ "lat_proc_exec", "exec", "proc" }, { "lat_proc_shell", "sh", "proc" },
+		{ NULL, NULL, NULL } } },
+	{ "Context switching - times in microseconds - smaller is better", 0, {
+		{ "lat_ctx_2p_0k", "2p/0K", "ctxsw" }, { "lat_ctx_2p_16k", "2p/16K", "ctxsw" },
+		{ "lat_ctx_2p_64k", "2p/64K", "ctxsw" }, { "lat_ctx_8p_16k", "8p/16K", "ctxsw" },
+		{ "lat_ctx_8p_64k", "8p/64K", "ctxsw" }, { "lat_ctx_16p_16k", "16p/16K", "ctxsw" },
+		{ "lat_ctx_16p_64k", "16p/64K", "ctxsw" }, { NULL, NULL, NULL } } },
+	{ "*Local* Communication latencies in microseconds - smaller is better", 0, {
+		{ "lat_ctx_2p_0k", "2p/0K", "ctxsw" }, { "lat_pipe", "Pipe", "" },
+		{ "lat_unix", "AF", "UNIX" }, { "lat_udp", "UDP", "" }, { "lat_tcp", "TCP", "" },
+		{ "lat_connect", "TCP", "conn" }, { NULL, NULL, NULL } } },
+	{ "File & VM system latencies in microseconds - smaller is better", 0, {
+		{ "lat_fs_create_0k", "0K File", "Create" }, { "lat_fs_delete_0k", "0K File", "Delete" },
+		{ "lat_fs_create_10k", "10K File", "Create" },
+		{ "lat_fs_delete_10k", "10K File", "Delete" },
+		{ "lat_mmap", "Mmap", "Latency" }, { "lat_sig_prot", "Prot", "Fault" },
+		{ "lat_pagefault", "Page", "Fault" }, { "lat_select_file", "100fd", "selct" },
+		{ NULL, NULL, NULL } } },
+	{ "*Local* Communication bandwidths in MB/s - bigger is better", 0, {
+		{ "bw_pipe", "Pipe", "" }, { "bw_unix", "AF", "UNIX" }, { "bw_tcp", "TCP", "" },
+		{ "bw_file_rd", "File", "reread" }, { "bw_mmap_rd", "Mmap", "reread" },
+		{ "bw_mem_bcopy_libc", "Bcopy", "(libc)" }, { "bw_mem_bcopy_loop", "Bcopy", "(hand)" },
+		{ "bw_mem_rd", "Mem", "read" }, { "bw_mem_wr", "Mem", "write" },
+		{ NULL, NULL, NULL } } },
+	{ "Memory latencies in nanoseconds - smaller is better", 1, {
+		{ "lat_mem_l1", "L1 $", "" }, { "lat_mem_l2", "L2 $", "" }, { "lat_mem_l3", "L3 $", "" },
+		{ "lat_mem_main", "Main", "mem" }, { NULL, NULL, NULL } } },
+};
+
+/* The clock rate from a chain of dependent adds, one per cycle on any
+ * current CPU (lmbench's mhz also times chains of dependent operations); the
+ * fastest of 30 tries of 1.28 million adds (short, so some try runs
+ * unpreempted on a busy machine).  MHz, or 0. */
+static int measure_mhz(void)
+{
+	double best = 0;
+	for (int t = 0; t < 30; t++) {
+		uint64_t x = 1, y = 3;
+		const unsigned iters = 20000;
+		uint64_t t0 = harness_now_ns();
+		for (unsigned i = 0; i < iters; i++) {
+#define ADD __asm__ __volatile__("" : "+r"(x)); x += y;
+#define ADD8 ADD ADD ADD ADD ADD ADD ADD ADD
+			ADD8 ADD8 ADD8 ADD8 ADD8 ADD8 ADD8 ADD8
+#undef ADD8
+#undef ADD
+		}
+		uint64_t ns = harness_now_ns() - t0;
+		__asm__ __volatile__("" : : "r"(x));
+		double mhz = ns ? (double)iters * 64 * 1e3 / (double)ns : 0;
+		if (mhz > best)
+			best = mhz;
+	}
+	return (int)(best + 0.5);
+}
+
+void lm_host_collect(struct lm_host *h)
+{
+	struct utsname u;
+	memset(h, 0, sizeof(*h));
+	if (uname(&u) == 0) {
+		snprintf(h->host, sizeof(h->host), "%s", u.nodename);
+		snprintf(h->os, sizeof(h->os), "%s %s", u.sysname, u.release);
+	}
+	FILE *f = fopen("/proc/cpuinfo", "r");
+	char line[256];
+	while (f && fgets(line, sizeof(line), f))
+		if (!strncmp(line, "cpu MHz", 7) && strchr(line, ':')) {
+			h->mhz = (int)(atof(strchr(line, ':') + 1) + 0.5);
+			break;
+		}
+	if (f)
+		fclose(f);
+	if (!h->mhz && (f = fopen("/sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq", "r"))) {
+		long khz = 0;
+		if (fscanf(f, "%ld", &khz) == 1 && khz > 0)
+			h->mhz = (int)((khz + 500) / 1000);
+		fclose(f);
+	}
+	if (!h->mhz) {
+		h->mhz = measure_mhz();
+		h->mhz_measured = h->mhz > 0;
+	}
+}
+
+static int find(const char *name, const struct micro_test *const *tests, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (tests[i]->family == MICRO_LMBENCH && !strcmp(tests[i]->name, name))
+			return (int)i;
+	return -1;
+}
+
+/* A figure in at most w characters, with as many decimals as fit (up to 2
+ * below 10, 1 below 100). */
+static void fmt_value(char *buf, size_t len, double v, int w)
+{
+	int dec = v < 10 ? 2 : v < 100 ? 1 : 0;
+	for (; dec >= 0; dec--) {
+		snprintf(buf, len, "%.*f", dec, v);
+		if ((int)strlen(buf) <= w)
+			return;
+	}
+	snprintf(buf, len, "%.2g", v);
+}
+
+/* A figure for the per-test lines: four significant digits, no exponent. */
+static void fmt_line(char *buf, size_t len, double v)
+{
+	int dec = v >= 1000 ? 0 : v >= 100 ? 1 : v >= 10 ? 2 : v >= 1 ? 3 : 4;
+	snprintf(buf, len, "%.*f", dec, v);
+}
+
+static int col_width(const struct col *c)
+{
+	int w = (int)strlen(c->h1);
+	if ((int)strlen(c->h2) > w)
+		w = (int)strlen(c->h2);
+	return w < 5 ? 5 : w;
+}
+
+static void print_table(FILE *out, const struct table *t, const struct lm_host *h,
+			const struct micro_test *const *tests, const struct micro_result *res,
+			const int *failed, size_t n)
+{
+	int any = 0;
+	for (const struct col *c = t->cols; c->test; c++) {
+		int i = find(c->test, tests, n);
+		if (i >= 0 && !failed[i] && !res[i].skipped[0])
+			any = 1;
+	}
+	if (!any)
+		return;
+	int hw = (int)strlen(h->host), ow = (int)strlen(h->os);
+	if (hw < 4)
+		hw = 4;
+	if (ow < 2)
+		ow = 2;
+	char line1[512], line2[512], rule[512], row[512];
+	int p1 = snprintf(line1, sizeof(line1), "%-*s %-*s", hw, "Host", ow, "OS");
+	int p2 = snprintf(line2, sizeof(line2), "%-*s %-*s", hw, "", ow, "");
+	int pr = snprintf(rule, sizeof(rule), "%.*s %.*s", hw,
+			  "--------------------------------------------------------------------",
+			  ow, "--------------------------------------------------------------------");
+	int pw = snprintf(row, sizeof(row), "%-*s %-*s", hw, h->host, ow, h->os);
+	if (t->mhz) {
+		char mhz[16];
+		if (h->mhz > 0)
+			snprintf(mhz, sizeof(mhz), "%d%s", h->mhz, h->mhz_measured ? "*" : "");
+		else
+			snprintf(mhz, sizeof(mhz), "-");
+		p1 += snprintf(line1 + p1, sizeof(line1) - p1, " %5s", "Mhz");
+		p2 += snprintf(line2 + p2, sizeof(line2) - p2, " %5s", "");
+		pr += snprintf(rule + pr, sizeof(rule) - pr, " -----");
+		pw += snprintf(row + pw, sizeof(row) - pw, " %5s", mhz);
+	}
+	for (const struct col *c = t->cols; c->test; c++) {
+		int w = col_width(c), i = find(c->test, tests, n);
+		char v[32] = "";
+		if (i >= 0 && (failed[i] || res[i].skipped[0]))
+			snprintf(v, sizeof(v), "-");
+		else if (i >= 0)
+			fmt_value(v, sizeof(v), res[i].value, w);
+		p1 += snprintf(line1 + p1, sizeof(line1) - p1, " %*s", w, c->h1);
+		p2 += snprintf(line2 + p2, sizeof(line2) - p2, " %*s", w, c->h2);
+		pr += snprintf(rule + pr, sizeof(rule) - pr, " %.*s", w, "----------");
+		pw += snprintf(row + pw, sizeof(row) - pw, " %*s", w, v);
+	}
+	fprintf(out, "\n%s\n", t->title);
+	fprintf(out, "%.*s\n", pr, "------------------------------------------------------------"
+		"----------------------------------------------------------------------------------");
+	for (char *l[] = { line1, line2, row }, **p = l; p < l + 3; p++) {
+		size_t len = strlen(*p);
+		while (len && (*p)[len - 1] == ' ')
+			(*p)[--len] = '\0';
+	}
+	fprintf(out, "%s\n%s\n%s\n%s\n", line1, line2, rule, row);
+}
+
+void lm_report_text(FILE *out, const struct lm_host *h, const struct micro_opts *o,
+		    const struct micro_test *const *tests, const struct micro_result *res,
+		    const int *failed, size_t n)
+{
+	size_t count = 0;
+	for (size_t i = 0; i < n; i++)
+		count += tests[i]->family == MICRO_LMBENCH;
+	if (!count)
+		return;
+	for (size_t k = 0; k < sizeof(tables) / sizeof(tables[0]); k++)
+		print_table(out, &tables[k], h, tests, res, failed, n);
+	if (h->mhz_measured)
+		fprintf(out, "\n* Mhz measured (a chain of dependent adds): no figure in /proc/cpuinfo "
+			"or cpufreq\n");
+	fprintf(out, "\nlmbench tests: median of %u intervals of at least %g ms each, clock and "
+		"loop overhead subtracted; MB = 10^6 bytes\n", o->intervals, o->enough_s * 1e3);
+	fprintf(out, "%-20s %-16s %12s %-4s %12s %12s %7s\n", "test", "title", "median", "unit",
+		"min", "max", "CoV%");
+	for (size_t i = 0; i < n; i++) {
+		const struct micro_test *t = tests[i];
+		const struct micro_result *r = &res[i];
+		if (t->family != MICRO_LMBENCH)
+			continue;
+		if (failed[i] || r->skipped[0]) {
+			fprintf(out, "%-20s %-16s %s: %s\n", t->name, t->title,
+				failed[i] ? "FAILED" : "skipped", r->skipped);
+			continue;
+		}
+		char cov[16], med[32], mn[32], mx[32];
+		if (isfinite(r->cov_pct))
+			snprintf(cov, sizeof(cov), "%.1f", r->cov_pct);
+		else
+			snprintf(cov, sizeof(cov), "-");
+		fmt_line(med, sizeof(med), r->value);
+		fmt_line(mn, sizeof(mn), r->min);
+		fmt_line(mx, sizeof(mx), r->max);
+		fprintf(out, "%-20s %-16s %12s %-4s %12s %12s %7s\n", t->name, t->title, med, t->unit,
+			mn, mx, cov);
+	}
+}

@@ -1,0 +1,478 @@
+/* kbench - the micro command: lmbench and BYTE UNIX microtests
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * usage: kbench micro [--list] [--family lmbench|byte] [--enough SEC]
+ *                     [--duration SEC] [--quick] [--copies N]
+ *                     [--baseline byte4|unixbench5] [--json FILE] [TEST...]
+ *
+ * Runs the chosen tests of the two families (micro.h) one after another
+ * in a private temporary directory (mkdtemp under $TMPDIR or /tmp) and
+ * prints lmbench's summary tables, one line per lmbench test with its
+ * spread, and BYTE's index report.
+ *
+ * Invariants: the command line and the --json destination are checked
+ * before any test runs (exit 2).  A test that cannot run here is skipped
+ * with its reason; a failed test prints no figure and makes the exit
+ * status 1, the others still run.  On SIGINT or SIGTERM every child is
+ * killed and reaped, the temporary directory removed, and kbench exits
+ * 128 + the signal without printing any figure.
+ */
+#include "config.h"
+#include "cli.h"
+#include "micro/byteindex.h"
+#include "micro/harness.h"
+#include "micro/lmreport.h"
+#include "micro/micro.h"
+#include "result/result.h"
+#include "result/sysinfo.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <popt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#define MAX_COPIES 1024
+
+static const struct micro_test *const tables[] = { micro_lmbench_tests, micro_byte_tests };
+
+/* ---- the temporary directory, removable from a signal handler ---- */
+
+static char tmp_path[PATH_MAX];
+static volatile sig_atomic_t tmp_made;
+
+struct linux_dirent64 {
+	uint64_t d_ino;
+	int64_t d_off;
+	unsigned short d_reclen;
+	unsigned char d_type;
+	char d_name[];
+};
+
+/* Remove everything inside the directory open as fd, depth levels deep at
+ * most; only async-signal-safe calls (getdents64, openat, unlinkat). */
+static void empty_dir(int fd, int depth)
+{
+	char buf[4096] __attribute__((aligned(8)));
+	for (;;) {
+		long got = syscall(SYS_getdents64, fd, buf, sizeof(buf));
+		if (got <= 0)
+			return;
+		int removed = 0;
+		for (long off = 0; off < got;) {
+			struct linux_dirent64 *d = (struct linux_dirent64 *)(buf + off);
+			off += d->d_reclen;
+			const char *n = d->d_name;
+			if (n[0] == '.' && (!n[1] || (n[1] == '.' && !n[2])))
+				continue;
+			if (unlinkat(fd, n, 0) == 0) {
+				removed = 1;
+				continue;
+			}
+			if (depth > 0) {
+				int sub = openat(fd, n, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+				if (sub >= 0) {
+					empty_dir(sub, depth - 1);
+					close(sub);
+				}
+			}
+			if (unlinkat(fd, n, AT_REMOVEDIR) == 0)
+				removed = 1;
+		}
+		if (removed)
+			lseek(fd, 0, SEEK_SET);    /* read again: entries moved under us */
+		else if (got < (long)sizeof(buf) - 512)
+			return;
+	}
+}
+
+static void remove_tmp(void)
+{
+	if (!tmp_made)
+		return;
+	int fd = open(tmp_path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd >= 0) {
+		empty_dir(fd, 16);
+		close(fd);
+	}
+	rmdir(tmp_path);
+	tmp_made = 0;
+}
+
+static void on_signal(int sig)
+{
+	static const char msg[] = "kbench micro: interrupted; children stopped, temporary "
+				  "files removed, no figures reported\n";
+	micro_kill_children();
+	remove_tmp();
+	ssize_t w = write(STDERR_FILENO, msg, sizeof(msg) - 1);
+	(void)w;
+	_exit(128 + sig);
+}
+
+static void catch_signals(void)
+{
+	struct sigaction sa = { .sa_handler = on_signal };
+	sigemptyset(&sa.sa_mask);
+	sigaddset(&sa.sa_mask, SIGINT);
+	sigaddset(&sa.sa_mask, SIGTERM);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);      /* a dead child's pipe: EPIPE, not death */
+}
+
+static int make_tmp(const char *cmd)
+{
+	const char *base = getenv("TMPDIR");
+	if (!base || !*base)
+		base = "/tmp";
+	if (snprintf(tmp_path, sizeof(tmp_path), "%s/kbench-micro.XXXXXX", base) >=
+	    (int)sizeof(tmp_path)) {
+		fprintf(stderr, "%s: TMPDIR is too long\n", cmd);
+		return -1;
+	}
+	sigset_t all, old;
+	sigfillset(&all);
+	sigprocmask(SIG_BLOCK, &all, &old);    /* made and noted at once */
+	char *p = mkdtemp(tmp_path);
+	int e = errno;
+	if (p)
+		tmp_made = 1;
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	if (!p) {
+		fprintf(stderr, "%s: cannot make a temporary directory in %s: %s\n", cmd, base,
+			strerror(e));
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- the test list ---- */
+
+static const char *family_name(enum micro_family f)
+{
+	return f == MICRO_BYTE ? "byte" : "lmbench";
+}
+
+static const struct micro_test *find_test(const char *name)
+{
+	for (size_t k = 0; k < 2; k++)
+		for (const struct micro_test *t = tables[k]; t->name; t++)
+			if (!strcmp(t->name, name))
+				return t;
+	return NULL;
+}
+
+static void list_tests(FILE *f, int family)
+{
+	fprintf(f, "%-20s %-7s %-5s %s\n", "TEST", "FAMILY", "UNIT", "WHAT (METHOD)");
+	for (size_t k = 0; k < 2; k++)
+		for (const struct micro_test *t = tables[k]; t->name; t++)
+			if (family < 0 || (int)t->family == family)
+				fprintf(f, "%-20s %-7s %-5s %s (%s)\n", t->name, family_name(t->family),
+					t->unit, t->what, t->method);
+}
+
+static void list_names(FILE *f)
+{
+	fprintf(f, "valid tests:\n");
+	for (size_t k = 0; k < 2; k++) {
+		int col = 0;
+		for (const struct micro_test *t = tables[k]; t->name; t++) {
+			int len = (int)strlen(t->name) + 1;
+			if (col && col + len > 78) {
+				fputc('\n', f);
+				col = 0;
+			}
+			col += fprintf(f, "%s%s", col ? " " : "  ", t->name);
+		}
+		if (col)
+			fputc('\n', f);
+	}
+}
+
+/* ---- JSON ---- */
+
+static json_t *num_or_null(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+static json_t *test_json(const struct micro_test *t, const struct micro_result *r, int failed)
+{
+	json_t *o = json_pack("{s:s, s:s, s:s}", "name", t->name, "family", family_name(t->family),
+			      "title", t->title);
+	if (!o)
+		return NULL;
+	if (failed) {
+		json_object_set_new(o, "error", json_string(r->skipped));
+		return o;
+	}
+	if (r->skipped[0]) {
+		json_object_set_new(o, "skipped", json_string(r->skipped));
+		return o;
+	}
+	json_object_set_new(o, "unit", json_string(t->unit));
+	json_object_set_new(o, "value", num_or_null(r->value));
+	json_object_set_new(o, "higher_is_better", json_boolean(t->higher_is_better));
+	json_object_set_new(o, "min", num_or_null(r->min));
+	json_object_set_new(o, "max", num_or_null(r->max));
+	json_object_set_new(o, "cov_pct", num_or_null(r->cov_pct));
+	json_object_set_new(o, "samples", json_integer(r->samples));
+	if (r->sample_s > 0)
+		json_object_set_new(o, "sample_s", json_real(r->sample_s));
+	return o;
+}
+
+static int write_json(const char *cmd, const char *dest, const struct micro_opts *o,
+		      const char *family, const char *baseline,
+		      const struct micro_test *const *sel, const struct micro_result *res,
+		      const int *failed, size_t n)
+{
+	struct kb_sysinfo si;
+	char err[512] = "";
+	sysinfo_collect(&si, o->tmpdir);
+	json_t *doc = result_new("micro");
+	json_t *names = json_array(), *tests = json_array();
+	int rc = -1;
+	if (!doc || !names || !tests)
+		goto out;
+	for (size_t i = 0; i < n; i++) {
+		json_array_append_new(names, json_string(sel[i]->name));
+		json_array_append_new(tests, test_json(sel[i], &res[i], failed[i]));
+	}
+	json_object_set_new(doc, "units", json_pack("{s:s, s:s, s:s, s:s}", "us",
+			    "microseconds per operation", "ns", "nanoseconds per load",
+			    "MB/s", "MB (10^6 bytes) per second", "KBps", "KB (1024 bytes) per second"));
+	json_object_set_new(doc, "params", json_pack("{s:s, s:f, s:i, s:f, s:b, s:i, s:s, s:o}",
+			    "family", family ? family : "all", "enough_s", o->enough_s,
+			    "intervals", (int)o->intervals, "duration_s", o->duration_s,
+			    "quick", o->quick, "copies", (int)o->copies, "baseline", baseline,
+			    "tests", names));
+	names = NULL;
+	json_object_set_new(doc, "system", sysinfo_json(&si));
+	json_t *results = json_pack("{s:o}", "tests", tests);
+	tests = NULL;
+	json_t *index = byte_index_json(sel, res, n, baseline);
+	if (results && index)
+		json_object_set_new(results, "index", index);
+	else
+		json_decref(index);
+	json_object_set_new(doc, "results", results);
+	if (result_write(doc, dest, err, sizeof(err)) == 0)
+		rc = 0;
+	else
+		fprintf(stderr, "%s: %s\n", cmd, err);
+out:
+	if (rc && !err[0])
+		fprintf(stderr, "%s: out of memory building JSON\n", cmd);
+	json_decref(names);
+	json_decref(tests);
+	json_decref(doc);
+	return rc;
+}
+
+/* ---- the command ---- */
+
+int cmd_micro(int argc, const char **argv)
+{
+	const char *cmd = argv[0];
+	int list = 0, quick = 0;
+	char *family = NULL, *enough_arg = NULL, *duration_arg = NULL, *copies_arg = NULL;
+	char *baseline = NULL, *json = NULL;
+	char json_dest[PATH_MAX];
+	struct poptOption options[] = {
+		{ "list", 0, POPT_ARG_NONE, &list, 0,
+		  "list every test: name, family, unit, what it measures and its method", NULL },
+		{ "family", 0, POPT_ARG_STRING, &family, 0,
+		  "run (or list) only the tests of one family", "lmbench|byte" },
+		{ "enough", 0, POPT_ARG_STRING, &enough_arg, 0,
+		  "lmbench: shortest timed interval (default 5ms; 1ms with --quick)", "SEC" },
+		{ "duration", 0, POPT_ARG_STRING, &duration_arg, 0,
+		  "byte: seconds per sample of the short tests (default 10)", "SEC" },
+		{ "quick", 0, POPT_ARG_NONE, &quick, 0,
+		  "short runs for a smoke test: lmbench 1 ms intervals, 5 of them, smaller working "
+		  "sets; BYTE durations scaled down", NULL },
+		{ "copies", 0, POPT_ARG_STRING, &copies_arg, 0,
+		  "byte: copies of each test run at once, figures summed (default 1)", "N" },
+		{ "baseline", 0, POPT_ARG_STRING, &baseline, 0,
+		  "byte: the index baseline (default " BYTE_BASELINE_DEFAULT ")",
+		  "byte4|unixbench5" },
+		{ "json", 0, POPT_ARG_STRING, &json, 0,
+		  "also write the results as JSON to FILE ('-': standard output, the text then "
+		  "goes to standard error)", "FILE" },
+		POPT_AUTOHELP
+		POPT_TABLEEND
+	};
+	struct micro_opts o = { .enough_s = 0.005, .intervals = 11, .duration_s = 10, .copies = 1 };
+	const struct micro_test **sel = NULL;
+	struct micro_result *res = NULL;
+	int *failed = NULL;
+	size_t n = 0;
+	int fam = -1;
+	FILE *out = stdout;
+
+	poptContext ctx = poptGetContext(cmd, argc, argv, options, 0);
+	poptSetOtherOptionHelp(ctx, "[OPTIONS] [TEST...]");
+	int status = cli_popt_done(ctx, cmd, poptGetNextOpt(ctx));
+	if (status)
+		goto out;
+	if (family) {
+		if (!strcmp(family, "lmbench"))
+			fam = MICRO_LMBENCH;
+		else if (!strcmp(family, "byte"))
+			fam = MICRO_BYTE;
+		else {
+			status = cli_usage_error(cmd, "--family must be lmbench or byte, not '%s'",
+						 family);
+			goto out;
+		}
+	}
+	if (list) {
+		list_tests(stdout, fam);
+		goto out;
+	}
+	o.quick = quick;
+	if (quick) {
+		o.enough_s = 0.001;
+		o.intervals = 5;
+	}
+	if (enough_arg && (cli_parse_duration(enough_arg, &o.enough_s) < 0 ||
+			   !(o.enough_s >= 0.0001 && o.enough_s <= 10))) {
+		status = cli_usage_error(cmd, "--enough must be a time from 0.1ms to 10s, not '%s'",
+					 enough_arg);
+		goto out;
+	}
+	if (duration_arg && (cli_parse_duration(duration_arg, &o.duration_s) < 0 ||
+			     !(o.duration_s >= 0.01 && o.duration_s <= 3600))) {
+		status = cli_usage_error(cmd, "--duration must be a time from 10ms to 1h, not '%s'",
+					 duration_arg);
+		goto out;
+	}
+	uint64_t v;
+	if (copies_arg) {
+		if (cli_parse_uint(copies_arg, 1, MAX_COPIES, &v) < 0) {
+			status = cli_usage_error(cmd, "--copies must be a whole number from 1 to %d, "
+						 "not '%s'", MAX_COPIES, copies_arg);
+			goto out;
+		}
+		o.copies = (unsigned)v;
+	}
+	if (baseline && byte_baseline_valid(baseline) < 0) {
+		status = cli_usage_error(cmd, "--baseline must be byte4 or unixbench5, not '%s'",
+					 baseline);
+		goto out;
+	}
+
+	/* the tests: those named, or every test of the family (or both) */
+	const char **args = poptGetArgs(ctx);
+	size_t nargs = 0, total = 0;
+	while (args && args[nargs])
+		nargs++;
+	for (size_t k = 0; k < 2; k++)
+		for (const struct micro_test *t = tables[k]; t->name; t++)
+			total++;
+	sel = calloc(total + nargs + 1, sizeof(*sel));
+	if (!sel) {
+		fprintf(stderr, "%s: out of memory\n", cmd);
+		status = KB_EXIT_FAIL;
+		goto out;
+	}
+	for (size_t i = 0; i < nargs; i++) {
+		const struct micro_test *t = find_test(args[i]);
+		if (!t) {
+			fprintf(stderr, "%s: unknown test '%s'\n", cmd, args[i]);
+			list_names(stderr);
+			status = KB_EXIT_USAGE;
+			goto out;
+		}
+		if (fam >= 0 && (int)t->family != fam) {
+			status = cli_usage_error(cmd, "test '%s' is in the %s family, not %s", t->name,
+						 family_name(t->family), family);
+			goto out;
+		}
+		sel[n++] = t;
+	}
+	if (!nargs)
+		for (size_t k = 0; k < 2; k++)
+			for (const struct micro_test *t = tables[k]; t->name; t++)
+				if (fam < 0 || (int)t->family == fam)
+					sel[n++] = t;
+	if (json && !strcmp(json, "-"))
+		out = stderr;
+	if (json && (status = result_destination(cmd, json, NULL, 0, NULL, json_dest,
+						 sizeof(json_dest))))
+		goto out;
+	res = calloc(n ? n : 1, sizeof(*res));
+	failed = calloc(n ? n : 1, sizeof(*failed));
+	if (!res || !failed) {
+		fprintf(stderr, "%s: out of memory\n", cmd);
+		status = KB_EXIT_FAIL;
+		goto out;
+	}
+
+	catch_signals();
+	if (make_tmp(cmd) < 0) {
+		status = KB_EXIT_FAIL;
+		goto out;
+	}
+	o.tmpdir = tmp_path;
+	for (size_t i = 0; i < n; i++) {
+		const struct micro_test *t = sel[i];
+		fprintf(stderr, "%s: [%zu/%zu] %s...\n", cmd, i + 1, n, t->name);
+		struct micro_result *r = &res[i];
+		memset(r, 0, sizeof(*r));
+		int rc = t->run(t, &o, r);
+		if (rc == 0 && !r->skipped[0] && !(isfinite(r->value) && r->value > 0)) {
+			snprintf(r->skipped, sizeof(r->skipped), "no positive finite figure (%g)",
+				 r->value);
+			rc = -1;
+		}
+		if (rc < 0) {
+			if (!r->skipped[0])
+				snprintf(r->skipped, sizeof(r->skipped), "failed");
+			failed[i] = 1;
+			status = KB_EXIT_FAIL;
+			fprintf(stderr, "%s: %s failed: %s\n", cmd, t->name, r->skipped);
+		}
+	}
+
+	struct lm_host h;
+	lm_host_collect(&h);
+	const char *base = baseline ? baseline : BYTE_BASELINE_DEFAULT;
+	fprintf(out, "kbench %s micro: %zu tests\n", PACKAGE_VERSION, n);
+	lm_report_text(out, &h, &o, sel, res, failed, n);
+	int any_byte = 0;
+	for (size_t i = 0; i < n; i++)
+		any_byte |= sel[i]->family == MICRO_BYTE;
+	if (any_byte) {
+		/* a failed test must show no figure: BYTE's report sees it as skipped */
+		fputc('\n', out);
+		byte_report_text(out, sel, res, n, base);
+	}
+	fflush(out);
+	if (json && write_json(cmd, json_dest, &o, family, base, sel, res, failed, n) < 0)
+		status = KB_EXIT_FAIL;
+
+out:
+	remove_tmp();
+	free(sel);
+	free(res);
+	free(failed);
+	free(family);
+	free(enough_arg);
+	free(duration_arg);
+	free(copies_arg);
+	free(baseline);
+	free(json);
+	poptFreeContext(ctx);
+	return status;
+}

@@ -1,0 +1,78 @@
+#!/bin/sh
+# kbench - command-line tests: kbench micro --list and bad command lines
+# SPDX-License-Identifier: GPL-3.0-or-later
+. "$(dirname "$0")/lib.sh"
+
+LM_TESTS="lat_syscall_null lat_syscall_io lat_syscall_stat lat_syscall_open
+lat_select_file lat_select_tcp lat_sig_install lat_sig_catch lat_sig_prot
+lat_proc_fork lat_proc_exec lat_proc_shell lat_ctx_2p_0k lat_ctx_2p_16k
+lat_ctx_2p_64k lat_ctx_8p_16k lat_ctx_8p_64k lat_ctx_16p_16k lat_ctx_16p_64k
+lat_pipe lat_unix lat_udp lat_tcp lat_connect lat_fs_create_0k lat_fs_delete_0k
+lat_fs_create_10k lat_fs_delete_10k lat_mmap lat_pagefault bw_pipe bw_unix
+bw_tcp bw_file_rd bw_mmap_rd bw_mem_bcopy_libc bw_mem_bcopy_loop bw_mem_rd
+bw_mem_wr lat_mem_l1 lat_mem_l2 lat_mem_l3 lat_mem_main"
+
+# ---- --list: every test with family, unit, what and method ----
+expect_rc "--list" 0 "$KBENCH" micro --list
+expect_out_grep "--list: heading" "^TEST +FAMILY +UNIT +WHAT \\(METHOD\\)$"
+missing=
+for t in $LM_TESTS; do
+    grep -Eq "^$t +lmbench +(us|ns|MB/s) +[^ ].* \\(lmbench [a-z_]+.*\\)$" "$WORK/out" || missing="$missing $t"
+done
+if [ -z "$missing" ]; then pass "--list: every lmbench test with its unit and method"; else
+    fail "--list: every lmbench test with its unit and method" "missing or malformed:$missing"; fi
+expect_out_grep "--list: null call is getppid in us" "^lat_syscall_null +lmbench +us +getppid\\(\\) system call \\(lmbench lat_syscall null\\)$"
+expect_out_grep "--list: bandwidths in MB/s" "^bw_mem_rd +lmbench +MB/s "
+expect_out_grep "--list: memory latencies in ns" "^lat_mem_main +lmbench +ns "
+expect_out_grep "--list: the byte family too" "^byte_[a-z0-9_]+ +byte "
+n_lm=$(grep -c " lmbench " "$WORK/out")
+if [ "$n_lm" -eq 43 ]; then pass "--list: 43 lmbench tests"; else fail "--list: 43 lmbench tests" "found $n_lm"; fi
+
+expect_rc "--list --family lmbench" 0 "$KBENCH" micro --list --family lmbench
+if grep -q " byte " "$WORK/out"; then fail "--family lmbench lists no byte test" "$(grep ' byte ' "$WORK/out" | head -3)"; else
+    pass "--family lmbench lists no byte test"; fi
+expect_rc "--list --family byte" 0 "$KBENCH" micro --list --family byte
+if grep -q " lmbench " "$WORK/out"; then fail "--family byte lists no lmbench test"; else
+    pass "--family byte lists no lmbench test"; fi
+
+# ---- unknown test: exit 2, the list of valid names ----
+expect_rc "unknown test" 2 "$KBENCH" micro --quick lat_syscall_null lat_nothing
+expect_err_grep "unknown test: named" "^kbench micro: unknown test 'lat_nothing'$"
+expect_err_grep "unknown test: valid names follow" "^valid tests:$"
+expect_err_grep "unknown test: lmbench names listed" " lat_syscall_null .*lat_syscall_io"
+expect_err_grep "unknown test: byte names listed" "byte_"
+if grep -q '\[1/' "$WORK/err"; then fail "unknown test: nothing ran"; else pass "unknown test: nothing ran"; fi
+
+# ---- bad options: exit 2, one line, nothing run ----
+expect_bad() {
+    bname=$1 re=$2
+    shift 2
+    expect_rc "$bname: exit 2" 2 "$@"
+    if grep -Eq -- "$re" "$WORK/err" && ! grep -q '\[1/' "$WORK/err"; then pass "$bname: said, nothing run"; else
+        fail "$bname: said, nothing run" "want /$re/" "stderr: $(cat "$WORK/err")"; fi
+}
+expect_bad "--family foo" "--family must be lmbench or byte, not 'foo'" "$KBENCH" micro --family foo
+expect_bad "--enough 0" "--enough must be a time from 0.1ms to 10s, not '0'" "$KBENCH" micro --enough 0
+expect_bad "--enough abc" "--enough must be a time .* not 'abc'" "$KBENCH" micro --enough abc
+expect_bad "--duration -1" "--duration must be a time from 10ms to 1h, not '-1'" "$KBENCH" micro --duration -1
+expect_bad "--copies 0" "--copies must be a whole number from 1 to 1024, not '0'" "$KBENCH" micro --copies 0
+expect_bad "--baseline foo" "--baseline must be byte4 or unixbench5, not 'foo'" "$KBENCH" micro --baseline foo
+expect_bad "unknown option" "--frob" "$KBENCH" micro --frob
+expect_bad "test of another family" "test 'lat_pipe' is in the lmbench family, not byte" \
+    "$KBENCH" micro --family byte lat_pipe
+mkdir -p "$WORK/tmp"
+expect_bad "--json in a missing directory" "--json $WORK/nodir/x.json" \
+    env TMPDIR="$WORK/tmp" "$KBENCH" micro --quick --json "$WORK/nodir/x.json" lat_syscall_null
+expect_bad "--json a directory" "--json $WORK" \
+    env TMPDIR="$WORK/tmp" "$KBENCH" micro --quick --json "$WORK" lat_syscall_null
+expect_empty_dir "bad --json: no temporary directory left" "$WORK/tmp"
+
+# ---- help names every option ----
+expect_rc "--help" 0 "$KBENCH" micro --help
+nohelp=
+for opt in --list --family --enough --duration --quick --copies --baseline --json; do
+    grep -q -- "$opt" "$WORK/out" || nohelp="$nohelp $opt"
+done
+if [ -z "$nohelp" ]; then pass "--help names every option"; else fail "--help names every option" "missing:$nohelp"; fi
+
+finish

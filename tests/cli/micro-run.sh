@@ -1,0 +1,133 @@
+#!/bin/sh
+# kbench - command-line tests: every lmbench test of kbench micro in quick
+# mode gives a positive finite figure or a skip with a reason; the text
+# tables and the JSON document carry them; nothing is left behind
+# SPDX-License-Identifier: GPL-3.0-or-later
+. "$(dirname "$0")/lib.sh"
+
+mkdir -p "$WORK/tmp"
+TMPDIR="$WORK/tmp" run "$KBENCH" micro --quick --family lmbench --json "$WORK/m.json"
+if [ "$RC" -eq 0 ]; then pass "quick lmbench run: exit 0"; else
+    fail "quick lmbench run: exit 0" "exit $RC" "$(grep -v '\[[0-9]*/' "$WORK/err" | head -20)"; fi
+cp "$WORK/out" "$WORK/text"
+expect_empty_dir "temporary directory removed" "$WORK/tmp"
+
+# the JSON: every test, a positive finite value or a reason
+python3 - "$WORK/m.json" >"$WORK/py" 2>&1 <<'PY'
+import json, math, sys
+d = json.load(open(sys.argv[1]))
+bad = []
+assert d["kind"] == "micro", d["kind"]
+for k in ("kbench_version", "time", "params", "system", "results"):
+    assert k in d, k
+assert d["params"]["quick"] is True and d["params"]["intervals"] == 5
+assert abs(d["params"]["enough_s"] - 0.001) < 1e-12
+tests = d["results"]["tests"]
+assert len(tests) == 43, len(tests)
+for t in tests:
+    for k in ("name", "family", "title"):
+        assert k in t, (t, k)
+    assert t["family"] == "lmbench", t
+    if "error" in t:
+        bad.append("%s failed: %s" % (t["name"], t["error"]))
+    elif "skipped" in t:
+        if not t["skipped"].strip():
+            bad.append("%s skipped without a reason" % t["name"])
+        if "value" in t:
+            bad.append("%s skipped with a value" % t["name"])
+    else:
+        v = t.get("value")
+        for k in ("unit", "value", "higher_is_better", "min", "max", "cov_pct", "samples"):
+            if k not in t:
+                bad.append("%s lacks %s" % (t["name"], k))
+        if not isinstance(v, (int, float)) or not math.isfinite(v) or v <= 0:
+            bad.append("%s value %r" % (t["name"], v))
+        elif not (t["min"] <= v <= t["max"]):
+            bad.append("%s median %r outside [%r, %r]" % (t["name"], v, t["min"], t["max"]))
+        if t["samples"] != 5:
+            bad.append("%s samples %r" % (t["name"], t["samples"]))
+        want = {"us": False, "ns": False, "MB/s": True}.get(t["unit"])
+        if want is None or t["higher_is_better"] != want:
+            bad.append("%s unit %r higher_is_better %r" % (t["name"], t["unit"], t["higher_is_better"]))
+ran = [t["name"] for t in tests if "value" in t]
+for must in ("lat_syscall_null", "lat_syscall_io", "lat_pipe", "lat_ctx_2p_0k", "bw_mem_rd",
+             "lat_mem_l1", "lat_proc_fork", "lat_fs_create_0k"):
+    if must not in ran:
+        bad.append("%s gave no figure" % must)
+print("\n".join(bad))
+sys.exit(1 if bad else 0)
+PY
+if [ $? -eq 0 ]; then pass "JSON: every lmbench test has a positive finite figure or a reason"; else
+    fail "JSON: every lmbench test has a positive finite figure or a reason" "$(cat "$WORK/py")"; fi
+
+# the text: lmbench's tables and one line per test
+for h in "Processor, Processes - times in microseconds - smaller is better" \
+         "Context switching - times in microseconds - smaller is better" \
+         "\\*Local\\* Communication latencies in microseconds - smaller is better" \
+         "File & VM system latencies in microseconds - smaller is better" \
+         "\\*Local\\* Communication bandwidths in MB/s - bigger is better" \
+         "Memory latencies in nanoseconds - smaller is better"; do
+    grep -q "^$h\$" "$WORK/text" || fail "text: heading '$h'" "$(head -40 "$WORK/text")"
+done
+pass "text: the six lmbench headings"
+if grep -Eq "^Host +OS +Mhz +null +null +stat +open +slct +sig +sig +fork +exec +sh$" "$WORK/text"; then
+    pass "text: processor table columns"; else fail "text: processor table columns" "$(head -12 "$WORK/text")"; fi
+host=$(uname -n)
+if grep -Eq "^$host +Linux $(uname -r) +[0-9-]+ " "$WORK/text"; then pass "text: host, OS and Mhz"; else
+    fail "text: host, OS and Mhz" "$(head -12 "$WORK/text")"; fi
+python3 - "$WORK/m.json" "$WORK/text" >"$WORK/py" 2>&1 <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+text = open(sys.argv[2]).read().splitlines()
+bad = []
+for t in d["results"]["tests"]:
+    lines = [l for l in text if l.split()[:1] == [t["name"]]]
+    if len(lines) != 1:
+        bad.append("%s: %d lines" % (t["name"], len(lines)))
+        continue
+    l = lines[0]
+    if "value" in t:
+        f = l[len(t["name"]):].split()
+        unit_at = f.index(t["unit"])
+        med, mn, mx = float(f[unit_at - 1]), float(f[unit_at + 1]), float(f[unit_at + 2])
+        if abs(med - t["value"]) > 1e-3 * t["value"] or abs(mn - t["min"]) > 1e-3 * t["min"]:
+            bad.append("%s: text %s vs JSON %r" % (t["name"], l, t["value"]))
+    elif "error" in t:
+        bad.append("%s failed: %s" % (t["name"], t["error"]))
+    elif "skipped: " + t["skipped"] not in l:
+        bad.append("%s: no reason in %r" % (t["name"], l))
+print("\n".join(bad))
+sys.exit(1 if bad else 0)
+PY
+if [ $? -eq 0 ]; then pass "text: one line per test, same figures as the JSON"; else
+    fail "text: one line per test, same figures as the JSON" "$(cat "$WORK/py")"; fi
+expect_true "text: MB is 10^6 bytes" grep -q "MB = 10^6 bytes" "$WORK/text"
+
+# ---- chosen tests only; --json - keeps stdout pure JSON ----
+TMPDIR="$WORK/tmp" run "$KBENCH" micro --quick --json - lat_syscall_null bw_mem_wr
+expect_true "--json -: exit 0" test "$RC" -eq 0
+if jget "$WORK/out" '",".join(t["name"] for t in d["results"]["tests"])' >"$WORK/names" 2>&1 &&
+   [ "$(cat "$WORK/names")" = "lat_syscall_null,bw_mem_wr" ]; then pass "--json -: the two tests, in order"; else
+    fail "--json -: the two tests, in order" "$(cat "$WORK/names")" "$(head -c 300 "$WORK/out")"; fi
+expect_err_grep "--json -: the text on stderr" "^lat_syscall_null +null call "
+expect_err_grep "--json -: progress on stderr" "^kbench micro: \\[2/2\\] bw_mem_wr\\.\\.\\.$"
+if grep -q "Context switching" "$WORK/err"; then fail "only the tables of the chosen tests"; else
+    pass "only the tables of the chosen tests"; fi
+expect_empty_dir "temporary directory removed again" "$WORK/tmp"
+
+# ---- a test that cannot run here is skipped with its reason, the others run ----
+(ulimit -n 40 && TMPDIR="$WORK/tmp" exec "$KBENCH" micro --quick --json "$WORK/s.json" \
+    lat_select_file lat_sig_prot) >"$WORK/out" 2>"$WORK/err"
+RC=$?
+expect_true "out of descriptors: exit 0" test "$RC" -eq 0
+expect_out_grep "out of descriptors: skipped with the reason" \
+    "^lat_select_file +slct file +skipped: cannot open 100 descriptors: Too many open files$"
+expect_out_grep "out of descriptors: the table shows -" "^$(uname -n) +Linux [^ ]+ +[0-9.]+ +-$"
+expect_out_grep "out of descriptors: the next test ran" "^lat_sig_prot +prot fault +[0-9.]+ us "
+if jget "$WORK/s.json" '[sorted(t) for t in d["results"]["tests"]]' >"$WORK/keys" 2>&1 &&
+   grep -q "\['family', 'name', 'skipped', 'title'\], \['cov_pct', 'family'" "$WORK/keys"; then
+    pass "out of descriptors: JSON has the reason and no value"; else
+    fail "out of descriptors: JSON has the reason and no value" "$(cat "$WORK/keys")"; fi
+expect_empty_dir "out of descriptors: temporary directory removed" "$WORK/tmp"
+
+finish

@@ -1,0 +1,65 @@
+#!/bin/sh
+# kbench - command-line tests: kbench micro stopped by SIGINT or SIGTERM
+# in the middle kills and reaps its children, removes its temporary
+# directory and prints no figure
+# SPDX-License-Identifier: GPL-3.0-or-later
+. "$(dirname "$0")/lib.sh"
+
+if ! command -v setsid >/dev/null 2>&1; then
+    skip "no setsid to give kbench its own session"
+    finish
+fi
+
+# in_session SID: how many processes are in session SID (from /proc, so no
+# ps is needed; a process that exits meanwhile is not counted)
+in_session() {
+    cat /proc/[0-9]*/stat 2>/dev/null |
+        awk -v s="$1" '{ sub(/^.*\) /, ""); split($0, f, " "); if (f[4] == s) n++ } END { print n + 0 }'
+}
+
+# stop SIG AT PROCS: start a run of test AT in its own session, wait for
+# its progress line and for PROCS processes in the session, send SIG, wait
+stop() {
+    sig=$1 at=$2 want=$3
+    rm -rf "$WORK/tmp" && mkdir -p "$WORK/tmp"
+    TMPDIR="$WORK/tmp" setsid "$KBENCH" micro --enough 50ms "$at" lat_syscall_null \
+        >"$WORK/out" 2>"$WORK/err" &
+    pid=$!
+    i=0
+    while ! grep -q "\\[1/2\\] $at" "$WORK/err" 2>/dev/null && [ $i -lt 200 ]; do
+        sleep 0.05; i=$((i + 1))
+    done
+    sid=$pid     # setsid made kbench the leader of a new session
+    i=0
+    while kids=$(in_session "$sid"); [ "$kids" -lt "$want" ] && [ $i -lt 500 ]; do
+        sleep 0.02; i=$((i + 1))
+    done
+    sleep 0.1
+    kill -"$sig" "$pid"
+    wait "$pid"
+    RC=$?
+    SID=$sid
+    KIDS=$kids
+}
+
+for case in "INT 130 lat_ctx_16p_64k 16" "TERM 143 lat_ctx_8p_16k 8" "INT 130 lat_tcp 2" \
+            "TERM 143 lat_fs_create_10k 1"; do
+    set -- $case
+    stop "$1" "$3" "$4"
+    name="SIG$1 during $3"
+    if [ "$RC" -eq "$2" ]; then pass "$name: exit $2"; else fail "$name: exit $2" "exit $RC" "$(cat "$WORK/err")"; fi
+    case $3 in
+        lat_ctx_16p_64k) if [ "$KIDS" -ge 16 ]; then pass "$name: the ring was running ($KIDS processes)"; else
+                             fail "$name: the ring was running" "$KIDS processes in the session"; fi ;;
+    esac
+    sleep 0.2
+    left=$(in_session "$SID")
+    if [ "$left" -eq 0 ]; then pass "$name: no process left"; else
+        fail "$name: no process left" "$left processes in session $SID"; fi
+    expect_empty_dir "$name: no temporary directory left" "$WORK/tmp"
+    expect_err_grep "$name: said so" "^kbench micro: interrupted; children stopped, temporary files removed, no figures reported$"
+    if [ -s "$WORK/out" ]; then fail "$name: no figure printed" "$(cat "$WORK/out")"; else
+        pass "$name: no figure printed"; fi
+done
+
+finish

@@ -1,0 +1,172 @@
+/* kbench - unit tests of the micro harness's arithmetic and lmbench helpers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The expected figures were worked out by hand from the definitions in
+ * harness.h and lmbench.h, not by calling the code under test.
+ */
+#include "config.h"
+#include "micro/harness.h"
+#include "micro/lmbench.h"
+
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+static void assert_close(double got, double want, double eps)
+{
+	if (!(fabs(got - want) <= eps))
+		fail_msg("got %.12g, want %.12g (+- %g)", got, want, eps);
+}
+
+/* 1,000,000 ns for 1000 repetitions, a clock read of 30 ns, 1.5 ns of
+ * empty loop per repetition: 1e6 - 30 - 1500 = 998470 ns. */
+static void net_subtracts_clock_and_loop(void **state)
+{
+	(void)state;
+	assert_close(harness_net_ns(1e6, 1000, 30, 1.5), 998470, 0);
+	assert_close(harness_net_ns(5000, 0, 20, 3), 4980, 0);
+	/* overhead as large as the interval: nothing left */
+	assert_close(harness_net_ns(100, 10, 50, 5), 0, 0);
+	assert_close(harness_net_ns(100, 10, 60, 5), 0, 0);
+}
+
+static void next_iters_grows(void **state)
+{
+	(void)state;
+	const double enough = 5e6;
+	/* below 1% of enough (49,999 ns), or no time at all: x10 */
+	assert_int_equal(harness_next_iters(7, 49999, enough, 1u << 30), 70);
+	assert_int_equal(harness_next_iters(7, 0, enough, 1u << 30), 70);
+	/* 100 took 1 ms: 100 x 1.25 x 5 = 625 */
+	assert_int_equal(harness_next_iters(100, 1e6, enough, 1u << 30), 625);
+	/* 1000 took 4.99 ms: 1000 x 1.25 x 5/4.99 = 1252.5 -> 1252 */
+	assert_int_equal(harness_next_iters(1000, 4.99e6, enough, 1u << 30), 1252);
+	/* 3 took 0.06 ms (1.2%): 3 x 1.25 x 83.33 = 312.5 -> capped at x10 = 30 */
+	assert_int_equal(harness_next_iters(3, 6e4, enough, 1u << 30), 30);
+	/* at least one more: 1 took 4.9 ms -> 1.2755 -> 2 */
+	assert_int_equal(harness_next_iters(1, 4.9e6, enough, 1u << 30), 2);
+	/* the cap */
+	assert_int_equal(harness_next_iters(500, 1e3, enough, 2000), 2000);
+}
+
+static void scale_units(void **state)
+{
+	(void)state;
+	/* 2,000,000 ns for 1000 repetitions of 2 operations: 1000 ns = 1 us each */
+	assert_close(harness_scale(HARNESS_US, 2e6, 1000, 2, 0), 1.0, 1e-12);
+	/* 1600 ns for 10 repetitions of 16 loads: 10 ns a load */
+	assert_close(harness_scale(HARNESS_NS, 1600, 10, 16, 0), 10.0, 1e-12);
+	/* 8,000,000 bytes x 5 in 20 ms: 40e6 B / 0.02 s = 2e9 B/s = 2000 MB/s */
+	assert_close(harness_scale(HARNESS_MBPS, 2e7, 5, 0, 8e6), 2000.0, 1e-9);
+	/* 65536 bytes in 1 us: 65536 MB/s (10^6 bytes) */
+	assert_close(harness_scale(HARNESS_MBPS, 1000, 1, 0, 65536), 65536.0, 1e-9);
+	/* no figure from nothing */
+	assert_true(isnan(harness_scale(HARNESS_US, 0, 10, 1, 0)));
+	assert_true(isnan(harness_scale(HARNESS_US, 100, 0, 1, 0)));
+	assert_true(isnan(harness_scale(HARNESS_US, 100, 10, 0, 0)));
+	assert_true(isnan(harness_scale(HARNESS_MBPS, 100, 10, 1, 0)));
+}
+
+static void median_of_odd_and_even(void **state)
+{
+	(void)state;
+	const double odd[] = { 5, 1, 9, 3, 7, 11, 2, 8, 4, 10, 6 };   /* 1..11 */
+	assert_close(harness_median(odd, 11), 6, 0);
+	const double even[] = { 4, 1, 3, 2 };
+	assert_close(harness_median(even, 4), 2.5, 0);
+	assert_close(odd[0], 5, 0);      /* not sorted in place */
+	assert_true(isnan(harness_median(odd, 0)));
+}
+
+/* 2 4 4 4 5 5 7 9 (shuffled): median 4.5, min 2, max 9, mean 5, sample
+ * stddev sqrt(32/7) = 2.138089935299395, CoV 42.76179870598791 %. */
+static void summarize_fills_result(void **state)
+{
+	(void)state;
+	const double v[] = { 9, 4, 2, 5, 4, 7, 4, 5 };
+	struct micro_result r;
+	memset(&r, 0, sizeof(r));
+	assert_int_equal(harness_summarize(v, 8, &r), 0);
+	assert_close(r.value, 4.5, 0);
+	assert_close(r.min, 2, 0);
+	assert_close(r.max, 9, 0);
+	assert_close(r.cov_pct, 42.76179870598791, 1e-8);
+	assert_int_equal(r.samples, 8);
+	assert_close(r.sample_s, 0, 0);
+	/* one sample: no CoV */
+	assert_int_equal(harness_summarize(v, 1, &r), 0);
+	assert_close(r.value, 9, 0);
+	assert_true(isnan(r.cov_pct));
+	const double bad[] = { 1, NAN };
+	assert_int_equal(harness_summarize(bad, 2, &r), -1);
+	assert_int_equal(harness_summarize(v, 0, &r), -1);
+}
+
+static void sum_words_exact(void **state)
+{
+	(void)state;
+	uint64_t w[24];
+	for (int i = 0; i < 24; i++)
+		w[i] = (uint64_t)i + 1;           /* 1..24: 300 */
+	assert_int_equal(lm_sum_words(w, sizeof(w)), 300);
+	assert_int_equal(lm_sum_words(w, 64), 36);   /* 1..8 */
+}
+
+/* lat_mem_rd's chain: 4 elements of 128 bytes, each pointing one stride
+ * back, the first to the last; the start is the last. */
+static void chain_points_back(void **state)
+{
+	(void)state;
+	char *buf = calloc(1, 512);
+	assert_non_null(buf);
+	void **start = lm_make_chain(buf, 512, 128);
+	assert_ptr_equal(start, buf + 384);
+	assert_ptr_equal(*(void **)(buf + 384), buf + 256);
+	assert_ptr_equal(*(void **)(buf + 256), buf + 128);
+	assert_ptr_equal(*(void **)(buf + 128), buf);
+	assert_ptr_equal(*(void **)buf, buf + 384);
+	free(buf);
+}
+
+/* A curve 1.5 ns up to 32 KiB, 5 ns to 256 KiB, 15 ns to 2 MiB, 80 ns
+ * beyond: boundaries at 32 KiB, 256 KiB and 2 MiB.  A lone spike is not
+ * a level. */
+static void levels_from_curve(void **state)
+{
+	(void)state;
+	const size_t K = 1024;
+	size_t sz[12];
+	const double lat[12] = { 1.5, 1.5, 5, 5.1, 5, 15, 15.2, 15, 80, 81, 80, 80 };
+	const size_t at[12] = { 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384, 32768 };
+	for (int i = 0; i < 12; i++)
+		sz[i] = at[i] * K;
+	size_t out[3];
+	assert_int_equal(lm_levels_from_curve(sz, lat, 12, out, 3), 3);
+	assert_int_equal(out[0], 32 * K);
+	assert_int_equal(out[1], 256 * K);
+	assert_int_equal(out[2], 2048 * K);
+	const double spike[5] = { 2, 2, 9, 2, 2 };
+	assert_int_equal(lm_levels_from_curve(sz, spike, 5, out, 3), 0);
+	/* max limits the count */
+	assert_int_equal(lm_levels_from_curve(sz, lat, 12, out, 1), 1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(net_subtracts_clock_and_loop),
+		cmocka_unit_test(next_iters_grows),
+		cmocka_unit_test(scale_units),
+		cmocka_unit_test(median_of_odd_and_even),
+		cmocka_unit_test(summarize_fills_result),
+		cmocka_unit_test(sum_words_exact),
+		cmocka_unit_test(chain_points_back),
+		cmocka_unit_test(levels_from_curve),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
