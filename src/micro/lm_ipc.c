@@ -5,7 +5,10 @@
  * its own working set of K KiB before passing it on.  The ring's own cost
  * (one process writing the token into a pipe, reading it back and summing
  * its working set: lmbench's overhead measurement; its fastest interval)
- * is taken from the time per hop, which leaves the context switch.
+ * is taken from the time per hop, which leaves the context switch.  The
+ * ring and the overhead run on one CPU (the one kbench is on), so a hop is
+ * a context switch and not a wake-up on another CPU that overlaps the
+ * sender's return; where the affinity cannot be set, they run unpinned.
  * lat_pipe, lat_unix, lat_tcp, lat_udp: a round trip of a small message
  * to an echoing child.  lat_connect: a TCP connect to a local server and
  * close.  bw_pipe, bw_unix, bw_tcp: a child writes 64 KiB chunks as fast
@@ -16,6 +19,7 @@
 #include "micro/lmbench.h"
 
 #include <arpa/inet.h>
+#include <sched.h>
 #include <errno.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -199,6 +203,14 @@ int lm_ctx(const struct micro_test *t, const struct micro_opts *o, struct micro_
 	struct ring *g = calloc(1, sizeof(*g));
 	if (!g)
 		return lm_note(r, -1, "out of memory");
+	/* one CPU for the parent and, by inheritance, every ring member */
+	cpu_set_t was, one;
+	int pinned = 0, cpu = sched_getcpu();
+	if (cpu >= 0 && cpu < CPU_SETSIZE && sched_getaffinity(0, sizeof(was), &was) == 0) {
+		CPU_ZERO(&one);
+		CPU_SET(cpu, &one);
+		pinned = sched_setaffinity(0, sizeof(one), &one) == 0;
+	}
 	g->bytes = a->kbytes * 1024;
 	g->procs = 1;
 	struct harness_bench b = { .run = run_ring, .ctx = g, .unit = HARNESS_US,
@@ -239,6 +251,8 @@ int lm_ctx(const struct micro_test *t, const struct micro_opts *o, struct micro_
 out:
 	ring_close(g);
 	free(g);
+	if (pinned)
+		sched_setaffinity(0, sizeof(was), &was);
 	return rc;
 }
 
