@@ -380,6 +380,12 @@ int cmd_compare(int argc, const char **argv)
 						 plot);
 			goto out;
 		}
+		for (const char *p = plot; *p; p++)
+			if ((unsigned char)*p < 0x20 || *p == 0x7f) {
+				status = cli_usage_error(cmd, "--plot: the name holds a control "
+							 "character; gnuplot cannot take it");
+				goto out;
+			}
 	}
 	if (do_export && n != 1) {
 		status = cli_usage_error(cmd, "--export takes one results file");

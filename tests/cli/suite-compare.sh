@@ -104,6 +104,7 @@ expect_bad "--confidence 80" '--confidence 80: give 90, 95 or 99' "$KBENCH" comp
 expect_bad "--style" '--style html: give table or lkml' "$KBENCH" compare --style html a.json b.json
 expect_bad "--sort" '--sort size: give change or name' "$KBENCH" compare --sort size a.json b.json
 expect_bad "--plot extension" '--plot x\.pdf: the name must end in \.svg or \.png' "$KBENCH" compare --plot x.pdf a.json b.json
+expect_bad "--plot name with a newline" '--plot: the name holds a control character' "$KBENCH" compare --plot "$(printf 'p\nq.svg')" a.json b.json
 expect_bad "--export with two files" '--export takes one results file' "$KBENCH" compare --export a.json b.json
 
 # ---- plots ----
@@ -115,6 +116,22 @@ if command -v gnuplot >/dev/null 2>&1; then
     expect_true "SVG written, both charts, every file in the key" sh -c 'grep -q "<svg" p.svg && grep -q "mean MB/s against clients" p.svg && grep -q "change of the mean against A" p.svg && grep -q "A: base" p.svg && grep -q "C: two" p.svg'
     expect_rc "--plot PNG" 0 "$KBENCH" compare --plot p.png a.json b.json
     expect_true "PNG written" sh -c 'head -c 8 p.png | od -An -c | grep -q "P   N   G"'
+    # names from a results file never reach gnuplot as commands: a newline
+    # in a test name or unit would end the datablock line and start one
+    python3 - <<'EOF'
+import json
+evil = 'x"\nEOD\nsystem("touch gp-pwned-name")\n$Z << EOD\n'
+unit = 'us\nEOD\nsystem("touch gp-pwned-unit")\n$Y << EOD\n'
+for path, vals in (("ev-a.json", [1, 2, 3]), ("ev-b.json", [1, 2, 4])):
+    d = json.load(open("a.json"))
+    d["label"] = 'l\nsystem("touch gp-pwned-label")\n'
+    d["tests"] = [{"name": evil, "params": {"command": "micro"}, "unit": unit,
+                   "higher_is_better": True, "runs": [{"value": v} for v in vals]}]
+    json.dump(d, open(path, "w"))
+EOF
+    expect_rc "--plot with newlines in names" 0 "$KBENCH" compare --plot ev.svg ev-a.json ev-b.json
+    expect_true "no gnuplot command from a test name, unit or label" sh -c '! ls gp-pwned-* 2>/dev/null | grep -q .'
+    expect_true "the bar is drawn, its name on one line" grep -q 'x. EOD system' ev.svg
 else
     skip "--plot (gnuplot not installed)"
 fi
