@@ -6,6 +6,7 @@
  */
 #include "config.h"
 #include "cli.h"
+#include "stats/summary.h"
 #include "suite/suitefile.h"
 
 #include <ctype.h>
@@ -60,6 +61,14 @@ static int read_test(json_t *t, struct sf_test *out, char *why, size_t whylen)
 			return -1;
 		}
 		out->v[out->n++] = json_number_value(v);
+	}
+	/* figures whose sum or spread overflows a double would print made-up
+	 * means and intervals */
+	struct summary sm;
+	if (out->n && (summary_of(out->v, out->n, &sm) < 0 || !isfinite(sm.mean) ||
+		       (out->n > 1 && !isfinite(sm.stddev)))) {
+		snprintf(why, whylen, "test '%s': its figures are too large to average", out->name);
+		return -1;
 	}
 	return 0;
 }
@@ -122,6 +131,15 @@ int suitefile_load(const char *cmd, const char *path, bool need_runs, struct sui
 			return refuse(cmd, path, why);
 		}
 		out->nruns += out->t[out->nt].n;
+		for (size_t j = 0; j < out->nt; j++)
+			if (!strcmp(out->t[j].name, out->t[out->nt].name) &&
+			    !strcmp(out->t[j].unit, out->t[out->nt].unit)) {
+				snprintf(why, sizeof(why), "test '%s' (%s) appears twice",
+					 out->t[j].name, out->t[j].unit);
+				out->nt++;
+				suitefile_free(out);
+				return refuse(cmd, path, why);
+			}
 		out->nt++;
 	}
 	if (need_runs && out->nruns == 0) {

@@ -75,6 +75,15 @@ expect_out_grep "and the match is said" '^note: load 1 of A compared with load 1
 expect_out_grep "two limits of one test stay apart" '^  B  load 5 mem=64M \(MB/s\), 5 runs$'
 expect_out_grep "both of them" '^  B  load 5 mem=12M \(MB/s\), 5 runs$'
 
+# large figures in full (not cut to the column), a zero baseline gives no change
+mkfile big-a.json big "load 1=3e12,3.1e12,2.9e12" "lat_z=0,0,0"
+mkfile big-b.json big "load 1=3e12,3.1e12,2.95e12" "lat_z=0,0,1"
+expect_rc "large figures" 0 "$KBENCH" compare big-a.json big-b.json
+expect_out_grep "large figures as 6 digits" '^ +B +3 +3e\+12 3\.01667e\+12 \+- 1\.89729e\+11 +\+0\.56%  ~ \(p=0\.83\)$'
+expect_rc "lkml, zero baseline" 0 "$KBENCH" compare --style lkml big-a.json big-b.json
+expect_out_grep "lkml: no change against a zero mean" '^lat_z \(us\) \|\| 0 -> 0\.3333 -$'
+expect_true "lkml: never nan" sh -c '! grep -qi nan "$0"' "$WORK/out"
+
 # ---- bad input: one line naming the file, exit 2 ----
 # expect_bad NAME REGEX CMD...
 expect_bad() {
@@ -97,6 +106,12 @@ python3 -c 'import json; d = json.load(open("a.json")); d["schema"] = 2; json.du
 expect_bad "a newer schema" '^kbench compare: new\.json: schema 2 is newer than this kbench reads \(1\)' "$KBENCH" compare a.json new.json
 mkfile empty.json empty "load 1=" "load 5="
 expect_bad "no runs" '^kbench compare: empty\.json: no runs recorded' "$KBENCH" compare a.json empty.json
+mkfile dup.json dup "load 1=1,2,3" "load 1=4,5,6"
+expect_bad "a test twice" "^kbench compare: dup\.json: test 'load 1' \(MB/s\) appears twice$" "$KBENCH" compare a.json dup.json
+mkfile huge.json huge "load 1=1e308,1e308,1e308"
+expect_bad "figures whose sum overflows" "^kbench compare: huge\.json: test 'load 1': its figures are too large to average$" "$KBENCH" compare a.json huge.json
+mkfile spread.json spread "load 1=1e200,-1e200,1e200"
+expect_bad "figures whose spread overflows" "^kbench compare: spread\.json: test 'load 1': its figures are too large to average$" "$KBENCH" compare spread.json a.json
 expect_bad "same file twice" '^kbench compare: \./a\.json: the same file as a\.json' "$KBENCH" compare a.json ./a.json
 expect_bad "missing file" '^kbench compare: nope\.json: No such file' "$KBENCH" compare a.json nope.json
 expect_bad "one file" 'give at least two results files' "$KBENCH" compare a.json
