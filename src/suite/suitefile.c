@@ -14,6 +14,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static int refuse(const char *cmd, const char *path, const char *why)
 {
@@ -81,6 +82,11 @@ int suitefile_load(const char *cmd, const char *path, bool need_runs, struct sui
 	FILE *f = fopen(path, "re");
 	if (!f)
 		return refuse(cmd, path, strerror(errno));
+	struct stat st;
+	if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+		fclose(f);
+		return refuse(cmd, path, strerror(EISDIR));
+	}
 	json_t *doc = json_loadf(f, JSON_REJECT_DUPLICATES, &jerr);
 	fclose(f);
 	if (!doc) {

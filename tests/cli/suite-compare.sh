@@ -113,6 +113,14 @@ expect_bad "figures whose sum overflows" "^kbench compare: huge\.json: test 'loa
 mkfile spread.json spread "load 1=1e200,-1e200,1e200"
 expect_bad "figures whose spread overflows" "^kbench compare: spread\.json: test 'load 1': its figures are too large to average$" "$KBENCH" compare spread.json a.json
 expect_bad "same file twice" '^kbench compare: \./a\.json: the same file as a\.json' "$KBENCH" compare a.json ./a.json
+mkdir -p adir.json
+expect_bad "a directory" '^kbench compare: adir\.json: Is a directory$' "$KBENCH" compare a.json adir.json
+: >zero.json
+expect_bad "an empty file" '^kbench compare: zero\.json: not a kbench results file: not JSON' "$KBENCH" compare a.json zero.json
+head -c 200 a.json >cut.json
+expect_bad "a truncated file" '^kbench compare: cut\.json: not a kbench results file: not JSON \(line 1: premature end of input' "$KBENCH" compare a.json cut.json
+ln -sf a.json link.json
+expect_bad "the same file by a symbolic link" '^kbench compare: link\.json: the same file as a\.json' "$KBENCH" compare a.json link.json
 expect_bad "missing file" '^kbench compare: nope\.json: No such file' "$KBENCH" compare a.json nope.json
 expect_bad "one file" 'give at least two results files' "$KBENCH" compare a.json
 expect_bad "--confidence 80" '--confidence 80: give 90, 95 or 99' "$KBENCH" compare --confidence 80 a.json b.json
