@@ -167,6 +167,13 @@ static void word(char *dst, size_t n, const char *src)
 	size_t i = 0;
 	for (; src && *src && i + 1 < n; src++)
 		dst[i++] = isspace((unsigned char)*src) ? '_' : *src;
+	/* cut short inside a UTF-8 character: leave out its first bytes too */
+	if (src && ((unsigned char)*src & 0xc0) == 0x80) {
+		while (i > 0 && ((unsigned char)dst[i - 1] & 0xc0) == 0x80)
+			i--;
+		if (i > 0)
+			i--;
+	}
 	dst[i] = '\0';
 }
 

@@ -84,6 +84,12 @@ expect_rc "lkml, zero baseline" 0 "$KBENCH" compare --style lkml big-a.json big-
 expect_out_grep "lkml: no change against a zero mean" '^lat_z \(us\) \|\| 0 -> 0\.3333 -$'
 expect_true "lkml: never nan" sh -c '! grep -qi nan "$0"' "$WORK/out"
 
+# a long name of two-byte characters is cut at a character in the Go form
+mkfile utf.json utf "$(python3 -c 'print("\u00e9" * 100)')=1,2,3"
+expect_rc "--export of a long UTF-8 name" 0 "$KBENCH" compare --export utf.json
+expect_true "the Go form is valid UTF-8" python3 -c 'import sys; open(sys.argv[1], encoding="utf-8", errors="strict").read()' "$WORK/out"
+expect_out_grep "the name cut after 63 characters" "^BenchmarkMicro/test=$(python3 -c 'print("\u00e9" * 63)') 1 1 MB/s$"
+
 # ---- bad input: one line naming the file, exit 2 ----
 # expect_bad NAME REGEX CMD...
 expect_bad() {
