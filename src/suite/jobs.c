@@ -186,6 +186,10 @@ static int parse_lists(struct suite *s)
 			bad = cli_usage_error(s->cmd, "--clients %s: '%s' is not a client count "
 					      "from 1 to %d", clients, items[i], MAX_CLIENTS);
 		s->clients[i] = (unsigned)v;
+		for (size_t k = 0; !bad && k < i; k++)
+			if (s->clients[k] == s->clients[i])
+				bad = cli_usage_error(s->cmd, "--clients %s: %u is given twice", clients,
+						      s->clients[i]);
 		free(items[i]);
 	}
 	s->nclients = n;
@@ -196,10 +200,19 @@ static int parse_lists(struct suite *s)
 			return cli_usage_error(s->cmd, "--mem-limit %s: give up to %d sizes or 'none', "
 					       "comma-separated (32M,128M,none)", s->mem_arg,
 					       SUITE_MAX_MEMS);
-		for (size_t i = 0; i < s->nmems; i++)
+		for (size_t i = 0; i < s->nmems; i++) {
 			if (strcmp(s->mems[i], "none") && cli_parse_size(s->mems[i], &v) < 0)
 				return cli_usage_error(s->cmd, "--mem-limit: '%s' is neither a size "
 						       "(32M, 1G) nor 'none'", s->mems[i]);
+			if (strcmp(s->mems[i], "none") && v == 0)
+				return cli_usage_error(s->cmd, "--mem-limit: '%s' would let no load "
+						       "run; give a size (32M, 1G) or 'none'",
+						       s->mems[i]);
+			for (size_t k = 0; k < i; k++)
+				if (!strcmp(s->mems[k], s->mems[i]))
+					return cli_usage_error(s->cmd, "--mem-limit: '%s' is given "
+							       "twice", s->mems[i]);
+		}
 	}
 	if (s->micro_arg && split(s->micro_arg, s->micro_tests, SUITE_MAX_MICRO, &s->nmicro) < 0)
 		return cli_usage_error(s->cmd, "--micro=%s: give test names, comma-separated",

@@ -174,6 +174,9 @@ expect_bad "suite --format" '--format xml: give text or benchstat' "$KBENCH" sui
 expect_bad "suite -D missing" '-D nothere: No such file or directory' "$KBENCH" suite -D nothere
 expect_bad "suite --disk missing" '--disk /nonexistent: No such file' "$KBENCH" suite --disk /nonexistent
 expect_bad "suite --mem-limit bad" "--mem-limit: '12Q' is neither a size" "$KBENCH" suite --mem-limit 32M,12Q
+expect_bad "suite --clients twice" '--clients 1,5,01: 1 is given twice' "$KBENCH" suite --clients 1,5,01
+expect_bad "suite --mem-limit twice" "--mem-limit: '32M' is given twice" "$KBENCH" suite --mem-limit 32M,none,32M
+expect_bad "suite --mem-limit 0" "--mem-limit: '0' would let no load run" "$KBENCH" suite --mem-limit none,0
 expect_bad "suite argument" "unexpected argument 'extra'" "$KBENCH" suite extra
 mkdir -p d
 expect_bad "suite results inside DIR" 'd/r\.json: inside the run directory d' "$KBENCH" suite -D d -o d/r.json
