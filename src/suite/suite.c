@@ -382,10 +382,18 @@ static void default_path(struct suite *s)
 
 /* The results file must not lie inside DIR (a load's cleanup removes what
  * it did not find there); its directory must take a temporary directory
- * for the children's documents.  Returns 0 or KB_EXIT_USAGE. */
+ * for the children's documents; it must be a regular file if it exists.
+ * Returns 0 or KB_EXIT_USAGE. */
 static int prepare_paths(struct suite *s)
 {
 	char parent[PATH_MAX], rparent[PATH_MAX], rdir[PATH_MAX];
+	struct stat st;
+	/* the file is replaced by a rename: never a device, FIFO or directory */
+	if (stat(s->path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		fprintf(stderr, "%s: %s: not a regular file; give a new or a regular file (-o)\n",
+			s->cmd, s->path);
+		return KB_EXIT_USAGE;
+	}
 	snprintf(parent, sizeof(parent), "%s", s->path);
 	char *slash = strrchr(parent, '/');
 	if (!slash)

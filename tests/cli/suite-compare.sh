@@ -181,6 +181,13 @@ expect_bad "suite argument" "unexpected argument 'extra'" "$KBENCH" suite extra
 mkdir -p d
 expect_bad "suite results inside DIR" 'd/r\.json: inside the run directory d' "$KBENCH" suite -D d -o d/r.json
 cp "$DATA/bad-line.txt" bad.txt
+mkfifo fifo.json
+expect_bad "suite results into a FIFO" '^kbench suite: fifo\.json: not a regular file' "$KBENCH" suite -o fifo.json
+expect_true "the FIFO stays one" test -p fifo.json
+expect_bad "suite results into a directory" '^kbench suite: d: not a regular file' "$KBENCH" suite -o d
+ln -s /dev/null devnull.json
+expect_bad "suite results onto a device" '^kbench suite: devnull\.json: not a regular file' "$KBENCH" suite -o devnull.json
+expect_true "the device stays one" test -c /dev/null
 expect_bad "suite loadfile refused" "-c bad.txt: kbench load --check refuses it" "$KBENCH" suite -c bad.txt
 if "$KBENCH" help load | grep -q -- --mem-limit; then
     skip "--mem-limit refused (this kbench load has it)"
