@@ -544,6 +544,34 @@ int jobs_record(struct suite *s, const struct job *j, const char *started, doubl
 	return rc;
 }
 
+int jobs_failure_reason(const struct suite *s, const struct job *j, char *msg, size_t msglen)
+{
+	if (j->kind != JOB_LOAD)
+		return -1;
+	json_t *doc = json_load_file(s->child_json, 0, NULL);
+	json_t *res = json_object_get(doc, "results");
+	json_t *errors = json_object_get(res, "errors");
+	json_t *first = json_array_get(json_object_get(res, "error_lines"), 0);
+	int rc = -1;
+	if (json_is_true(json_object_get(res, "oom_killed"))) {
+		snprintf(msg, msglen, "OOM-killed under the memory limit: no throughput figure");
+		rc = 0;
+	} else if (json_is_integer(errors) && json_integer_value(errors) > 0) {
+		const char *op = json_string_value(json_object_get(first, "op"));
+		const char *want = json_string_value(json_object_get(first, "expected"));
+		const char *got = json_string_value(json_object_get(first, "got"));
+		int n = snprintf(msg, msglen, "%lld operations did not end as the loadfile expects",
+				 (long long)json_integer_value(errors));
+		if (op && want && got && n >= 0 && (size_t)n < msglen)
+			snprintf(msg + n, msglen - (size_t)n, " (first: line %lld, %s expected %s, "
+				 "got %s)", (long long)json_integer_value(json_object_get(first,
+				 "line")), op, want, got);
+		rc = 0;
+	}
+	json_decref(doc);
+	return rc;
+}
+
 unsigned jobs_done(const struct suite *s, const struct job *j)
 {
 	json_t *v = json_object_get(json_object_get(s->doc, "done"), j->name);

@@ -93,6 +93,13 @@ void jobs_args(const struct suite *s, const struct job *j, struct job_args *a);
 int jobs_record(struct suite *s, const struct job *j, const char *started, double seconds,
 		char *msg, size_t msglen);
 
+/* Why a load child that exited non-zero failed, from the document it left
+ * (its last line is then often the throughput summary): OOM-killed, or how
+ * many operations did not end as the loadfile expects and the first of
+ * them.  Returns 0 with the reason in msg, -1 (msg untouched) when the
+ * document says neither or is missing. */
+int jobs_failure_reason(const struct suite *s, const struct job *j, char *msg, size_t msglen);
+
 /* Runs of j attempted so far (the document's done count). */
 unsigned jobs_done(const struct suite *s, const struct job *j);
 void jobs_set_done(struct suite *s, const struct job *j, unsigned n);

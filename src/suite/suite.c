@@ -261,7 +261,9 @@ static int one_run(struct suite *s, struct job *j, unsigned run, unsigned pos, u
 		snprintf(left, sizeof(left), "about %s left", d);
 	}
 	if (cr.status != 0) {
-		snprintf(line, sizeof(line), "%s", cr.last_line[0] ? cr.last_line : "(no output)");
+		if (jobs_failure_reason(s, j, line, sizeof(line)) < 0)
+			snprintf(line, sizeof(line), "%s", cr.last_line[0] ? cr.last_line :
+				 "(no output)");
 		record_failure(s, j, run, cr.status, line, started);
 		fprintf(stderr, "%s: [%u/%u] %s, run %u of %u: FAILED, exit status %d: %s; %s\n",
 			s->cmd, pos, total, j->name, run, s->runs, cr.status, line, left);

@@ -174,8 +174,8 @@ expect_err_grep "not a suite file" "load.json: not a kbench suite results file \
 # ---- a failed run: reported, counted, no figure, exit 1 ----
 printf 'Unlink "\\clients\\client1\\gone.dat" 0x6 NT_STATUS_OK\n' >failing.txt
 expect_rc "failing runs: exit 1" 1 "$KBENCH" suite -D "$D" --clients 1 --runs 2 -t 1 --warmup 0 --pause 0 -c failing.txt -o f.json
-expect_err_grep "failure line: which run, exit status" '\[2/2\] load 1, run 2 of 2: FAILED, exit status 1: '
-expect_out_grep "failures listed after the table" '^  load 1 run 1: exit status 1: '
+expect_err_grep "failure line: which run, exit status, why" '\[2/2\] load 1, run 2 of 2: FAILED, exit status 1: [0-9]+ operations did not end as the loadfile expects \(first: line 1, Unlink expected success, got No such file or directory\); about '
+expect_out_grep "failures listed after the table, with the reason" '^  load 1 run 1: exit status 1: [0-9]+ operations did not end as the loadfile expects \(first: line 1, '
 expect_true "failures recorded, no figure" test "$(jget f.json '(len(d["failures"]), d["tests"][0]["runs"], d["failures"][0]["run"], d["failures"][0]["exit_status"])')" = "(2, [], 1, 1)"
 expect_rc "compare refuses a file without runs" 2 "$KBENCH" compare a.json f.json
 expect_err_grep "no runs named" "f.json: no runs recorded"
