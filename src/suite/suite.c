@@ -531,6 +531,13 @@ int cmd_suite(int argc, const char **argv)
 	} else {
 		default_path(&s);
 	}
+	/* from the temporary directory on, a signal stops the series cleanly
+	 * (SIGHUP too: a lost ssh session), so the directory is removed */
+	struct sigaction sa = { .sa_handler = on_signal };
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
 	status = prepare_paths(&s);
 	if (status)
 		goto out;
@@ -559,13 +566,10 @@ int cmd_suite(int argc, const char **argv)
 		goto out;
 	}
 
-	struct sigaction sa = { .sa_handler = on_signal };
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
 	int rc = run_all(&s);
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
+	signal(SIGHUP, SIG_DFL);
 	if (rc == -1) {
 		json_object_set_new(s.doc, "interrupted", json_true());
 		save(&s);
@@ -595,6 +599,9 @@ int cmd_suite(int argc, const char **argv)
 	fflush(stdout);
 	status = json_array_size(json_object_get(s.doc, "failures")) ? KB_EXIT_FAIL : KB_EXIT_OK;
 out:
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGHUP, SIG_DFL);
 	remove_tmp(&s);
 	json_decref(s.doc);
 	jobs_free(&s);

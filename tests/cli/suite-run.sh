@@ -162,6 +162,18 @@ expect_true "resume: 3 runs of each test, the earlier ones kept" test "$(jget r.
 n=$(grep -c ', run [0-9] of 3: ' "$WORK/err")
 if [ "$n" -eq $((6 - before)) ]; then pass "resume: ran only the $n remaining runs"; else
     fail "resume: ran only the remaining runs" "ran $n, $before were done" "$(cat "$WORK/err")"; fi
+# SIGHUP (a closed ssh session) during the pause: stopped like SIGINT
+"$KBENCH" suite -D "$D" --clients 1 --runs 2 -t 1 --warmup 0 --pause 30 -c "$LF" -o hup.json >hup.out 2>hup.err &
+pid=$!
+i=0
+while [ $i -lt 100 ] && ! ls -A | grep -q '^\.kbench-suite\.'; do sleep 0.1; i=$((i + 1)); done
+sleep 1
+kill -HUP $pid
+wait $pid
+rc=$?
+if [ $rc -eq 129 ]; then pass "SIGHUP: exit 129"; else fail "SIGHUP: exit 129" "exit $rc" "$(cat hup.err)"; fi
+expect_true "SIGHUP: file kept, interrupted, no run" test "$(jget hup.json '(d["interrupted"], d["finished"], d["done"])')" = "(True, False, {})"
+expect_true "SIGHUP: no temporary directory left" sh -c '! ls -A | grep -q kbench-suite'
 expect_rc "resume a finished suite" 2 "$KBENCH" suite --resume r.json
 expect_err_grep "finished suite refused" "r.json: this suite is finished; nothing to resume"
 expect_rc "resume a missing file" 2 "$KBENCH" suite --resume missing.json
