@@ -258,8 +258,18 @@ int plot_write(const struct cmp *c, const char *file)
 	else
 		fprintf(f, "set terminal svg size 1000,%d dynamic font 'sans,11' background "
 			   "rgb 'white'\n", h);
+	/* gnuplot takes an output name starting with '|' as a shell command:
+	 * the file of that name in the current directory is meant */
 	fprintf(f, "set output ");
-	quoted(f, file);
+	if (file[0] == '|') {
+		char *here = malloc(strlen(file) + 3);
+		if (here)
+			sprintf(here, "./%s", file);
+		quoted(f, here ? here : "");
+		free(here);
+	} else {
+		quoted(f, file);
+	}
 	fprintf(f, "\nset encoding utf8\n");
 	if (charts == 2)
 		fprintf(f, "set multiplot layout 2,1\n");

@@ -161,6 +161,12 @@ EOF
     expect_rc "--plot with newlines in names" 0 "$KBENCH" compare --plot ev.svg ev-a.json ev-b.json
     expect_true "no gnuplot command from a test name, unit or label" sh -c '! ls gp-pwned-* 2>/dev/null | grep -q .'
     expect_true "the bar is drawn, its name on one line" grep -q 'x. EOD system' ev.svg
+    # an output name starting with '|' is a file, not a command for gnuplot
+    expect_rc "--plot '|...svg'" 0 "$KBENCH" compare --plot '|touch gp-pwned-pipe #.svg' a.json b.json
+    expect_true "--plot '|...': no command run" test ! -e gp-pwned-pipe
+    expect_true "--plot '|...': the file of that name written" grep -q '<svg' '|touch gp-pwned-pipe #.svg'
+    expect_rc "--plot with quotes and blanks in the name" 0 "$KBENCH" compare --plot "it's a \"plot\".svg" a.json b.json
+    expect_true "--plot with quotes and blanks: written" grep -q '<svg' "it's a \"plot\".svg"
 else
     skip "--plot (gnuplot not installed)"
 fi
