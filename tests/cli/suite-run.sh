@@ -174,6 +174,22 @@ rc=$?
 if [ $rc -eq 129 ]; then pass "SIGHUP: exit 129"; else fail "SIGHUP: exit 129" "exit $rc" "$(cat hup.err)"; fi
 expect_true "SIGHUP: file kept, interrupted, no run" test "$(jget hup.json '(d["interrupted"], d["finished"], d["done"])')" = "(True, False, {})"
 expect_true "SIGHUP: no temporary directory left" sh -c '! ls -A | grep -q kbench-suite'
+# SIGKILL of the suite: its running load is stopped too (SIGTERM from the
+# kernel), cleans up its files and does not run on alone
+"$KBENCH" suite -D "$D" --clients 1 --runs 2 -t 20 --warmup 0 --pause 0 -c "$LF" -o k9.json >k9.out 2>k9.err &
+pid=$!
+i=0
+child=
+while [ $i -lt 100 ] && [ -z "$child" ]; do sleep 0.1; child=$(pgrep -P $pid -f -- ' --json '); i=$((i + 1)); done
+sleep 1
+kill -KILL $pid
+wait $pid 2>/dev/null
+i=0
+while [ $i -lt 100 ] && [ -n "$child" ] && kill -0 "$child" 2>/dev/null; do sleep 0.1; i=$((i + 1)); done
+expect_true "SIGKILL: the load child ($child) stopped with the suite" sh -c '[ -n "$0" ] && ! kill -0 "$0" 2>/dev/null' "$child"
+expect_empty_dir "SIGKILL: the load cleaned up its files" "$D"
+expect_true "SIGKILL: the file still parses, no run recorded" test "$(jget k9.json '(d["finished"], d["done"])')" = "(False, {})"
+rm -rf .kbench-suite.*
 expect_rc "resume a finished suite" 2 "$KBENCH" suite --resume r.json
 expect_err_grep "finished suite refused" "r.json: this suite is finished; nothing to resume"
 expect_rc "resume a missing file" 2 "$KBENCH" suite --resume missing.json
