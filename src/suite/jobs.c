@@ -201,6 +201,10 @@ static int parse_lists(struct suite *s)
 					       "comma-separated (32M,128M,none)", s->mem_arg,
 					       SUITE_MAX_MEMS);
 		for (size_t i = 0; i < s->nmems; i++) {
+			/* it becomes part of a test's name (struct job) */
+			if (strlen(s->mems[i]) > 32)
+				return cli_usage_error(s->cmd, "--mem-limit: '%.40s...' is too long for "
+						       "a size", s->mems[i]);
 			if (strcmp(s->mems[i], "none") && cli_parse_size(s->mems[i], &v) < 0)
 				return cli_usage_error(s->cmd, "--mem-limit: '%s' is neither a size "
 						       "(32M, 1G) nor 'none'", s->mems[i]);

@@ -183,6 +183,7 @@ expect_bad "suite --mem-limit bad" "--mem-limit: '12Q' is neither a size" "$KBEN
 expect_bad "suite --clients twice" '--clients 1,5,01: 1 is given twice' "$KBENCH" suite --clients 1,5,01
 expect_bad "suite --mem-limit twice" "--mem-limit: '32M' is given twice" "$KBENCH" suite --mem-limit 32M,none,32M
 expect_bad "suite --mem-limit 0" "--mem-limit: '0' would let no load run" "$KBENCH" suite --mem-limit none,0
+expect_bad "suite --mem-limit too long" "--mem-limit: '0000000000.*\\.\\.\\.' is too long for a size" "$KBENCH" suite --mem-limit "$(printf '0%.0s' $(seq 1 90))64M,$(printf '0%.0s' $(seq 1 90))65M"
 expect_bad "suite argument" "unexpected argument 'extra'" "$KBENCH" suite extra
 mkdir -p d
 expect_bad "suite results inside DIR" 'd/r\.json: inside the run directory d' "$KBENCH" suite -D d -o d/r.json
