@@ -55,9 +55,9 @@ struct suite {
 	size_t njobs;
 	json_t *doc;                   /* the results document (suitefile.h) */
 	char path[PATH_MAX];           /* the results file */
-	char tmpdir[PATH_MAX + 32];    /* beside it, for the children's documents */
-	char child_json[PATH_MAX + 64];    /* the child's --json document */
-	char child_out[PATH_MAX + 64], child_log[PATH_MAX + 64];  /* its stdout, stderr */
+	char tmpdir[PATH_MAX + 48];    /* beside it, for the children's documents */
+	char child_json[PATH_MAX + 80];    /* the child's --json document */
+	char child_out[PATH_MAX + 80], child_log[PATH_MAX + 80];  /* its stdout, stderr */
 };
 
 /* Parse the suite's options (argv[0] is the command name) into s, leaving

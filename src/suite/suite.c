@@ -32,7 +32,9 @@
 #include "suite/suitefile.h"
 #include "sys/caches.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <math.h>
 #include <popt.h>
@@ -382,6 +384,37 @@ static void default_path(struct suite *s)
 	snprintf(s->path, sizeof(s->path), "kbench-%s-%s-%s.json", rel, real_host, when);
 }
 
+/* Remove the temporary directories .kbench-suite.PID.XXXXXX in dir of
+ * suites that were killed outright (PID no longer a process), with the
+ * three files a suite keeps there; anything else in one keeps it. */
+static void sweep_tmp(const struct suite *s, const char *dir)
+{
+	static const char *const files[] = { "run.json", "run.err", "run.out" };
+	const char *prefix = ".kbench-suite.";
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	while (d && (e = readdir(d))) {
+		char *end, path[NAME_MAX + 16];
+		if (strncmp(e->d_name, prefix, strlen(prefix)))
+			continue;
+		const char *num = e->d_name + strlen(prefix);
+		errno = 0;
+		long pid = strtol(num, &end, 10);
+		if (end == num || *end != '.' || errno || pid <= 0 || (pid_t)pid != pid ||
+		    kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+			continue;
+		for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+			snprintf(path, sizeof(path), "%s/%s", e->d_name, files[i]);
+			unlinkat(dirfd(d), path, 0);
+		}
+		if (unlinkat(dirfd(d), e->d_name, AT_REMOVEDIR) == 0)
+			fprintf(stderr, "%s: removed %s/%s, left by a kbench suite that was killed\n",
+				s->cmd, dir, e->d_name);
+	}
+	if (d)
+		closedir(d);
+}
+
 /* The results file must not lie inside DIR (a load's cleanup removes what
  * it did not find there); its directory must take a temporary directory
  * for the children's documents; it must be a regular file if it exists.
@@ -416,7 +449,9 @@ static int prepare_paths(struct suite *s)
 			return KB_EXIT_USAGE;
 		}
 	}
-	snprintf(s->tmpdir, sizeof(s->tmpdir), "%s/.kbench-suite.XXXXXX", rparent);
+	sweep_tmp(s, rparent);
+	snprintf(s->tmpdir, sizeof(s->tmpdir), "%s/.kbench-suite.%ld.XXXXXX", rparent,
+		 (long)getpid());
 	if (!mkdtemp(s->tmpdir)) {
 		fprintf(stderr, "%s: cannot make a temporary directory in %s: %s\n", s->cmd, rparent,
 			strerror(errno));

@@ -189,6 +189,15 @@ while [ $i -lt 100 ] && [ -n "$child" ] && kill -0 "$child" 2>/dev/null; do slee
 expect_true "SIGKILL: the load child ($child) stopped with the suite" sh -c '[ -n "$0" ] && ! kill -0 "$0" 2>/dev/null' "$child"
 expect_empty_dir "SIGKILL: the load cleaned up its files" "$D"
 expect_true "SIGKILL: the file still parses, no run recorded" test "$(jget k9.json '(d["finished"], d["done"])')" = "(False, {})"
+left=$(ls -d .kbench-suite.$pid.* 2>/dev/null)
+expect_true "SIGKILL: its temporary directory is left" test -n "$left"
+mkdir -p .kbench-suite.$pid.keep && : >.kbench-suite.$pid.keep/mine
+# the next suite beside it removes the killed one's (its pid is gone), and
+# nothing but that
+expect_rc "the next suite" 0 "$KBENCH" suite -D "$D" --clients 1 --runs 1 -t 1 --warmup 0 --pause 0 -c "$LF" -o k9next.json
+expect_err_grep "the next suite: says it removed the left-over" "^kbench suite: removed $WORK/$left, left by a kbench suite that was killed\$"
+expect_true "the next suite: the left-over removed" test ! -e "$left"
+expect_true "the next suite: a directory holding another file kept" test -e .kbench-suite.$pid.keep/mine
 rm -rf .kbench-suite.*
 expect_rc "resume a finished suite" 2 "$KBENCH" suite --resume r.json
 expect_err_grep "finished suite refused" "r.json: this suite is finished; nothing to resume"
