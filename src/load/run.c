@@ -367,7 +367,13 @@ int run_load(const struct run_config *cfg, struct run_result *res)
 		fprintf(stderr, "kbench load: --drop-caches: %s\n", why);
 		rc = -1;
 	} else if (cfg->mem_limit) {
-		char name[32];
+		char name[32], note[PATH_MAX + 128];
+		int swept = memcg_sweep(cfg->memcg_site, "kbench-", note, sizeof(note));
+		if (swept > 0)
+			fprintf(stderr, "kbench load: --mem-limit: removed %d empty cgroup%s left by "
+				"killed kbench runs\n", swept, swept == 1 ? "" : "s");
+		if (note[0])
+			fprintf(stderr, "kbench load: --mem-limit: %s\n", note);
 		snprintf(name, sizeof(name), "kbench-%ld", (long)getpid());
 		if (memcg_create(cfg->memcg_site, name, cfg->mem_limit, &cg, why, sizeof(why)) < 0) {
 			fprintf(stderr, "kbench load: --mem-limit: %s\n", why);

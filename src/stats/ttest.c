@@ -130,10 +130,12 @@ int t_welch(const struct summary *a, const struct summary *b, double conf_pct,
 	double qb = b->stddev * b->stddev / (double)b->n;
 	out->diff = b->mean - a->mean;
 	out->se = sqrt(qa + qb);
-	if (qa + qb > 0)
-		out->df = (qa + qb) * (qa + qb) /
-			  (qa * qa / (double)(a->n - 1) + qb * qb / (double)(b->n - 1));
-	else
+	if (qa + qb > 0) {
+		/* Welch-Satterthwaite with the shares of qa + qb: the squares of
+		 * qa and qb themselves overflow for large figures */
+		double wa = qa / (qa + qb), wb = qb / (qa + qb);
+		out->df = 1 / (wa * wa / (double)(a->n - 1) + wb * wb / (double)(b->n - 1));
+	} else
 		out->df = (double)(a->n + b->n - 2);
 	finish(a, conf_pct, out);
 	return 0;

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -77,12 +78,17 @@ int child_run(const char *exe, const char *const *args, const char *out, const c
 	memset(r, 0, sizeof(*r));
 	fflush(NULL);
 	double t0 = now_s();
+	pid_t parent = getpid();
 	pid_t pid = fork();
 	if (pid < 0) {
 		free(argv);
 		return -1;
 	}
 	if (pid == 0) {
+		/* a parent killed outright (SIGKILL) cannot stop its child: the
+		 * kernel sends it SIGTERM then, so no orphaned run goes on */
+		if (prctl(PR_SET_PDEATHSIG, SIGTERM) < 0 || getppid() != parent)
+			_exit(127);
 		int in = open("/dev/null", O_RDONLY | O_CLOEXEC);
 		int ofd = open(out, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 		int efd = strcmp(out, err) ? open(err, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600)

@@ -30,7 +30,9 @@ const char *child_self(void);
  * file out and standard error to the file err (each created or truncated;
  * they may be the same file).  Waits for it; when *stop becomes non-zero
  * meanwhile (a signal handler sets it) the child gets SIGTERM, and SIGKILL
- * if still there 15 s later.  r->last_line is the last line of err, or of
+ * if still there 15 s later; if the caller dies first (even by SIGKILL)
+ * the kernel sends the child SIGTERM (PR_SET_PDEATHSIG).  r->last_line is
+ * the last line of err, or of
  * out when err has none.  Returns 0 with r filled, or -1 if no process
  * could be started (errno set). */
 int child_run(const char *exe, const char *const *args, const char *out, const char *err,

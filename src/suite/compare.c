@@ -174,6 +174,8 @@ static void fmt_num(char *buf, size_t n, double v)
 {
 	if (!isfinite(v))
 		snprintf(buf, n, "-");
+	else if (fabs(v) >= 1e9)
+		snprintf(buf, n, "%.6g", v);
 	else if (fabs(v) >= 100)
 		snprintf(buf, n, "%.1f", v);
 	else if (fabs(v) >= 1)
@@ -309,7 +311,10 @@ static void print_lkml(const struct cmp *c)
 				continue;
 			}
 			fmt_num(m, sizeof(m), r->s[k].mean);
-			printf(" -> %s %+.2f%%", m, r->change[k]);
+			if (isfinite(r->change[k]))
+				printf(" -> %s %+.2f%%", m, r->change[k]);
+			else
+				printf(" -> %s -", m);
 		}
 		printf("\n");
 	}
@@ -380,6 +385,12 @@ int cmd_compare(int argc, const char **argv)
 						 plot);
 			goto out;
 		}
+		for (const char *p = plot; *p; p++)
+			if ((unsigned char)*p < 0x20 || *p == 0x7f) {
+				status = cli_usage_error(cmd, "--plot: the name holds a control "
+							 "character; gnuplot cannot take it");
+				goto out;
+			}
 	}
 	if (do_export && n != 1) {
 		status = cli_usage_error(cmd, "--export takes one results file");

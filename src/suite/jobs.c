@@ -186,6 +186,10 @@ static int parse_lists(struct suite *s)
 			bad = cli_usage_error(s->cmd, "--clients %s: '%s' is not a client count "
 					      "from 1 to %d", clients, items[i], MAX_CLIENTS);
 		s->clients[i] = (unsigned)v;
+		for (size_t k = 0; !bad && k < i; k++)
+			if (s->clients[k] == s->clients[i])
+				bad = cli_usage_error(s->cmd, "--clients %s: %u is given twice", clients,
+						      s->clients[i]);
 		free(items[i]);
 	}
 	s->nclients = n;
@@ -196,10 +200,23 @@ static int parse_lists(struct suite *s)
 			return cli_usage_error(s->cmd, "--mem-limit %s: give up to %d sizes or 'none', "
 					       "comma-separated (32M,128M,none)", s->mem_arg,
 					       SUITE_MAX_MEMS);
-		for (size_t i = 0; i < s->nmems; i++)
+		for (size_t i = 0; i < s->nmems; i++) {
+			/* it becomes part of a test's name (struct job) */
+			if (strlen(s->mems[i]) > 32)
+				return cli_usage_error(s->cmd, "--mem-limit: '%.40s...' is too long for "
+						       "a size", s->mems[i]);
 			if (strcmp(s->mems[i], "none") && cli_parse_size(s->mems[i], &v) < 0)
 				return cli_usage_error(s->cmd, "--mem-limit: '%s' is neither a size "
 						       "(32M, 1G) nor 'none'", s->mems[i]);
+			if (strcmp(s->mems[i], "none") && v == 0)
+				return cli_usage_error(s->cmd, "--mem-limit: '%s' would let no load "
+						       "run; give a size (32M, 1G) or 'none'",
+						       s->mems[i]);
+			for (size_t k = 0; k < i; k++)
+				if (!strcmp(s->mems[k], s->mems[i]))
+					return cli_usage_error(s->cmd, "--mem-limit: '%s' is given "
+							       "twice", s->mems[i]);
+		}
 	}
 	if (s->micro_arg && split(s->micro_arg, s->micro_tests, SUITE_MAX_MICRO, &s->nmicro) < 0)
 		return cli_usage_error(s->cmd, "--micro=%s: give test names, comma-separated",
@@ -526,6 +543,34 @@ int jobs_record(struct suite *s, const struct job *j, const char *started, doubl
 	case JOB_MICRO:
 		rc = record_micro(s, doc, started, seconds, msg, msglen);
 		break;
+	}
+	json_decref(doc);
+	return rc;
+}
+
+int jobs_failure_reason(const struct suite *s, const struct job *j, char *msg, size_t msglen)
+{
+	if (j->kind != JOB_LOAD)
+		return -1;
+	json_t *doc = json_load_file(s->child_json, 0, NULL);
+	json_t *res = json_object_get(doc, "results");
+	json_t *errors = json_object_get(res, "errors");
+	json_t *first = json_array_get(json_object_get(res, "error_lines"), 0);
+	int rc = -1;
+	if (json_is_true(json_object_get(res, "oom_killed"))) {
+		snprintf(msg, msglen, "OOM-killed under the memory limit: no throughput figure");
+		rc = 0;
+	} else if (json_is_integer(errors) && json_integer_value(errors) > 0) {
+		const char *op = json_string_value(json_object_get(first, "op"));
+		const char *want = json_string_value(json_object_get(first, "expected"));
+		const char *got = json_string_value(json_object_get(first, "got"));
+		int n = snprintf(msg, msglen, "%lld operations did not end as the loadfile expects",
+				 (long long)json_integer_value(errors));
+		if (op && want && got && n >= 0 && (size_t)n < msglen)
+			snprintf(msg + n, msglen - (size_t)n, " (first: line %lld, %s expected %s, "
+				 "got %s)", (long long)json_integer_value(json_object_get(first,
+				 "line")), op, want, got);
+		rc = 0;
 	}
 	json_decref(doc);
 	return rc;

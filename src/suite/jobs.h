@@ -55,9 +55,9 @@ struct suite {
 	size_t njobs;
 	json_t *doc;                   /* the results document (suitefile.h) */
 	char path[PATH_MAX];           /* the results file */
-	char tmpdir[PATH_MAX + 32];    /* beside it, for the children's documents */
-	char child_json[PATH_MAX + 64];    /* the child's --json document */
-	char child_out[PATH_MAX + 64], child_log[PATH_MAX + 64];  /* its stdout, stderr */
+	char tmpdir[PATH_MAX + 48];    /* beside it, for the children's documents */
+	char child_json[PATH_MAX + 80];    /* the child's --json document */
+	char child_out[PATH_MAX + 80], child_log[PATH_MAX + 80];  /* its stdout, stderr */
 };
 
 /* Parse the suite's options (argv[0] is the command name) into s, leaving
@@ -92,6 +92,13 @@ void jobs_args(const struct suite *s, const struct job *j, struct job_args *a);
  * with the reason nothing was recorded in msg. */
 int jobs_record(struct suite *s, const struct job *j, const char *started, double seconds,
 		char *msg, size_t msglen);
+
+/* Why a load child that exited non-zero failed, from the document it left
+ * (its last line is then often the throughput summary): OOM-killed, or how
+ * many operations did not end as the loadfile expects and the first of
+ * them.  Returns 0 with the reason in msg, -1 (msg untouched) when the
+ * document says neither or is missing. */
+int jobs_failure_reason(const struct suite *s, const struct job *j, char *msg, size_t msglen);
 
 /* Runs of j attempted so far (the document's done count). */
 unsigned jobs_done(const struct suite *s, const struct job *j);

@@ -39,17 +39,32 @@ int plot_available(void)
 	return 0;
 }
 
-/* a gnuplot single-quoted string: a quote is doubled */
+/* a control character (a newline ends a gnuplot command or datablock
+ * line: a name from a results file must never start a line of its own) */
+static int control(char c)
+{
+	return (unsigned char)c < 0x20 || c == 0x7f;
+}
+
+/* a gnuplot single-quoted string: a quote is doubled, a control character
+ * becomes a blank */
 static void quoted(FILE *f, const char *s)
 {
 	fputc('\'', f);
 	for (; *s; s++) {
 		if (*s == '\'')
 			fputc('\'', f);
-		if (*s != '\n')
-			fputc(*s, f);
+		fputc(control(*s) ? ' ' : *s, f);
 	}
 	fputc('\'', f);
+}
+
+/* a double-quoted string of a datablock line: no double quote (it would
+ * end the string: becomes a single one), no control character (blank) */
+static void datum(FILE *f, const char *s)
+{
+	for (; *s; s++)
+		fputc(*s == '"' ? '\'' : control(*s) ? ' ' : *s, f);
 }
 
 static const char *command_of(const struct cmp_row *r)
@@ -184,9 +199,10 @@ static void change_chart(FILE *f, const struct cmp *c)
 		if (command && !strcmp(command, "load"))
 			continue;
 		fputc('"', f);
-		for (const char *p = r->name; *p; p++)
-			fputc(*p == '"' ? '\'' : *p, f);
-		fprintf(f, " (%s%s)\"", r->unit, r->higher_is_better ? "" : ", lower is better");
+		datum(f, r->name);
+		fputs(" (", f);
+		datum(f, r->unit);
+		fprintf(f, "%s)\"", r->higher_is_better ? "" : ", lower is better");
 		for (size_t k = 1; k < c->nf; k++) {
 			double v = bar(r, k);
 			if (!isfinite(v))
@@ -242,8 +258,18 @@ int plot_write(const struct cmp *c, const char *file)
 	else
 		fprintf(f, "set terminal svg size 1000,%d dynamic font 'sans,11' background "
 			   "rgb 'white'\n", h);
+	/* gnuplot takes an output name starting with '|' as a shell command:
+	 * the file of that name in the current directory is meant */
 	fprintf(f, "set output ");
-	quoted(f, file);
+	if (file[0] == '|') {
+		char *here = malloc(strlen(file) + 3);
+		if (here)
+			sprintf(here, "./%s", file);
+		quoted(f, here ? here : "");
+		free(here);
+	} else {
+		quoted(f, file);
+	}
 	fprintf(f, "\nset encoding utf8\n");
 	if (charts == 2)
 		fprintf(f, "set multiplot layout 2,1\n");

@@ -32,7 +32,9 @@
 #include "suite/suitefile.h"
 #include "sys/caches.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <math.h>
 #include <popt.h>
@@ -261,7 +263,9 @@ static int one_run(struct suite *s, struct job *j, unsigned run, unsigned pos, u
 		snprintf(left, sizeof(left), "about %s left", d);
 	}
 	if (cr.status != 0) {
-		snprintf(line, sizeof(line), "%s", cr.last_line[0] ? cr.last_line : "(no output)");
+		if (jobs_failure_reason(s, j, line, sizeof(line)) < 0)
+			snprintf(line, sizeof(line), "%s", cr.last_line[0] ? cr.last_line :
+				 "(no output)");
 		record_failure(s, j, run, cr.status, line, started);
 		fprintf(stderr, "%s: [%u/%u] %s, run %u of %u: FAILED, exit status %d: %s; %s\n",
 			s->cmd, pos, total, j->name, run, s->runs, cr.status, line, left);
@@ -380,12 +384,51 @@ static void default_path(struct suite *s)
 	snprintf(s->path, sizeof(s->path), "kbench-%s-%s-%s.json", rel, real_host, when);
 }
 
+/* Remove the temporary directories .kbench-suite.PID.XXXXXX in dir of
+ * suites that were killed outright (PID no longer a process), with the
+ * three files a suite keeps there; anything else in one keeps it. */
+static void sweep_tmp(const struct suite *s, const char *dir)
+{
+	static const char *const files[] = { "run.json", "run.err", "run.out" };
+	const char *prefix = ".kbench-suite.";
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	while (d && (e = readdir(d))) {
+		char *end, path[NAME_MAX + 16];
+		if (strncmp(e->d_name, prefix, strlen(prefix)))
+			continue;
+		const char *num = e->d_name + strlen(prefix);
+		errno = 0;
+		long pid = strtol(num, &end, 10);
+		if (end == num || *end != '.' || errno || pid <= 0 || (pid_t)pid != pid ||
+		    kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+			continue;
+		for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+			snprintf(path, sizeof(path), "%s/%s", e->d_name, files[i]);
+			unlinkat(dirfd(d), path, 0);
+		}
+		if (unlinkat(dirfd(d), e->d_name, AT_REMOVEDIR) == 0)
+			fprintf(stderr, "%s: removed %s/%s, left by a kbench suite that was killed\n",
+				s->cmd, dir, e->d_name);
+	}
+	if (d)
+		closedir(d);
+}
+
 /* The results file must not lie inside DIR (a load's cleanup removes what
  * it did not find there); its directory must take a temporary directory
- * for the children's documents.  Returns 0 or KB_EXIT_USAGE. */
+ * for the children's documents; it must be a regular file if it exists.
+ * Returns 0 or KB_EXIT_USAGE. */
 static int prepare_paths(struct suite *s)
 {
 	char parent[PATH_MAX], rparent[PATH_MAX], rdir[PATH_MAX];
+	struct stat st;
+	/* the file is replaced by a rename: never a device, FIFO or directory */
+	if (stat(s->path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		fprintf(stderr, "%s: %s: not a regular file; give a new or a regular file (-o)\n",
+			s->cmd, s->path);
+		return KB_EXIT_USAGE;
+	}
 	snprintf(parent, sizeof(parent), "%s", s->path);
 	char *slash = strrchr(parent, '/');
 	if (!slash)
@@ -406,7 +449,9 @@ static int prepare_paths(struct suite *s)
 			return KB_EXIT_USAGE;
 		}
 	}
-	snprintf(s->tmpdir, sizeof(s->tmpdir), "%s/.kbench-suite.XXXXXX", rparent);
+	sweep_tmp(s, rparent);
+	snprintf(s->tmpdir, sizeof(s->tmpdir), "%s/.kbench-suite.%ld.XXXXXX", rparent,
+		 (long)getpid());
 	if (!mkdtemp(s->tmpdir)) {
 		fprintf(stderr, "%s: cannot make a temporary directory in %s: %s\n", s->cmd, rparent,
 			strerror(errno));
@@ -521,6 +566,13 @@ int cmd_suite(int argc, const char **argv)
 	} else {
 		default_path(&s);
 	}
+	/* from the temporary directory on, a signal stops the series cleanly
+	 * (SIGHUP too: a lost ssh session), so the directory is removed */
+	struct sigaction sa = { .sa_handler = on_signal };
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
 	status = prepare_paths(&s);
 	if (status)
 		goto out;
@@ -549,13 +601,10 @@ int cmd_suite(int argc, const char **argv)
 		goto out;
 	}
 
-	struct sigaction sa = { .sa_handler = on_signal };
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
 	int rc = run_all(&s);
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
+	signal(SIGHUP, SIG_DFL);
 	if (rc == -1) {
 		json_object_set_new(s.doc, "interrupted", json_true());
 		save(&s);
@@ -585,6 +634,9 @@ int cmd_suite(int argc, const char **argv)
 	fflush(stdout);
 	status = json_array_size(json_object_get(s.doc, "failures")) ? KB_EXIT_FAIL : KB_EXIT_OK;
 out:
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGHUP, SIG_DFL);
 	remove_tmp(&s);
 	json_decref(s.doc);
 	jobs_free(&s);

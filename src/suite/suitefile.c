@@ -6,6 +6,7 @@
  */
 #include "config.h"
 #include "cli.h"
+#include "stats/summary.h"
 #include "suite/suitefile.h"
 
 #include <ctype.h>
@@ -13,6 +14,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static int refuse(const char *cmd, const char *path, const char *why)
 {
@@ -61,6 +63,14 @@ static int read_test(json_t *t, struct sf_test *out, char *why, size_t whylen)
 		}
 		out->v[out->n++] = json_number_value(v);
 	}
+	/* figures whose sum or spread overflows a double would print made-up
+	 * means and intervals */
+	struct summary sm;
+	if (out->n && (summary_of(out->v, out->n, &sm) < 0 || !isfinite(sm.mean) ||
+		       (out->n > 1 && !isfinite(sm.stddev)))) {
+		snprintf(why, whylen, "test '%s': its figures are too large to average", out->name);
+		return -1;
+	}
 	return 0;
 }
 
@@ -72,6 +82,11 @@ int suitefile_load(const char *cmd, const char *path, bool need_runs, struct sui
 	FILE *f = fopen(path, "re");
 	if (!f)
 		return refuse(cmd, path, strerror(errno));
+	struct stat st;
+	if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+		fclose(f);
+		return refuse(cmd, path, strerror(EISDIR));
+	}
 	json_t *doc = json_loadf(f, JSON_REJECT_DUPLICATES, &jerr);
 	fclose(f);
 	if (!doc) {
@@ -122,6 +137,15 @@ int suitefile_load(const char *cmd, const char *path, bool need_runs, struct sui
 			return refuse(cmd, path, why);
 		}
 		out->nruns += out->t[out->nt].n;
+		for (size_t j = 0; j < out->nt; j++)
+			if (!strcmp(out->t[j].name, out->t[out->nt].name) &&
+			    !strcmp(out->t[j].unit, out->t[out->nt].unit)) {
+				snprintf(why, sizeof(why), "test '%s' (%s) appears twice",
+					 out->t[j].name, out->t[j].unit);
+				out->nt++;
+				suitefile_free(out);
+				return refuse(cmd, path, why);
+			}
 		out->nt++;
 	}
 	if (need_runs && out->nruns == 0) {
@@ -143,6 +167,13 @@ static void word(char *dst, size_t n, const char *src)
 	size_t i = 0;
 	for (; src && *src && i + 1 < n; src++)
 		dst[i++] = isspace((unsigned char)*src) ? '_' : *src;
+	/* cut short inside a UTF-8 character: leave out its first bytes too */
+	if (src && ((unsigned char)*src & 0xc0) == 0x80) {
+		while (i > 0 && ((unsigned char)dst[i - 1] & 0xc0) == 0x80)
+			i--;
+		if (i > 0)
+			i--;
+	}
 	dst[i] = '\0';
 }
 

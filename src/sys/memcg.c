@@ -10,7 +10,9 @@
 #include "config.h"
 #include "sys/memcg.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <signal.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -516,4 +518,61 @@ int memcg_remove(struct memcg *cg, char *why, size_t whylen)
 		close(cg->parentfd);
 	memcg_init(cg);
 	return rc;
+}
+
+/* 1 if cgroup name under dfd lists no process in its cgroup.procs */
+static int no_procs(int dfd, const char *name)
+{
+	char path[NAME_MAX + 16], c;
+	snprintf(path, sizeof(path), "%s/cgroup.procs", name);
+	int fd = openat(dfd, path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	ssize_t n = read(fd, &c, 1);
+	close(fd);
+	return n == 0;
+}
+
+int memcg_sweep(const struct memcg_site *site, const char *prefix, char *note, size_t notelen)
+{
+	size_t plen = strlen(prefix);
+	int removed = 0, kept = 0;
+	char first[NAME_MAX + 1] = "";
+	note[0] = '\0';
+	DIR *d = opendir(site->dir);
+	if (!d)
+		return -1;
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		const char *num = e->d_name + plen;
+		char *end;
+		if (strncmp(e->d_name, prefix, plen) || *num < '1' || *num > '9')
+			continue;
+		errno = 0;
+		long pid = strtol(num, &end, 10);
+		if (*end || errno || pid <= 0 || (pid_t)pid != pid)
+			continue;
+		if (kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+			continue;   /* its kbench runs (or a process took its number) */
+		/* an empty cgroup.procs with EBUSY: its last processes are still
+		 * exiting (not yet reaped); wait up to a second as memcg_remove */
+		int r, tries = 0;
+		while ((r = unlinkat(dirfd(d), e->d_name, AT_REMOVEDIR)) < 0 && errno == EBUSY &&
+		       tries++ < 20 && no_procs(dirfd(d), e->d_name)) {
+			struct timespec ts = { 0, 50 * 1000 * 1000 };
+			nanosleep(&ts, NULL);
+		}
+		if (r == 0) {
+			removed++;
+		} else if (errno != ENOENT) {
+			if (!kept++)
+				snprintf(first, sizeof(first), "%s", e->d_name);
+		}
+	}
+	closedir(d);
+	if (kept)
+		snprintf(note, notelen, "%d cgroup%s of killed kbench runs still hold%s processes, "
+			 "left alone: %s/%s%s", kept, kept == 1 ? "" : "s", kept == 1 ? "s" : "",
+			 site->dir, first, kept > 1 ? ", ..." : "");
+	return removed;
 }

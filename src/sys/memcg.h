@@ -161,6 +161,17 @@ int memcg_read(struct memcg *cg, struct memcg_stats *st);
  * reason in why. */
 int memcg_remove(struct memcg *cg, char *why, size_t whylen);
 
+/* Remove the cgroups under site named prefix followed by the number of a
+ * process that no longer exists (kill(pid, 0) fails with ESRCH): what a
+ * kbench killed by SIGKILL leaves, as it cannot remove its own cgroup.
+ * Only an empty cgroup can be removed (rmdir; one whose cgroup.procs is
+ * empty but whose last processes are still exiting is waited for up to a
+ * second); one that still holds processes is left alone and said in note
+ * ("" when there is none).
+ * Nothing else under site is touched.  Returns how many were removed, or
+ * -1 if site's directory cannot be read. */
+int memcg_sweep(const struct memcg_site *site, const char *prefix, char *note, size_t notelen);
+
 /* Mark cg as holding no cgroup (fds -1), so memcg_remove() does nothing. */
 void memcg_init(struct memcg *cg);
 

@@ -208,6 +208,25 @@ expect_true "SIGTERM: cgroup kbench-$BG removed" [ ! -e "$CG/kbench-$BG" ]
 no_new_cgroup "SIGTERM: no kbench-* cgroup left"
 expect_empty_dir "SIGTERM: files cleaned up" "$DISK"
 
+# ---- SIGKILL of kbench: its clients die with it, the empty cgroup is
+# left, and the next run with --mem-limit removes it and says so ----
+bg_load -c "$S" --mem-limit 64M -t 30 --warmup 0 -D "$DISK" 2
+if wait_running; then check_members "SIGKILL"; else fail "SIGKILL: the run started" "$(cat "$WORK/err")"; fi
+KILLED=$BG
+kill -KILL "$KILLED"
+wait "$KILLED"
+i=0
+while [ $i -lt 50 ] && [ -s "$CG/kbench-$KILLED/cgroup.procs" ]; do sleep 0.1; i=$((i + 1)); done
+expect_true "SIGKILL: the clients died with kbench" [ ! -s "$CG/kbench-$KILLED/cgroup.procs" ]
+expect_true "SIGKILL: its empty cgroup is left" [ -d "$CG/kbench-$KILLED" ]
+rm -rf "${DISK:?}"/*
+expect_rc "the next run" 0 "$KBENCH" load --mem-limit 64M -c "$S" --run-once -q -D "$DISK" 1
+expect_err_grep "the next run: says it removed the left-over" \
+    '^kbench load: --mem-limit: removed [0-9]+ empty cgroups? left by killed kbench runs$'
+expect_true "the next run: kbench-$KILLED removed" [ ! -e "$CG/kbench-$KILLED" ]
+no_new_cgroup "SIGKILL: no kbench-* cgroup left after the next run"
+expect_empty_dir "the next run: files cleaned up" "$DISK"
+
 # ---- the OOM killer: files on tmpfs cannot be reclaimed without swap ----
 swap=$(awk '$1 == "SwapTotal:" { print $2 }' /proc/meminfo)
 if [ "$swap" = 0 ] && [ -d /dev/shm ] && [ "$(stat -f -c %T /dev/shm)" = tmpfs ] &&

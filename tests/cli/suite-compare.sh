@@ -75,6 +75,21 @@ expect_out_grep "and the match is said" '^note: load 1 of A compared with load 1
 expect_out_grep "two limits of one test stay apart" '^  B  load 5 mem=64M \(MB/s\), 5 runs$'
 expect_out_grep "both of them" '^  B  load 5 mem=12M \(MB/s\), 5 runs$'
 
+# large figures in full (not cut to the column), a zero baseline gives no change
+mkfile big-a.json big "load 1=3e12,3.1e12,2.9e12" "lat_z=0,0,0"
+mkfile big-b.json big "load 1=3e12,3.1e12,2.95e12" "lat_z=0,0,1"
+expect_rc "large figures" 0 "$KBENCH" compare big-a.json big-b.json
+expect_out_grep "large figures as 6 digits" '^ +B +3 +3e\+12 3\.01667e\+12 \+- 1\.89729e\+11 +\+0\.56%  ~ \(p=0\.83\)$'
+expect_rc "lkml, zero baseline" 0 "$KBENCH" compare --style lkml big-a.json big-b.json
+expect_out_grep "lkml: no change against a zero mean" '^lat_z \(us\) \|\| 0 -> 0\.3333 -$'
+expect_true "lkml: never nan" sh -c '! grep -qi nan "$0"' "$WORK/out"
+
+# a long name of two-byte characters is cut at a character in the Go form
+mkfile utf.json utf "$(python3 -c 'print("\u00e9" * 100)')=1,2,3"
+expect_rc "--export of a long UTF-8 name" 0 "$KBENCH" compare --export utf.json
+expect_true "the Go form is valid UTF-8" python3 -c 'import sys; open(sys.argv[1], encoding="utf-8", errors="strict").read()' "$WORK/out"
+expect_out_grep "the name cut after 63 characters" "^BenchmarkMicro/test=$(python3 -c 'print("\u00e9" * 63)') 1 1 MB/s$"
+
 # ---- bad input: one line naming the file, exit 2 ----
 # expect_bad NAME REGEX CMD...
 expect_bad() {
@@ -97,13 +112,28 @@ python3 -c 'import json; d = json.load(open("a.json")); d["schema"] = 2; json.du
 expect_bad "a newer schema" '^kbench compare: new\.json: schema 2 is newer than this kbench reads \(1\)' "$KBENCH" compare a.json new.json
 mkfile empty.json empty "load 1=" "load 5="
 expect_bad "no runs" '^kbench compare: empty\.json: no runs recorded' "$KBENCH" compare a.json empty.json
+mkfile dup.json dup "load 1=1,2,3" "load 1=4,5,6"
+expect_bad "a test twice" "^kbench compare: dup\.json: test 'load 1' \(MB/s\) appears twice$" "$KBENCH" compare a.json dup.json
+mkfile huge.json huge "load 1=1e308,1e308,1e308"
+expect_bad "figures whose sum overflows" "^kbench compare: huge\.json: test 'load 1': its figures are too large to average$" "$KBENCH" compare a.json huge.json
+mkfile spread.json spread "load 1=1e200,-1e200,1e200"
+expect_bad "figures whose spread overflows" "^kbench compare: spread\.json: test 'load 1': its figures are too large to average$" "$KBENCH" compare spread.json a.json
 expect_bad "same file twice" '^kbench compare: \./a\.json: the same file as a\.json' "$KBENCH" compare a.json ./a.json
+mkdir -p adir.json
+expect_bad "a directory" '^kbench compare: adir\.json: Is a directory$' "$KBENCH" compare a.json adir.json
+: >zero.json
+expect_bad "an empty file" '^kbench compare: zero\.json: not a kbench results file: not JSON' "$KBENCH" compare a.json zero.json
+head -c 200 a.json >cut.json
+expect_bad "a truncated file" '^kbench compare: cut\.json: not a kbench results file: not JSON \(line 1: premature end of input' "$KBENCH" compare a.json cut.json
+ln -sf a.json link.json
+expect_bad "the same file by a symbolic link" '^kbench compare: link\.json: the same file as a\.json' "$KBENCH" compare a.json link.json
 expect_bad "missing file" '^kbench compare: nope\.json: No such file' "$KBENCH" compare a.json nope.json
 expect_bad "one file" 'give at least two results files' "$KBENCH" compare a.json
 expect_bad "--confidence 80" '--confidence 80: give 90, 95 or 99' "$KBENCH" compare --confidence 80 a.json b.json
 expect_bad "--style" '--style html: give table or lkml' "$KBENCH" compare --style html a.json b.json
 expect_bad "--sort" '--sort size: give change or name' "$KBENCH" compare --sort size a.json b.json
 expect_bad "--plot extension" '--plot x\.pdf: the name must end in \.svg or \.png' "$KBENCH" compare --plot x.pdf a.json b.json
+expect_bad "--plot name with a newline" '--plot: the name holds a control character' "$KBENCH" compare --plot "$(printf 'p\nq.svg')" a.json b.json
 expect_bad "--export with two files" '--export takes one results file' "$KBENCH" compare --export a.json b.json
 
 # ---- plots ----
@@ -115,6 +145,28 @@ if command -v gnuplot >/dev/null 2>&1; then
     expect_true "SVG written, both charts, every file in the key" sh -c 'grep -q "<svg" p.svg && grep -q "mean MB/s against clients" p.svg && grep -q "change of the mean against A" p.svg && grep -q "A: base" p.svg && grep -q "C: two" p.svg'
     expect_rc "--plot PNG" 0 "$KBENCH" compare --plot p.png a.json b.json
     expect_true "PNG written" sh -c 'head -c 8 p.png | od -An -c | grep -q "P   N   G"'
+    # names from a results file never reach gnuplot as commands: a newline
+    # in a test name or unit would end the datablock line and start one
+    python3 - <<'EOF'
+import json
+evil = 'x"\nEOD\nsystem("touch gp-pwned-name")\n$Z << EOD\n'
+unit = 'us\nEOD\nsystem("touch gp-pwned-unit")\n$Y << EOD\n'
+for path, vals in (("ev-a.json", [1, 2, 3]), ("ev-b.json", [1, 2, 4])):
+    d = json.load(open("a.json"))
+    d["label"] = 'l\nsystem("touch gp-pwned-label")\n'
+    d["tests"] = [{"name": evil, "params": {"command": "micro"}, "unit": unit,
+                   "higher_is_better": True, "runs": [{"value": v} for v in vals]}]
+    json.dump(d, open(path, "w"))
+EOF
+    expect_rc "--plot with newlines in names" 0 "$KBENCH" compare --plot ev.svg ev-a.json ev-b.json
+    expect_true "no gnuplot command from a test name, unit or label" sh -c '! ls gp-pwned-* 2>/dev/null | grep -q .'
+    expect_true "the bar is drawn, its name on one line" grep -q 'x. EOD system' ev.svg
+    # an output name starting with '|' is a file, not a command for gnuplot
+    expect_rc "--plot '|...svg'" 0 "$KBENCH" compare --plot '|touch gp-pwned-pipe #.svg' a.json b.json
+    expect_true "--plot '|...': no command run" test ! -e gp-pwned-pipe
+    expect_true "--plot '|...': the file of that name written" grep -q '<svg' '|touch gp-pwned-pipe #.svg'
+    expect_rc "--plot with quotes and blanks in the name" 0 "$KBENCH" compare --plot "it's a \"plot\".svg" a.json b.json
+    expect_true "--plot with quotes and blanks: written" grep -q '<svg' "it's a \"plot\".svg"
 else
     skip "--plot (gnuplot not installed)"
 fi
@@ -128,10 +180,21 @@ expect_bad "suite --format" '--format xml: give text or benchstat' "$KBENCH" sui
 expect_bad "suite -D missing" '-D nothere: No such file or directory' "$KBENCH" suite -D nothere
 expect_bad "suite --disk missing" '--disk /nonexistent: No such file' "$KBENCH" suite --disk /nonexistent
 expect_bad "suite --mem-limit bad" "--mem-limit: '12Q' is neither a size" "$KBENCH" suite --mem-limit 32M,12Q
+expect_bad "suite --clients twice" '--clients 1,5,01: 1 is given twice' "$KBENCH" suite --clients 1,5,01
+expect_bad "suite --mem-limit twice" "--mem-limit: '32M' is given twice" "$KBENCH" suite --mem-limit 32M,none,32M
+expect_bad "suite --mem-limit 0" "--mem-limit: '0' would let no load run" "$KBENCH" suite --mem-limit none,0
+expect_bad "suite --mem-limit too long" "--mem-limit: '0000000000.*\\.\\.\\.' is too long for a size" "$KBENCH" suite --mem-limit "$(printf '0%.0s' $(seq 1 90))64M,$(printf '0%.0s' $(seq 1 90))65M"
 expect_bad "suite argument" "unexpected argument 'extra'" "$KBENCH" suite extra
 mkdir -p d
 expect_bad "suite results inside DIR" 'd/r\.json: inside the run directory d' "$KBENCH" suite -D d -o d/r.json
 cp "$DATA/bad-line.txt" bad.txt
+mkfifo fifo.json
+expect_bad "suite results into a FIFO" '^kbench suite: fifo\.json: not a regular file' "$KBENCH" suite -o fifo.json
+expect_true "the FIFO stays one" test -p fifo.json
+expect_bad "suite results into a directory" '^kbench suite: d: not a regular file' "$KBENCH" suite -o d
+ln -s /dev/null devnull.json
+expect_bad "suite results onto a device" '^kbench suite: devnull\.json: not a regular file' "$KBENCH" suite -o devnull.json
+expect_true "the device stays one" test -c /dev/null
 expect_bad "suite loadfile refused" "-c bad.txt: kbench load --check refuses it" "$KBENCH" suite -c bad.txt
 if "$KBENCH" help load | grep -q -- --mem-limit; then
     skip "--mem-limit refused (this kbench load has it)"

@@ -162,6 +162,43 @@ expect_true "resume: 3 runs of each test, the earlier ones kept" test "$(jget r.
 n=$(grep -c ', run [0-9] of 3: ' "$WORK/err")
 if [ "$n" -eq $((6 - before)) ]; then pass "resume: ran only the $n remaining runs"; else
     fail "resume: ran only the remaining runs" "ran $n, $before were done" "$(cat "$WORK/err")"; fi
+# SIGHUP (a closed ssh session) during the pause: stopped like SIGINT
+"$KBENCH" suite -D "$D" --clients 1 --runs 2 -t 1 --warmup 0 --pause 30 -c "$LF" -o hup.json >hup.out 2>hup.err &
+pid=$!
+i=0
+while [ $i -lt 100 ] && ! ls -A | grep -q '^\.kbench-suite\.'; do sleep 0.1; i=$((i + 1)); done
+sleep 1
+kill -HUP $pid
+wait $pid
+rc=$?
+if [ $rc -eq 129 ]; then pass "SIGHUP: exit 129"; else fail "SIGHUP: exit 129" "exit $rc" "$(cat hup.err)"; fi
+expect_true "SIGHUP: file kept, interrupted, no run" test "$(jget hup.json '(d["interrupted"], d["finished"], d["done"])')" = "(True, False, {})"
+expect_true "SIGHUP: no temporary directory left" sh -c '! ls -A | grep -q kbench-suite'
+# SIGKILL of the suite: its running load is stopped too (SIGTERM from the
+# kernel), cleans up its files and does not run on alone
+"$KBENCH" suite -D "$D" --clients 1 --runs 2 -t 20 --warmup 0 --pause 0 -c "$LF" -o k9.json >k9.out 2>k9.err &
+pid=$!
+i=0
+child=
+while [ $i -lt 100 ] && [ -z "$child" ]; do sleep 0.1; child=$(pgrep -P $pid -f -- ' --json '); i=$((i + 1)); done
+sleep 1
+kill -KILL $pid
+wait $pid 2>/dev/null
+i=0
+while [ $i -lt 100 ] && [ -n "$child" ] && kill -0 "$child" 2>/dev/null; do sleep 0.1; i=$((i + 1)); done
+expect_true "SIGKILL: the load child ($child) stopped with the suite" sh -c '[ -n "$0" ] && ! kill -0 "$0" 2>/dev/null' "$child"
+expect_empty_dir "SIGKILL: the load cleaned up its files" "$D"
+expect_true "SIGKILL: the file still parses, no run recorded" test "$(jget k9.json '(d["finished"], d["done"])')" = "(False, {})"
+left=$(ls -d .kbench-suite.$pid.* 2>/dev/null)
+expect_true "SIGKILL: its temporary directory is left" test -n "$left"
+mkdir -p .kbench-suite.$pid.keep && : >.kbench-suite.$pid.keep/mine
+# the next suite beside it removes the killed one's (its pid is gone), and
+# nothing but that
+expect_rc "the next suite" 0 "$KBENCH" suite -D "$D" --clients 1 --runs 1 -t 1 --warmup 0 --pause 0 -c "$LF" -o k9next.json
+expect_err_grep "the next suite: says it removed the left-over" "^kbench suite: removed $WORK/$left, left by a kbench suite that was killed\$"
+expect_true "the next suite: the left-over removed" test ! -e "$left"
+expect_true "the next suite: a directory holding another file kept" test -e .kbench-suite.$pid.keep/mine
+rm -rf .kbench-suite.*
 expect_rc "resume a finished suite" 2 "$KBENCH" suite --resume r.json
 expect_err_grep "finished suite refused" "r.json: this suite is finished; nothing to resume"
 expect_rc "resume a missing file" 2 "$KBENCH" suite --resume missing.json
@@ -174,8 +211,8 @@ expect_err_grep "not a suite file" "load.json: not a kbench suite results file \
 # ---- a failed run: reported, counted, no figure, exit 1 ----
 printf 'Unlink "\\clients\\client1\\gone.dat" 0x6 NT_STATUS_OK\n' >failing.txt
 expect_rc "failing runs: exit 1" 1 "$KBENCH" suite -D "$D" --clients 1 --runs 2 -t 1 --warmup 0 --pause 0 -c failing.txt -o f.json
-expect_err_grep "failure line: which run, exit status" '\[2/2\] load 1, run 2 of 2: FAILED, exit status 1: '
-expect_out_grep "failures listed after the table" '^  load 1 run 1: exit status 1: '
+expect_err_grep "failure line: which run, exit status, why" '\[2/2\] load 1, run 2 of 2: FAILED, exit status 1: [0-9]+ operations did not end as the loadfile expects \(first: line 1, Unlink expected success, got No such file or directory\); about '
+expect_out_grep "failures listed after the table, with the reason" '^  load 1 run 1: exit status 1: [0-9]+ operations did not end as the loadfile expects \(first: line 1, '
 expect_true "failures recorded, no figure" test "$(jget f.json '(len(d["failures"]), d["tests"][0]["runs"], d["failures"][0]["run"], d["failures"][0]["exit_status"])')" = "(2, [], 1, 1)"
 expect_rc "compare refuses a file without runs" 2 "$KBENCH" compare a.json f.json
 expect_err_grep "no runs named" "f.json: no runs recorded"

@@ -12,7 +12,12 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 /* A hybrid machine: memory on v1, an empty v2 mounted beside it. */
@@ -258,6 +263,71 @@ static void words(void **state)
 	assert_int_equal(memcg_has_word("rw,memory_x,xmemory", "memory", ","), 0);
 }
 
+static int exists(const char *dir, const char *name)
+{
+	char path[PATH_MAX];
+	struct stat st;
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	return stat(path, &st) == 0;
+}
+
+/* memcg_sweep on a plain directory standing for the site: rmdir works the
+ * same (an entry inside a directory stands for a process in a cgroup) */
+static void sweep_leftovers(void **state)
+{
+	(void)state;
+	struct memcg_site site = { .version = MEMCG_V2 };
+	char tmpl[] = "/tmp/kbench-test-memcg.XXXXXX", name[64], dead[64], busy[64], path[PATH_MAX];
+	assert_non_null(mkdtemp(tmpl));
+	snprintf(site.dir, sizeof(site.dir), "%s", tmpl);
+	/* a process that has exited and been waited for: its number is free */
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0)
+		_exit(0);
+	assert_int_equal(waitpid(pid, NULL, 0), pid);
+	snprintf(dead, sizeof(dead), "kbench-%ld", (long)pid);
+	snprintf(name, sizeof(name), "kbench-%ld", (long)getpid());
+	snprintf(busy, sizeof(busy), "kbench-%ld", (long)pid);
+	const char *dirs[] = { dead, name, "kbench-1", "kbench-abc", "kbench-12x", "other-99999999" };
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", tmpl, dirs[i]);
+		assert_int_equal(mkdir(path, 0755), 0);
+	}
+	char note[PATH_MAX + 128];
+	assert_int_equal(memcg_sweep(&site, "kbench-", note, sizeof(note)), 1);
+	assert_string_equal(note, "");
+	assert_false(exists(tmpl, dead));
+	assert_true(exists(tmpl, name));          /* this process: alive */
+	assert_true(exists(tmpl, "kbench-1"));    /* init: alive */
+	assert_true(exists(tmpl, "kbench-abc"));
+	assert_true(exists(tmpl, "kbench-12x"));
+	assert_true(exists(tmpl, "other-99999999"));
+	/* a dead run's cgroup that still holds something stays, and is said */
+	snprintf(path, sizeof(path), "%s/%s", tmpl, busy);
+	assert_int_equal(mkdir(path, 0755), 0);
+	snprintf(path, sizeof(path), "%s/%s/x", tmpl, busy);
+	assert_int_equal(mkdir(path, 0755), 0);
+	assert_int_equal(memcg_sweep(&site, "kbench-", note, sizeof(note)), 0);
+	assert_true(exists(tmpl, busy));
+	char want[PATH_MAX + 128];
+	snprintf(want, sizeof(want), "1 cgroup of killed kbench runs still holds processes, "
+		 "left alone: %s/%s", tmpl, busy);
+	assert_string_equal(note, want);
+	assert_int_equal(rmdir(path), 0);
+	snprintf(path, sizeof(path), "%s/%s", tmpl, busy);
+	assert_int_equal(rmdir(path), 0);
+	const char *rest[] = { name, "kbench-1", "kbench-abc", "kbench-12x", "other-99999999" };
+	for (size_t i = 0; i < sizeof(rest) / sizeof(rest[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", tmpl, rest[i]);
+		assert_int_equal(rmdir(path), 0);
+	}
+	assert_int_equal(rmdir(tmpl), 0);
+	/* no such site */
+	snprintf(site.dir, sizeof(site.dir), "%s", tmpl);
+	assert_int_equal(memcg_sweep(&site, "kbench-", note, sizeof(note)), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -274,6 +344,7 @@ int main(void)
 		cmocka_unit_test(key_values),
 		cmocka_unit_test(limits),
 		cmocka_unit_test(words),
+		cmocka_unit_test(sweep_leftovers),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -234,6 +234,20 @@ static void welch(void **state)
 	assert_true(r.proven);
 	assert_int_equal(t_welch(&x, &x, 99, &r), 0);
 	assert_false(r.proven);
+	/* A and D times 1e150: qa^2 overflows a double, yet df, t and p are
+	 * those of A and D and the interval scales with the figures */
+	double big_a[5], big_d[6];
+	for (int i = 0; i < 5; i++)
+		big_a[i] = A[i] * 1e150;
+	for (int i = 0; i < 6; i++)
+		big_d[i] = D[i] * 1e150;
+	SUM(big_a, &x);
+	SUM(big_d, &y);
+	assert_int_equal(t_welch(&x, &y, 95, &r), 0);
+	assert_close(r.df, 6.86400022037, 1e-8);
+	assert_close(r.t, 2.09287079788, 1e-8);
+	assert_close(r.half / 1e150, 2.31039708342, 1e-6);
+	assert_true(r.p > 0.05 && r.p < 0.10);
 }
 
 static void verdicts(void **state)
