@@ -190,7 +190,7 @@ static void change_chart(FILE *f, const struct cmp *c)
 	fprintf(f, "set xlabel ''\nset ylabel '%%'\nset key left top box opaque\nset grid y\n"
 		   "unset offsets\nunset logscale x\nset xrange [*:*]\nset yrange [*:*]\n"
 		   "set style data histograms\nset style histogram errorbars gap 1 lw 1\n"
-		   "set style fill solid 0.6 border -1\nset xtics rotate by -20 noenhanced\n"
+		   "set style fill solid 0.6 border -1\nunset xtics\nset xtics rotate by -20 noenhanced\n"
 		   "set xzeroaxis lt -1\n");
 	fprintf(f, "$R << EOD\n");
 	for (size_t i = 0; i < c->nrows; i++) {
