@@ -338,6 +338,11 @@ int cmd_micro(int argc, const char **argv)
 	}
 	if (list) {
 		list_tests(stdout, fam);
+		if (fflush(stdout) == EOF || ferror(stdout)) {
+			fprintf(stderr, "%s: cannot write the list to standard output: %s\n", cmd,
+				strerror(errno));
+			status = KB_EXIT_FAIL;
+		}
 		goto out;
 	}
 	o.quick = quick;
@@ -458,7 +463,11 @@ int cmd_micro(int argc, const char **argv)
 		fputc('\n', out);
 		byte_report_text(out, sel, res, n, base);
 	}
-	fflush(out);
+	if (fflush(out) == EOF || ferror(out)) {
+		fprintf(stderr, "%s: cannot write the results to standard %s: %s\n", cmd,
+			out == stdout ? "output" : "error", strerror(errno));
+		status = KB_EXIT_FAIL;
+	}
 	if (json && write_json(cmd, json_dest, &o, family, base, sel, res, failed, n) < 0)
 		status = KB_EXIT_FAIL;
 

@@ -75,4 +75,26 @@ for opt in --list --family --enough --duration --quick --copies --baseline --jso
 done
 if [ -z "$nohelp" ]; then pass "--help names every option"; else fail "--help names every option" "missing:$nohelp"; fi
 
+
+# ---- standard output that cannot be written: said, exit 1 ----
+mkdir -p "$WORK/tmp"
+TMPDIR="$WORK/tmp" "$KBENCH" micro --quick lat_syscall_null >&- 2>"$WORK/err"
+RC=$?
+if [ "$RC" -eq 1 ]; then pass "closed stdout: exit 1"; else fail "closed stdout: exit 1" "exit $RC"; fi
+expect_err_grep "closed stdout: said" "^kbench micro: cannot write the results to standard output: "
+if [ -c /dev/full ]; then
+    TMPDIR="$WORK/tmp" "$KBENCH" micro --quick lat_syscall_null >/dev/full 2>"$WORK/err"
+    RC=$?
+    if [ "$RC" -eq 1 ]; then pass "full stdout: exit 1"; else fail "full stdout: exit 1" "exit $RC"; fi
+    expect_err_grep "full stdout: said" "^kbench micro: cannot write the results to standard output: "
+    "$KBENCH" micro --list >/dev/full 2>"$WORK/err"
+    RC=$?
+    if [ "$RC" -eq 1 ]; then pass "--list to a full stdout: exit 1"; else
+        fail "--list to a full stdout: exit 1" "exit $RC"; fi
+    expect_err_grep "--list to a full stdout: said" "^kbench micro: cannot write the list to standard output: "
+else
+    skip "no /dev/full"
+fi
+expect_empty_dir "unwritable stdout: no temporary directory left" "$WORK/tmp"
+
 finish
