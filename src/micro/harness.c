@@ -223,8 +223,11 @@ pid_t micro_fork(void)
 	pid_t parent = getpid();
 	pid_t pid = fork();
 	if (pid == 0) {
+		struct sigaction hup;
 		signal(SIGINT, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);
+		if (sigaction(SIGHUP, NULL, &hup) == 0 && hup.sa_handler != SIG_IGN)
+			signal(SIGHUP, SIG_DFL);
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		if (getppid() != parent)   /* the parent died before the prctl */
 			_exit(1);

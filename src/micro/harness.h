@@ -15,7 +15,7 @@
  * state, so the unit tests check them against figures worked out by hand.
  *
  * The harness also keeps the children the tests fork (micro_fork): on
- * SIGINT or SIGTERM micro.c kills and reaps them all before it exits.
+ * SIGINT, SIGTERM or SIGHUP micro.c kills and reaps them all before it exits.
  */
 #ifndef KBENCH_MICRO_HARNESS_H
 #define KBENCH_MICRO_HARNESS_H
@@ -115,8 +115,8 @@ int harness_run(const struct micro_opts *o, const struct harness_bench *b,
 
 /* ---- children ---- */
 
-/* fork() for tests: the child gets SIGINT and SIGTERM back at their
- * default, dies with its parent (PR_SET_PDEATHSIG SIGKILL) and, in the
+/* fork() for tests: the child gets SIGINT, SIGTERM and SIGHUP (unless
+ * ignored) back at their default, dies with its parent (PR_SET_PDEATHSIG SIGKILL) and, in the
  * parent, is noted so micro_kill_children() can find it.  Returns as
  * fork(). */
 pid_t micro_fork(void);

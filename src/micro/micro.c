@@ -13,8 +13,8 @@
  * Invariants: the command line and the --json destination are checked
  * before any test runs (exit 2).  A test that cannot run here is skipped
  * with its reason; a failed test prints no figure and makes the exit
- * status 1, the others still run.  On SIGINT or SIGTERM every child is
- * killed and reaped, the temporary directory removed, and kbench exits
+ * status 1, the others still run.  On SIGINT, SIGTERM or SIGHUP (unless
+ * SIGHUP is ignored, as under nohup) every child is killed and reaped, the temporary directory removed, and kbench exits
  * 128 + the signal without printing any figure.
  */
 #include "config.h"
@@ -120,12 +120,17 @@ static void on_signal(int sig)
 
 static void catch_signals(void)
 {
-	struct sigaction sa = { .sa_handler = on_signal };
+	struct sigaction sa = { .sa_handler = on_signal }, hup;
 	sigemptyset(&sa.sa_mask);
 	sigaddset(&sa.sa_mask, SIGINT);
 	sigaddset(&sa.sa_mask, SIGTERM);
+	sigaddset(&sa.sa_mask, SIGHUP);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	/* a hangup (the terminal or the ssh session gone) stops the run the
+	 * same way, unless it is ignored (nohup) */
+	if (sigaction(SIGHUP, NULL, &hup) == 0 && hup.sa_handler != SIG_IGN)
+		sigaction(SIGHUP, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);      /* a dead child's pipe: EPIPE, not death */
 }
 
