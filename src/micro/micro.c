@@ -342,6 +342,11 @@ int cmd_micro(int argc, const char **argv)
 		}
 	}
 	if (list) {
+		const char **extra = poptGetArgs(ctx);
+		if (extra && extra[0]) {
+			status = cli_usage_error(cmd, "--list takes no test name ('%s')", extra[0]);
+			goto out;
+		}
 		list_tests(stdout, fam);
 		if (fflush(stdout) == EOF || ferror(stdout)) {
 			fprintf(stderr, "%s: cannot write the list to standard output: %s\n", cmd,

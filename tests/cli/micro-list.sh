@@ -58,6 +58,10 @@ expect_bad "--duration -1" "--duration must be a time from 10ms to 1h, not '-1'"
 expect_bad "--copies 0" "--copies must be a whole number from 1 to 1024, not '0'" "$KBENCH" micro --copies 0
 expect_bad "--baseline foo" "--baseline must be byte4 or unixbench5, not 'foo'" "$KBENCH" micro --baseline foo
 expect_bad "unknown option" "--frob" "$KBENCH" micro --frob
+expect_bad "--list with a test name" "--list takes no test name \\('lat_pipe'\\)" \
+    "$KBENCH" micro --list lat_pipe
+if [ -s "$WORK/out" ]; then fail "--list with a test name: nothing listed" "$(head -3 "$WORK/out")"; else
+    pass "--list with a test name: nothing listed"; fi
 expect_bad "test of another family" "test 'lat_pipe' is in the lmbench family, not byte" \
     "$KBENCH" micro --family byte lat_pipe
 mkdir -p "$WORK/tmp"
