@@ -130,4 +130,18 @@ if jget "$WORK/s.json" '[sorted(t) for t in d["results"]["tests"]]' >"$WORK/keys
     fail "out of descriptors: JSON has the reason and no value" "$(cat "$WORK/keys")"; fi
 expect_empty_dir "out of descriptors: temporary directory removed" "$WORK/tmp"
 
+# ---- no loopback (a new network namespace: lo is down): every TCP test
+# is skipped with its reason, none fails ----
+if unshare -n true 2>/dev/null; then
+    TMPDIR="$WORK/tmp" run unshare -n "$KBENCH" micro --quick lat_connect lat_tcp lat_unix
+    expect_true "no loopback: exit 0" test "$RC" -eq 0
+    expect_out_grep "no loopback: lat_connect skipped" \
+        "^lat_connect +TCP conn +skipped: cannot connect to 127.0.0.1: Network is unreachable$"
+    expect_out_grep "no loopback: lat_tcp skipped" "^lat_tcp +TCP +skipped: "
+    expect_out_grep "no loopback: lat_unix ran" "^lat_unix +AF UNIX +[0-9.]+ us "
+    expect_empty_dir "no loopback: temporary directory removed" "$WORK/tmp"
+else
+    skip "no loopback: cannot make a network namespace here"
+fi
+
 finish
