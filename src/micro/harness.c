@@ -139,8 +139,13 @@ static double interval(const struct harness_bench *b, uint64_t iters, char *why)
 	uint64_t t0 = harness_now_ns();
 	int rc = b->run(b->ctx, iters, why);
 	uint64_t t1 = harness_now_ns();
-	if (b->after && b->after(b->ctx, iters, why) < 0)
-		return -1;
+	if (b->after) {
+		/* after() still cleans up when run() failed, but run()'s reason
+		 * is the one kept (after() may fail only because run() did) */
+		char spare[160];
+		if (b->after(b->ctx, iters, rc < 0 ? spare : why) < 0)
+			return -1;
+	}
 	return rc < 0 ? -1 : (double)(t1 - t0);
 }
 

@@ -37,8 +37,9 @@ enum harness_unit {
 
 /* One measured operation.  run() does iters repetitions (the timed part);
  * before() and after(), when set, run untimed around every run() with the
- * same count (making or removing what run() needs).  Each returns 0, or -1
- * after writing a one-line reason to why (160 bytes). */
+ * same count (making or removing what run() needs; after() runs even when
+ * run() failed, and then run()'s reason is the one reported).  Each
+ * returns 0, or -1 after writing a one-line reason to why (160 bytes). */
 struct harness_bench {
 	int (*run)(void *ctx, uint64_t iters, char *why);
 	int (*before)(void *ctx, uint64_t iters, char *why);
