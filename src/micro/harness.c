@@ -204,8 +204,16 @@ int harness_run(const struct micro_opts *o, const struct harness_bench *b,
 
 /* ---- children ---- */
 
-#define MAX_CHILDREN 256
+#define MAX_CHILDREN MICRO_MAX_CHILDREN
 static volatile pid_t children[MAX_CHILDREN];
+
+static int child_slot_free(void)
+{
+	for (int i = 0; i < MAX_CHILDREN; i++)
+		if (!children[i])
+			return 1;
+	return 0;
+}
 
 void micro_child_add(pid_t pid)
 {
@@ -226,6 +234,10 @@ void micro_child_del(pid_t pid)
 pid_t micro_fork(void)
 {
 	pid_t parent = getpid();
+	if (!child_slot_free()) {     /* a child not noted could outlive a stop */
+		errno = EAGAIN;
+		return -1;
+	}
 	pid_t pid = fork();
 	if (pid == 0) {
 		struct sigaction hup;

@@ -116,10 +116,15 @@ int harness_run(const struct micro_opts *o, const struct harness_bench *b,
 
 /* ---- children ---- */
 
+/* How many children can be noted at once: more than the 1024 copies
+ * --copies allows. */
+#define MICRO_MAX_CHILDREN 1280
+
 /* fork() for tests: the child gets SIGINT, SIGTERM and SIGHUP (unless
- * ignored) back at their default, dies with its parent (PR_SET_PDEATHSIG SIGKILL) and, in the
- * parent, is noted so micro_kill_children() can find it.  Returns as
- * fork(). */
+ * ignored) back at their default, dies with its parent (PR_SET_PDEATHSIG
+ * SIGKILL) and, in the parent, is noted so micro_kill_children() can find
+ * it.  Returns as fork(); -1 with errno EAGAIN, without forking, when
+ * MICRO_MAX_CHILDREN children are already noted. */
 pid_t micro_fork(void);
 
 /* Note pid as a child (after a plain fork()) / forget it after reaping. */

@@ -41,6 +41,7 @@
 #include <unistd.h>
 
 #define MAX_COPIES 1024
+_Static_assert(MAX_COPIES < MICRO_MAX_CHILDREN, "every copy must be noted as a child");
 
 static const struct micro_test *const tables[] = { micro_lmbench_tests, micro_byte_tests };
 

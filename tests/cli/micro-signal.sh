@@ -64,6 +64,29 @@ for case in "INT 130 lat_ctx_16p_64k 16" "TERM 143 lat_ctx_8p_16k 8" "INT 130 la
         pass "$name: no figure printed"; fi
 done
 
+# ---- SIGTERM during 300 copies: every copy killed and reaped before kbench
+# exits (none left, not even a zombie, the moment it is gone) ----
+all_in_session() {
+    cat /proc/[0-9]*/stat 2>/dev/null |
+        awk -v s="$1" '{ sub(/^.*\) /, ""); split($0, f, " "); if (f[4] == s) n++ } END { print n + 0 }'
+}
+rm -rf "$WORK/tmp" && mkdir -p "$WORK/tmp"
+TMPDIR="$WORK/tmp" setsid "$KBENCH" micro --copies 300 byte_pipe >"$WORK/out" 2>"$WORK/err" &
+pid=$!
+i=0
+while kids=$(in_session "$pid"); [ "$kids" -lt 301 ] && [ $i -lt 500 ]; do
+    sleep 0.02; i=$((i + 1))
+done
+kill -TERM "$pid"
+wait "$pid"
+RC=$?
+left=$(all_in_session "$pid")
+if [ "$RC" -eq 143 ] && [ "$kids" -ge 301 ]; then pass "SIGTERM during 300 copies: exit 143"; else
+    fail "SIGTERM during 300 copies: exit 143" "exit $RC, $kids processes" "$(cat "$WORK/err")"; fi
+if [ "$left" -eq 0 ]; then pass "SIGTERM during 300 copies: every copy reaped"; else
+    fail "SIGTERM during 300 copies: every copy reaped" "$left processes left in session $pid"; fi
+expect_empty_dir "SIGTERM during 300 copies: no temporary directory left" "$WORK/tmp"
+
 # ---- an ignored SIGHUP (nohup) stays ignored ----
 rm -rf "$WORK/tmp" && mkdir -p "$WORK/tmp"
 (trap '' HUP; TMPDIR="$WORK/tmp" exec setsid "$KBENCH" micro byte_shell1 \
