@@ -306,7 +306,7 @@ int cmd_micro(int argc, const char **argv)
 		  "byte: seconds per sample of the short tests (default 10)", "SEC" },
 		{ "quick", 0, POPT_ARG_NONE, &quick, 0,
 		  "short runs for a smoke test: lmbench 1 ms intervals, 5 of them, smaller working "
-		  "sets; BYTE durations scaled down", NULL },
+		  "sets; BYTE samples of 0.2 s, 3 of them (no --duration)", NULL },
 		{ "copies", 0, POPT_ARG_STRING, &copies_arg, 0,
 		  "byte: copies of each test run at once, figures summed (default 1)", "N" },
 		{ "baseline", 0, POPT_ARG_STRING, &baseline, 0,
@@ -365,6 +365,11 @@ int cmd_micro(int argc, const char **argv)
 			   !(o.enough_s >= 0.0001 && o.enough_s <= 10))) {
 		status = cli_usage_error(cmd, "--enough must be a time from 0.1ms to 10s, not '%s'",
 					 enough_arg);
+		goto out;
+	}
+	if (duration_arg && quick) {
+		status = cli_usage_error(cmd, "--duration cannot be used with --quick, whose BYTE "
+					 "samples all last 0.2 s");
 		goto out;
 	}
 	if (duration_arg && (cli_parse_duration(duration_arg, &o.duration_s) < 0 ||

@@ -55,6 +55,8 @@ expect_bad "--family foo" "--family must be lmbench or byte, not 'foo'" "$KBENCH
 expect_bad "--enough 0" "--enough must be a time from 0.1ms to 10s, not '0'" "$KBENCH" micro --enough 0
 expect_bad "--enough abc" "--enough must be a time .* not 'abc'" "$KBENCH" micro --enough abc
 expect_bad "--duration -1" "--duration must be a time from 10ms to 1h, not '-1'" "$KBENCH" micro --duration -1
+expect_bad "--duration with --quick" "--duration cannot be used with --quick" \
+    "$KBENCH" micro --quick --duration 5 byte_syscall
 expect_bad "--copies 0" "--copies must be a whole number from 1 to 1024, not '0'" "$KBENCH" micro --copies 0
 expect_bad "--baseline foo" "--baseline must be byte4 or unixbench5, not 'foo'" "$KBENCH" micro --baseline foo
 expect_bad "unknown option" "--frob" "$KBENCH" micro --frob
