@@ -144,4 +144,25 @@ else
     skip "no loopback: cannot make a network namespace here"
 fi
 
+# ---- a full temporary file system (a private 64 KiB tmpfs): the file
+# tests of both families are skipped with the reason, none fails ----
+if [ "$(id -u)" -eq 0 ] && unshare -m true 2>/dev/null; then
+    mkdir -p "$WORK/tiny"
+    run unshare -m sh -c 'mount -t tmpfs -o size=64k tmpfs "$1" && shift &&
+        TMPDIR="$0" exec "$@"' "$WORK/tiny" "$WORK/tiny" "$KBENCH" micro --quick \
+        --json "$WORK/full.json" bw_file_rd byte_fcopy_1024 byte_shell1
+    expect_true "full file system: exit 0" test "$RC" -eq 0
+    expect_out_grep "full file system: bw_file_rd skipped" "^bw_file_rd +File reread +skipped: .*No space left on device$"
+    expect_out_grep "full file system: File Copy skipped" \
+        "^File Copy 1024 bufsize 2000 maxblocks +- KBps +\\(writing the test file: No space left on device\\)$"
+    expect_out_grep "full file system: Shell Scripts skipped" \
+        "^Shell Scripts \\(1 concurrent\\) +- lpm +\\(.*: No space left on device\\)$"
+    if jget "$WORK/full.json" '[("skipped" in t, "error" in t) for t in d["results"]["tests"]]' \
+        >"$WORK/keys" 2>&1 && grep -qx "\[(True, False), (True, False), (True, False)\]" "$WORK/keys"; then
+        pass "full file system: JSON says skipped, not error"; else
+        fail "full file system: JSON says skipped, not error" "$(cat "$WORK/keys")"; fi
+else
+    skip "full file system: needs root and a mount namespace"
+fi
+
 finish
