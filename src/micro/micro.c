@@ -255,9 +255,11 @@ static int write_json(const char *cmd, const char *dest, const struct micro_opts
 		json_array_append_new(names, json_string(sel[i]->name));
 		json_array_append_new(tests, test_json(sel[i], &res[i], failed[i]));
 	}
-	json_object_set_new(doc, "units", json_pack("{s:s, s:s, s:s, s:s}", "us",
+	json_object_set_new(doc, "units", json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s}", "us",
 			    "microseconds per operation", "ns", "nanoseconds per load",
-			    "MB/s", "MB (10^6 bytes) per second", "KBps", "KB (1024 bytes) per second"));
+			    "MB/s", "MB (10^6 bytes) per second", "KBps", "KB (1024 bytes) per second",
+			    "lps", "loops per second", "lpm", "loops per minute",
+			    "MWIPS", "millions of Whetstone instructions per second"));
 	json_object_set_new(doc, "params", json_pack("{s:s, s:f, s:i, s:f, s:b, s:i, s:s, s:o}",
 			    "family", family ? family : "all", "enough_s", o->enough_s,
 			    "intervals", (int)o->intervals, "duration_s", o->duration_s,

@@ -165,4 +165,38 @@ else
     skip "full file system: needs root and a mount namespace"
 fi
 
+# ---- BYTE in JSON: every unit explained, the index and the final score
+# recomputed from the figures and the published baselines ----
+for base in byte4 unixbench5; do
+    TMPDIR="$WORK/tmp" run "$KBENCH" micro --quick --baseline "$base" --json "$WORK/b.json" \
+        byte_syscall byte_whet byte_shell1 byte_hanoi
+    expect_true "BYTE JSON ($base): exit 0" test "$RC" -eq 0
+    python3 - "$WORK/b.json" "$base" >"$WORK/py" 2>&1 <<'PY'
+import json, math, sys
+d = json.load(open(sys.argv[1]))
+base = {"byte4": {"byte_syscall": 15000.0, "byte_whet": 55.0},
+        "unixbench5": {"byte_syscall": 15000.0, "byte_whet": 55.0, "byte_shell1": 42.4}}[sys.argv[2]]
+tests = d["results"]["tests"]
+for t in tests:
+    assert t["unit"] in d["units"], ("unit not explained", t["unit"], d["units"])
+    assert math.isfinite(t["value"]) and t["value"] > 0, t
+ix = d["results"]["index"]
+assert ix["baseline"] == sys.argv[2], ix
+assert sorted(t["name"] for t in ix["tests"]) == sorted(base), ix["tests"]
+assert ix["partial"] is True, ix
+val = {t["name"]: t["value"] for t in tests}
+logs = []
+for t in ix["tests"]:
+    want = val[t["name"]] / base[t["name"]] * 10
+    assert t["baseline_value"] == base[t["name"]], t
+    assert abs(t["index"] - want) <= 1e-6 * want, (t, want)
+    logs.append(math.log(want))
+score = math.exp(sum(logs) / len(logs))
+assert abs(ix["final_score"] - score) <= 1e-6 * score, (ix["final_score"], score)
+PY
+    if [ $? -eq 0 ]; then pass "BYTE JSON ($base): units, index and score check"; else
+        fail "BYTE JSON ($base): units, index and score check" "$(cat "$WORK/py")"; fi
+done
+expect_empty_dir "BYTE JSON: temporary directory removed" "$WORK/tmp"
+
 finish
