@@ -310,7 +310,7 @@ int cmd_micro(int argc, const char **argv)
 		  "short runs for a smoke test: lmbench 1 ms intervals, 5 of them, smaller working "
 		  "sets; BYTE samples of 0.2 s, 3 of them (no --duration)", NULL },
 		{ "copies", 0, POPT_ARG_STRING, &copies_arg, 0,
-		  "byte: copies of each test run at once, figures summed (default 1)", "N" },
+		  "byte: copies of each test run at once, their combined rate reported (default 1)", "N" },
 		{ "baseline", 0, POPT_ARG_STRING, &baseline, 0,
 		  "byte: the index baseline (default " BYTE_BASELINE_DEFAULT ")",
 		  "byte4|unixbench5" },
