@@ -139,8 +139,13 @@ static double interval(const struct harness_bench *b, uint64_t iters, char *why)
 	uint64_t t0 = harness_now_ns();
 	int rc = b->run(b->ctx, iters, why);
 	uint64_t t1 = harness_now_ns();
-	if (b->after && b->after(b->ctx, iters, why) < 0)
-		return -1;
+	if (b->after) {
+		/* after() still cleans up when run() failed, but run()'s reason
+		 * is the one kept (after() may fail only because run() did) */
+		char spare[160];
+		if (b->after(b->ctx, iters, rc < 0 ? spare : why) < 0)
+			return -1;
+	}
 	return rc < 0 ? -1 : (double)(t1 - t0);
 }
 
@@ -199,8 +204,16 @@ int harness_run(const struct micro_opts *o, const struct harness_bench *b,
 
 /* ---- children ---- */
 
-#define MAX_CHILDREN 256
+#define MAX_CHILDREN MICRO_MAX_CHILDREN
 static volatile pid_t children[MAX_CHILDREN];
+
+static int child_slot_free(void)
+{
+	for (int i = 0; i < MAX_CHILDREN; i++)
+		if (!children[i])
+			return 1;
+	return 0;
+}
 
 void micro_child_add(pid_t pid)
 {
@@ -221,10 +234,17 @@ void micro_child_del(pid_t pid)
 pid_t micro_fork(void)
 {
 	pid_t parent = getpid();
+	if (!child_slot_free()) {     /* a child not noted could outlive a stop */
+		errno = EAGAIN;
+		return -1;
+	}
 	pid_t pid = fork();
 	if (pid == 0) {
+		struct sigaction hup;
 		signal(SIGINT, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);
+		if (sigaction(SIGHUP, NULL, &hup) == 0 && hup.sa_handler != SIG_IGN)
+			signal(SIGHUP, SIG_DFL);
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		if (getppid() != parent)   /* the parent died before the prctl */
 			_exit(1);

@@ -15,7 +15,7 @@
  * state, so the unit tests check them against figures worked out by hand.
  *
  * The harness also keeps the children the tests fork (micro_fork): on
- * SIGINT or SIGTERM micro.c kills and reaps them all before it exits.
+ * SIGINT, SIGTERM or SIGHUP micro.c kills and reaps them all before it exits.
  */
 #ifndef KBENCH_MICRO_HARNESS_H
 #define KBENCH_MICRO_HARNESS_H
@@ -37,8 +37,9 @@ enum harness_unit {
 
 /* One measured operation.  run() does iters repetitions (the timed part);
  * before() and after(), when set, run untimed around every run() with the
- * same count (making or removing what run() needs).  Each returns 0, or -1
- * after writing a one-line reason to why (160 bytes). */
+ * same count (making or removing what run() needs; after() runs even when
+ * run() failed, and then run()'s reason is the one reported).  Each
+ * returns 0, or -1 after writing a one-line reason to why (160 bytes). */
 struct harness_bench {
 	int (*run)(void *ctx, uint64_t iters, char *why);
 	int (*before)(void *ctx, uint64_t iters, char *why);
@@ -115,10 +116,15 @@ int harness_run(const struct micro_opts *o, const struct harness_bench *b,
 
 /* ---- children ---- */
 
-/* fork() for tests: the child gets SIGINT and SIGTERM back at their
- * default, dies with its parent (PR_SET_PDEATHSIG SIGKILL) and, in the
- * parent, is noted so micro_kill_children() can find it.  Returns as
- * fork(). */
+/* How many children can be noted at once: more than the 1024 copies
+ * --copies allows. */
+#define MICRO_MAX_CHILDREN 1280
+
+/* fork() for tests: the child gets SIGINT, SIGTERM and SIGHUP (unless
+ * ignored) back at their default, dies with its parent (PR_SET_PDEATHSIG
+ * SIGKILL) and, in the parent, is noted so micro_kill_children() can find
+ * it.  Returns as fork(); -1 with errno EAGAIN, without forking, when
+ * MICRO_MAX_CHILDREN children are already noted. */
 pid_t micro_fork(void);
 
 /* Note pid as a child (after a plain fork()) / forget it after reaping. */

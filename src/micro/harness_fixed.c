@@ -94,6 +94,7 @@ int fixed_fill_result(const double *v, const double *t, size_t n, struct micro_r
 struct copy_report {
 	int status;          /* 0 figure, 1 cannot run here, -1 failed */
 	double amount;
+	double start;        /* CLOCK_MONOTONIC seconds (one clock for every process) */
 	double seconds;
 	char err[160];
 };
@@ -179,6 +180,7 @@ static void copy_main(const struct fixed_ops *ops, const void *arg, const struct
 		ops->cleanup(state);
 	rep.status = rc == 0 ? 0 : -1;
 	rep.amount = amount;
+	rep.start = t0;
 	rep.seconds = t1 - t0;
 	if (rc == 0 && !(amount > 0 && isfinite(amount))) {
 		rep.status = -1;
@@ -280,7 +282,11 @@ static int run_sample(const struct fixed_ops *ops, const void *arg, const struct
 	close_fd(&barrier[1]);          /* go */
 
 	deadline = now_s() + dur + REPORT_SLACK_S;
-	double sum = 0, tsum = 0;
+	/* the sample's rate: the work of every copy over the time from the
+	 * first copy's start to the last copy's end.  Summing each copy's own
+	 * rate would count copies that started late, or ended early, as if
+	 * they had shared the CPUs with all the others. */
+	double work = 0, first = INFINITY, last = -INFINITY;
 	int skipped = 0, failed = 0;
 	for (unsigned i = 0; i < copies; i++) {
 		struct copy_report rep;
@@ -309,13 +315,20 @@ static int run_sample(const struct fixed_ops *ops, const void *arg, const struct
 			snprintf(err, errlen, "a copy took no time");
 			continue;
 		}
-		sum += rep.amount * per / rep.seconds;
-		tsum += rep.seconds;
+		work += rep.amount;
+		if (rep.start < first)
+			first = rep.start;
+		if (rep.start + rep.seconds > last)
+			last = rep.start + rep.seconds;
 	}
 	all_reported = true;
 	ret = failed ? -1 : skipped ? 1 : 0;
-	*rate = sum;
-	*secs = tsum / copies;
+	if (ret == 0 && !(last > first)) {
+		snprintf(err, errlen, "the copies took no time");
+		ret = -1;
+	}
+	*rate = ret == 0 ? work * per / (last - first) : 0;
+	*secs = ret == 0 ? last - first : 0;
 out:
 	close_fd(&ready[0]);
 	close_fd(&ready[1]);

@@ -12,9 +12,12 @@
  *     the alarm sets the stop flag.  The body finishes the loop it is in
  *     and returns; the time is read then, so the rate counts whole loops
  *     over exactly the time they took (never a partial loop);
- *   - a copy's rate = amount x per / seconds (per = 1: per second, 60:
- *     per minute); a sample's rate is the sum over the copies, as
- *     UnixBench sums its parallel copies;
+ *   - a sample's rate = the amount of all copies x per / the seconds
+ *     from the first copy's start to the last copy's end (per = 1: per
+ *     second, 60: per minute).  With one copy that is BYTE's rate; with
+ *     several started at once it is the sum of their rates, as UnixBench
+ *     sums its parallel copies, but copies that start late on a busy
+ *     machine do not count as running alone;
  *   - the samples combine as UnixBench 5's Run script does
  *     (byte_combine_samples: the worst third dropped, geometric mean of
  *     the rest); min, max and CoV are of all the samples run.

@@ -13,8 +13,8 @@
  * Invariants: the command line and the --json destination are checked
  * before any test runs (exit 2).  A test that cannot run here is skipped
  * with its reason; a failed test prints no figure and makes the exit
- * status 1, the others still run.  On SIGINT or SIGTERM every child is
- * killed and reaped, the temporary directory removed, and kbench exits
+ * status 1, the others still run.  On SIGINT, SIGTERM or SIGHUP (unless
+ * SIGHUP is ignored, as under nohup) every child is killed and reaped, the temporary directory removed, and kbench exits
  * 128 + the signal without printing any figure.
  */
 #include "config.h"
@@ -41,6 +41,7 @@
 #include <unistd.h>
 
 #define MAX_COPIES 1024
+_Static_assert(MAX_COPIES < MICRO_MAX_CHILDREN, "every copy must be noted as a child");
 
 static const struct micro_test *const tables[] = { micro_lmbench_tests, micro_byte_tests };
 
@@ -120,12 +121,17 @@ static void on_signal(int sig)
 
 static void catch_signals(void)
 {
-	struct sigaction sa = { .sa_handler = on_signal };
+	struct sigaction sa = { .sa_handler = on_signal }, hup;
 	sigemptyset(&sa.sa_mask);
 	sigaddset(&sa.sa_mask, SIGINT);
 	sigaddset(&sa.sa_mask, SIGTERM);
+	sigaddset(&sa.sa_mask, SIGHUP);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	/* a hangup (the terminal or the ssh session gone) stops the run the
+	 * same way, unless it is ignored (nohup) */
+	if (sigaction(SIGHUP, NULL, &hup) == 0 && hup.sa_handler != SIG_IGN)
+		sigaction(SIGHUP, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);      /* a dead child's pipe: EPIPE, not death */
 }
 
@@ -249,9 +255,11 @@ static int write_json(const char *cmd, const char *dest, const struct micro_opts
 		json_array_append_new(names, json_string(sel[i]->name));
 		json_array_append_new(tests, test_json(sel[i], &res[i], failed[i]));
 	}
-	json_object_set_new(doc, "units", json_pack("{s:s, s:s, s:s, s:s}", "us",
+	json_object_set_new(doc, "units", json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s}", "us",
 			    "microseconds per operation", "ns", "nanoseconds per load",
-			    "MB/s", "MB (10^6 bytes) per second", "KBps", "KB (1024 bytes) per second"));
+			    "MB/s", "MB (10^6 bytes) per second", "KBps", "KB (1024 bytes) per second",
+			    "lps", "loops per second", "lpm", "loops per minute",
+			    "MWIPS", "millions of Whetstone instructions per second"));
 	json_object_set_new(doc, "params", json_pack("{s:s, s:f, s:i, s:f, s:b, s:i, s:s, s:o}",
 			    "family", family ? family : "all", "enough_s", o->enough_s,
 			    "intervals", (int)o->intervals, "duration_s", o->duration_s,
@@ -300,9 +308,9 @@ int cmd_micro(int argc, const char **argv)
 		  "byte: seconds per sample of the short tests (default 10)", "SEC" },
 		{ "quick", 0, POPT_ARG_NONE, &quick, 0,
 		  "short runs for a smoke test: lmbench 1 ms intervals, 5 of them, smaller working "
-		  "sets; BYTE durations scaled down", NULL },
+		  "sets; BYTE samples of 0.2 s, 3 of them (no --duration)", NULL },
 		{ "copies", 0, POPT_ARG_STRING, &copies_arg, 0,
-		  "byte: copies of each test run at once, figures summed (default 1)", "N" },
+		  "byte: copies of each test run at once, their combined rate reported (default 1)", "N" },
 		{ "baseline", 0, POPT_ARG_STRING, &baseline, 0,
 		  "byte: the index baseline (default " BYTE_BASELINE_DEFAULT ")",
 		  "byte4|unixbench5" },
@@ -337,7 +345,17 @@ int cmd_micro(int argc, const char **argv)
 		}
 	}
 	if (list) {
+		const char **extra = poptGetArgs(ctx);
+		if (extra && extra[0]) {
+			status = cli_usage_error(cmd, "--list takes no test name ('%s')", extra[0]);
+			goto out;
+		}
 		list_tests(stdout, fam);
+		if (fflush(stdout) == EOF || ferror(stdout)) {
+			fprintf(stderr, "%s: cannot write the list to standard output: %s\n", cmd,
+				strerror(errno));
+			status = KB_EXIT_FAIL;
+		}
 		goto out;
 	}
 	o.quick = quick;
@@ -349,6 +367,11 @@ int cmd_micro(int argc, const char **argv)
 			   !(o.enough_s >= 0.0001 && o.enough_s <= 10))) {
 		status = cli_usage_error(cmd, "--enough must be a time from 0.1ms to 10s, not '%s'",
 					 enough_arg);
+		goto out;
+	}
+	if (duration_arg && quick) {
+		status = cli_usage_error(cmd, "--duration cannot be used with --quick, whose BYTE "
+					 "samples all last 0.2 s");
 		goto out;
 	}
 	if (duration_arg && (cli_parse_duration(duration_arg, &o.duration_s) < 0 ||
@@ -458,7 +481,11 @@ int cmd_micro(int argc, const char **argv)
 		fputc('\n', out);
 		byte_report_text(out, sel, res, n, base);
 	}
-	fflush(out);
+	if (fflush(out) == EOF || ferror(out)) {
+		fprintf(stderr, "%s: cannot write the results to standard %s: %s\n", cmd,
+			out == stdout ? "output" : "error", strerror(errno));
+		status = KB_EXIT_FAIL;
+	}
 	if (json && write_json(cmd, json_dest, &o, family, base, sel, res, failed, n) < 0)
 		status = KB_EXIT_FAIL;
 

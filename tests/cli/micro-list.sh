@@ -55,9 +55,15 @@ expect_bad "--family foo" "--family must be lmbench or byte, not 'foo'" "$KBENCH
 expect_bad "--enough 0" "--enough must be a time from 0.1ms to 10s, not '0'" "$KBENCH" micro --enough 0
 expect_bad "--enough abc" "--enough must be a time .* not 'abc'" "$KBENCH" micro --enough abc
 expect_bad "--duration -1" "--duration must be a time from 10ms to 1h, not '-1'" "$KBENCH" micro --duration -1
+expect_bad "--duration with --quick" "--duration cannot be used with --quick" \
+    "$KBENCH" micro --quick --duration 5 byte_syscall
 expect_bad "--copies 0" "--copies must be a whole number from 1 to 1024, not '0'" "$KBENCH" micro --copies 0
 expect_bad "--baseline foo" "--baseline must be byte4 or unixbench5, not 'foo'" "$KBENCH" micro --baseline foo
 expect_bad "unknown option" "--frob" "$KBENCH" micro --frob
+expect_bad "--list with a test name" "--list takes no test name \\('lat_pipe'\\)" \
+    "$KBENCH" micro --list lat_pipe
+if [ -s "$WORK/out" ]; then fail "--list with a test name: nothing listed" "$(head -3 "$WORK/out")"; else
+    pass "--list with a test name: nothing listed"; fi
 expect_bad "test of another family" "test 'lat_pipe' is in the lmbench family, not byte" \
     "$KBENCH" micro --family byte lat_pipe
 mkdir -p "$WORK/tmp"
@@ -74,5 +80,27 @@ for opt in --list --family --enough --duration --quick --copies --baseline --jso
     grep -q -- "$opt" "$WORK/out" || nohelp="$nohelp $opt"
 done
 if [ -z "$nohelp" ]; then pass "--help names every option"; else fail "--help names every option" "missing:$nohelp"; fi
+
+
+# ---- standard output that cannot be written: said, exit 1 ----
+mkdir -p "$WORK/tmp"
+TMPDIR="$WORK/tmp" "$KBENCH" micro --quick lat_syscall_null >&- 2>"$WORK/err"
+RC=$?
+if [ "$RC" -eq 1 ]; then pass "closed stdout: exit 1"; else fail "closed stdout: exit 1" "exit $RC"; fi
+expect_err_grep "closed stdout: said" "^kbench micro: cannot write the results to standard output: "
+if [ -c /dev/full ]; then
+    TMPDIR="$WORK/tmp" "$KBENCH" micro --quick lat_syscall_null >/dev/full 2>"$WORK/err"
+    RC=$?
+    if [ "$RC" -eq 1 ]; then pass "full stdout: exit 1"; else fail "full stdout: exit 1" "exit $RC"; fi
+    expect_err_grep "full stdout: said" "^kbench micro: cannot write the results to standard output: "
+    "$KBENCH" micro --list >/dev/full 2>"$WORK/err"
+    RC=$?
+    if [ "$RC" -eq 1 ]; then pass "--list to a full stdout: exit 1"; else
+        fail "--list to a full stdout: exit 1" "exit $RC"; fi
+    expect_err_grep "--list to a full stdout: said" "^kbench micro: cannot write the list to standard output: "
+else
+    skip "no /dev/full"
+fi
+expect_empty_dir "unwritable stdout: no temporary directory left" "$WORK/tmp"
 
 finish

@@ -130,4 +130,92 @@ if jget "$WORK/s.json" '[sorted(t) for t in d["results"]["tests"]]' >"$WORK/keys
     fail "out of descriptors: JSON has the reason and no value" "$(cat "$WORK/keys")"; fi
 expect_empty_dir "out of descriptors: temporary directory removed" "$WORK/tmp"
 
+# ---- no loopback (a new network namespace: lo is down): every TCP test
+# is skipped with its reason, none fails ----
+if unshare -n true 2>/dev/null; then
+    TMPDIR="$WORK/tmp" run unshare -n "$KBENCH" micro --quick lat_connect lat_tcp lat_unix
+    expect_true "no loopback: exit 0" test "$RC" -eq 0
+    expect_out_grep "no loopback: lat_connect skipped" \
+        "^lat_connect +TCP conn +skipped: cannot connect to 127.0.0.1: Network is unreachable$"
+    expect_out_grep "no loopback: lat_tcp skipped" "^lat_tcp +TCP +skipped: "
+    expect_out_grep "no loopback: lat_unix ran" "^lat_unix +AF UNIX +[0-9.]+ us "
+    expect_empty_dir "no loopback: temporary directory removed" "$WORK/tmp"
+else
+    skip "no loopback: cannot make a network namespace here"
+fi
+
+# ---- a full temporary file system (a private 64 KiB tmpfs): the file
+# tests of both families are skipped with the reason, none fails ----
+if [ "$(id -u)" -eq 0 ] && unshare -m true 2>/dev/null; then
+    mkdir -p "$WORK/tiny"
+    run unshare -m sh -c 'mount -t tmpfs -o size=64k tmpfs "$1" && shift &&
+        TMPDIR="$0" exec "$@"' "$WORK/tiny" "$WORK/tiny" "$KBENCH" micro --quick \
+        --json "$WORK/full.json" bw_file_rd byte_fcopy_1024 byte_shell1
+    expect_true "full file system: exit 0" test "$RC" -eq 0
+    expect_out_grep "full file system: bw_file_rd skipped" "^bw_file_rd +File reread +skipped: .*No space left on device$"
+    expect_out_grep "full file system: File Copy skipped" \
+        "^File Copy 1024 bufsize 2000 maxblocks +- KBps +\\(writing the test file: No space left on device\\)$"
+    expect_out_grep "full file system: Shell Scripts skipped" \
+        "^Shell Scripts \\(1 concurrent\\) +- lpm +\\(.*: No space left on device\\)$"
+    if jget "$WORK/full.json" '[("skipped" in t, "error" in t) for t in d["results"]["tests"]]' \
+        >"$WORK/keys" 2>&1 && grep -qx "\[(True, False), (True, False), (True, False)\]" "$WORK/keys"; then
+        pass "full file system: JSON says skipped, not error"; else
+        fail "full file system: JSON says skipped, not error" "$(cat "$WORK/keys")"; fi
+else
+    skip "full file system: needs root and a mount namespace"
+fi
+
+# ---- BYTE in JSON: every unit explained, the index and the final score
+# recomputed from the figures and the published baselines ----
+for base in byte4 unixbench5; do
+    TMPDIR="$WORK/tmp" run "$KBENCH" micro --quick --baseline "$base" --json "$WORK/b.json" \
+        byte_syscall byte_whet byte_shell1 byte_hanoi
+    expect_true "BYTE JSON ($base): exit 0" test "$RC" -eq 0
+    python3 - "$WORK/b.json" "$base" >"$WORK/py" 2>&1 <<'PY'
+import json, math, sys
+d = json.load(open(sys.argv[1]))
+base = {"byte4": {"byte_syscall": 15000.0, "byte_whet": 55.0},
+        "unixbench5": {"byte_syscall": 15000.0, "byte_whet": 55.0, "byte_shell1": 42.4}}[sys.argv[2]]
+tests = d["results"]["tests"]
+for t in tests:
+    assert t["unit"] in d["units"], ("unit not explained", t["unit"], d["units"])
+    assert math.isfinite(t["value"]) and t["value"] > 0, t
+ix = d["results"]["index"]
+assert ix["baseline"] == sys.argv[2], ix
+assert sorted(t["name"] for t in ix["tests"]) == sorted(base), ix["tests"]
+assert ix["partial"] is True, ix
+val = {t["name"]: t["value"] for t in tests}
+logs = []
+for t in ix["tests"]:
+    want = val[t["name"]] / base[t["name"]] * 10
+    assert t["baseline_value"] == base[t["name"]], t
+    assert abs(t["index"] - want) <= 1e-6 * want, (t, want)
+    logs.append(math.log(want))
+score = math.exp(sum(logs) / len(logs))
+assert abs(ix["final_score"] - score) <= 1e-6 * score, (ix["final_score"], score)
+PY
+    if [ $? -eq 0 ]; then pass "BYTE JSON ($base): units, index and score check"; else
+        fail "BYTE JSON ($base): units, index and score check" "$(cat "$WORK/py")"; fi
+done
+expect_empty_dir "BYTE JSON: temporary directory removed" "$WORK/tmp"
+
+# ---- --copies on one CPU: the combined rate of 256 copies cannot be far
+# above one copy's (the CPU is shared); copies that start late must not
+# count as if each had run alone ----
+if command -v taskset >/dev/null 2>&1 && cpu=$(taskset -pc $$ 2>/dev/null | sed 's/.*: *//; s/[-,].*//') &&
+   [ -n "$cpu" ]; then
+    rate() {
+        TMPDIR="$WORK/tmp" taskset -c "$cpu" "$KBENCH" micro --quick --copies "$1" byte_syscall 2>/dev/null |
+            awk '/^System Call Overhead +[0-9]/ { print $4; exit }'
+    }
+    one=$(rate 1) many=$(rate 256)
+    if [ -n "$one" ] && [ -n "$many" ] &&
+       awk -v a="$one" -v b="$many" 'BEGIN { exit !(b > 0 && b < 1.5 * a) }'; then
+        pass "--copies 256 on one CPU: combined rate $many lps, one copy $one lps"; else
+        fail "--copies 256 on one CPU: combined rate near one copy's" "1 copy: '$one', 256 copies: '$many'"; fi
+    expect_empty_dir "--copies: temporary directory removed" "$WORK/tmp"
+else
+    skip "--copies on one CPU: no taskset"
+fi
+
 finish

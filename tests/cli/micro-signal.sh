@@ -10,11 +10,13 @@ if ! command -v setsid >/dev/null 2>&1; then
     finish
 fi
 
-# in_session SID: how many processes are in session SID (from /proc, so no
-# ps is needed; a process that exits meanwhile is not counted)
+# in_session SID: how many live processes are in session SID (from /proc,
+# so no ps is needed; a process that exits meanwhile is not counted, nor a
+# zombie: a dead grandchild (a BYTE shell script's job) waits there for
+# init to reap it)
 in_session() {
     cat /proc/[0-9]*/stat 2>/dev/null |
-        awk -v s="$1" '{ sub(/^.*\) /, ""); split($0, f, " "); if (f[4] == s) n++ } END { print n + 0 }'
+        awk -v s="$1" '{ sub(/^.*\) /, ""); split($0, f, " "); if (f[4] == s && f[1] != "Z") n++ } END { print n + 0 }'
 }
 
 # stop SIG AT PROCS: start a run of test AT in its own session, wait for
@@ -43,7 +45,7 @@ stop() {
 }
 
 for case in "INT 130 lat_ctx_16p_64k 16" "TERM 143 lat_ctx_8p_16k 8" "INT 130 lat_tcp 2" \
-            "TERM 143 lat_fs_create_10k 1"; do
+            "TERM 143 lat_fs_create_10k 1" "HUP 129 byte_shell8 4"; do
     set -- $case
     stop "$1" "$3" "$4"
     name="SIG$1 during $3"
@@ -61,5 +63,49 @@ for case in "INT 130 lat_ctx_16p_64k 16" "TERM 143 lat_ctx_8p_16k 8" "INT 130 la
     if [ -s "$WORK/out" ]; then fail "$name: no figure printed" "$(cat "$WORK/out")"; else
         pass "$name: no figure printed"; fi
 done
+
+# ---- SIGTERM during 300 copies: every copy killed and reaped before kbench
+# exits (none left, not even a zombie, the moment it is gone) ----
+all_in_session() {
+    cat /proc/[0-9]*/stat 2>/dev/null |
+        awk -v s="$1" '{ sub(/^.*\) /, ""); split($0, f, " "); if (f[4] == s) n++ } END { print n + 0 }'
+}
+rm -rf "$WORK/tmp" && mkdir -p "$WORK/tmp"
+TMPDIR="$WORK/tmp" setsid "$KBENCH" micro --copies 300 byte_pipe >"$WORK/out" 2>"$WORK/err" &
+pid=$!
+i=0
+while kids=$(in_session "$pid"); [ "$kids" -lt 301 ] && [ $i -lt 500 ]; do
+    sleep 0.02; i=$((i + 1))
+done
+kill -TERM "$pid"
+wait "$pid"
+RC=$?
+left=$(all_in_session "$pid")
+if [ "$RC" -eq 143 ] && [ "$kids" -ge 301 ]; then pass "SIGTERM during 300 copies: exit 143"; else
+    fail "SIGTERM during 300 copies: exit 143" "exit $RC, $kids processes" "$(cat "$WORK/err")"; fi
+if [ "$left" -eq 0 ]; then pass "SIGTERM during 300 copies: every copy reaped"; else
+    fail "SIGTERM during 300 copies: every copy reaped" "$left processes left in session $pid"; fi
+expect_empty_dir "SIGTERM during 300 copies: no temporary directory left" "$WORK/tmp"
+
+# ---- an ignored SIGHUP (nohup) stays ignored ----
+rm -rf "$WORK/tmp" && mkdir -p "$WORK/tmp"
+(trap '' HUP; TMPDIR="$WORK/tmp" exec setsid "$KBENCH" micro byte_shell1 \
+    lat_syscall_null >"$WORK/out" 2>"$WORK/err") &
+pid=$!
+i=0
+while ! grep -q "\\[1/2\\] byte_shell1" "$WORK/err" 2>/dev/null && [ $i -lt 200 ]; do
+    sleep 0.05; i=$((i + 1))
+done
+sleep 0.2
+kill -HUP "$pid"
+sleep 0.3
+if kill -0 "$pid" 2>/dev/null; then pass "ignored SIGHUP: still running"; else
+    fail "ignored SIGHUP: still running" "$(cat "$WORK/err")"; fi
+kill -TERM "$pid"
+wait "$pid"
+RC=$?
+if [ "$RC" -eq 143 ]; then pass "ignored SIGHUP: SIGTERM still stops it"; else
+    fail "ignored SIGHUP: SIGTERM still stops it" "exit $RC"; fi
+expect_empty_dir "ignored SIGHUP: no temporary directory left" "$WORK/tmp"
 
 finish

@@ -13,6 +13,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
@@ -156,6 +157,52 @@ static void levels_from_curve(void **state)
 	assert_int_equal(lm_levels_from_curve(sz, lat, 12, out, 1), 1);
 }
 
+/* A run() that fails, an after() that then fails too (as removing files
+ * that were never made does): after() still runs, the reason reported is
+ * run()'s. */
+struct failing {
+	int afters;
+	int run_ok;
+};
+
+static int failing_run(void *ctx, uint64_t iters, char *why)
+{
+	(void)iters;
+	if (((struct failing *)ctx)->run_ok)
+		return 0;
+	snprintf(why, 160, "run: no space");
+	return -1;
+}
+
+static int failing_after(void *ctx, uint64_t iters, char *why)
+{
+	(void)iters;
+	((struct failing *)ctx)->afters++;
+	snprintf(why, 160, "after: nothing to remove");
+	return -1;
+}
+
+static void run_failure_reason_kept(void **state)
+{
+	(void)state;
+	struct failing f = { 0, 0 };
+	struct micro_opts o = { .enough_s = 0.001, .intervals = 3 };
+	struct harness_bench b = { .run = failing_run, .after = failing_after, .ctx = &f,
+				   .unit = HARNESS_US, .ops_per_iter = 1 };
+	struct micro_result r;
+	memset(&r, 0, sizeof(r));
+	assert_int_equal(harness_run(&o, &b, &r), -1);
+	assert_string_equal(r.skipped, "run: no space");
+	assert_int_equal(f.afters, 1);
+	/* run() fine, after() failing: after()'s reason */
+	f.run_ok = 1;
+	f.afters = 0;
+	memset(&r, 0, sizeof(r));
+	assert_int_equal(harness_run(&o, &b, &r), -1);
+	assert_string_equal(r.skipped, "after: nothing to remove");
+	assert_int_equal(f.afters, 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -167,6 +214,7 @@ int main(void)
 		cmocka_unit_test(sum_words_exact),
 		cmocka_unit_test(chain_points_back),
 		cmocka_unit_test(levels_from_curve),
+		cmocka_unit_test(run_failure_reason_kept),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
