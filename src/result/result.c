@@ -14,6 +14,21 @@
 #include <time.h>
 #include <unistd.h>
 
+int result_parent_dir(const char *path, char *out, size_t outsz)
+{
+	if (!outsz || strlen(path) >= outsz)
+		return -1;
+	snprintf(out, outsz, "%s", path);
+	char *slash = strrchr(out, '/');
+	if (!slash)
+		snprintf(out, outsz, ".");
+	else if (slash == out)
+		out[1] = '\0';
+	else
+		*slash = '\0';
+	return 0;
+}
+
 json_t *result_new(const char *kind)
 {
 	char when[32];
@@ -108,14 +123,8 @@ int result_destination(const char *cmd, const char *json, const char *const *kee
 				return refuse(cmd, json, "that is ", keep[i]);
 		}
 	}
-	snprintf(parent, sizeof(parent), "%s", dest);
-	char *slash = strrchr(parent, '/');
-	if (!slash)
-		snprintf(parent, sizeof(parent), ".");
-	else if (slash == parent)
-		parent[1] = '\0';
-	else
-		*slash = '\0';
+	if (result_parent_dir(dest, parent, sizeof(parent)) < 0)
+		return refuse(cmd, json, "the path is too long", "");
 	char probe[PATH_MAX + 32];
 	snprintf(probe, sizeof(probe), "%s/.kbench-json.XXXXXX", parent);
 	int pfd = mkstemp(probe);

@@ -11,6 +11,11 @@
 
 #include <jansson.h>
 
+/* The directory part of path, into out (outsz bytes): "." for a bare name,
+ * "/" for a name in the root.  Returns 0, or -1 if path does not fit in
+ * out (out is then unspecified). */
+int result_parent_dir(const char *path, char *out, size_t outsz);
+
 /* A new document with kbench_version, kind and time set.  Returns a new
  * reference, NULL only when out of memory. */
 json_t *result_new(const char *kind);

@@ -429,14 +429,10 @@ static int prepare_paths(struct suite *s)
 			s->cmd, s->path);
 		return KB_EXIT_USAGE;
 	}
-	snprintf(parent, sizeof(parent), "%s", s->path);
-	char *slash = strrchr(parent, '/');
-	if (!slash)
-		snprintf(parent, sizeof(parent), ".");
-	else if (slash == parent)
-		parent[1] = '\0';
-	else
-		*slash = '\0';
+	if (result_parent_dir(s->path, parent, sizeof(parent)) < 0) {
+		fprintf(stderr, "%s: %s: %s\n", s->cmd, s->path, strerror(ENAMETOOLONG));
+		return KB_EXIT_USAGE;
+	}
 	if (!realpath(parent, rparent)) {
 		fprintf(stderr, "%s: %s: %s\n", s->cmd, parent, strerror(errno));
 		return KB_EXIT_USAGE;

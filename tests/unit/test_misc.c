@@ -21,6 +21,7 @@
 #include "cli.h"
 #include "load/fsutil.h"
 #include "load/run.h"
+#include "result/result.h"
 
 static void test_durations(void **state)
 {
@@ -124,6 +125,28 @@ static void test_confinement(void **state)
 	assert_int_equal(rmdir(tmpl), 0);
 }
 
+static void test_parent_dir(void **state)
+{
+	(void)state;
+	char out[16];
+	result_parent_dir("run.json", out, sizeof(out));
+	assert_string_equal(out, ".");
+	result_parent_dir("/run.json", out, sizeof(out));
+	assert_string_equal(out, "/");
+	result_parent_dir("/tmp/x/run.json", out, sizeof(out));
+	assert_string_equal(out, "/tmp/x");
+	result_parent_dir("a/b", out, sizeof(out));
+	assert_string_equal(out, "a");
+	result_parent_dir("dir/", out, sizeof(out));
+	assert_string_equal(out, "dir");
+	assert_int_equal(result_parent_dir("x/y", out, sizeof(out)), 0);
+	char small[4];
+	assert_int_equal(result_parent_dir("abcdef/x", small, sizeof(small)), -1);
+	assert_int_equal(result_parent_dir("abcd", small, sizeof(small)), -1);
+	assert_int_equal(result_parent_dir("ab/", small, sizeof(small)), 0);
+	assert_string_equal(small, "ab");
+}
+
 static void test_deep_tree_removal(void **state)
 {
 	(void)state;
@@ -169,6 +192,7 @@ int main(void)
 		cmocka_unit_test(test_throughput),
 		cmocka_unit_test(test_confinement),
 		cmocka_unit_test(test_deep_tree_removal),
+		cmocka_unit_test(test_parent_dir),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
