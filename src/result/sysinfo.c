@@ -3,6 +3,7 @@
  */
 #include "config.h"
 #include "result/sysinfo.h"
+#include "sys/memcg.h"
 
 #include <limits.h>
 #include <stdio.h>
@@ -164,78 +165,6 @@ json_t *sysinfo_json(const struct kb_sysinfo *si)
 	return o;
 }
 
-/* A whole number from the first line of a file; "max" (cgroup v2) and
- * values of 2^62 and more (cgroup v1's "no limit") are no limit: -1. */
-static int64_t read_limit(const char *path)
-{
-	FILE *f = fopen(path, "re");
-	char buf[64];
-	unsigned long long v;
-	if (!f)
-		return -2;
-	int ok = fgets(buf, sizeof(buf), f) != NULL;
-	fclose(f);
-	if (!ok)
-		return -2;
-	if (!strncmp(buf, "max", 3) || sscanf(buf, "%llu", &v) != 1 || v >= (1ULL << 62))
-		return -1;
-	return (int64_t)v;
-}
-
-/* The smallest limit in file name of cgroup dir base + path and each of
- * its ancestors up to base; -1 if none. */
-static int64_t limit_up(const char *base, const char *path, const char *name)
-{
-	char p[PATH_MAX], file[PATH_MAX + 64];
-	int64_t best = -1;
-	snprintf(p, sizeof(p), "%s%s", base, strcmp(path, "/") ? path : "");
-	for (;;) {
-		snprintf(file, sizeof(file), "%s/%s", p, name);
-		int64_t v = read_limit(file);
-		if (v >= 0 && (best < 0 || v < best))
-			best = v;
-		if (strlen(p) <= strlen(base))
-			break;
-		char *slash = strrchr(p, '/');
-		if (!slash)
-			break;
-		*slash = '\0';
-	}
-	return best;
-}
-
-static int64_t cgroup_mem_limit(void)
-{
-	FILE *f = fopen("/proc/self/cgroup", "re");
-	char line[1024];
-	int64_t best = -1;
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f)) {
-		line[strcspn(line, "\n")] = '\0';
-		char *c1 = strchr(line, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
-		if (!c2)
-			continue;
-		*c2 = '\0';
-		const char *ctrl = c1 + 1, *path = c2 + 1;
-		int64_t v = -1;
-		if (!*ctrl) {           /* v2: 0::/path */
-			v = limit_up("/sys/fs/cgroup", path, "memory.max");
-			if (v < 0)
-				v = limit_up("/sys/fs/cgroup/unified", path, "memory.max");
-		} else {
-			char list[256];
-			snprintf(list, sizeof(list), ",%s,", ctrl);
-			if (strstr(list, ",memory,"))
-				v = limit_up("/sys/fs/cgroup/memory", path, "memory.limit_in_bytes");
-		}
-		if (v >= 0 && (best < 0 || v < best))
-			best = v;
-	}
-	fclose(f);
-	return best;
-}
-
 static void read_trimmed(const char *path, char *dst, size_t n)
 {
 	FILE *f = fopen(path, "re");
@@ -283,7 +212,8 @@ void sysinfo_extra_collect(struct kb_sysinfo_extra *x, const char *dir, const ch
 {
 	struct utsname u;
 	memset(x, 0, sizeof(*x));
-	x->cgroup_mem_limit = cgroup_mem_limit();
+	uint64_t lim = memcg_own_limit();
+	x->cgroup_mem_limit = lim == MEMCG_UNKNOWN ? -1 : (int64_t)lim;
 	if (uname(&u) == 0)
 		copy(x->kernel_version, sizeof(x->kernel_version), u.version);
 	if (dir)

@@ -303,6 +303,37 @@ static int find_dir(enum memcg_version v, char *dir, size_t len)
 	return found;
 }
 
+uint64_t memcg_own_limit(void)
+{
+	char dir[PATH_MAX];
+	const char *file;
+	if (find_dir(MEMCG_V1, dir, sizeof(dir)) == 0)
+		file = "memory.limit_in_bytes";
+	else if (find_dir(MEMCG_V2, dir, sizeof(dir)) == 0)
+		file = "memory.max";
+	else
+		return MEMCG_UNKNOWN;
+	/* up to the hierarchy's root: above it (or at v2's root) the file is gone */
+	uint64_t best = MEMCG_UNKNOWN;
+	for (;;) {
+		int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (fd < 0)
+			break;
+		uint64_t v = value_at(fd, file);
+		int had = faccessat(fd, file, F_OK, 0) == 0;
+		close(fd);
+		if (!had)
+			break;
+		if (v < MEMCG_V1_NO_LIMIT && v < best)
+			best = v;
+		char *slash = strrchr(dir, '/');
+		if (!slash || slash == dir)
+			break;
+		*slash = '\0';
+	}
+	return best;
+}
+
 int memcg_detect(struct memcg_site *site, char *why, size_t whylen)
 {
 	char buf[1024];

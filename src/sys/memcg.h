@@ -29,6 +29,7 @@
 #include <sys/types.h>
 
 #define MEMCG_UNKNOWN UINT64_MAX   /* a figure this kernel does not report */
+#define MEMCG_V1_NO_LIMIT (1ULL << 62) /* v1 shows "no limit" as about 2^63 */
 
 enum memcg_version { MEMCG_V1 = 1, MEMCG_V2 = 2 };
 
@@ -119,6 +120,13 @@ int memcg_has_word(const char *list, const char *word, const char *seps);
 int memcg_parse_limit(const char *text, uint64_t *out);
 
 /* ---- the system ---- */
+
+/* The smallest memory limit on this process's own cgroup and its
+ * ancestors (v1 memory.limit_in_bytes, else v2 memory.max), in bytes; read
+ * only, no root needed.  Returns MEMCG_UNKNOWN when there is no limit or
+ * no memory controller (v1's "no limit", 2^62 bytes and more, counts as
+ * none). */
+uint64_t memcg_own_limit(void);
 
 /* Find where memory cgroups can be made for this process, without making
  * one: needs root; prefers v1 when a v1 hierarchy holds the memory
