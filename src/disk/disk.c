@@ -303,7 +303,7 @@ int cmd_disk(int argc, const char **argv)
 	if (status)
 		goto out;
 	/* --json may name no measured path, no device, no directory */
-	if (json && (status = result_destination(cmd, json, (const char *const *)paths, ndev, NULL,
+	if (json && (status = result_destination(cmd, "--json", json, (const char *const *)paths, ndev, NULL,
 						 json_dest, sizeof(json_dest))))
 		goto out;
 	if (offset_arg && !do_buffered)

@@ -390,7 +390,7 @@ int cmd_load(int argc, const char **argv)
 	}
 	if (json) {
 		const char *keep[] = { loadfile };
-		if ((status = result_destination(cmd, json, keep, 1, directory, json_dest,
+		if ((status = result_destination(cmd, "--json", json, keep, 1, directory, json_dest,
 						 sizeof(json_dest))))
 			goto out;
 	}

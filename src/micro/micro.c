@@ -431,7 +431,7 @@ int cmd_micro(int argc, const char **argv)
 					sel[n++] = t;
 	if (json && !strcmp(json, "-"))
 		out = stderr;
-	if (json && (status = result_destination(cmd, json, NULL, 0, NULL, json_dest,
+	if (json && (status = result_destination(cmd, "--json", json, NULL, 0, NULL, json_dest,
 						 sizeof(json_dest))))
 		goto out;
 	res = calloc(n ? n : 1, sizeof(*res));

@@ -90,14 +90,16 @@ int result_write(json_t *doc, const char *path, char *err, size_t errlen)
 	return 0;
 }
 
-static int refuse(const char *cmd, const char *json, const char *why, const char *arg)
+static int refuse(const char *cmd, const char *opt, const char *json, const char *why,
+		  const char *arg)
 {
-	fprintf(stderr, "%s: --json %s: %s%s\n", cmd, json, why, arg ? arg : "");
+	fprintf(stderr, "%s: %s %s: %s%s\n", cmd, opt, json, why, arg ? arg : "");
 	return 2;
 }
 
-int result_destination(const char *cmd, const char *json, const char *const *keep, size_t nkeep,
-		       const char *inside, char *dest, size_t destsz)
+int result_destination(const char *cmd, const char *opt, const char *json,
+		       const char *const *keep, size_t nkeep, const char *inside, char *dest,
+		       size_t destsz)
 {
 	struct stat st, lst;
 	char parent[PATH_MAX], rdir[PATH_MAX], rparent[PATH_MAX];
@@ -107,29 +109,29 @@ int result_destination(const char *cmd, const char *json, const char *const *kee
 		return 0;
 	}
 	if (!*json) {
-		fprintf(stderr, "%s: --json needs a file name (see '%s --help')\n", cmd, cmd);
+		fprintf(stderr, "%s: %s needs a file name (see '%s --help')\n", cmd, opt, cmd);
 		return 2;
 	}
 	snprintf(dest, destsz, "%s", json);
 	if (lstat(json, &lst) == 0 && S_ISLNK(lst.st_mode) && !realpath(json, dest))
-		return refuse(cmd, json, "a symbolic link to nothing: ", strerror(errno));
+		return refuse(cmd, opt, json, "a symbolic link to nothing: ", strerror(errno));
 	if (stat(dest, &st) == 0) {
 		if (!S_ISREG(st.st_mode))
-			return refuse(cmd, json, "not a regular file; refusing to replace it", NULL);
+			return refuse(cmd, opt, json, "not a regular file; refusing to replace it", NULL);
 		for (size_t i = 0; i < nkeep; i++) {
 			struct stat k;
 			if (keep[i] && stat(keep[i], &k) == 0 && k.st_dev == st.st_dev &&
 			    k.st_ino == st.st_ino)
-				return refuse(cmd, json, "that is ", keep[i]);
+				return refuse(cmd, opt, json, "that is ", keep[i]);
 		}
 	}
 	if (result_parent_dir(dest, parent, sizeof(parent)) < 0)
-		return refuse(cmd, json, "the path is too long", "");
+		return refuse(cmd, opt, json, "the path is too long", "");
 	char probe[PATH_MAX + 32];
 	snprintf(probe, sizeof(probe), "%s/.kbench-json.XXXXXX", parent);
 	int pfd = mkstemp(probe);
 	if (pfd < 0) {
-		fprintf(stderr, "%s: --json %s: cannot write in %s: %s\n", cmd, json, parent,
+		fprintf(stderr, "%s: %s %s: cannot write in %s: %s\n", cmd, opt, json, parent,
 			strerror(errno));
 		return 2;
 	}
@@ -138,8 +140,8 @@ int result_destination(const char *cmd, const char *json, const char *const *kee
 	if (inside && realpath(inside, rdir) && realpath(parent, rparent)) {
 		size_t n = strlen(rdir);
 		if (!strncmp(rparent, rdir, n) && (rparent[n] == '/' || rparent[n] == '\0')) {
-			fprintf(stderr, "%s: --json %s: inside the run directory %s, whose cleanup "
-				"would remove it\n", cmd, json, inside);
+			fprintf(stderr, "%s: %s %s: inside the run directory %s, whose cleanup "
+				"would remove it\n", cmd, opt, json, inside);
 			return 2;
 		}
 	}

@@ -28,9 +28,11 @@ json_t *result_new(const char *kind);
  * directory whose cleanup would remove it), and whose directory lets a
  * file be made (tried, not guessed: access() says yes to root on /proc).
  * Returns 0 with the path to write in dest (destsz bytes), or 2 after
- * printing one line "CMD: --json FILE: reason" to stderr. */
-int result_destination(const char *cmd, const char *json, const char *const *keep, size_t nkeep,
-		       const char *inside, char *dest, size_t destsz);
+ * printing one line "CMD: OPT FILE: reason" to stderr (OPT: the option
+ * that named the file, "--json" or "-o"). */
+int result_destination(const char *cmd, const char *opt, const char *json,
+		       const char *const *keep, size_t nkeep, const char *inside, char *dest,
+		       size_t destsz);
 
 /* Write doc to path atomically: a temporary file in the same directory,
  * fsync, then rename over path ("-" writes to standard output).

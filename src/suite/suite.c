@@ -415,35 +415,29 @@ static void sweep_tmp(const struct suite *s, const char *dir)
 		closedir(d);
 }
 
-/* The results file must not lie inside DIR (a load's cleanup removes what
- * it did not find there); its directory must take a temporary directory
- * for the children's documents; it must be a regular file if it exists.
- * Returns 0 or KB_EXIT_USAGE. */
+/* The results file passes the check every --json FILE passes
+ * (result_destination: a new or regular file, a link followed to its
+ * target, not the loadfile or the disk, not inside DIR, whose load cleanup
+ * removes what it did not find there); its directory must take a
+ * temporary directory for the children's documents.  Returns 0 or
+ * KB_EXIT_USAGE. */
 static int prepare_paths(struct suite *s)
 {
-	char parent[PATH_MAX], rparent[PATH_MAX], rdir[PATH_MAX];
-	struct stat st;
-	/* the file is replaced by a rename: never a device, FIFO or directory */
-	if (stat(s->path, &st) == 0 && !S_ISREG(st.st_mode)) {
-		fprintf(stderr, "%s: %s: not a regular file; give a new or a regular file (-o)\n",
-			s->cmd, s->path);
+	char parent[PATH_MAX], rparent[PATH_MAX], dest[PATH_MAX];
+	const char *keep[] = { s->loadfile, s->disk };
+	if (!strcmp(s->path, "-")) {
+		fprintf(stderr, "%s: -o -: the results file is rewritten after every run; "
+			"give a file name\n", s->cmd);
 		return KB_EXIT_USAGE;
 	}
-	if (result_parent_dir(s->path, parent, sizeof(parent)) < 0) {
-		fprintf(stderr, "%s: %s: %s\n", s->cmd, s->path, strerror(ENAMETOOLONG));
+	if (result_destination(s->cmd, "-o", s->path, keep, 2, s->dir, dest, sizeof(dest)))
 		return KB_EXIT_USAGE;
-	}
-	if (!realpath(parent, rparent)) {
-		fprintf(stderr, "%s: %s: %s\n", s->cmd, parent, strerror(errno));
+	snprintf(s->path, sizeof(s->path), "%s", dest);
+	errno = 0;
+	if (result_parent_dir(s->path, parent, sizeof(parent)) < 0 || !realpath(parent, rparent)) {
+		fprintf(stderr, "%s: %s: %s\n", s->cmd, s->path,
+			errno ? strerror(errno) : strerror(ENAMETOOLONG));
 		return KB_EXIT_USAGE;
-	}
-	if (s->dir && realpath(s->dir, rdir)) {
-		size_t n = strlen(rdir);
-		if (!strncmp(rparent, rdir, n) && (rparent[n] == '/' || rparent[n] == '\0')) {
-			fprintf(stderr, "%s: %s: inside the run directory %s; write the results "
-				"elsewhere (-o)\n", s->cmd, s->path, s->dir);
-			return KB_EXIT_USAGE;
-		}
 	}
 	sweep_tmp(s, rparent);
 	snprintf(s->tmpdir, sizeof(s->tmpdir), "%s/.kbench-suite.%ld.XXXXXX", rparent,

@@ -189,12 +189,17 @@ mkdir -p d
 expect_bad "suite results inside DIR" 'd/r\.json: inside the run directory d' "$KBENCH" suite -D d -o d/r.json
 cp "$DATA/bad-line.txt" bad.txt
 mkfifo fifo.json
-expect_bad "suite results into a FIFO" '^kbench suite: fifo\.json: not a regular file' "$KBENCH" suite -o fifo.json
+expect_bad "suite results into a FIFO" '^kbench suite: -o fifo\.json: not a regular file' "$KBENCH" suite -o fifo.json
 expect_true "the FIFO stays one" test -p fifo.json
-expect_bad "suite results into a directory" '^kbench suite: d: not a regular file' "$KBENCH" suite -o d
+expect_bad "suite results into a directory" '^kbench suite: -o d: not a regular file' "$KBENCH" suite -o d
 ln -s /dev/null devnull.json
-expect_bad "suite results onto a device" '^kbench suite: devnull\.json: not a regular file' "$KBENCH" suite -o devnull.json
+expect_bad "suite results onto a device" '^kbench suite: -o devnull\.json: not a regular file' "$KBENCH" suite -o devnull.json
 expect_true "the device stays one" test -c /dev/null
+expect_bad "suite results over the loadfile" '^kbench suite: -o bad\.txt: that is bad\.txt$' "$KBENCH" suite -c bad.txt -o bad.txt
+expect_true "the loadfile is kept" cmp -s bad.txt "$DATA/bad-line.txt"
+head -c 65536 /dev/zero >disk.img
+expect_bad "suite results over the disk" '^kbench suite: -o disk\.img: that is disk\.img$' "$KBENCH" suite --disk disk.img -o disk.img
+expect_bad "suite results to standard output" '^kbench suite: -o -: the results file is rewritten' "$KBENCH" suite -o -
 expect_bad "suite loadfile refused" "-c bad.txt: kbench load --check refuses it" "$KBENCH" suite -c bad.txt
 if "$KBENCH" help load | grep -q -- --mem-limit; then
     skip "--mem-limit refused (this kbench load has it)"
