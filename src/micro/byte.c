@@ -17,8 +17,10 @@
  * (int(n/3) lowest rates) is dropped and the figure is the geometric mean
  * of the rest; "(10.0 s, 7 samples)" gives the mean time and the count of
  * the kept samples, the spread (min, max, CoV) is of all samples.  With
- * --copies N, N copies run at once in separate processes and their rates
- * are summed (UnixBench's multi-copy score).
+ * --copies N, N copies run at once in separate processes; their loops
+ * are added up and divided by the time from the first copy's start to
+ * the last one's end (UnixBench's multi-copy score, without crediting
+ * late starters as if each had run alone).
  *
  * Dhrystone 2 using register variables (byte_dhry2, lps): Dhrystone 2.1
  *   loops, kbench's own code from Weicker's description (dhry.h); the
@@ -936,12 +938,13 @@ static int select_body(void *state, const void *arg, volatile sig_atomic_t *stop
 	for (int i = 0; i < s->n; i++)
 		if (s->fd[i] > maxfd)
 			maxfd = s->fd[i];
+	fd_set all;             /* built once; select() overwrites its copy */
+	FD_ZERO(&all);
+	for (int i = 0; i < s->n; i++)
+		FD_SET(s->fd[i], &all);
 	unsigned long n = 0;
 	do {
-		fd_set rd;
-		FD_ZERO(&rd);
-		for (int i = 0; i < s->n; i++)
-			FD_SET(s->fd[i], &rd);
+		fd_set rd = all;
 		struct timeval tv = { 0, 0 };
 		int got = select(maxfd + 1, &rd, NULL, NULL, &tv);
 		if (got < 0 && errno == EINTR)

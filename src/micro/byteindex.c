@@ -188,9 +188,10 @@ void byte_report_text(FILE *out, const struct micro_test *const *tests,
 		fprintf(out, "%-40s %12.1f %-5s (%.1f s, %u samples)", t->title, r->value, t->unit,
 			r->sample_s, r->samples);
 		if (isnan(r->cov_pct))
-			fprintf(out, "  [min %.1f, max %.1f]\n", r->min, r->max);
+			fprintf(out, "  [min %.1f, max %.1f %s]\n", r->min, r->max, t->unit);
 		else
-			fprintf(out, "  [min %.1f, max %.1f, CoV %.1f%%]\n", r->min, r->max, r->cov_pct);
+			fprintf(out, "  [min %.1f, max %.1f %s, CoV %.1f%%]\n", r->min, r->max, t->unit,
+				r->cov_pct);
 	}
 	if (!any)
 		return;

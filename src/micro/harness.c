@@ -182,7 +182,7 @@ int harness_measure(const struct micro_opts *o, const struct harness_bench *b,
 		double v = harness_scale(b->unit, net, iters, b->ops_per_iter, b->bytes_per_iter);
 		if (!isfinite(v)) {
 			snprintf(why, 160, "the clock and loop overhead (%.0f ns) is not smaller "
-				 "than the interval (%.0f ns); no figure", t - net, t);
+				 "than the interval (%.0f ns); no figure", cns + (double)iters * lns, t);
 			return -1;
 		}
 		s->v[s->n++] = v;
@@ -227,8 +227,10 @@ void micro_child_add(pid_t pid)
 void micro_child_del(pid_t pid)
 {
 	for (int i = 0; i < MAX_CHILDREN; i++)
-		if (children[i] == pid)
-			children[i] = 0;
+		if (children[i] == pid) {
+			children[i] = 0;   /* a pid is in one slot at most */
+			return;
+		}
 }
 
 pid_t micro_fork(void)
