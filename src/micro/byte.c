@@ -249,20 +249,6 @@ static int anon_file(const char *dir, int idx, char *err, size_t errlen)
 	return fd;
 }
 
-static int write_full(int fd, const char *buf, size_t n)
-{
-	while (n > 0) {
-		ssize_t w = write(fd, buf, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return -1;
-		buf += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
-
 static void fs_cleanup(void *state)
 {
 	struct fs_state *s = state;
@@ -307,9 +293,9 @@ static int fs_setup(const void *arg, const struct micro_opts *o, void **state, c
 		return 0;
 	/* the file to read: written once, synced, read once (fstime's priming) */
 	for (off_t pos = 0; pos < s->fsize; pos += (off_t)s->bufsize)
-		if (write_full(s->f, s->buf, s->bufsize))
-			return SETUP_ERR(errno ? errno : ENOSPC, "writing the test file: %s",
-					 strerror(errno ? errno : ENOSPC));
+		if (micro_write_all(s->f, s->buf, s->bufsize))
+			return SETUP_ERR(errno, "writing the test file: %s",
+					 strerror(errno));
 	if (fsync(s->f))
 		return ERR("fsync: %s", strerror(errno));
 	if (lseek(s->f, 0, SEEK_SET) < 0)
@@ -339,8 +325,8 @@ static int fs_body(void *state, const void *arg, volatile sig_atomic_t *stop, do
 
 	do {
 		if (mode == FS_WRITE) {
-			if (write_full(s->f, s->buf, s->bufsize))
-				return ERR("write: %s", strerror(errno ? errno : ENOSPC));
+			if (micro_write_all(s->f, s->buf, s->bufsize))
+				return ERR("write: %s", strerror(errno));
 			bytes += s->bufsize;
 			pos += (off_t)s->bufsize;
 			if (pos >= s->fsize) {
@@ -364,8 +350,8 @@ static int fs_body(void *state, const void *arg, volatile sig_atomic_t *stop, do
 				return ERR("lseek: %s", strerror(errno));
 			continue;
 		}
-		if (mode == FS_COPY && write_full(s->g, s->buf, s->bufsize))
-			return ERR("write: %s", strerror(errno ? errno : ENOSPC));
+		if (mode == FS_COPY && micro_write_all(s->g, s->buf, s->bufsize))
+			return ERR("write: %s", strerror(errno));
 		bytes += s->bufsize;
 	} while (!*stop);
 	*amount = (double)bytes / 1024.0;
@@ -418,21 +404,6 @@ static int pipe_setup(const void *arg, const struct micro_opts *o, void **state,
 	return 0;
 }
 
-static int read_full(int fd, void *buf, size_t n)
-{
-	char *p = buf;
-	while (n > 0) {
-		ssize_t got = read(fd, p, n);
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got <= 0)
-			return -1;
-		p += got;
-		n -= (size_t)got;
-	}
-	return 0;
-}
-
 static int pipe_body(void *state, const void *arg, volatile sig_atomic_t *stop, double *amount,
 		     char *err, size_t errlen)
 {
@@ -442,9 +413,9 @@ static int pipe_body(void *state, const void *arg, volatile sig_atomic_t *stop, 
 	unsigned long n = 0;
 	memset(buf, 'p', sizeof buf);
 	do {
-		if (write_full(s->fd[1], buf, sizeof buf))
+		if (micro_write_all(s->fd[1], buf, sizeof buf))
 			return ERR("pipe write: %s", strerror(errno));
-		if (read_full(s->fd[0], buf, sizeof buf))
+		if (micro_read_all(s->fd[0], buf, sizeof buf))
 			return ERR("pipe read: %s", strerror(errno));
 		n++;
 	} while (!*stop);
@@ -484,11 +455,11 @@ static int context_setup(const void *arg, const struct micro_opts *o, void **sta
 		close(from[0]);
 		unsigned long want = 0, got;
 		for (;;) {
-			if (read_full(to[0], &got, sizeof got))
+			if (micro_read_all(to[0], &got, sizeof got))
 				_exit(0);
 			if (got != want)
 				_exit(2);
-			if (write_full(from[1], (const char *)&got, sizeof got))
+			if (micro_write_all(from[1], (const char *)&got, sizeof got))
 				_exit(0);
 			want++;
 		}
@@ -509,9 +480,9 @@ static int context_body(void *state, const void *arg, volatile sig_atomic_t *sto
 	struct fds *s = state;
 	unsigned long i = 0, back;
 	do {
-		if (write_full(s->fd[1], (const char *)&i, sizeof i))
+		if (micro_write_all(s->fd[1], (const char *)&i, sizeof i))
 			return ERR("context switch: partner gone");
-		if (read_full(s->fd[0], &back, sizeof back))
+		if (micro_read_all(s->fd[0], &back, sizeof back))
 			return ERR("context switch: partner gone");
 		if (back != i)
 			return ERR("context switch: sync error, sent %lu got %lu", i, back);
@@ -636,7 +607,7 @@ static int write_file(const char *path, const char *text, size_t len)
 	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
 	if (fd < 0)
 		return -1;
-	int rc = write_full(fd, text, len);
+	int rc = micro_write_all(fd, text, len);
 	if (close(fd))
 		rc = -1;
 	return rc;
@@ -921,7 +892,7 @@ static int select_setup(const void *arg, const struct micro_opts *o, void **stat
 			return snprintf(err, errlen, "descriptors beyond FD_SETSIZE"), 1;
 		}
 		char c = 's';
-		int w = write_full(p[1], &c, 1);
+		int w = micro_write_all(p[1], &c, 1);
 		close(p[1]);
 		if (w)
 			return ERR("pipe write: %s", strerror(errno));

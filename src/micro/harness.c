@@ -282,3 +282,37 @@ void micro_kill_children(void)
 		}
 	}
 }
+
+int micro_write_all(int fd, const void *buf, size_t n)
+{
+	const char *p = buf;
+	while (n) {
+		ssize_t w = write(fd, p, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w == 0)
+			errno = ENOSPC;   /* nothing taken: treat as full */
+		if (w <= 0)
+			return -1;
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+int micro_read_all(int fd, void *buf, size_t n)
+{
+	char *p = buf;
+	while (n) {
+		ssize_t g = read(fd, p, n);
+		if (g < 0 && errno == EINTR)
+			continue;
+		if (g == 0)
+			errno = EPIPE;
+		if (g <= 0)
+			return -1;
+		p += g;
+		n -= (size_t)g;
+	}
+	return 0;
+}

@@ -102,6 +102,14 @@ double harness_loop_ns(void);
 /* Monotonic time in ns. */
 uint64_t harness_now_ns(void);
 
+/* Write all n bytes of buf to fd, again after EINTR or a short write.
+ * Returns 0, or -1 with errno (ENOSPC when write(2) took nothing). */
+int micro_write_all(int fd, const void *buf, size_t n);
+
+/* Read exactly n bytes from fd into buf, again after EINTR or a short
+ * read.  Returns 0, or -1 with errno (EPIPE at end of file). */
+int micro_read_all(int fd, void *buf, size_t n);
+
 /* Measure b with o's enough_s and intervals (at most
  * HARNESS_MAX_INTERVALS): warm up, calibrate, then o->intervals timed
  * intervals into s.  Returns 0, or -1 with a reason in why (160 bytes):

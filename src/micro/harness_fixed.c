@@ -107,27 +107,6 @@ static void on_alarm(int sig)
 	stop_flag = 1;
 }
 
-static double now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static void write_all(int fd, const void *p, size_t n)
-{
-	const char *c = p;
-	while (n > 0) {
-		ssize_t w = write(fd, c, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return;
-		c += w;
-		n -= (size_t)w;
-	}
-}
-
 /* One copy, in its own process; never returns. */
 static void copy_main(const struct fixed_ops *ops, const void *arg, const struct micro_opts *o,
 		      double dur, int ready_fd, int barrier_fd, int result_fd)
@@ -138,12 +117,12 @@ static void copy_main(const struct fixed_ops *ops, const void *arg, const struct
 	void *state = NULL;
 	int rc = ops->setup ? ops->setup(arg, o, &state, rep.err, sizeof rep.err) : 0;
 	char ready = rc == 0 ? 'R' : 'F';
-	write_all(ready_fd, &ready, 1);
+	(void)micro_write_all(ready_fd, &ready, 1);
 	if (rc != 0) {
 		if (ops->cleanup)
 			ops->cleanup(state);
 		rep.status = rc > 0 ? 1 : -1;
-		write_all(result_fd, &rep, sizeof rep);
+		(void)micro_write_all(result_fd, &rep, sizeof rep);
 		_exit(0);
 	}
 	char c;
@@ -169,11 +148,11 @@ static void copy_main(const struct fixed_ops *ops, const void *arg, const struct
 	it.it_value.tv_usec = (suseconds_t)((dur - (double)(time_t)dur) * 1e6);
 	if (it.it_value.tv_sec == 0 && it.it_value.tv_usec == 0)
 		it.it_value.tv_usec = 1;
-	double t0 = now_s();
+	double t0 = ((double)harness_now_ns() / 1e9);
 	setitimer(ITIMER_REAL, &it, NULL);
 	double amount = 0;
 	rc = ops->run(state, arg, &stop_flag, &amount, rep.err, sizeof rep.err);
-	double t1 = now_s();
+	double t1 = ((double)harness_now_ns() / 1e9);
 	memset(&it, 0, sizeof it);
 	setitimer(ITIMER_REAL, &it, NULL);
 	if (ops->cleanup)
@@ -186,7 +165,7 @@ static void copy_main(const struct fixed_ops *ops, const void *arg, const struct
 		rep.status = -1;
 		snprintf(rep.err, sizeof rep.err, "no loop completed");
 	}
-	write_all(result_fd, &rep, sizeof rep);
+	(void)micro_write_all(result_fd, &rep, sizeof rep);
 	_exit(0);
 }
 
@@ -196,7 +175,7 @@ static int read_until(int fd, void *buf, size_t n, double deadline)
 {
 	char *p = buf;
 	while (n > 0) {
-		double left = deadline - now_s();
+		double left = deadline - ((double)harness_now_ns() / 1e9);
 		if (left <= 0)
 			return -1;
 		struct pollfd pfd = { .fd = fd, .events = POLLIN };
@@ -266,7 +245,7 @@ static int run_sample(const struct fixed_ops *ops, const void *arg, const struct
 	close_fd(&barrier[0]);
 	close_fd(&result[1]);
 
-	double deadline = now_s() + SETUP_LIMIT_S;
+	double deadline = ((double)harness_now_ns() / 1e9) + SETUP_LIMIT_S;
 	for (unsigned i = 0; i < copies; i++) {
 		char c;
 		int rr = read_until(ready[0], &c, 1, deadline);
@@ -281,7 +260,7 @@ static int run_sample(const struct fixed_ops *ops, const void *arg, const struct
 	}
 	close_fd(&barrier[1]);          /* go */
 
-	deadline = now_s() + dur + REPORT_SLACK_S;
+	deadline = ((double)harness_now_ns() / 1e9) + dur + REPORT_SLACK_S;
 	/* the sample's rate: the work of every copy over the time from the
 	 * first copy's start to the last copy's end.  Summing each copy's own
 	 * rate would count copies that started late, or ended early, as if

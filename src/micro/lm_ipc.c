@@ -34,38 +34,6 @@
 #define BW_CHUNK (64 * 1024)
 #define MAX_RING 16
 
-int lm_write_all(int fd, const void *buf, size_t n)
-{
-	const char *p = buf;
-	while (n) {
-		ssize_t w = write(fd, p, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return -1;
-		p += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
-
-int lm_read_all(int fd, void *buf, size_t n)
-{
-	char *p = buf;
-	while (n) {
-		ssize_t g = read(fd, p, n);
-		if (g < 0 && errno == EINTR)
-			continue;
-		if (g == 0)
-			errno = EPIPE;
-		if (g <= 0)
-			return -1;
-		p += g;
-		n -= (size_t)g;
-	}
-	return 0;
-}
-
 static void stop_child(pid_t pid)
 {
 	if (pid > 0) {
@@ -109,10 +77,10 @@ static void ring_member(struct ring *g, unsigned i)
 		_exit(1);
 	char tok;
 	uint64_t sum = 0;
-	while (lm_read_all(in, &tok, 1) == 0) {
+	while (micro_read_all(in, &tok, 1) == 0) {
 		if (ws)
 			sum += lm_sum_words(ws, g->bytes);
-		if (lm_write_all(out, &tok, 1) < 0)
+		if (micro_write_all(out, &tok, 1) < 0)
 			break;
 	}
 	_exit(sum == 1);   /* sum is used, so the summing is not optimised away */
@@ -179,7 +147,7 @@ static int run_ring(void *ctx, uint64_t n, char *why)
 	char tok = 't';
 	uint64_t sum = 0;
 	for (uint64_t i = 0; i < n; i++) {
-		if (lm_write_all(out, &tok, 1) < 0 || lm_read_all(in, &tok, 1) < 0) {
+		if (micro_write_all(out, &tok, 1) < 0 || micro_read_all(in, &tok, 1) < 0) {
 			snprintf(why, 160, "token lost in the ring of %u: %s", g->procs,
 				 strerror(errno));
 			return -1;
@@ -269,8 +237,8 @@ struct link {
 static void echo_loop(int in, int out, size_t msg)
 {
 	char buf[64];
-	while (lm_read_all(in, buf, msg) == 0)
-		if (lm_write_all(out, buf, msg) < 0)
+	while (micro_read_all(in, buf, msg) == 0)
+		if (micro_write_all(out, buf, msg) < 0)
 			break;
 	_exit(0);
 }
@@ -291,7 +259,7 @@ static void stream_loop(int out)
 {
 	static char chunk[BW_CHUNK];
 	memset(chunk, 'b', sizeof(chunk));
-	while (lm_write_all(out, chunk, sizeof(chunk)) == 0)
+	while (micro_write_all(out, chunk, sizeof(chunk)) == 0)
 		;
 	_exit(0);
 }
@@ -436,7 +404,7 @@ static int run_roundtrip(void *ctx, uint64_t n, char *why)
 	size_t m = l->msg;
 	int rfd = l->rfd >= 0 ? l->rfd : l->fd;
 	for (uint64_t i = 0; i < n; i++)
-		if (lm_write_all(l->fd, l->buf, m) < 0 || lm_read_all(rfd, l->buf, m) < 0) {
+		if (micro_write_all(l->fd, l->buf, m) < 0 || micro_read_all(rfd, l->buf, m) < 0) {
 			snprintf(why, 160, "round trip: %s", strerror(errno));
 			return -1;
 		}
@@ -447,7 +415,7 @@ static int run_stream(void *ctx, uint64_t n, char *why)
 {
 	struct link *l = ctx;
 	for (uint64_t i = 0; i < n; i++)
-		if (lm_read_all(l->fd, l->buf, BW_CHUNK) < 0) {
+		if (micro_read_all(l->fd, l->buf, BW_CHUNK) < 0) {
 			snprintf(why, 160, "read of the stream: %s", strerror(errno));
 			return -1;
 		}

@@ -78,7 +78,7 @@ static int make_files(void *ctx, uint64_t n, char *why)
 	for (uint64_t i = 0; i < n; i++) {
 		fname(name, i);
 		int fd = openat(c->dirfd, name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-		if (fd < 0 || (c->bytes && lm_write_all(fd, c->buf, c->bytes) < 0)) {
+		if (fd < 0 || (c->bytes && micro_write_all(fd, c->buf, c->bytes) < 0)) {
 			snprintf(why, 160, "create of a %zu-byte file: %s", c->bytes, strerror(errno));
 			if (fd >= 0)
 				close(fd);
@@ -154,7 +154,7 @@ static int cached_file(const struct micro_opts *o, size_t bytes, struct micro_re
 	for (size_t done = 0; !err && done < bytes; done += FILE_BLOCK) {
 		for (size_t i = 0; i < FILE_BLOCK; i++)
 			blk[i] = (char)(done + i);
-		if (lm_write_all(fd, blk, FILE_BLOCK) < 0)
+		if (micro_write_all(fd, blk, FILE_BLOCK) < 0)
 			err = errno;
 	}
 	free(blk);

@@ -142,7 +142,7 @@ static int make_file(const struct micro_opts *o, const char *name, size_t bytes,
 	char block[4096];
 	memset(block, 0x5a, sizeof(block));
 	for (size_t done = 0; done < bytes; done += sizeof(block))
-		if (lm_write_all(fd, block, bytes - done < sizeof(block) ? bytes - done
+		if (micro_write_all(fd, block, bytes - done < sizeof(block) ? bytes - done
 							       : sizeof(block)) < 0) {
 			int e = errno;
 			close(fd);

@@ -32,10 +32,6 @@ int lm_resource_errno(int err);
  * in an 8-way unrolled loop (lmbench bw_mem rd). */
 uint64_t lm_sum_words(const void *buf, size_t bytes);
 
-/* Write whole buffers of n bytes to fd / read exactly n bytes from fd.
- * Returns 0, or -1 (errno set; EOF on read sets EPIPE). */
-int lm_write_all(int fd, const void *buf, size_t n);
-int lm_read_all(int fd, void *buf, size_t n);
 
 /* The tests, each a micro_run_fn (micro.h): 0 with a figure in r (us per
  * operation, ns per load or MB/s with MB = 10^6 bytes, as the table row
