@@ -62,11 +62,6 @@ double harness_scale(enum harness_unit unit, double net_ns, uint64_t iters, doub
 	return NAN;
 }
 
-double harness_median(const double *v, unsigned n)
-{
-	return n ? summary_median(v, n) : NAN;
-}
-
 int harness_summarize(const double *v, unsigned n, struct micro_result *r)
 {
 	struct summary s;

@@ -83,10 +83,6 @@ uint64_t harness_next_iters(uint64_t iters, double elapsed_ns, double enough_ns,
 double harness_scale(enum harness_unit unit, double net_ns, uint64_t iters, double ops,
 		     double bytes);
 
-/* Median of v[0..n-1] (the middle value, or the mean of the two middle
- * ones); v is not changed.  NAN when n is 0. */
-double harness_median(const double *v, unsigned n);
-
 /* Fill r from samples v[0..n-1]: value = median, min, max, cov_pct
  * (100 x sample standard deviation / mean; NAN when n < 2), samples = n,
  * sample_s = 0.  Returns 0, or -1 when n is 0 or a sample is not finite. */

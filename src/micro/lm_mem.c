@@ -13,6 +13,7 @@
  * removed before return.
  */
 #include "config.h"
+#include "cli.h"
 #include "micro/lmbench.h"
 
 #include <ctype.h>
@@ -445,18 +446,6 @@ static int chase(const struct micro_opts *o, size_t bytes, struct micro_result *
 	return rc;
 }
 
-static size_t parse_size(const char *s)
-{
-	char *end;
-	unsigned long long v = strtoull(s, &end, 10);
-	switch (toupper((unsigned char)*end)) {
-	case 'K': v <<= 10; break;
-	case 'M': v <<= 20; break;
-	case 'G': v <<= 30; break;
-	}
-	return (size_t)v;
-}
-
 static int read_line(const char *path, char *buf, size_t len)
 {
 	FILE *f = fopen(path, "r");
@@ -464,8 +453,10 @@ static int read_line(const char *path, char *buf, size_t len)
 		return -1;
 	int ok = fgets(buf, (int)len, f) != NULL;
 	fclose(f);
+	if (!ok)
+		return -1;
 	buf[strcspn(buf, "\n")] = '\0';
-	return ok ? 0 : -1;
+	return 0;
 }
 
 int lm_cache_sizes(size_t size[4])
@@ -488,7 +479,8 @@ int lm_cache_sizes(size_t size[4])
 			continue;
 		int lv = atoi(level);
 		if (lv >= 1 && lv <= 3) {
-			size[lv] = parse_size(sz);
+			uint64_t v;    /* sysfs writes "32K", "1024K", "32768K" */
+			size[lv] = cli_parse_size(sz, &v) == 0 ? (size_t)v : 0;
 			if (size[lv] && lv > deepest)
 				deepest = lv;
 		}

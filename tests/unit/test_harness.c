@@ -73,17 +73,6 @@ static void scale_units(void **state)
 	assert_true(isnan(harness_scale(HARNESS_MBPS, 100, 10, 1, 0)));
 }
 
-static void median_of_odd_and_even(void **state)
-{
-	(void)state;
-	const double odd[] = { 5, 1, 9, 3, 7, 11, 2, 8, 4, 10, 6 };   /* 1..11 */
-	assert_close(harness_median(odd, 11), 6, 0);
-	const double even[] = { 4, 1, 3, 2 };
-	assert_close(harness_median(even, 4), 2.5, 0);
-	assert_close(odd[0], 5, 0);      /* not sorted in place */
-	assert_true(isnan(harness_median(odd, 0)));
-}
-
 /* 2 4 4 4 5 5 7 9 (shuffled): median 4.5, min 2, max 9, mean 5, sample
  * stddev sqrt(32/7) = 2.138089935299395, CoV 42.76179870598791 %. */
 static void summarize_fills_result(void **state)
@@ -209,7 +198,6 @@ int main(void)
 		cmocka_unit_test(net_subtracts_clock_and_loop),
 		cmocka_unit_test(next_iters_grows),
 		cmocka_unit_test(scale_units),
-		cmocka_unit_test(median_of_odd_and_even),
 		cmocka_unit_test(summarize_fills_result),
 		cmocka_unit_test(sum_words_exact),
 		cmocka_unit_test(chain_points_back),
