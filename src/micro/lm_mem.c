@@ -16,7 +16,6 @@
 #include "cli.h"
 #include "micro/lmbench.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <glob.h>
