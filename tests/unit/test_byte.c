@@ -155,6 +155,18 @@ static int count_body(void *st, const void *arg, volatile sig_atomic_t *stop, do
 	return 0;
 }
 
+/* A fixed amount of work per sample, whatever the machine's load: 100
+ * loops, then idle until the stop.  N copies must report N times one. */
+static int fixed_work_body(void *st, const void *arg, volatile sig_atomic_t *stop,
+			   double *amount, char *err, size_t errlen)
+{
+	(void)st, (void)arg, (void)err, (void)errlen;
+	while (!*stop)
+		usleep(1000);
+	*amount = 100;
+	return 0;
+}
+
 static int fail_body(void *st, const void *arg, volatile sig_atomic_t *stop, double *amount,
 		     char *err, size_t errlen)
 {
@@ -191,11 +203,15 @@ static void harness(void **state)
 	assert_true(r.value > 10 && r.value <= 1000);
 	assert_int_equal(r.samples, 2);
 	assert_true(r.sample_s >= 0.2 && r.sample_s < 1.0);
+	/* two copies: the work of both over the common window, twice one
+	 * copy's (a fixed amount each, so the machine's load cannot blur it) */
+	const struct fixed_ops fixed_work = { NULL, fixed_work_body, NULL };
+	assert_int_equal(fixed_run(&fixed_work, NULL, &o, FIXED_SHORT, 60, &r), 0);
 	double one = r.value;
-	/* two copies: about twice the rate (each sleeps on its own) */
+	assert_true(one > 100 * 60 / 1.0 && one <= 100 * 60 / 0.2);   /* per minute */
 	o.copies = 2;
-	assert_int_equal(fixed_run(&counting, NULL, &o, FIXED_SHORT, 60, &r), 0);
-	assert_true(r.value > 1.5 * 60 * one); /* per minute, two copies: not one */
+	assert_int_equal(fixed_run(&fixed_work, NULL, &o, FIXED_SHORT, 60, &r), 0);
+	assert_true(r.value > 1.6 * one && r.value < 2.2 * one);
 	o.copies = 1;
 
 	const struct fixed_ops failing = { NULL, fail_body, NULL };
