@@ -33,10 +33,15 @@ struct backend_ctx {
 	const struct backend_opts *opts;
 };
 
+/* Not an errno: a ReadX or WriteX moved another number of bytes than its
+ * loadfile line's ret_size (dbench's fileio calls that a failed read). */
+#define BE_ESHORT 0x10000
+
 /* Carry out op.  Returns 0 if it succeeded or a positive errno value if
- * it failed (EBADF for a handle that is not open).  *bytes receives the
- * bytes the op moved as dbench counts them (the requested ReadX/WriteX
- * size), 0 for other ops. */
+ * it failed (EBADF for a handle that is not open, EXDEV for a path that
+ * would cross into another mount, BE_ESHORT for a short transfer).
+ * *bytes receives the bytes the op moved as dbench counts them (the
+ * requested ReadX/WriteX size), 0 for other ops and for failures. */
 typedef int (*backend_fn)(struct backend_ctx *c, const struct op *op, uint64_t *bytes);
 
 struct backend {
@@ -49,6 +54,11 @@ struct backend {
 /* The POSIX file backend: open/pread/pwrite/rename/... relative to the
  * client's directory fd, never following symbolic links. */
 extern const struct backend fileio_backend;
+
+/* What an op's result means, for reports: strerror(), but for BE_ESHORT
+ * "moved another size than the line's ret_size" and for EXDEV "crosses
+ * into another mount (left alone)".  Returns a static string. */
+const char *backend_strerror(int err);
 
 /* Close every open handle of the context. */
 void backend_close_all(struct backend_ctx *c);

@@ -32,7 +32,19 @@ struct cleanup_plan {
 	size_t ndeep;
 	unsigned nclients;
 	int inexact;           /* a tree was too big to note in full */
+	struct fs_mount_note mounts;  /* told of mount points left alone */
+	const char *dirname;   /* DIR as given, for those lines */
+	unsigned nmounts;
 };
+
+/* A mount point under DIR: never entered, never removed; said once. */
+static void mount_met(void *arg, const char *path)
+{
+	struct cleanup_plan *p = arg;
+	p->nmounts++;
+	fprintf(stderr, "kbench load: %s/%s is a mount point: left alone with all it holds\n",
+		p->dirname ? p->dirname : ".", path);
+}
 
 static int add(char ***v, size_t *n, size_t *cap, const char *s)
 {
@@ -80,15 +92,23 @@ static int walk(struct cleanup_plan *p, int rootfd, const char *top, visit_fn fn
 	size_t ntodo = 0, cap = 0;
 	int rc = 0;
 	struct stat topst;
-	struct stat rootst;
-	if (fstatat(rootfd, top, &topst, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISDIR(topst.st_mode) ||
-	    fstat(rootfd, &rootst) < 0 || topst.st_dev != rootst.st_dev)
-		return 0;  /* another mount is never entered */
+	int mnt;
+	if (fs_stat_entry(rootfd, top, &topst, &mnt) < 0 || !S_ISDIR(topst.st_mode))
+		return 0;
+	if (mnt) {
+		if (p->mounts.fn)
+			p->mounts.fn(p->mounts.arg, top);
+		return p->mounts.fn ? -1 : 0;  /* another mount is never entered */
+	}
 	if (add(&todo, &ntodo, &cap, top) < 0)
 		return -1;
 	while (ntodo) {
 		char *rel = todo[--ntodo];
 		int dfd = fs_open_beneath(rootfd, rel, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
+		if (dfd < 0 && errno == EXDEV && p->mounts.fn) {
+			p->mounts.fn(p->mounts.arg, rel);  /* a mount point: never entered */
+			rc = -1;
+		}
 		DIR *d = dfd >= 0 ? fdopendir(dfd) : NULL;
 		if (!d) {
 			if (dfd >= 0)
@@ -102,15 +122,14 @@ static int walk(struct cleanup_plan *p, int rootfd, const char *top, visit_fn fn
 			char child[PATH_MAX];
 			if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
 				continue;
-			if (fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+			if (fs_stat_entry(dirfd(d), de->d_name, &st, &mnt) < 0)
 				continue;
 			if ((size_t)snprintf(child, sizeof(child), "%s/%s", rel, de->d_name) >= sizeof(child))
 				continue;  /* beyond any loadfile path */
 			int r = fn(p, dirfd(d), child, de->d_name, &st);
 			if (r < 0)
 				rc = -1;
-			if (r == 1 && S_ISDIR(st.st_mode) && st.st_dev == topst.st_dev &&
-			    add(&todo, &ntodo, &cap, child) < 0)
+			if (r == 1 && S_ISDIR(st.st_mode) && !mnt && add(&todo, &ntodo, &cap, child) < 0)
 				rc = -1;
 		}
 		closedir(d);
@@ -147,7 +166,7 @@ static int sweep(struct cleanup_plan *p, int dfd, const char *rel, const char *n
 		return 0;
 	if (noted(p, rel))
 		return 1;
-	return fs_remove_tree(dfd, name, 0) ? -1 : 0;
+	return fs_remove_tree(dfd, name, 0, &p->mounts) ? -1 : 0;
 }
 
 /* First components of the program's shared paths. */
@@ -246,15 +265,30 @@ int cleanup_inexact(const struct cleanup_plan *p)
 	return p->inexact;
 }
 
-int cleanup_run(struct cleanup_plan *p, int rootfd)
+/* Mount points in the client trees, named by their path from DIR. */
+static void client_mount_met(void *arg, const char *path)
+{
+	char full[PATH_MAX + 16];
+	snprintf(full, sizeof(full), "clients/%s", path);
+	mount_met(arg, full);
+}
+
+int cleanup_run(struct cleanup_plan *p, int rootfd, const char *dirname)
 {
 	int failed = 0;
 	char name[32];
-	int clients = openat(rootfd, "clients", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	p->dirname = dirname;
+	p->mounts = (struct fs_mount_note){ mount_met, p };
+	struct fs_mount_note in_clients = { client_mount_met, p };
+	int clients = fs_open_beneath(rootfd, "clients", O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
+	if (clients < 0 && errno == EXDEV) {
+		mount_met(p, "clients");
+		failed = 1;
+	}
 	if (clients >= 0) {
 		for (unsigned c = 0; c < p->nclients; c++) {
 			snprintf(name, sizeof(name), "client%u", c);
-			if (fs_remove_tree(clients, name, 0))
+			if (fs_remove_tree(clients, name, 0, &in_clients))
 				failed = 1;
 		}
 		close(clients);
@@ -275,7 +309,7 @@ int cleanup_run(struct cleanup_plan *p, int rootfd)
 	while ((de = readdir(d))) {
 		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
 			continue;
-		if (!noted(p, de->d_name) && fs_remove_tree(rootfd, de->d_name, 0))
+		if (!noted(p, de->d_name) && fs_remove_tree(rootfd, de->d_name, 0, &p->mounts))
 			failed = 1;
 	}
 	closedir(d);

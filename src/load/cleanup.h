@@ -19,9 +19,12 @@ struct cleanup_plan *cleanup_plan(int rootfd, const struct program *prog, unsign
 int cleanup_inexact(const struct cleanup_plan *p);
 
 /* After the run: remove DIR/clients/clientK for every client, then every
- * entry the note does not list.  Never follows a symbolic link or enters
- * another mount.  Returns 0, or -1 if something could not be removed. */
-int cleanup_run(struct cleanup_plan *p, int rootfd);
+ * entry the note does not list.  Never follows a symbolic link, and never
+ * enters or removes another mount (bind mounts of the same filesystem
+ * included): each mount point met is named on stderr in one line, as
+ * dirname/PATH, and left as it is.  Returns 0, or -1 if something could
+ * not be removed or a mount point was met. */
+int cleanup_run(struct cleanup_plan *p, int rootfd, const char *dirname);
 
 /* Free the plan.  Takes NULL. */
 void cleanup_free(struct cleanup_plan *p);

@@ -9,6 +9,7 @@
  */
 #include "config.h"
 #include "load/run.h"
+#include "load/fsutil.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -100,9 +101,11 @@ static int setup_client(struct client *c, const struct run_config *cfg)
 	char name[32];
 	int e;
 
+	/* opened beneath DIR and on its mount: a tree that is a symbolic link
+	 * or a mount point (a bind mount of something else) is refused */
 	if (mkdirat(cfg->rootfd, "clients", 0777) < 0 && errno != EEXIST)
 		return errno;
-	int clients = openat(cfg->rootfd, "clients", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	int clients = fs_open_beneath(cfg->rootfd, "clients", O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
 	if (clients < 0)
 		return errno;
 	snprintf(name, sizeof(name), "client%u", c->id);
@@ -111,7 +114,7 @@ static int setup_client(struct client *c, const struct run_config *cfg)
 		close(clients);
 		return e;
 	}
-	c->ctx.dirfd = openat(clients, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	c->ctx.dirfd = fs_open_beneath(clients, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
 	e = errno;
 	close(clients);
 	if (c->ctx.dirfd < 0)
@@ -244,6 +247,10 @@ static int client_step(struct client *c, const struct run_config *cfg, struct ru
 	c->last_ns = t2;
 	st->last_op_ns = t2;
 
+	/* only an op that ended as its line expects moves counted bytes */
+	int bad = (op->expect == EXPECT_OK && rc != 0) || (op->expect == EXPECT_FAIL && rc == 0);
+	if (bad)
+		bytes = 0;
 	__atomic_store_n(&st->ops_all, st->ops_all + 1, __ATOMIC_RELAXED);
 	if (bytes)
 		__atomic_store_n(&st->bytes_all, st->bytes_all + bytes, __ATOMIC_RELAXED);
@@ -255,7 +262,6 @@ static int client_step(struct client *c, const struct run_config *cfg, struct ru
 	}
 	note_latency(st, sh, t2 < sh->end_ns ? t2 : t1, lat);
 
-	int bad = (op->expect == EXPECT_OK && rc != 0) || (op->expect == EXPECT_FAIL && rc == 0);
 	if (bad) {
 		record_error(st, op, rc);
 		if (cfg->strict) {
@@ -301,7 +307,7 @@ int client_main(const struct run_config *cfg, struct run_shared *sh,
 		int e = setup_client(&cl[i], cfg);
 		if (e) {
 			fprintf(stderr, "kbench load: client %u: cannot set up clients/client%u: %s\n",
-				first + i, first + i, strerror(e));
+				first + i, first + i, backend_strerror(e));
 			return 3;
 		}
 	}
@@ -341,7 +347,7 @@ int client_main(const struct run_config *cfg, struct run_shared *sh,
 			worked = 1;
 			if (e) {
 				cl[i].st->fatal = e;
-				fprintf(stderr, "kbench load: client %u stopped: %s\n", cl[i].id, strerror(e));
+				fprintf(stderr, "kbench load: client %u stopped: %s\n", cl[i].id, backend_strerror(e));
 				cl[i].done = 1;
 				continue;
 			}

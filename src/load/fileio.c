@@ -71,6 +71,16 @@ static void dos_attr_get(int fd)
 	(void)fgetxattr(fd, DOS_ATTR_NAME, &attr, sizeof(attr));
 }
 
+/* lstat of the last component; a mount point there is another mount's
+ * root, which no op may look into (EXDEV).  "." is the base itself. */
+static int leaf_stat(int dfd, const char *leaf, struct stat *st)
+{
+	int mnt;
+	if (fs_stat_entry(dfd, leaf, st, &mnt) < 0)
+		return errno;
+	return mnt && strcmp(leaf, ".") != 0 ? EXDEV : 0;
+}
+
 /* Namespace calls on a path's last component, in its parent directory
  * opened with fs_parent_beneath(): a symbolic link in the middle of a
  * path can never lead the call out of the run directory. */
@@ -94,10 +104,13 @@ static int at_mkdir(int base, const char *path)
 	if (dfd < 0)
 		return errno;
 	int rc = mkdirat(dfd, leaf, 0777) < 0 ? errno : 0;
-	/* "already exists" is only what was asked for if it is a directory */
-	if (rc == EEXIST && fstatat(dfd, leaf, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
-	    !S_ISDIR(st.st_mode))
-		rc = ENOTDIR;
+	/* "already exists" is only what was asked for if it is a directory
+	 * of this mount */
+	if (rc == EEXIST) {
+		int e = leaf_stat(dfd, leaf, &st);
+		if (e == EXDEV || (!e && !S_ISDIR(st.st_mode)))
+			rc = e ? e : ENOTDIR;
+	}
 	if (owned)
 		close(dfd);
 	return rc;
@@ -109,7 +122,7 @@ static int at_stat(int base, const char *path, struct stat *st)
 	int owned, dfd = fs_parent_beneath(base, path, &leaf, &owned);
 	if (dfd < 0)
 		return errno;
-	int rc = fstatat(dfd, leaf, st, AT_SYMLINK_NOFOLLOW) < 0 ? errno : 0;
+	int rc = leaf_stat(dfd, leaf, st);
 	if (owned)
 		close(dfd);
 	return rc;
@@ -209,7 +222,7 @@ static int do_deltree(struct backend_ctx *c, const struct op *op, uint64_t *byte
 	(void)bytes;
 	const char *path = path1(c, op);
 	/* the root of a tree stays (clients hold an fd on theirs) */
-	return fs_remove_tree(base1(c, op), path, strcmp(path, ".") == 0);
+	return fs_remove_tree(base1(c, op), path, strcmp(path, ".") == 0, NULL);
 }
 
 static int do_rmdir(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
@@ -275,20 +288,21 @@ static int do_qfsinfo(struct backend_ctx *c, const struct op *op, uint64_t *byte
 static int sfileinfo_path(struct backend_ctx *c, const struct op *op)
 {
 	struct stat st;
-	const char *leaf;
-	int owned, dfd = fs_parent_beneath(base1(c, op), path1(c, op), &leaf, &owned);
-	if (dfd < 0)
+	/* an O_PATH open resolves the name once, beneath the base and on its
+	 * mount; the times are then set on what it found, not on a name
+	 * that could meanwhile become a mount point */
+	int fd = fs_open_beneath(base1(c, op), path1(c, op), O_PATH | O_CLOEXEC, 0);
+	if (fd < 0)
 		return errno;
 	int rc = 0;
-	if (fstatat(dfd, leaf, &st, AT_SYMLINK_NOFOLLOW) < 0) {
+	if (fstat(fd, &st) < 0) {
 		rc = errno;
 	} else {
 		struct timespec ts[2] = { st.st_atim, st.st_mtim };
-		if (utimensat(dfd, leaf, ts, AT_SYMLINK_NOFOLLOW) < 0)
+		if (utimensat(fd, "", ts, AT_EMPTY_PATH) < 0)
 			rc = errno;
 	}
-	if (owned)
-		close(dfd);
+	close(fd);
 	return rc;
 }
 
@@ -386,6 +400,8 @@ static int do_writex(struct backend_ctx *c, const struct op *op, uint64_t *bytes
 	}
 	if (c->opts->fsync_write && fsync(fd) < 0)
 		return errno;
+	if (op->ret != op->len)
+		return BE_ESHORT;  /* the line expects another size written */
 	*bytes = op->len;
 	return 0;
 }
@@ -401,8 +417,12 @@ static int do_readx(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
 	while (n < 0 && errno == EINTR);
 	if (n < 0)
 		return errno;
-	/* a short read at end of file is not a failure; dbench counts the
-	 * requested size, and so does kbench */
+	/* dbench's fileio fails a read that returns another size than the
+	 * line's ret_size: on a full disk the files are empty and every read
+	 * returns 0 bytes, which must not count as data moved.  An expected
+	 * read counts the requested size, as dbench does. */
+	if ((uint64_t)n != op->ret)
+		return BE_ESHORT;
 	*bytes = op->len;
 	return 0;
 }
@@ -473,4 +493,13 @@ void backend_close_all(struct backend_ctx *c)
 			c->fds[i] = -1;
 		}
 	}
+}
+
+const char *backend_strerror(int err)
+{
+	if (err == BE_ESHORT)
+		return "moved another size than the line's ret_size";
+	if (err == EXDEV)
+		return "crosses into another mount (left alone)";
+	return strerror(err);
 }

@@ -148,6 +148,7 @@ static int parse_args(struct parser *ps, struct op *op, char **a)
 		op->len = (uint32_t)w;
 		if (lf_num(ps, a[3], "ret_size", LOADFILE_MAX_IO, &v) < 0)
 			return -1;
+		op->ret = (uint32_t)v;
 		return 0;
 	case OP_LOCKX:
 	case OP_UNLOCKX:

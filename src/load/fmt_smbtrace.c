@@ -135,6 +135,7 @@ static void io_op(struct parser *ps, const char *cmd, const struct fields *f, en
 	}
 	op.off = off;
 	op.len = (uint32_t)size;
+	op.ret = (uint32_t)size;
 	lf_emit(ps, &op);
 }
 
@@ -181,6 +182,7 @@ static void create_file(struct parser *ps, const struct fields *f)
 		op.handle = h;
 		op.off = at;
 		op.len = (uint32_t)(size - at < CREATE_CHUNK ? size - at : CREATE_CHUNK);
+		op.ret = op.len;
 		lf_emit(ps, &op);
 	}
 	lf_op_init(ps, &op);

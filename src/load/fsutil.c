@@ -1,5 +1,11 @@
 /* kbench - directory helpers that never leave the directory they are given
  * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * "Leave" has three ways here: a symbolic link, a ".." above the base, and
+ * a mount.  A bind mount of the same filesystem has the same st_dev as its
+ * parent, so mounts are told apart by the kernel's own notion (openat2
+ * RESOLVE_NO_XDEV, statx STATX_ATTR_MOUNT_ROOT and STATX_MNT_ID), and only
+ * where the kernel has neither by st_dev.
  */
 #include "config.h"
 #include "load/fsutil.h"
@@ -10,12 +16,62 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdint.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 #ifdef HAVE_LINUX_OPENAT2_H
 #include <linux/openat2.h>
 #endif
+
+/* Mount identity of an open fd: the mount id where statx has it (Linux
+ * 5.8+), else the device.  Returns 0, or -1 with errno. */
+static int mount_of(int fd, uint64_t *id, int *is_mnt_id)
+{
+	struct statx sx;
+	if (statx(fd, "", AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW, STATX_MNT_ID, &sx) < 0)
+		return -1;
+	*is_mnt_id = (sx.stx_mask & STATX_MNT_ID) != 0;
+	*id = *is_mnt_id ? sx.stx_mnt_id : makedev(sx.stx_dev_major, sx.stx_dev_minor);
+	return 0;
+}
+
+static int same_mount(int a, int b)
+{
+	uint64_t ia, ib;
+	int ma, mb;
+	if (mount_of(a, &ia, &ma) < 0 || mount_of(b, &ib, &mb) < 0)
+		return 0;  /* cannot tell: refuse */
+	return ma == mb && ia == ib;
+}
+
+int fs_stat_entry(int dirfd, const char *name, struct stat *st, int *mount_root)
+{
+	struct statx sx;
+	if (statx(dirfd, name, AT_SYMLINK_NOFOLLOW | AT_NO_AUTOMOUNT,
+		  STATX_TYPE | STATX_MODE | STATX_INO | STATX_SIZE | STATX_MNT_ID, &sx) < 0)
+		return -1;
+	memset(st, 0, sizeof(*st));
+	st->st_mode = sx.stx_mode;
+	st->st_ino = sx.stx_ino;
+	st->st_dev = makedev(sx.stx_dev_major, sx.stx_dev_minor);
+	st->st_size = (off_t)sx.stx_size;
+	if (sx.stx_attributes_mask & STATX_ATTR_MOUNT_ROOT) {
+		*mount_root = (sx.stx_attributes & STATX_ATTR_MOUNT_ROOT) != 0;
+		return 0;
+	}
+	/* older kernels: compare with the directory it was found in */
+	uint64_t id;
+	int is_mnt_id;
+	if (mount_of(dirfd, &id, &is_mnt_id) < 0)
+		return -1;
+	if (is_mnt_id && (sx.stx_mask & STATX_MNT_ID))
+		*mount_root = sx.stx_mnt_id != id;
+	else
+		*mount_root = st->st_dev != (dev_t)id;
+	return 0;
+}
 
 int fs_open_beneath(int dirfd, const char *path, int flags, unsigned mode)
 {
@@ -26,14 +82,20 @@ int fs_open_beneath(int dirfd, const char *path, int flags, unsigned mode)
 		memset(&how, 0, sizeof(how));
 		how.flags = (unsigned long long)(flags | O_NOFOLLOW);
 		how.mode = (flags & O_CREAT) ? mode : 0;
-		how.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS;
+		how.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_XDEV;
 		long fd = syscall(SYS_openat2, dirfd, path, &how, sizeof(how));
 		if (fd >= 0 || (errno != ENOSYS && errno != EPERM))
 			return (int)fd;
 		no_openat2 = 1;  /* old kernel or seccomp: fall back */
 	}
 #endif
-	return openat(dirfd, path, flags | O_NOFOLLOW, mode);
+	int fd = openat(dirfd, path, flags | O_NOFOLLOW, mode);
+	if (fd >= 0 && !same_mount(dirfd, fd)) {
+		close(fd);
+		errno = EXDEV;
+		return -1;
+	}
+	return fd;
 }
 
 int fs_parent_beneath(int dirfd, const char *path, const char **leaf, int *owned)
@@ -61,8 +123,12 @@ int fs_parent_beneath(int dirfd, const char *path, const char **leaf, int *owned
 /* Removing a tree without recursion: the walk holds one directory fd at
  * a time and keeps the way back as a stack of names, so no depth runs out
  * of file descriptors or of PATH_MAX.  Going up is checked (the ".." it
- * opens must be the directory it came from), other mounts are never
- * entered, and a directory that cannot be emptied is left, not retried. */
+ * opens must be the directory it came from), and a directory that cannot
+ * be emptied is left, not retried.  Another mount is never entered: a
+ * mount point is seen by statx before the walk goes down, and the open
+ * that goes down resolves with RESOLVE_NO_XDEV, so a mount that appears
+ * between the two is refused too.  A mount point is also never unlinked
+ * (the kernel refuses that with EBUSY), so what is mounted stays whole. */
 struct frame {
 	char *name;          /* this directory's name in its parent */
 	dev_t pdev;          /* the parent's identity */
@@ -74,178 +140,229 @@ struct seen {
 	ino_t ino;
 };
 
-static int in_seen(const struct seen *v, size_t n, dev_t dev, ino_t ino)
+struct walk {
+	struct frame *stack;
+	size_t depth, cap;
+	struct seen *failed;
+	size_t nfailed, capf;
+	const char *top;                 /* the tree's path, for notes */
+	const struct fs_mount_note *note;
+	int first;                       /* first error */
+};
+
+static void fail(struct walk *w, int e)
 {
-	for (size_t i = 0; i < n; i++)
-		if (v[i].dev == dev && v[i].ino == ino)
+	if (!w->first)
+		w->first = e;
+}
+
+static int in_seen(const struct walk *w, dev_t dev, ino_t ino)
+{
+	for (size_t i = 0; i < w->nfailed; i++)
+		if (w->failed[i].dev == dev && w->failed[i].ino == ino)
 			return 1;
 	return 0;
 }
 
-static int remove_contents(int topfd)
+static void add_seen(struct walk *w, dev_t dev, ino_t ino)
 {
-	struct stat top, st;
-	struct frame *stack = NULL;
-	struct seen *failed = NULL;
-	size_t depth = 0, cap = 0, nfailed = 0, capf = 0;
-	int first = 0, cur = topfd;
+	if (w->nfailed == w->capf) {
+		size_t ncap = w->capf ? w->capf * 2 : 16;
+		struct seen *nf = realloc(w->failed, ncap * sizeof(*nf));
+		if (!nf)
+			return;
+		w->failed = nf;
+		w->capf = ncap;
+	}
+	w->failed[w->nfailed++] = (struct seen){ dev, ino };
+}
 
-	if (fstat(topfd, &top) < 0)
-		return errno;
+/* A mount point at name (in the directory the walk is in): tell the note
+ * its path below the base, and leave it. */
+static void met_mount(struct walk *w, const char *name)
+{
+	fail(w, EXDEV);
+	if (!w->note || !w->note->fn)
+		return;
+	size_t len = strlen(w->top) + strlen(name) + 2;
+	for (size_t i = 0; i < w->depth; i++)
+		len += strlen(w->stack[i].name) + 1;
+	char *p = malloc(len);
+	if (!p) {
+		w->note->fn(w->note->arg, name);
+		return;
+	}
+	strcpy(p, w->top);
+	for (size_t i = 0; i < w->depth; i++) {
+		strcat(p, "/");
+		strcat(p, w->stack[i].name);
+	}
+	strcat(p, "/");
+	strcat(p, name);
+	w->note->fn(w->note->arg, p);
+	free(p);
+}
+
+static int push(struct walk *w, int cur, const char *name)
+{
+	struct stat here;
+	if (w->depth == w->cap) {
+		size_t ncap = w->cap ? w->cap * 2 : 64;
+		struct frame *ns = realloc(w->stack, ncap * sizeof(*ns));
+		if (!ns)
+			return -1;
+		w->stack = ns;
+		w->cap = ncap;
+	}
+	char *copy = strdup(name);
+	if (!copy || fstat(cur, &here) < 0) {
+		free(copy);
+		return -1;
+	}
+	w->stack[w->depth++] = (struct frame){ copy, here.st_dev, here.st_ino };
+	return 0;
+}
+
+/* Remove what cur holds but its subdirectories; returns an fd on the
+ * first subdirectory to go into (pushed on the stack), or -1. */
+static int empty_dir(struct walk *w, int cur)
+{
+	int lfd = openat(cur, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	DIR *d = lfd >= 0 ? fdopendir(lfd) : NULL;
+	if (!d) {
+		fail(w, errno);
+		if (lfd >= 0)
+			close(lfd);
+		return -2;
+	}
+	int down = -1;
+	struct dirent *de;
+	while (down == -1 && (de = readdir(d)) != NULL) {
+		struct stat st;
+		int mnt;
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		if (fs_stat_entry(cur, de->d_name, &st, &mnt) < 0)
+			continue;
+		if (mnt) {
+			met_mount(w, de->d_name);
+			continue;
+		}
+		if (!S_ISDIR(st.st_mode)) {
+			if (unlinkat(cur, de->d_name, 0) < 0 && errno != ENOENT)
+				fail(w, errno == EBUSY ? EXDEV : errno);
+			continue;
+		}
+		if (in_seen(w, st.st_dev, st.st_ino))
+			continue;
+		down = fs_open_beneath(cur, de->d_name, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
+		if (down < 0) {
+			if (errno == EXDEV)
+				met_mount(w, de->d_name);  /* mounted since the statx */
+			else
+				fail(w, errno);
+			continue;
+		}
+		if (push(w, cur, de->d_name) < 0) {
+			close(down);
+			fail(w, ENOMEM);
+			down = -2;
+		}
+	}
+	closedir(d);
+	return down;
+}
+
+/* cur is as empty as it gets: go up to its parent and remove it there.
+ * Returns the parent's fd, or -1 when the tree moved under the walk. */
+static int climb(struct walk *w, int cur)
+{
+	struct frame *fr = &w->stack[--w->depth];
+	struct stat self, up_st;
+	int up = openat(cur, "..", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (up < 0 || fstat(up, &up_st) < 0 || up_st.st_dev != fr->pdev ||
+	    up_st.st_ino != fr->pino || fstat(cur, &self) < 0) {
+		fail(w, ESTALE);  /* stop rather than guess */
+		if (up >= 0)
+			close(up);
+		free(fr->name);
+		return -1;
+	}
+	if (unlinkat(up, fr->name, AT_REMOVEDIR) < 0 && errno != ENOENT) {
+		fail(w, errno);
+		add_seen(w, self.st_dev, self.st_ino);
+	}
+	free(fr->name);
+	return up;
+}
+
+static int remove_contents(int topfd, const char *top, const struct fs_mount_note *note)
+{
+	struct walk w = { .top = top, .note = note };
+	int cur = topfd;
+
 	for (;;) {
-		int lfd = openat(cur, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-		DIR *d = lfd >= 0 ? fdopendir(lfd) : NULL;
-		if (!d) {
-			if (!first)
-				first = errno;
-			if (lfd >= 0)
-				close(lfd);
+		int down = empty_dir(&w, cur);
+		if (down == -2)
 			break;
-		}
-		int down = -1;
-		struct dirent *de;
-		while ((de = readdir(d)) != NULL) {
-			if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
-				continue;
-			if (fstatat(cur, de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0)
-				continue;
-			if (!S_ISDIR(st.st_mode)) {
-				if (unlinkat(cur, de->d_name, 0) < 0 && errno != ENOENT && !first)
-					first = errno;
-				continue;
-			}
-			if (st.st_dev != top.st_dev) {
-				if (!first)
-					first = EXDEV;  /* a mount point: never entered */
-				continue;
-			}
-			if (in_seen(failed, nfailed, st.st_dev, st.st_ino))
-				continue;
-			down = openat(cur, de->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-			if (down < 0) {
-				if (!first)
-					first = errno;
-				continue;
-			}
-			struct stat here;
-			char *name = strdup(de->d_name);
-			if (depth == cap) {
-				size_t ncap = cap ? cap * 2 : 64;
-				struct frame *ns = realloc(stack, ncap * sizeof(*ns));
-				if (ns) {
-					stack = ns;
-					cap = ncap;
-				}
-			}
-			if (!name || depth == cap || fstat(cur, &here) < 0) {
-				free(name);
-				close(down);
-				down = -1;
-				if (!first)
-					first = ENOMEM;
-				break;
-			}
-			stack[depth].name = name;
-			stack[depth].pdev = here.st_dev;
-			stack[depth].pino = here.st_ino;
-			depth++;
-			break;
-		}
-		closedir(d);
 		if (down >= 0) {
 			if (cur != topfd)
 				close(cur);
 			cur = down;
 			continue;
 		}
-		if (depth == 0)
+		if (w.depth == 0)
 			break;
-		/* cur is as empty as it gets: go up and remove it */
-		struct frame *fr = &stack[--depth];
-		struct stat self, up_st;
-		int up = openat(cur, "..", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-		if (up < 0 || fstat(up, &up_st) < 0 || up_st.st_dev != fr->pdev ||
-		    up_st.st_ino != fr->pino || fstat(cur, &self) < 0) {
-			/* the tree moved under us: stop rather than guess */
-			if (!first)
-				first = ESTALE;
-			if (up >= 0)
-				close(up);
-			free(fr->name);
-			while (depth)
-				free(stack[--depth].name);
-			break;
-		}
+		int up = climb(&w, cur);
 		if (cur != topfd)
 			close(cur);
-		if (unlinkat(up, fr->name, AT_REMOVEDIR) < 0 && errno != ENOENT) {
-			if (!first)
-				first = errno;
-			if (nfailed == capf) {
-				size_t ncap = capf ? capf * 2 : 16;
-				struct seen *nf = realloc(failed, ncap * sizeof(*nf));
-				if (nf) {
-					failed = nf;
-					capf = ncap;
-				}
-			}
-			if (nfailed < capf)
-				failed[nfailed++] = (struct seen){ self.st_dev, self.st_ino };
-		}
-		free(fr->name);
-		if (depth == 0) {
+		cur = topfd;
+		if (up < 0)
+			break;
+		if (w.depth == 0)
 			close(up);
-			cur = topfd;
-		} else {
+		else
 			cur = up;
-		}
 	}
 	if (cur != topfd)
 		close(cur);
-	while (depth)
-		free(stack[--depth].name);
-	free(stack);
-	free(failed);
-	return first;
+	while (w.depth)
+		free(w.stack[--w.depth].name);
+	free(w.stack);
+	free(w.failed);
+	return w.first;
 }
 
-/* Is the directory leaf (stat st, in the directory pfd) the root of a
- * mount other than its parent's?  For "." the parent is "..". */
-static int on_other_mount(int pfd, const char *leaf, const struct stat *st)
-{
-	struct stat parent;
-	if (strcmp(leaf, ".") == 0) {
-		if (fstatat(pfd, "..", &parent, 0) < 0)
-			return 0;
-	} else if (fstat(pfd, &parent) < 0) {
-		return 0;
-	}
-	return parent.st_dev != st->st_dev;
-}
-
-int fs_remove_tree(int dirfd, const char *path, int keep_top)
+int fs_remove_tree(int dirfd, const char *path, int keep_top, const struct fs_mount_note *note)
 {
 	struct stat st;
 	const char *leaf;
-	int owned, e = 0;
+	int owned, mnt, e = 0;
 	int pfd = fs_parent_beneath(dirfd, path, &leaf, &owned);
-	if (pfd < 0)
+	if (pfd < 0) {
+		if (errno == EXDEV && note && note->fn)
+			note->fn(note->arg, path);  /* somewhere on the way */
 		return errno == ENOENT ? 0 : errno;
-	if (fstatat(pfd, leaf, &st, AT_SYMLINK_NOFOLLOW) < 0) {
+	}
+	if (fs_stat_entry(pfd, leaf, &st, &mnt) < 0) {
 		e = errno == ENOENT ? 0 : errno;
+	} else if (mnt && strcmp(leaf, ".") != 0) {
+		e = EXDEV;  /* a mount point: neither entered nor removed */
+		if (note && note->fn)
+			note->fn(note->arg, path);
 	} else if (!S_ISDIR(st.st_mode)) {
 		if (keep_top)
 			e = ENOTDIR;
 		else if (unlinkat(pfd, leaf, 0) < 0 && errno != ENOENT)
 			e = errno;
-	} else if (on_other_mount(pfd, leaf, &st)) {
-		e = EXDEV;  /* a mount point: neither entered nor removed */
 	} else {
-		int fd = openat(pfd, leaf, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		int fd = fs_open_beneath(pfd, leaf, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
 		if (fd < 0) {
 			e = errno;
+			if (e == EXDEV && note && note->fn)
+				note->fn(note->arg, path);
 		} else {
-			e = remove_contents(fd);
+			e = remove_contents(fd, path, note);
 			close(fd);
 			if (!keep_top && unlinkat(pfd, leaf, AT_REMOVEDIR) < 0 && errno != ENOENT && !e)
 				e = errno;

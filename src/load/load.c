@@ -484,7 +484,7 @@ int cmd_load(int argc, const char **argv)
 	if (skip_cleanup) {
 		if (!quiet)
 			fprintf(out, "files left in %s (--skip-cleanup)\n", directory);
-	} else if (cleanup_run(plan, rootfd) < 0) {
+	} else if (cleanup_run(plan, rootfd, directory) < 0) {
 		fprintf(stderr, "%s: could not remove everything the run created in %s\n", cmd,
 			directory);
 		if (!status)

@@ -64,10 +64,11 @@ enum expect {
 
 #define NO_PATH UINT32_MAX
 
-/* One operation: 40 bytes.  Field use by opcode:
+/* One operation: 48 bytes.  Field use by opcode:
  *   NTCreateX  path1, handle, arg = create_options, aux = disposition
  *   Close Flush Qfileinfo Sfileinfo    handle (arg = info level)
- *   ReadX WriteX  handle, off = offset (bytes), len = size (bytes)
+ *   ReadX WriteX  handle, off = offset (bytes), len = size (bytes),
+ *                 ret = ret_size (bytes the line expects moved)
  *   LockX UnlockX handle, off = offset, len = length (bytes)
  *   Rename     path1 -> path2
  *   Unlink Deltree Rmdir Mkdir Qpathinfo   path1
@@ -87,7 +88,7 @@ struct op {
 	uint32_t arg;     /* see above */
 	uint64_t off;     /* see above */
 	uint32_t len;     /* see above */
-	uint32_t pad_;
+	uint32_t ret;     /* see above */
 	uint64_t ts_ns;   /* schedule time from the pass start, ns (OPF_TIMED) */
 };
 

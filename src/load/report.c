@@ -7,6 +7,7 @@
  */
 #include "config.h"
 #include "load/report.h"
+#include "load/backend.h"
 
 #include <math.h>
 #include <signal.h>
@@ -109,7 +110,7 @@ void load_report_text(FILE *f, const struct run_config *cfg, const struct load_p
 			const struct run_error *e = &res->errs[i];
 			fprintf(f, "  %s:%u: %s expected %s, %s%s%s (%llu times)\n", lp->loadfile,
 				e->line, op_file_name(e->code), expect_word(e->expect),
-				e->err ? "failed: " : "succeeded", e->err ? strerror(e->err) : "",
+				e->err ? "failed: " : "succeeded", e->err ? backend_strerror(e->err) : "",
 				"", (unsigned long long)e->count);
 		}
 		uint64_t rest = res->errors_unlisted;
@@ -135,7 +136,7 @@ void load_report_text(FILE *f, const struct run_config *cfg, const struct load_p
 	if (res->nfatal)
 		fprintf(f, "\n%u client%s stopped early (client %u: %s): partial results\n",
 			res->nfatal, res->nfatal == 1 ? "" : "s", res->fatal_client,
-			strerror(res->fatal_err));
+			backend_strerror(res->fatal_err));
 
 	if (isfinite(res->mbps))
 		/* dbench's line, to the character, sync notes included */
@@ -213,7 +214,7 @@ json_t *load_report_json(const struct run_config *cfg, const struct load_params 
 		json_array_append_new(errs, json_pack("{s:i, s:s, s:s, s:s, s:I}",
 			"line", (int)e->line, "op", op_file_name(e->code),
 			"expected", expect_word(e->expect),
-			"got", e->err ? strerror(e->err) : "success",
+			"got", e->err ? backend_strerror(e->err) : "success",
 			"count", (json_int_t)e->count));
 	}
 	json_t *results = json_pack("{s:o, s:o, s:I, s:f, s:I, s:I, s:I, s:o, s:o, s:b, s:b, s:i}",

@@ -112,14 +112,14 @@ static void test_confinement(void **state)
 	close(fd);
 	assert_int_equal(mkdirat(inner, "sub", 0777), 0);
 	assert_int_equal(symlinkat("/etc", inner, "sub/etclink"), 0);
-	assert_int_equal(fs_remove_tree(root, "inner", 1), 0);
+	assert_int_equal(fs_remove_tree(root, "inner", 1, NULL), 0);
 	struct stat st;
 	assert_int_equal(stat("/etc/passwd", &st), 0);
 	assert_int_equal(fstatat(root, "inner", &st, 0), 0);  /* keep_top */
 	assert_int_equal(fstatat(root, "inner/file", &st, 0), -1);
-	assert_int_equal(fs_remove_tree(root, "inner", 0), 0);
+	assert_int_equal(fs_remove_tree(root, "inner", 0, NULL), 0);
 	assert_int_equal(fstatat(root, "inner", &st, 0), -1);
-	assert_int_equal(fs_remove_tree(root, "missing", 0), 0);
+	assert_int_equal(fs_remove_tree(root, "missing", 0, NULL), 0);
 	close(inner);
 	close(root);
 	assert_int_equal(rmdir(tmpl), 0);
@@ -175,7 +175,7 @@ static void test_deep_tree_removal(void **state)
 	getrlimit(RLIMIT_NOFILE, &old);
 	low.rlim_max = old.rlim_max;
 	setrlimit(RLIMIT_NOFILE, &low);
-	int e = fs_remove_tree(root, "d", 0);
+	int e = fs_remove_tree(root, "d", 0, NULL);
 	setrlimit(RLIMIT_NOFILE, &old);
 	assert_int_equal(e, 0);
 	struct stat st;

@@ -1,0 +1,95 @@
+#!/bin/sh
+# kbench - command-line tests: kbench load's throughput counts only the
+# bytes of operations that ended as their loadfile line expects; a ReadX
+# or WriteX that moves another size than the line's ret_size is a failed
+# operation, counted against its line (as dbench's fileio does)
+# SPDX-License-Identifier: GPL-3.0-or-later
+. "$(dirname "$0")/lib.sh"
+
+D="$WORK/dir"
+mkdir -p "$D"
+
+# bytes of every ReadX and WriteX that ended as expected, from the JSON
+counted() {
+    jget "$WORK/r.json" "d['results']['bytes']"
+}
+
+# a read past the end of what was written returns fewer bytes than the
+# line expects: a failure, and its bytes are not throughput
+cat >"$WORK/short.txt" <<'EOT'
+NTCreateX "\clients\client1\f.dat" 0x0 0x5 1 NT_STATUS_OK
+WriteX 1 0 1000 1000 NT_STATUS_OK
+ReadX 1 0 1000 1000 NT_STATUS_OK
+ReadX 1 500 1000 1000 NT_STATUS_OK
+ReadX 1 500 1000 500 NT_STATUS_OK
+ReadX 1 4000 1000 1000 NT_STATUS_OK
+ReadX 1 4000 1000 0 NT_STATUS_OK
+Close 1 NT_STATUS_OK
+EOT
+kload -q --run-once --json "$WORK/r.json" -c "$WORK/short.txt" -D "$D" 1
+expect_true "short reads: exit 1" [ "$RC" -eq 1 ]
+expect_out_grep "a short read is counted against its line" \
+    "short.txt:4: ReadX expected success, failed: moved another size than the line's ret_size \\(1 times\\)"
+expect_out_grep "a read past the end is counted against its line" \
+    "short.txt:6: ReadX expected success, failed: moved another size than the line's ret_size \\(1 times\\)"
+if grep -Eq 'short.txt:(2|3|5|7):' "$WORK/out"; then
+    fail "reads of the expected size are not errors" "$(cat "$WORK/out")"
+else
+    pass "reads of the expected size are not errors"
+fi
+expect_true "two errors in all" [ "$(jget "$WORK/r.json" "d['results']['errors']")" = 2 ]
+# counted: the WriteX and the ReadX of lines 3, 5 and 7 (requested sizes)
+got=$(counted)
+expect_true "only the ops that ended as expected are counted (4000 bytes, got $got)" [ "$got" = 4000 ]
+expect_empty_dir "short reads: cleaned up" "$D"
+
+# a WriteX whose line expects another size than it asks for
+cat >"$WORK/wsize.txt" <<'EOT'
+NTCreateX "\clients\client1\f.dat" 0x0 0x5 1 NT_STATUS_OK
+WriteX 1 0 1000 999 NT_STATUS_OK
+WriteX 1 0 1000 1000 NT_STATUS_OK
+Close 1 NT_STATUS_OK
+EOT
+kload -q --run-once --json "$WORK/r.json" -c "$WORK/wsize.txt" -D "$D" 1
+expect_out_grep "a WriteX of another size than expected is counted" \
+    "wsize.txt:2: WriteX expected success, failed: moved another size than the line's ret_size"
+got=$(counted)
+expect_true "its bytes are not counted (1000 bytes, got $got)" [ "$got" = 1000 ]
+
+# an op that succeeds where its line expects a failure moves no counted bytes
+cat >"$WORK/unexpected.txt" <<'EOT'
+NTCreateX "\clients\client1\f.dat" 0x0 0x5 1 NT_STATUS_OK
+WriteX 1 0 3000 3000 NT_STATUS_DISK_FULL
+Close 1 NT_STATUS_OK
+EOT
+kload -q --run-once --json "$WORK/r.json" -c "$WORK/unexpected.txt" -D "$D" 1
+expect_out_grep "a success where a failure was expected is counted" \
+    'unexpected.txt:2: WriteX expected failure, succeeded'
+got=$(counted)
+expect_true "and its bytes are not throughput (0 bytes, got $got)" [ "$got" = 0 ]
+
+# a full file system: every WriteX fails, the reads of the empty file
+# return nothing; no throughput may come of that
+if [ "$(id -u)" -eq 0 ] && mkdir -p "$WORK/small" &&
+   mount -t tmpfs -o size=64k kbench-test "$WORK/small" 2>/dev/null; then
+    cat >"$WORK/full.txt" <<'EOT'
+NTCreateX "\clients\client1\big" 0x0 0x5 1 NT_STATUS_OK
+WriteX 1 0 1048576 1048576 NT_STATUS_OK
+ReadX 1 0 1048576 1048576 NT_STATUS_OK
+ReadX 1 0 1048576 1048576 NT_STATUS_OK
+Close 1 NT_STATUS_OK
+Unlink "\clients\client1\big" 0x6 NT_STATUS_OK
+EOT
+    kload -q -t 2 --warmup 0 --json "$WORK/r.json" -c "$WORK/full.txt" -D "$WORK/small" 1
+    umount "$WORK/small"
+    expect_true "full disk: exit 1" [ "$RC" -eq 1 ]
+    expect_out_grep "full disk: the reads are failures" \
+        "full.txt:3: ReadX expected success, failed: moved another size than the line's ret_size"
+    got=$(counted)
+    expect_true "full disk: no bytes counted (got $got)" [ "$got" = 0 ]
+    expect_out_grep "full disk: a Throughput of 0, not thousands of MB/sec" '^Throughput 0(\.0+)? MB/sec'
+else
+    skip "full disk (needs root to mount a small tmpfs)"
+fi
+
+finish

@@ -1,0 +1,157 @@
+#!/bin/sh
+# kbench - command-line tests: no operation and no cleanup step of kbench
+# load enters a mount other than DIR's own, bind mounts of the same
+# filesystem included, whether the mount was there before the run or
+# appeared during it; each mount met is named and the run exits 1
+# SPDX-License-Identifier: GPL-3.0-or-later
+. "$(dirname "$0")/lib.sh"
+
+if [ "$(id -u)" -ne 0 ] || ! mkdir -p "$WORK/probe/a" "$WORK/probe/b" ||
+   ! mount --bind "$WORK/probe/a" "$WORK/probe/b" 2>/dev/null; then
+    skip "bind mounts (needs root and mount)"
+    finish
+fi
+umount "$WORK/probe/b"
+
+D="$WORK/run"
+O="$WORK/outside"
+MOUNTS=""
+# every mount this script makes is undone, also when it fails half-way
+cleanup_mounts() {
+    for m in $MOUNTS; do umount -l "$m" 2>/dev/null; done
+    MOUNTS=""
+}
+trap 'cleanup_mounts; rm -rf "$WORK"' EXIT
+bind() {
+    mount --bind "$1" "$2" && MOUNTS="$2 $MOUNTS"
+}
+fresh() {
+    cleanup_mounts
+    rm -rf "$D" "$O"
+    mkdir -p "$D" "$O"
+    echo keep >"$O/precious"
+}
+# the outside directory holds exactly its one file, unchanged
+outside_intact() {
+    if [ "$(ls -A "$O")" = precious ] && [ "$(cat "$O/precious")" = keep ]; then
+        pass "$1"
+    else
+        fail "$1" "$(ls -lA "$O")" "precious: $(cat "$O/precious" 2>&1 | head -c 100)"
+    fi
+}
+
+# 1. DIR/clients/client0 is a bind mount of another directory
+fresh
+mkdir -p "$D/clients/client0"
+bind "$O" "$D/clients/client0"
+kload -t 1 --warmup 0 -q -D "$D" 1
+expect_true "client tree on a bind mount: exit 1" [ "$RC" -eq 1 ]
+outside_intact "client tree on a bind mount: nothing outside removed"
+expect_err_grep "the mount is named" "$D/clients/client0 is a mount point: left alone"
+expect_err_grep "the client says why it cannot start" 'client0: crosses into another mount'
+
+# 2. a file bind-mounted over a file of the client tree: not truncated,
+#    written, retimed, renamed or unlinked
+fresh
+mkdir -p "$D/clients/client0/t"
+: >"$D/clients/client0/t/f.dat"
+bind "$O/precious" "$D/clients/client0/t/f.dat"
+cat >"$WORK/file.txt" <<'EOT'
+NTCreateX "\clients\client1\t\f.dat" 0x0 0x5 1 NT_STATUS_OK
+WriteX 1 0 100 100 NT_STATUS_OK
+Close 1 NT_STATUS_OK
+NTCreateX "\clients\client1\t\f.dat" 0x0 0x1 2 NT_STATUS_OK
+QUERY_PATH_INFORMATION "\clients\client1\t\f.dat" 1004 NT_STATUS_OK
+Rename "\clients\client1\t\f.dat" "\clients\client1\t\g.dat" NT_STATUS_OK
+Unlink "\clients\client1\t\f.dat" 0x6 NT_STATUS_OK
+Deltree "\clients\client1\t" NT_STATUS_OK
+EOT
+kload -q --run-once -c "$WORK/file.txt" -D "$D" 1
+expect_true "file bind mount: exit 1" [ "$RC" -eq 1 ]
+outside_intact "file bind mount: the mounted file is not truncated, moved or removed"
+expect_out_grep "the open that would cross is counted against its line" \
+    'file.txt:1: NTCreateX expected success, failed: crosses into another mount \(left alone\)'
+expect_out_grep "the stat that would look inside is counted" \
+    'file.txt:5: QUERY_PATH_INFORMATION expected success, failed: crosses into another mount'
+expect_err_grep "cleanup names the file mount" "$D/clients/client0/t/f.dat is a mount point: left alone"
+
+# 3. a directory mount deep in the tree: the loadfile's own Deltree, Rename,
+#    Mkdir, FIND_FIRST and creates inside it, then cleanup
+fresh
+mkdir -p "$D/clients/client0/t/m"
+bind "$O" "$D/clients/client0/t/m"
+cat >"$WORK/dir.txt" <<'EOT'
+NTCreateX "\clients\client1\t\m\new.dat" 0x0 0x5 1 NT_STATUS_OK
+Mkdir "\clients\client1\t\m\sub" NT_STATUS_OK
+Mkdir "\clients\client1\t\m" NT_STATUS_OK
+FIND_FIRST "\clients\client1\t\m\*" 260 1366 0 NT_STATUS_OK
+Unlink "\clients\client1\t\m\precious" 0x6 NT_STATUS_OK
+Rename "\clients\client1\t\m\precious" "\clients\client1\t\stolen" NT_STATUS_OK
+Deltree "\clients\client1\t\m" NT_STATUS_OK
+Deltree "\clients\client1\t" NT_STATUS_OK
+Deltree "\clients\client1" NT_STATUS_OK
+EOT
+kload -q --run-once -c "$WORK/dir.txt" -D "$D" 1
+expect_true "directory mount: exit 1" [ "$RC" -eq 1 ]
+outside_intact "directory mount: the loadfile's Deltree and Rename leave it whole"
+expect_out_grep "Deltree of the mount point is counted" \
+    'dir.txt:7: Deltree expected success, failed: crosses into another mount'
+expect_out_grep "Deltree of a tree holding it is counted" \
+    'dir.txt:8: Deltree expected success, failed: crosses into another mount'
+expect_err_grep "cleanup names the directory mount" "$D/clients/client0/t/m is a mount point: left alone"
+cleanup_mounts
+left=$(cd "$D" && find . | sort | tr '\n' ' ')
+if [ "$left" = ". ./clients ./clients/client0 ./clients/client0/t ./clients/client0/t/m " ]; then
+    pass "directory mount: everything else the run made is gone"
+else
+    fail "directory mount: everything else the run made is gone" "left: $left"
+fi
+
+# 4. shared paths into a bind mount at DIR's top level
+fresh
+mkdir -p "$D/nbsimuld"
+bind "$O" "$D/nbsimuld"
+cat >"$WORK/shared.txt" <<'EOT'
+NTCreateX "\nbsimuld\made" 0x0 0x5 1 *
+Unlink "\nbsimuld\precious" 0x6 *
+Deltree "\nbsimuld" *
+EOT
+kload -q --run-once -c "$WORK/shared.txt" -D "$D" 1
+outside_intact "shared paths: the mount at DIR's top is left whole"
+expect_err_grep "cleanup names the shared mount" "$D/nbsimuld is a mount point: left alone"
+
+# 5. a mount that appears while the clients run
+fresh
+cat >"$WORK/loop.txt" <<'EOT'
+Mkdir "\clients\client1\w" NT_STATUS_OK
+NTCreateX "\clients\client1\w\f.dat" 0x0 0x5 1 NT_STATUS_OK
+WriteX 1 0 4096 4096 NT_STATUS_OK
+Close 1 NT_STATUS_OK
+Unlink "\clients\client1\w\f.dat" 0x6 NT_STATUS_OK
+EOT
+"$KBENCH" load -t 4 --warmup 0 -q -c "$WORK/loop.txt" -D "$D" 1 >"$WORK/out" 2>"$WORK/err" &
+BG=$!
+i=0
+while [ $i -lt 100 ] && [ ! -d "$D/clients/client0/w" ]; do sleep 0.05; i=$((i + 1)); done
+if bind "$O" "$D/clients/client0/w"; then
+    wait "$BG"
+    RC=$?
+    expect_true "mount during the run: exit 1" [ "$RC" -eq 1 ]
+    outside_intact "mount during the run: nothing made or removed in it"
+    expect_err_grep "mount during the run: named at cleanup" "$D/clients/client0/w is a mount point: left alone"
+else
+    kill "$BG"; wait "$BG"
+    fail "mount during the run" "could not mount on $D/clients/client0/w"
+fi
+
+# 6. DIR itself may be a mount point, a bind mount or not: that is DIR's
+#    own mount, and the run is normal
+fresh
+mkdir -p "$WORK/real"
+bind "$WORK/real" "$D"
+kload -q --run-once -c "$DATA/small.txt" -D "$D" 2
+expect_true "DIR on a bind mount: exit 0" [ "$RC" -eq 0 ]
+expect_empty_dir "DIR on a bind mount: cleaned up" "$D"
+cleanup_mounts
+
+finish
