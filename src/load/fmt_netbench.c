@@ -28,24 +28,9 @@ struct opdef {
 };
 
 static const struct opdef opdefs[] = {
-	{ "NTCreateX", OP_NTCREATEX, 4, 4, EXPECT_OK },
-	{ "Close", OP_CLOSE, 1, 1, EXPECT_OK },
-	{ "Rename", OP_RENAME, 2, 2, EXPECT_ANY },
-	{ "Unlink", OP_UNLINK, 2, 1, EXPECT_ANY },
-	{ "Deltree", OP_DELTREE, 1, 1, EXPECT_ANY },
-	{ "Rmdir", OP_RMDIR, 1, 1, EXPECT_ANY },
-	{ "Mkdir", OP_MKDIR, 1, 1, EXPECT_ANY },
-	{ "QUERY_PATH_INFORMATION", OP_QPATHINFO, 2, 1, EXPECT_ANY },
-	{ "QUERY_FILE_INFORMATION", OP_QFILEINFO, 2, 1, EXPECT_OK },
-	{ "QUERY_FS_INFORMATION", OP_QFSINFO, 1, 1, EXPECT_OK },
-	{ "SET_FILE_INFORMATION", OP_SFILEINFO, 2, 1, EXPECT_OK },
-	{ "FIND_FIRST", OP_FIND_FIRST, 4, 1, EXPECT_ANY },
-	{ "WriteX", OP_WRITEX, 4, 4, EXPECT_OK },
-	{ "ReadX", OP_READX, 4, 4, EXPECT_OK },
-	{ "LockX", OP_LOCKX, 3, 3, EXPECT_OK },
-	{ "UnlockX", OP_UNLOCKX, 3, 3, EXPECT_OK },
-	{ "Flush", OP_FLUSH, 1, 1, EXPECT_OK },
-	{ "Sleep", OP_SLEEP, 1, 1, EXPECT_ANY },
+#define OPCODE(id, file, report, nargs, min2, expect2) { file, OP_##id, nargs, min2, expect2 },
+#include "load/opcodes.def"
+#undef OPCODE
 };
 
 static const struct opdef *find_opdef(const char *name)

@@ -9,46 +9,16 @@
 #include <unistd.h>
 
 static const char *const file_names[OP_COUNT] = {
-	[OP_NTCREATEX] = "NTCreateX",
-	[OP_CLOSE] = "Close",
-	[OP_RENAME] = "Rename",
-	[OP_UNLINK] = "Unlink",
-	[OP_DELTREE] = "Deltree",
-	[OP_RMDIR] = "Rmdir",
-	[OP_MKDIR] = "Mkdir",
-	[OP_QPATHINFO] = "QUERY_PATH_INFORMATION",
-	[OP_QFILEINFO] = "QUERY_FILE_INFORMATION",
-	[OP_QFSINFO] = "QUERY_FS_INFORMATION",
-	[OP_SFILEINFO] = "SET_FILE_INFORMATION",
-	[OP_FIND_FIRST] = "FIND_FIRST",
-	[OP_WRITEX] = "WriteX",
-	[OP_READX] = "ReadX",
-	[OP_LOCKX] = "LockX",
-	[OP_UNLOCKX] = "UnlockX",
-	[OP_FLUSH] = "Flush",
-	[OP_SLEEP] = "Sleep",
+#define OPCODE(id, file, report, nargs, min2, expect2) [OP_##id] = file,
+#include "load/opcodes.def"
+#undef OPCODE
 };
 
 /* dbench 4's names in its final table */
 static const char *const report_names[OP_COUNT] = {
-	[OP_NTCREATEX] = "NTCreateX",
-	[OP_CLOSE] = "Close",
-	[OP_RENAME] = "Rename",
-	[OP_UNLINK] = "Unlink",
-	[OP_DELTREE] = "Deltree",
-	[OP_RMDIR] = "Rmdir",
-	[OP_MKDIR] = "Mkdir",
-	[OP_QPATHINFO] = "Qpathinfo",
-	[OP_QFILEINFO] = "Qfileinfo",
-	[OP_QFSINFO] = "Qfsinfo",
-	[OP_SFILEINFO] = "Sfileinfo",
-	[OP_FIND_FIRST] = "Find",
-	[OP_WRITEX] = "WriteX",
-	[OP_READX] = "ReadX",
-	[OP_LOCKX] = "LockX",
-	[OP_UNLOCKX] = "UnlockX",
-	[OP_FLUSH] = "Flush",
-	[OP_SLEEP] = "Sleep",
+#define OPCODE(id, file, report, nargs, min2, expect2) [OP_##id] = report,
+#include "load/opcodes.def"
+#undef OPCODE
 };
 
 const char *lf_format_name(enum lf_format f)

@@ -21,25 +21,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* one value per row of opcodes.def, in its order */
 enum opcode {
-	OP_NTCREATEX,
-	OP_CLOSE,
-	OP_RENAME,
-	OP_UNLINK,
-	OP_DELTREE,
-	OP_RMDIR,
-	OP_MKDIR,
-	OP_QPATHINFO,
-	OP_QFILEINFO,
-	OP_QFSINFO,
-	OP_SFILEINFO,
-	OP_FIND_FIRST,
-	OP_WRITEX,
-	OP_READX,
-	OP_LOCKX,
-	OP_UNLOCKX,
-	OP_FLUSH,
-	OP_SLEEP,
+#define OPCODE(id, file, report, nargs, min2, expect2) OP_##id,
+#include "load/opcodes.def"
+#undef OPCODE
 	OP_COUNT
 };
 
