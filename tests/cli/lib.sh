@@ -65,6 +65,9 @@ expect_empty_dir() {
 }
 
 finish() {
+    if [ "$T_PASS" -eq 0 ] && [ "$T_SKIP" -eq 0 ] && [ "$T_FAIL" -eq 0 ]; then
+        fail "the script ran no check"  # a test that checks nothing cannot pass
+    fi
     echo "$T_PASS passed, $T_FAIL failed"
     if [ "$T_FAIL" -ne 0 ]; then exit 1; fi
     if [ "$T_PASS" -eq 0 ] && [ "$T_SKIP" -gt 0 ]; then exit 77; fi

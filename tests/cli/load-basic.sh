@@ -126,7 +126,9 @@ mkdir "$WORK/tmp"
 TMPDIR="$WORK/tmp" run "$KBENCH" load -q -t 1 --warmup 0 1
 expect_rc_now 0 "run in a default directory"
 expect_empty_dir "default directory removed" "$WORK/tmp"
-kload -q -t 1 --warmup 0 --skip-cleanup -D "$WORK/kept" 1 2>/dev/null
+kload -q -t 1 --warmup 0 --skip-cleanup -D "$WORK/kept" 1
+expect_rc_now 2 "a missing -D directory is refused"
+expect_true "and not made" [ ! -e "$WORK/kept" ]
 mkdir -p "$WORK/kept2"
 kload -q -t 1 --warmup 0 --skip-cleanup -D "$WORK/kept2" 1
 if [ -d "$WORK/kept2/clients/client0" ]; then pass "--skip-cleanup keeps the tree"; else fail "--skip-cleanup keeps the tree" "$(ls -R "$WORK/kept2")"; fi
