@@ -6,16 +6,11 @@
  * usage.  "kbench" alone or "kbench help" lists them.
  */
 #include "config.h"
+#include "commands.h"
 #include "cli.h"
 
 #include <stdio.h>
 #include <string.h>
-
-int cmd_load(int argc, const char **argv);
-int cmd_disk(int argc, const char **argv);
-int cmd_micro(int argc, const char **argv);
-int cmd_suite(int argc, const char **argv);
-int cmd_compare(int argc, const char **argv);
 
 static const struct kb_command commands[] = {
 	{ "load", cmd_load, "replay a dbench-style loadfile with N clients; MB/sec and latency" },

@@ -18,6 +18,7 @@
  * A buffered -t run whose cache could not be flushed says so on its line.
  */
 #include "config.h"
+#include "commands.h"
 #include "cli.h"
 #include "disk/device.h"
 #include "disk/report.h"

@@ -10,6 +10,7 @@
  * removed (--skip-cleanup keeps it); entries that were there before stay.
  */
 #include "config.h"
+#include "commands.h"
 #include "cli.h"
 #include "load/check.h"
 #include "load/cleanup.h"

@@ -18,6 +18,7 @@
  * 128 + the signal without printing any figure.
  */
 #include "config.h"
+#include "commands.h"
 #include "cli.h"
 #include "micro/byteindex.h"
 #include "micro/harness.h"

@@ -19,6 +19,7 @@
  * a bad one gives one line naming it and status 2.
  */
 #include "config.h"
+#include "commands.h"
 #include "cli.h"
 #include "suite/compare.h"
 

@@ -23,6 +23,7 @@
  * a temporary directory beside it that is removed at the end.
  */
 #include "config.h"
+#include "commands.h"
 #include "cli.h"
 #include "result/result.h"
 #include "result/sysinfo.h"
