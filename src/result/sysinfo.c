@@ -3,6 +3,7 @@
  */
 #include "config.h"
 #include "result/sysinfo.h"
+#include "sys/mountinfo.h"
 #include "sys/memcg.h"
 
 #include <limits.h>
@@ -14,9 +15,14 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+/* src into dst (n bytes), cut to fit */
 static void copy(char *dst, size_t n, const char *src)
 {
-	snprintf(dst, n, "%s", src);
+	size_t l = strlen(src);
+	if (l >= n)
+		l = n - 1;
+	memcpy(dst, src, l);
+	dst[l] = '\0';
 }
 
 static void read_cpu_model(struct kb_sysinfo *si)
@@ -56,81 +62,23 @@ static void read_memtotal(struct kb_sysinfo *si)
 	fclose(f);
 }
 
-/* mountinfo escapes blanks in paths as \040 etc. */
-static void unescape(char *s)
-{
-	char *w = s;
-	for (char *r = s; *r; r++) {
-		if (r[0] == '\\' && r[1] >= '0' && r[1] <= '7' && r[2] >= '0' && r[2] <= '7' &&
-		    r[3] >= '0' && r[3] <= '7') {
-			*w++ = (char)((r[1] - '0') * 64 + (r[2] - '0') * 8 + (r[3] - '0'));
-			r += 3;
-		} else {
-			*w++ = *r;
-		}
-	}
-	*w = '\0';
-}
-
-static int under(const char *path, const char *mnt)
-{
-	size_t n = strlen(mnt);
-	if (strcmp(mnt, "/") == 0)
-		return 1;
-	return strncmp(path, mnt, n) == 0 && (path[n] == '/' || path[n] == '\0');
-}
-
-/* The mount holding dir (longest mount point): its type, source and
- * options (per-mount and superblock), each optional (NULL). */
-static void find_mount(const char *dir, char *type, size_t typen, char *src, size_t srcn,
-		       char *opts, size_t optsn)
-{
-	char real[PATH_MAX];
-	if (!realpath(dir, real))
-		return;
-	FILE *f = fopen("/proc/self/mountinfo", "re");
-	if (!f)
-		return;
-	char *line = NULL;
-	size_t cap = 0;
-	size_t best = 0;
-	while (getline(&line, &cap, f) > 0) {
-		/* id parent maj:min root mountpoint opts [optional...] - fstype source superopts */
-		char *fields[6] = { 0 };
-		char *save = NULL, *tok;
-		int i = 0;
-		for (tok = strtok_r(line, " ", &save); tok && i < 6; tok = strtok_r(NULL, " ", &save))
-			fields[i++] = tok;
-		if (i < 6)
-			continue;
-		char *mnt = fields[4];
-		while (tok && strcmp(tok, "-") != 0)
-			tok = strtok_r(NULL, " ", &save);
-		char *fstype = tok ? strtok_r(NULL, " ", &save) : NULL;
-		char *source = fstype ? strtok_r(NULL, " ", &save) : NULL;
-		char *super = source ? strtok_r(NULL, " \n", &save) : NULL;
-		if (!fstype)
-			continue;
-		unescape(mnt);
-		size_t n = strlen(mnt);
-		if (under(real, mnt) && n >= best) {
-			best = n;
-			if (type)
-				copy(type, typen, fstype);
-			if (src)
-				copy(src, srcn, source ? source : "");
-			if (opts)
-				snprintf(opts, optsn, "%s%s%s", fields[5], super ? " " : "",
-					 super ? super : "");
-		}
-	}
-	free(line);
-	fclose(f);
-}
-
 static void read_fs(struct kb_sysinfo *si, const char *dir)
 {
-	find_mount(dir, si->fstype, sizeof(si->fstype), si->fsdev, sizeof(si->fsdev), NULL, 0);
+	struct mountinfo *m = malloc(sizeof(*m));
+	if (m && mountinfo_find(dir, m) == 0) {
+		copy(si->fstype, sizeof(si->fstype), m->fstype);
+		copy(si->fsdev, sizeof(si->fsdev), m->source);
+	}
+	free(m);
+}
+
+/* The mount's own options and its super-block's, as one string. */
+static void read_fs_options(char *out, size_t len, const char *dir)
+{
+	struct mountinfo *m = malloc(sizeof(*m));
+	if (m && mountinfo_find(dir, m) == 0)
+		snprintf(out, len, "%s %s", m->opts, m->super_opts);
+	free(m);
 }
 
 void sysinfo_collect(struct kb_sysinfo *si, const char *dir)
@@ -217,7 +165,7 @@ void sysinfo_extra_collect(struct kb_sysinfo_extra *x, const char *dir, const ch
 	if (uname(&u) == 0)
 		copy(x->kernel_version, sizeof(x->kernel_version), u.version);
 	if (dir)
-		find_mount(dir, NULL, 0, NULL, 0, x->fs_options, sizeof(x->fs_options));
+		read_fs_options(x->fs_options, sizeof(x->fs_options), dir);
 	if (disk)
 		read_disk(x, disk);
 }

@@ -75,69 +75,14 @@ int memcg_parse_proc_cgroup(const char *text, enum memcg_version v, char *path, 
 	return -1;
 }
 
-/* Copy one mountinfo field, undoing the kernel's \ooo escapes. */
-static int unescape_field(const char *s, size_t n, char *out, size_t len)
-{
-	size_t o = 0;
-	for (size_t i = 0; i < n; i++) {
-		char c = s[i];
-		if (c == '\\' && i + 3 < n && s[i + 1] >= '0' && s[i + 1] <= '3' &&
-		    s[i + 2] >= '0' && s[i + 2] <= '7' && s[i + 3] >= '0' && s[i + 3] <= '7') {
-			c = (char)((s[i + 1] - '0') * 64 + (s[i + 2] - '0') * 8 + (s[i + 3] - '0'));
-			i += 3;
-		}
-		if (o + 1 >= len)
-			return -1;
-		out[o++] = c;
-	}
-	out[o] = '\0';
-	return 0;
-}
-
-int memcg_parse_mountinfo_line(const char *line, struct memcg_mount *m)
-{
-	/* ID PARENT MAJ:MIN ROOT POINT OPTIONS [OPTIONAL...] - FSTYPE SOURCE SUPER */
-	const char *f[64];
-	size_t fl[64];
-	unsigned n = 0;
-	const char *p = line;
-	while (*p && *p != '\n') {
-		while (*p == ' ')
-			p++;
-		if (!*p || *p == '\n')
-			break;
-		if (n == 64)
-			return -1;
-		f[n] = p;
-		while (*p && *p != ' ' && *p != '\n')
-			p++;
-		fl[n] = (size_t)(p - f[n]);
-		n++;
-	}
-	unsigned dash = 0;
-	for (unsigned i = 6; i < n; i++)
-		if (fl[i] == 1 && f[i][0] == '-') {
-			dash = i;
-			break;
-		}
-	if (!dash || dash + 3 >= n)
-		return -1;
-	if (unescape_field(f[3], fl[3], m->root, sizeof(m->root)) < 0 ||
-	    unescape_field(f[4], fl[4], m->point, sizeof(m->point)) < 0 ||
-	    unescape_field(f[dash + 1], fl[dash + 1], m->fstype, sizeof(m->fstype)) < 0 ||
-	    unescape_field(f[dash + 3], fl[dash + 3], m->super_opts, sizeof(m->super_opts)) < 0)
-		return -1;
-	return 0;
-}
-
-int memcg_mount_matches(const struct memcg_mount *m, enum memcg_version v)
+int memcg_mount_matches(const struct mountinfo *m, enum memcg_version v)
 {
 	if (v == MEMCG_V2)
 		return strcmp(m->fstype, "cgroup2") == 0;
 	return strcmp(m->fstype, "cgroup") == 0 && memcg_has_word(m->super_opts, "memory", ",");
 }
 
-int memcg_dir_through(const struct memcg_mount *m, const char *cgpath, char *dir, size_t len)
+int memcg_dir_through(const struct mountinfo *m, const char *cgpath, char *dir, size_t len)
 {
 	size_t rl = strlen(m->root);
 	while (rl > 1 && m->root[rl - 1] == '/')
@@ -291,9 +236,9 @@ static int find_dir(enum memcg_version v, char *dir, size_t len)
 	char *line = NULL;
 	size_t cap = 0;
 	int found = -1;
-	struct memcg_mount *m = malloc(sizeof(*m));
+	struct mountinfo *m = malloc(sizeof(*m));
 	while (m && found < 0 && getline(&line, &cap, f) > 0) {
-		if (memcg_parse_mountinfo_line(line, m) == 0 && memcg_mount_matches(m, v) &&
+		if (mountinfo_parse_line(line, m) == 0 && memcg_mount_matches(m, v) &&
 		    memcg_dir_through(m, cgpath, dir, len) == 0 && access(dir, F_OK) == 0)
 			found = 0;
 	}

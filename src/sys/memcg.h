@@ -28,6 +28,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "sys/mountinfo.h"
+
 #define MEMCG_UNKNOWN UINT64_MAX   /* a figure this kernel does not report */
 #define MEMCG_V1_NO_LIMIT (1ULL << 62) /* v1 shows "no limit" as about 2^63 */
 
@@ -80,30 +82,16 @@ struct memcg_stats {
  * bytes).  Returns 0, or -1 if there is no such line or it does not fit. */
 int memcg_parse_proc_cgroup(const char *text, enum memcg_version v, char *path, size_t len);
 
-/* One line of /proc/self/mountinfo (proc(5)): the fields this module
- * needs, octal escapes (\040 for a space, ...) undone. */
-struct memcg_mount {
-	char root[PATH_MAX];     /* the part of the file system the mount shows */
-	char point[PATH_MAX];    /* where it is mounted */
-	char fstype[32];         /* "cgroup", "cgroup2", ... */
-	char super_opts[256];    /* super-block options: "rw,memory" for v1 */
-};
-
-/* Parse one mountinfo line (with or without its newline).  Returns 0, or
- * -1 if the line is malformed (fewer fields, no " - " separator) or a
- * field does not fit. */
-int memcg_parse_mountinfo_line(const char *line, struct memcg_mount *m);
-
 /* 1 if mount m is a v1 hierarchy holding the memory controller (type
  * "cgroup" with "memory" among its super-block options) or, for v2, a
  * "cgroup2" mount; else 0. */
-int memcg_mount_matches(const struct memcg_mount *m, enum memcg_version v);
+int memcg_mount_matches(const struct mountinfo *m, enum memcg_version v);
 
 /* The directory of cgroup cgpath (a path from /proc/self/cgroup) seen
  * through mount m: the mount point plus cgpath less the mount's root.
  * Returns 0, or -1 if cgpath is not inside the mount's root (the mount
  * shows another part of the hierarchy) or the result does not fit. */
-int memcg_dir_through(const struct memcg_mount *m, const char *cgpath, char *dir, size_t len);
+int memcg_dir_through(const struct mountinfo *m, const char *cgpath, char *dir, size_t len);
 
 /* In text made of "KEY VALUE" lines (memory.stat, memory.events,
  * memory.oom_control), the whole number after KEY.  Returns 0, or -1 if

@@ -79,10 +79,10 @@ static void proc_cgroup_bad(void **state)
 static void mountinfo_v1(void **state)
 {
 	(void)state;
-	struct memcg_mount m;
+	struct mountinfo m;
 	const char line[] = "35 31 0:32 / /sys/fs/cgroup/memory rw,nosuid,nodev,noexec,relatime "
 		"shared:16 - cgroup cgroup rw,memory\n";
-	assert_int_equal(memcg_parse_mountinfo_line(line, &m), 0);
+	assert_int_equal(mountinfo_parse_line(line, &m), 0);
 	assert_string_equal(m.root, "/");
 	assert_string_equal(m.point, "/sys/fs/cgroup/memory");
 	assert_string_equal(m.fstype, "cgroup");
@@ -94,11 +94,11 @@ static void mountinfo_v1(void **state)
 static void mountinfo_v2_no_optional(void **state)
 {
 	(void)state;
-	struct memcg_mount m;
+	struct mountinfo m;
 	/* no optional fields before the separator */
 	const char line[] = "41 31 0:38 / /sys/fs/cgroup/unified rw,relatime - cgroup2 cgroup2 "
 		"rw,nsdelegate";
-	assert_int_equal(memcg_parse_mountinfo_line(line, &m), 0);
+	assert_int_equal(mountinfo_parse_line(line, &m), 0);
 	assert_string_equal(m.point, "/sys/fs/cgroup/unified");
 	assert_string_equal(m.fstype, "cgroup2");
 	assert_int_equal(memcg_mount_matches(&m, MEMCG_V2), 1);
@@ -108,12 +108,12 @@ static void mountinfo_v2_no_optional(void **state)
 static void mountinfo_other(void **state)
 {
 	(void)state;
-	struct memcg_mount m;
+	struct mountinfo m;
 	/* a v1 hierarchy without memory, and a file system that is no cgroup */
-	assert_int_equal(memcg_parse_mountinfo_line("32 31 0:29 / /sys/fs/cgroup/cpu rw - cgroup "
+	assert_int_equal(mountinfo_parse_line("32 31 0:29 / /sys/fs/cgroup/cpu rw - cgroup "
 						    "cgroup rw,cpu,cpuacct\n", &m), 0);
 	assert_int_equal(memcg_mount_matches(&m, MEMCG_V1), 0);
-	assert_int_equal(memcg_parse_mountinfo_line("26 1 254:0 / / rw,relatime shared:1 - ext4 "
+	assert_int_equal(mountinfo_parse_line("26 1 254:0 / / rw,relatime shared:1 - ext4 "
 						    "/dev/vda rw\n", &m), 0);
 	assert_int_equal(memcg_mount_matches(&m, MEMCG_V1), 0);
 	assert_int_equal(memcg_mount_matches(&m, MEMCG_V2), 0);
@@ -122,10 +122,10 @@ static void mountinfo_other(void **state)
 static void mountinfo_escapes(void **state)
 {
 	(void)state;
-	struct memcg_mount m;
+	struct mountinfo m;
 	/* a space (\040) and a backslash (\134) in the mount point */
 	const char line[] = "50 31 0:40 /sub /mnt/my\\040cg\\134x rw - cgroup2 none rw\n";
-	assert_int_equal(memcg_parse_mountinfo_line(line, &m), 0);
+	assert_int_equal(mountinfo_parse_line(line, &m), 0);
 	assert_string_equal(m.point, "/mnt/my cg\\x");
 	assert_string_equal(m.root, "/sub");
 }
@@ -133,18 +133,18 @@ static void mountinfo_escapes(void **state)
 static void mountinfo_malformed(void **state)
 {
 	(void)state;
-	struct memcg_mount m;
+	struct mountinfo m;
 	/* no separator; separator with nothing after it; too few fields */
-	assert_int_equal(memcg_parse_mountinfo_line("35 31 0:32 / /x rw shared:1 cgroup cgroup rw\n", &m), -1);
-	assert_int_equal(memcg_parse_mountinfo_line("35 31 0:32 / /x rw - cgroup\n", &m), -1);
-	assert_int_equal(memcg_parse_mountinfo_line("35 31\n", &m), -1);
-	assert_int_equal(memcg_parse_mountinfo_line("", &m), -1);
+	assert_int_equal(mountinfo_parse_line("35 31 0:32 / /x rw shared:1 cgroup cgroup rw\n", &m), -1);
+	assert_int_equal(mountinfo_parse_line("35 31 0:32 / /x rw - cgroup\n", &m), -1);
+	assert_int_equal(mountinfo_parse_line("35 31\n", &m), -1);
+	assert_int_equal(mountinfo_parse_line("", &m), -1);
 }
 
 static void dir_through_mounts(void **state)
 {
 	(void)state;
-	struct memcg_mount m;
+	struct mountinfo m;
 	char dir[256];
 	memset(&m, 0, sizeof(m));
 	strcpy(m.root, "/");
