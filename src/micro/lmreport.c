@@ -9,13 +9,13 @@
 #include "config.h"
 #include "micro/harness.h"
 #include "micro/lmreport.h"
+#include "result/sysinfo.h"
 
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/utsname.h>
 
 struct col { const char *test, *h1, *h2; };
 struct table { const char *title; int mhz; struct col cols[12]; };
@@ -84,27 +84,13 @@ static int measure_mhz(void)
 
 void lm_host_collect(struct lm_host *h)
 {
-	struct utsname u;
+	struct kb_sysinfo si;
 	memset(h, 0, sizeof(*h));
-	if (uname(&u) == 0) {
-		snprintf(h->host, sizeof(h->host), "%s", u.nodename);
-		snprintf(h->os, sizeof(h->os), "%s %s", u.sysname, u.release);
-	}
-	FILE *f = fopen("/proc/cpuinfo", "r");
-	char line[256];
-	while (f && fgets(line, sizeof(line), f))
-		if (!strncmp(line, "cpu MHz", 7) && strchr(line, ':')) {
-			h->mhz = (int)(atof(strchr(line, ':') + 1) + 0.5);
-			break;
-		}
-	if (f)
-		fclose(f);
-	if (!h->mhz && (f = fopen("/sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq", "r"))) {
-		long khz = 0;
-		if (fscanf(f, "%ld", &khz) == 1 && khz > 0)
-			h->mhz = (int)((khz + 500) / 1000);
-		fclose(f);
-	}
+	sysinfo_collect(&si, NULL);
+	snprintf(h->host, sizeof(h->host), "%s", si.hostname);
+	if (si.sysname[0])
+		snprintf(h->os, sizeof(h->os), "%s %s", si.sysname, si.kernel);
+	h->mhz = si.cpu_mhz;
 	if (!h->mhz) {
 		h->mhz = measure_mhz();
 		h->mhz_measured = h->mhz > 0;

@@ -25,26 +25,33 @@ static void copy(char *dst, size_t n, const char *src)
 	dst[l] = '\0';
 }
 
-static void read_cpu_model(struct kb_sysinfo *si)
+/* The first CPU's model name and clock rate from /proc/cpuinfo. */
+static void read_cpu(struct kb_sysinfo *si)
 {
 	FILE *f = fopen("/proc/cpuinfo", "re");
 	char line[512];
-	if (!f)
-		return;
-	while (fgets(line, sizeof(line), f)) {
-		if (strncmp(line, "model name", 10) == 0 || strncmp(line, "Model", 5) == 0) {
-			char *v = strchr(line, ':');
-			if (!v)
-				continue;
+	while (f && fgets(line, sizeof(line), f) && (!si->cpu_model[0] || !si->cpu_mhz)) {
+		char *v = strchr(line, ':');
+		if (!v)
+			continue;
+		v++;
+		while (*v == ' ' || *v == '\t')
 			v++;
-			while (*v == ' ' || *v == '\t')
-				v++;
-			v[strcspn(v, "\n")] = '\0';
+		v[strcspn(v, "\n")] = '\0';
+		if (!si->cpu_model[0] &&
+		    (strncmp(line, "model name", 10) == 0 || strncmp(line, "Model", 5) == 0))
 			copy(si->cpu_model, sizeof(si->cpu_model), v);
-			break;
-		}
+		else if (!si->cpu_mhz && strncmp(line, "cpu MHz", 7) == 0)
+			si->cpu_mhz = (int)(atof(v) + 0.5);
 	}
-	fclose(f);
+	if (f)
+		fclose(f);
+	if (!si->cpu_mhz && (f = fopen("/sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq", "re"))) {
+		long khz = 0;
+		if (fscanf(f, "%ld", &khz) == 1 && khz > 0)
+			si->cpu_mhz = (int)((khz + 500) / 1000);
+		fclose(f);
+	}
 }
 
 static void read_memtotal(struct kb_sysinfo *si)
@@ -86,12 +93,13 @@ void sysinfo_collect(struct kb_sysinfo *si, const char *dir)
 	struct utsname u;
 	memset(si, 0, sizeof(*si));
 	if (uname(&u) == 0) {
+		copy(si->sysname, sizeof(si->sysname), u.sysname);
 		copy(si->kernel, sizeof(si->kernel), u.release);
 		copy(si->machine, sizeof(si->machine), u.machine);
 		copy(si->hostname, sizeof(si->hostname), u.nodename);
 	}
 	si->cpus_online = sysconf(_SC_NPROCESSORS_ONLN);
-	read_cpu_model(si);
+	read_cpu(si);
 	read_memtotal(si);
 	if (dir)
 		read_fs(si, dir);

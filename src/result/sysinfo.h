@@ -8,10 +8,13 @@
 #include <jansson.h>
 
 struct kb_sysinfo {
+	char sysname[65];       /* uname -s */
 	char kernel[65];        /* uname -r */
 	char machine[65];       /* uname -m */
 	char hostname[65];
 	char cpu_model[128];    /* /proc/cpuinfo "model name", or "" */
+	int cpu_mhz;            /* /proc/cpuinfo "cpu MHz", else cpufreq's
+				 * cpuinfo_max_freq of cpu0, else 0 */
 	long cpus_online;       /* sysconf(_SC_NPROCESSORS_ONLN) */
 	uint64_t mem_total_kb;  /* /proc/meminfo MemTotal, KiB (2^10 bytes) */
 	char fstype[32];        /* type of the filesystem holding dir, or "" */
