@@ -15,7 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define WINDOW 1024
 #define FILE_DIRECTORY_FILE 0x1
 
 struct node {
@@ -225,41 +224,36 @@ static int step(struct model *m, const struct op *op)
 	return 0;
 }
 
+/* One op of the pass: its bytes, then what it does to the model. */
+static int check_op(void *arg, const struct op *op)
+{
+	struct model *m = arg;
+	struct lf_check *c = m->c;
+	c->ops++;
+	/* bytes that move: not those of an op meant to fail */
+	if (op->expect != EXPECT_FAIL && op->code == OP_READX)
+		c->bytes_read += op->len;
+	else if (op->expect != EXPECT_FAIL && op->code == OP_WRITEX)
+		c->bytes_written += op->len;
+	if (step(m, op) < 0) {
+		errno = ENOMEM;
+		return -1;
+	}
+	return 0;
+}
+
 int lf_check_compute(const struct program *prog, struct lf_check *c)
 {
 	struct model m = { .prog = prog, .c = c };
-	struct op *win = malloc(WINDOW * sizeof(*win));
 	int rc = 0;
 	memset(c, 0, sizeof(*c));
 	m.handle_node = calloc(prog->nhandles ? prog->nhandles : 1, sizeof(*m.handle_node));
-	if (!win || !m.handle_node || grow(&m) < 0) {
+	if (!m.handle_node || grow(&m) < 0) {
 		rc = -1;
 		errno = ENOMEM;
-		goto out;
+	} else {
+		rc = prog_for_each(prog, check_op, &m);
 	}
-	for (size_t at = 0; at < prog->nops;) {
-		long n = prog_read_ops(prog, at, win, WINDOW);
-		if (n <= 0) {
-			rc = -1;
-			goto out;
-		}
-		for (long k = 0; k < n; k++) {
-			c->ops++;
-			/* bytes that move: not those of an op meant to fail */
-			if (win[k].expect != EXPECT_FAIL && win[k].code == OP_READX)
-				c->bytes_read += win[k].len;
-			else if (win[k].expect != EXPECT_FAIL && win[k].code == OP_WRITEX)
-				c->bytes_written += win[k].len;
-			if (step(&m, &win[k]) < 0) {
-				rc = -1;
-				errno = ENOMEM;
-				goto out;
-			}
-		}
-		at += (size_t)n;
-	}
-out:
-	free(win);
 	free(m.n);
 	free(m.handle_node);
 	return rc;

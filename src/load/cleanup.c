@@ -23,7 +23,6 @@
 #include <unistd.h>
 
 #define MAX_NOTED 200000   /* entries noted before a tree is left inexact */
-#define WINDOW 1024
 
 struct cleanup_plan {
 	char **noted;          /* relative paths present before, sorted */
@@ -170,44 +169,44 @@ static int sweep(struct cleanup_plan *p, int dfd, const char *rel, const char *n
 }
 
 /* First components of the program's shared paths. */
+struct tops {
+	const struct program *prog;
+	char **v;
+	size_t n, cap;
+};
+
+static int add_tops(void *arg, const struct op *op)
+{
+	struct tops *t = arg;
+	uint32_t paths[2] = { (op->flags & OPF_SHARED1) ? op->path1 : NO_PATH,
+			      (op->flags & OPF_SHARED2) ? op->path2 : NO_PATH };
+	for (int j = 0; j < 2; j++) {
+		char top[NAME_MAX + 1];
+		if (paths[j] == NO_PATH)
+			continue;
+		const char *s = prog_path(t->prog, paths[j]);
+		size_t len = strcspn(s, "/");
+		if (len > NAME_MAX || !strcmp(s, "."))
+			continue;
+		memcpy(top, s, len);
+		top[len] = '\0';
+		size_t i;
+		for (i = 0; i < t->n && strcmp(t->v[i], top); i++)
+			;
+		if (i == t->n && add(&t->v, &t->n, &t->cap, top) < 0)
+			return -1;
+	}
+	return 0;
+}
+
 static int shared_tops(const struct program *prog, char ***tops, size_t *ntops, size_t *capp)
 {
-	size_t cap = *capp;
-	struct op *win = malloc(WINDOW * sizeof(*win));
-	if (!win)
-		return -1;
-	for (size_t at = 0; at < prog->nops;) {
-		long n = prog_read_ops(prog, at, win, WINDOW);
-		if (n <= 0)
-			break;
-		for (long k = 0; k < n; k++) {
-			uint32_t paths[2] = { (win[k].flags & OPF_SHARED1) ? win[k].path1 : NO_PATH,
-					      (win[k].flags & OPF_SHARED2) ? win[k].path2 : NO_PATH };
-			for (int j = 0; j < 2; j++) {
-				char top[NAME_MAX + 1];
-				if (paths[j] == NO_PATH)
-					continue;
-				const char *s = prog_path(prog, paths[j]);
-				size_t len = strcspn(s, "/");
-				if (len > NAME_MAX || !strcmp(s, "."))
-					continue;
-				memcpy(top, s, len);
-				top[len] = '\0';
-				size_t i;
-				for (i = 0; i < *ntops && strcmp((*tops)[i], top); i++)
-					;
-				if (i == *ntops && add(tops, ntops, &cap, top) < 0) {
-					free(win);
-					*capp = cap;
-					return -1;
-				}
-			}
-		}
-		at += (size_t)n;
-	}
-	free(win);
-	*capp = cap;
-	return 0;
+	struct tops t = { prog, *tops, *ntops, *capp };
+	int rc = prog_for_each(prog, add_tops, &t);
+	*tops = t.v;
+	*ntops = t.n;
+	*capp = t.cap;
+	return rc;
 }
 
 struct cleanup_plan *cleanup_plan(int rootfd, const struct program *prog, unsigned nclients)

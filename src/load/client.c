@@ -22,7 +22,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#define WINDOW 128           /* ops per read of the program: 5 KiB */
+#define WINDOW 128           /* ops per read of the program: 6 KiB */
 #define DENTBUF (8 * 1024)    /* FIND_FIRST getdents64 buffer */
 
 struct client {

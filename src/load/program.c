@@ -66,6 +66,31 @@ long prog_read_ops(const struct program *p, size_t first, struct op *buf, size_t
 	return (long)max;
 }
 
+int prog_for_each(const struct program *p, int (*fn)(void *arg, const struct op *op), void *arg)
+{
+	enum { FOREACH_WINDOW = 1024 };
+	struct op *win = malloc(FOREACH_WINDOW * sizeof(*win));
+	int rc = 0;
+	if (!win) {
+		errno = ENOMEM;
+		return -1;
+	}
+	for (size_t at = 0; at < p->nops && !rc;) {
+		long n = prog_read_ops(p, at, win, FOREACH_WINDOW);
+		if (n <= 0) {
+			if (n == 0)
+				errno = EIO;  /* shorter than nops says */
+			rc = -1;
+			break;
+		}
+		for (long k = 0; k < n && !rc; k++)
+			rc = fn(arg, &win[k]);
+		at += (size_t)n;
+	}
+	free(win);
+	return rc;
+}
+
 void prog_free(struct program *p)
 {
 	if (!p)

@@ -136,6 +136,14 @@ static inline const char *prog_path(const struct program *p, uint32_t off)
  * number read (0 at the end of the program) or -1 with errno set. */
 long prog_read_ops(const struct program *p, size_t first, struct op *buf, size_t max);
 
+/* Call fn(arg, op) for every op of the program in order, reading it a
+ * window of 1024 ops at a time (the program is never copied whole).  The
+ * replay loop keeps its own smaller window instead (client.c), so that
+ * reading the program never allocates in a client.  Returns 0; the first
+ * non-zero value fn returns (the walk stops there); or -1 with errno when
+ * the program cannot be read or no window can be allocated (ENOMEM). */
+int prog_for_each(const struct program *p, int (*fn)(void *arg, const struct op *op), void *arg);
+
 /* Release everything the program holds.  Takes NULL. */
 void prog_free(struct program *p);
 
