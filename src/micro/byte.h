@@ -1,7 +1,8 @@
-/* kbench - micro: the BYTE UNIX Benchmarks family (settings of byte.c)
+/* kbench - micro: the BYTE UNIX Benchmarks family (settings of its tests)
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * The tests themselves are the rows of micro_byte_tests[] (micro.h).
+ * The tests themselves are the rows of micro_byte_tests[] (micro.h,
+ * byte.c); byte_set_execl_program() is in byte_sys.c.
  */
 #ifndef KBENCH_MICRO_BYTE_H
 #define KBENCH_MICRO_BYTE_H
