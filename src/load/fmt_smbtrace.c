@@ -2,12 +2,15 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * Lines come in pairs, "SMBxxx REQUEST key value ..." and "SMBxxx REPLY
- * ...", plus "CREATE REQUEST Path P Size N".  The values are read by key
- * (Path, Handle, Offset, Size, New, ...), not by position, so a field
- * order kbench has not seen still parses.  Each SMB command maps onto the
- * same ops as the modern format:
+ * ...", plus "CREATE REQUEST Path P Size N", but a capture interleaves
+ * them: other lines may come between a request and its reply, and some
+ * requests (SMBreadbraw) have none.  The values are read by key (Path,
+ * Handle, Offset, Size, ByteCount, New, ...; the first value of a key
+ * repeated), not by position, so a field order kbench has not seen still
+ * parses.  Each SMB command maps onto the same ops as the modern format:
  *
- *   SMBopenX      -> NTCreateX   on the REPLY (its Handle; ERR: must fail)
+ *   SMBopenX      -> NTCreateX   on the REPLY (its Handle; ERR: must fail,
+ *                                but ERRfilexists: the file is there)
  *   SMBgetatr     -> QUERY_PATH_INFORMATION on the REPLY
  *   SMBunlink     -> Unlink      on the REPLY
  *   SMBclose      -> Close       SMBflush   -> Flush
@@ -15,16 +18,19 @@
  *   SMBread, SMBreadbraw, SMBreadX    -> ReadX
  *   SMBmkdir, SMBrmdir, SMBmv -> Mkdir, Rmdir, Rename
  *   SMBsetatr     -> SET_FILE_INFORMATION on the path
- *   SMBlockingX   -> LockX       SMBdskattr -> QUERY_FS_INFORMATION
- *   SMBtrans2 FINDFIRST / FINDNEXT / QPATHINFO / QFILEINFO / QFSINFO
+ *   SMBlockingX   -> LockX (none without a range)
+ *   SMBdskattr    -> QUERY_FS_INFORMATION
+ *   SMBtrans2 [TRANSACT2_]FINDFIRST / FINDNEXT / QPATHINFO / QFILEINFO / QFSINFO
  *                 -> FIND_FIRST (FINDNEXT lists the last pattern again),
  *                    QUERY_PATH_, QUERY_FILE_, QUERY_FS_INFORMATION
  *   CREATE        -> NTCreateX (create), WriteX of Size bytes, Close
  *
- * A successful open creates the file if the replay lacks it (the traced
- * server had it).  Ops on a handle must succeed; ops on a path acted on
- * the REQUEST line are not checked (the trace does not say how they
- * ended).  SMBlseek and SMBfindclose change nothing a file system sees,
+ * The three acted on at the REPLY keep their REQUEST's path, one per
+ * command, until it comes; a REPLY with none waiting (the capture lost
+ * the request) is counted, not replayed.  A successful open creates the
+ * file if the replay lacks it (the traced server had it).  Ops on a
+ * handle must succeed; ops on a path acted on the REQUEST line are not
+ * checked (the trace does not say how they ended).  SMBlseek and SMBfindclose change nothing a file system sees,
  * and commands kbench does not model (session setup, tree connect, ...)
  * are counted by kind, never dropped silently.
  */
@@ -44,6 +50,7 @@ enum pend { PEND_OPEN, PEND_GETATR, PEND_UNLINK };
 struct fields {
 	const char *path1, *path2, *handle, *offset, *size, *sub;
 	int err;             /* a REPLY beginning with ERR */
+	int exists;          /* ... whose error is ERRfilexists */
 };
 
 static int is_key(const char *t, const char *const *keys)
@@ -57,21 +64,27 @@ static int is_key(const char *t, const char *const *keys)
 static void read_fields(char **tok, int n, struct fields *f)
 {
 	static const char *const path_keys[] = { "Path", "Name", "Old", "From", "Pattern",
-						 "Mask", "File", NULL };
-	static const char *const new_keys[] = { "New", "To", "NewName", NULL };
+						 "Mask", "File", "OldPath", NULL };
+	static const char *const new_keys[] = { "New", "To", "NewName", "NewPath", NULL };
 	static const char *const handle_keys[] = { "Handle", "Fnum", "Fid", NULL };
 	static const char *const offset_keys[] = { "Offset", "Ofs", "Pos", NULL };
-	static const char *const size_keys[] = { "Size", "Count", "Length", "Len", NULL };
+	static const char *const size_keys[] = { "Size", "Count", "Length", "Len", "ByteCount",
+						 "MaxCount", "DataSize", NULL };
 	static const char *const subs[] = { "FINDFIRST", "FINDNEXT", "QPATHINFO", "QFILEINFO",
 					    "QFSINFO", "SETFILEINFO", "SETPATHINFO", NULL };
 	memset(f, 0, sizeof(*f));
 	if (n > 2 && strncmp(tok[2], "ERR", 3) == 0)
 		f->err = 1;
+	for (int i = 2; f->err && i < n && strncmp(tok[i], "ERR", 3) == 0; i++)
+		if (strcmp(tok[i], "ERRfilexists") == 0)
+			f->exists = 1;
 	for (int i = 2; i < n; i++) {
 		const char *t = tok[i];
 		const char *v = i + 1 < n ? tok[i + 1] : NULL;
-		if (is_key(t, subs)) {
-			f->sub = t;
+		/* "FINDFIRST", or as an SMB dump names it, "TRANSACT2_FINDFIRST" */
+		const char *sub = strncasecmp(t, "TRANSACT2_", 10) == 0 ? t + 10 : t;
+		if (is_key(sub, subs)) {
+			f->sub = sub;
 			continue;
 		}
 		if (!v)
@@ -84,11 +97,11 @@ static void read_fields(char **tok, int n, struct fields *f)
 		} else if (is_key(t, new_keys)) {
 			f->path2 = v;
 		} else if (is_key(t, handle_keys)) {
-			f->handle = v;
+			f->handle = f->handle ? f->handle : v;
 		} else if (is_key(t, offset_keys)) {
-			f->offset = v;
+			f->offset = f->offset ? f->offset : v;
 		} else if (is_key(t, size_keys)) {
-			f->size = v;
+			f->size = f->size ? f->size : v;
 		} else {
 			continue;
 		}
@@ -220,6 +233,11 @@ static void trans2(struct parser *ps, const struct fields *f)
 	} else if (!strcasecmp(sub, "QPATHINFO")) {
 		path_op(ps, "SMBtrans2 QPATHINFO", f, OP_QPATHINFO, EXPECT_ANY, 0);
 	} else if (!strcasecmp(sub, "QFILEINFO")) {
+		if (!f->handle) {
+			/* a dump that left the handle out: nothing to replay it on */
+			lf_ignore(ps, "SMBtrans2 QFILEINFO (no Handle)");
+			return;
+		}
 		lf_op_init(ps, &op);
 		op.code = OP_QFILEINFO;
 		op.expect = EXPECT_OK;
@@ -324,6 +342,11 @@ static void request(struct parser *ps, const char *cmd, const struct fields *f)
 		lf_emit(ps, &op);
 	} else if (!strcmp(cmd, "SMBlockingX")) {
 		uint64_t off = 0, len = 1;
+		if (!f->offset && !f->size) {
+			/* no range: an oplock release, which locks nothing */
+			lf_ignore(ps, "SMBlockingX (no range)");
+			return;
+		}
 		lf_op_init(ps, &op);
 		op.code = OP_LOCKX;
 		op.expect = EXPECT_OK;
@@ -388,7 +411,11 @@ static void reply(struct parser *ps, const char *cmd, const struct fields *f)
 		return;
 	}
 	if (!p->active) {
-		lf_error(ps, "%s REPLY without its REQUEST", cmd);
+		/* its REQUEST is not in the trace (a capture can lose packets):
+		 * there is no path to act on */
+		char kind[32];
+		snprintf(kind, sizeof(kind), "%s REPLY without REQUEST", cmd);
+		lf_ignore(ps, kind);
 		return;
 	}
 	p->active = 0;
@@ -400,7 +427,12 @@ static void reply(struct parser *ps, const char *cmd, const struct fields *f)
 	op.expect = f->err ? EXPECT_FAIL : EXPECT_OK;
 	if (code == OP_NTCREATEX) {
 		op.aux = 1;  /* FILE_OPEN */
-		if (f->err) {
+		if (f->exists) {
+			/* an exclusive create of a file that was there: opening
+			 * it must work; the failed open bound no handle */
+			op.expect = EXPECT_OK;
+			op.handle = NO_HANDLE;
+		} else if (f->err) {
 			op.handle = NO_HANDLE;
 		} else {
 			op.flags |= OPF_OPEN_IF;

@@ -418,6 +418,123 @@ static void test_dbench2_and_dbench1(void **state)
 	prog_free(&prog);
 }
 
+/* The ignored-line count of one kind, or 0. */
+static uint64_t ignored(const struct program *prog, const char *kind)
+{
+	for (uint32_t i = 0; i < prog->nignored_kinds; i++)
+		if (strcmp(prog->ignored[i].name, kind) == 0)
+			return prog->ignored[i].count;
+	return 0;
+}
+
+/* The forms of the client.txt dbench 1 shipped: its size keys, its
+ * TRANSACT2_ names, OldPath/NewPath, replies that come after other
+ * requests, and the lines a packet capture leaves without their half. */
+static void test_dbench1_trace_forms(void **state)
+{
+	(void)state;
+	const char *d1 =
+		"SMBopenX REQUEST  Size 0 Path \\CLIENTS\\CLIENT1\\A.DOC\n"        /* 1 */
+		"SMBlockingX REQUEST  Handle 4\n"                                  /* 2 */
+		"SMBgetatr REQUEST  Path \\CLIENTS\\CLIENT1\\B.DOC\n"              /* 3 */
+		"SMBgetatr REPLY  Size 0\n"                                        /* 4 */
+		"SMBopenX REPLY  Handle 4252 Size 260096\n"                        /* 5 */
+		"SMBwrite REQUEST  Handle 4252 ByteCount 512 Offset 2048\n"        /* 6 */
+		"SMBreadbraw REQUEST  Handle 4252 Offset 4096 MaxCount 16384\n"    /* 7 */
+		"SMBwritebraw REQUEST  Handle 4252 Offset 65535 DataSize 65475 DataOff 60\n"
+		"SMBwritebraw REPLY \n"                                            /* 9 */
+		"SMBread REQUEST  Handle 4252 ByteCount 2820 Offset 1696\n"        /* 10 */
+		"SMBlockingX REQUEST  Handle 4252 Offset 2147483520 Offset -1609890800 Offset 7\n"
+		"SMBread REPLY  Count 2820\n"                                      /* 12 */
+		"SMBlockingX REPLY \n"                                             /* 13 */
+		"SMBtrans2 REQUEST  TRANSACT2_FINDFIRST DataOff 0 File \\CLIENTS\\CLIENT1\\*.DOC\n"
+		"SMBtrans2 REPLY  TRANSACT2_FINDFIRST DataOff 70 Handle 0x100 Count 1\n"
+		"SMBtrans2 REQUEST  TRANSACT2_FINDNEXT DataOff 0\n"                /* 16 */
+		"SMBtrans2 REQUEST  TRANSACT2_QFILEINFO DataOff 0\n"               /* 17 */
+		"SMBmv REQUEST  OldPath \\CLIENTS\\CLIENT1\\A.DOC NewPath \\CLIENTS\\CLIENT1\\C.DOC\n"
+		"SMBgetatr REPLY  ERRbadfile\n"                                    /* 19 */
+		"SMBopenX REQUEST  Size 0 Path \\CLIENTS\\CLIENT1\\C.DOC\n"        /* 20 */
+		"SMBopenX REPLY  ERRfilexists\n"                                   /* 21 */
+		"SMBopenX REQUEST  Size 0 Path \\CLIENTS\\CLIENT1\\D.DOC\n"        /* 22 */
+		"SMBopenX REPLY  ERRbadfile\n"                                     /* 23 */
+		"SMBclose REPLY \n";                                               /* 24 */
+	struct program prog;
+	struct op *ops;
+	char *errs;
+	fmt = LF_AUTO;
+	assert_int_equal(parse_str(d1, &prog, &ops, &errs), 0);
+	assert_string_equal(errs, "");
+	assert_int_equal(prog.format, LF_DBENCH1);
+	assert_int_equal(prog.nops, 12);
+	/* the getatr that came between the open's request and reply */
+	assert_int_equal(ops[0].code, OP_QPATHINFO);
+	assert_int_equal(ops[0].line, 4);
+	assert_int_equal(ops[0].expect, EXPECT_OK);
+	assert_string_equal(prog_path(&prog, ops[0].path1), "b.doc");
+	/* the open, at its reply, on the path of its own request */
+	assert_int_equal(ops[1].code, OP_NTCREATEX);
+	assert_int_equal(ops[1].line, 5);
+	assert_int_equal(ops[1].expect, EXPECT_OK);
+	assert_true(ops[1].flags & OPF_OPEN_IF);
+	assert_string_equal(prog_path(&prog, ops[1].path1), "a.doc");
+	uint32_t h = ops[1].handle;
+	/* ByteCount, MaxCount, DataSize are sizes; DataOff is not a key */
+	assert_int_equal(ops[2].code, OP_WRITEX);
+	assert_int_equal(ops[2].handle, h);
+	assert_int_equal(ops[2].off, 2048);
+	assert_int_equal(ops[2].len, 512);
+	assert_int_equal(ops[3].code, OP_READX);
+	assert_int_equal(ops[3].off, 4096);
+	assert_int_equal(ops[3].len, 16384);
+	assert_int_equal(ops[4].code, OP_WRITEX);
+	assert_int_equal(ops[4].off, 65535);
+	assert_int_equal(ops[4].len, 65475);
+	assert_int_equal(ops[5].code, OP_READX);
+	assert_int_equal(ops[5].off, 1696);
+	assert_int_equal(ops[5].len, 2820);
+	/* a key given twice: the first value (a later one may be garbage) */
+	assert_int_equal(ops[6].code, OP_LOCKX);
+	assert_int_equal(ops[6].handle, h);
+	assert_int_equal(ops[6].off, 2147483520u);
+	assert_int_equal(ops[6].len, 1);
+	/* TRANSACT2_ names; File is a path key; FINDNEXT lists it again */
+	assert_int_equal(ops[7].code, OP_FIND_FIRST);
+	assert_string_equal(prog_path(&prog, ops[7].path1), "*.doc");
+	assert_true(ops[7].flags & OPF_WILDCARD);
+	assert_int_equal(ops[8].code, OP_FIND_FIRST);
+	assert_int_equal(ops[8].line, 16);
+	assert_int_equal(ops[8].path1, ops[7].path1);
+	/* OldPath and NewPath */
+	assert_int_equal(ops[9].code, OP_RENAME);
+	assert_string_equal(prog_path(&prog, ops[9].path1), "a.doc");
+	assert_string_equal(prog_path(&prog, ops[9].path2), "c.doc");
+	/* ERRfilexists: the file was there, so opening it must work */
+	assert_int_equal(ops[10].code, OP_NTCREATEX);
+	assert_int_equal(ops[10].line, 21);
+	assert_int_equal(ops[10].expect, EXPECT_OK);
+	assert_int_equal(ops[10].handle, NO_HANDLE);
+	assert_false(ops[10].flags & OPF_OPEN_IF);
+	/* any other error: the open must fail */
+	assert_int_equal(ops[11].code, OP_NTCREATEX);
+	assert_int_equal(ops[11].line, 23);
+	assert_int_equal(ops[11].expect, EXPECT_FAIL);
+	assert_int_equal(ops[11].handle, NO_HANDLE);
+	/* counted, not replayed: a lock with no range, a QFILEINFO with no
+	 * handle, replies whose request the capture lost */
+	assert_int_equal(ignored(&prog, "SMBlockingX (no range)"), 1);
+	assert_int_equal(ignored(&prog, "SMBtrans2 QFILEINFO (no Handle)"), 1);
+	assert_int_equal(ignored(&prog, "SMBgetatr REPLY without REQUEST"), 1);
+	assert_int_equal(prog.ignored_total, 3);
+	/* the REPLY lines of modelled commands (9, 12, 13, 15, 24) and of
+	 * the reply-driven requests (1, 3, 20, 22) */
+	assert_int_equal(prog.npaired, 9);
+	assert_int_equal(prog.bytes_written, 512 + 65475);
+	assert_int_equal(prog.bytes_read, 16384 + 2820);
+	free(ops);
+	free(errs);
+	prog_free(&prog);
+}
+
 static void test_path_rewrite(void **state)
 {
 	(void)state;
@@ -484,6 +601,7 @@ int main(void)
 		cmocka_unit_test(test_huge_line),
 		cmocka_unit_test(test_lock_lengths_and_brackets),
 		cmocka_unit_test(test_dbench2_and_dbench1),
+		cmocka_unit_test(test_dbench1_trace_forms),
 		cmocka_unit_test(test_path_rewrite),
 		cmocka_unit_test(test_missing_file),
 	};
