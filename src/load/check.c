@@ -158,6 +158,12 @@ static int step(struct model *m, const struct op *op)
 				nd->exists = 1;
 				nd->isdir = 0;
 			}
+			if (op->flags & OPF_SETSIZE) {
+				m->total += op->off;  /* the open gives it this size */
+				m->total -= nd->size;
+				nd->size = op->off;
+				peak(m);
+			}
 		}
 		if (hv) {
 			if (!m->handle_node[h])

@@ -147,6 +147,37 @@ static int at_rename(int base1, const char *from, int base2, const char *to)
 	return rc;
 }
 
+/* Give the open file fd the size op->off (OPF_SETSIZE), as dbench 1 did:
+ * grow it by writing the data pattern, cut it with ftruncate.  These
+ * writes are part of the open, not WriteX bytes. */
+static int set_size(struct backend_ctx *c, int fd, const struct op *op)
+{
+	struct stat st;
+	if (fstat(fd, &st) < 0)
+		return errno;
+	if (!S_ISREG(st.st_mode))
+		return 0;
+	uint64_t have = (uint64_t)st.st_size, want = op->off;
+	if (want < have)
+		return ftruncate(fd, (off_t)want) < 0 ? errno : 0;
+	size_t chunk = c->prog->max_io < SETSIZE_CHUNK ? c->prog->max_io : SETSIZE_CHUNK;
+	if (!chunk)
+		return 0;
+	while (have < want) {
+		size_t n = want - have < chunk ? (size_t)(want - have) : chunk;
+		ssize_t w = pwrite(fd, c->iobuf, n, (off_t)have);
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			return errno;
+		}
+		if (w == 0)
+			return EIO;
+		have += (uint64_t)w;
+	}
+	return 0;
+}
+
 static int do_ntcreatex(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
 {
 	int base = base1(c, op), fd;
@@ -178,6 +209,13 @@ static int do_ntcreatex(struct backend_ctx *c, const struct op *op, uint64_t *by
 	}
 	if (fd < 0)
 		return errno;
+	if (op->flags & OPF_SETSIZE) {
+		int e = set_size(c, fd, op);
+		if (e) {
+			close(fd);
+			return e;
+		}
+	}
 	if (op->handle == NO_HANDLE) {
 		close(fd);  /* an open that was meant to fail binds nothing */
 		return 0;
@@ -417,6 +455,10 @@ static int do_readx(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
 	while (n < 0 && errno == EINTR);
 	if (n < 0)
 		return errno;
+	if (op->flags & OPF_ANYSIZE) {
+		*bytes = (uint64_t)n;  /* what it read, no more */
+		return 0;
+	}
 	/* dbench's fileio fails a read that returns another size than the
 	 * line's ret_size: on a full disk the files are empty and every read
 	 * returns 0 bytes, which must not count as data moved.  An expected

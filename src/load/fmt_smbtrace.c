@@ -149,6 +149,8 @@ static void io_op(struct parser *ps, const char *cmd, const struct fields *f, en
 	op.off = off;
 	op.len = (uint32_t)size;
 	op.ret = (uint32_t)size;
+	if (code == OP_READX)
+		op.flags |= OPF_ANYSIZE;  /* a read at the end of a file comes back short */
 	lf_emit(ps, &op);
 }
 
@@ -442,6 +444,14 @@ static void reply(struct parser *ps, const char *cmd, const struct fields *f)
 			}
 			if (lf_handle_tok(ps, f->handle, &op) < 0)
 				return;
+			/* dbench 1 gave an opened file the size its reply
+			 * reports, writing to grow it, so later reads find
+			 * the data the traced server had */
+			if (f->size) {
+				if (lf_num(ps, f->size, "Size", CREATE_MAX, &op.off) < 0)
+					return;
+				op.flags |= OPF_SETSIZE;
+			}
 		}
 	}
 	lf_emit(ps, &op);

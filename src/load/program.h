@@ -45,13 +45,24 @@ enum expect {
 			    * (the dbench 1 open, whose trace assumed the file) */
 #define OPF_BYPATH   0x20  /* SET_FILE_INFORMATION on path1, not a handle
 			    * (the dbench 1 SMBsetatr) */
+#define OPF_SETSIZE  0x40  /* NTCreateX: grow (by writing) or cut the file to
+			    * off bytes once open (the dbench 1 open, which
+			    * gave the file its traced size) */
+#define OPF_ANYSIZE  0x80  /* ReadX: any size read is a success and counts
+			    * what it read (dbench 1 did not check what a
+			    * read returned, and its trace does not say) */
+
+/* OPF_SETSIZE grows a file in writes of at most this many bytes, and the
+ * client's I/O buffer holds at least that many (or the largest size) */
+#define SETSIZE_CHUNK 65536u
 
 #define NO_HANDLE UINT32_MAX  /* NTCreateX that binds no handle (fnum -1) */
 
 #define NO_PATH UINT32_MAX
 
 /* One operation: 48 bytes.  Field use by opcode:
- *   NTCreateX  path1, handle, arg = create_options, aux = disposition
+ *   NTCreateX  path1, handle, arg = create_options, aux = disposition,
+ *              off = size to give the file (OPF_SETSIZE)
  *   Close Flush Qfileinfo Sfileinfo    handle (arg = info level)
  *   ReadX WriteX  handle, off = offset (bytes), len = size (bytes),
  *                 ret = ret_size (bytes the line expects moved)

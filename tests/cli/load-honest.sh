@@ -68,6 +68,23 @@ expect_out_grep "a success where a failure was expected is counted" \
 got=$(counted)
 expect_true "and its bytes are not throughput (0 bytes, got $got)" [ "$got" = 0 ]
 
+# dbench 1: an open gives the file the size its reply reports (written, as
+# dbench 1 did), and a read counts what it read: 4096, then the 2000 bytes
+# left before the end
+cat >"$WORK/d1.txt" <<'EOT'
+SMBopenX REQUEST Size 0 Path \CLIENTS\CLIENT1\F.DAT
+SMBopenX REPLY Handle 5 Size 10000
+SMBread REQUEST Handle 5 Offset 0 Size 4096
+SMBread REPLY Count 4096
+SMBreadbraw REQUEST Handle 5 Offset 8000 MaxCount 4096
+SMBclose REQUEST Handle 5
+SMBclose REPLY
+EOT
+kload -q --run-once --json "$WORK/r.json" -c "$WORK/d1.txt" -D "$D" 1
+expect_true "dbench 1 reads: exit 0" [ "$RC" -eq 0 ]
+got=$(counted)
+expect_true "dbench 1 reads count what they read (6096 bytes, got $got)" [ "$got" = 6096 ]
+
 # a full file system: every WriteX fails, the reads of the empty file
 # return nothing; no throughput may come of that
 if [ "$(id -u)" -eq 0 ] && mkdir -p "$WORK/small" &&

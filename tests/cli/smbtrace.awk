@@ -98,5 +98,6 @@ END {
     for (o in n) print "op", o, n[o]
     printf "bytes %.3f %.3f\n", r / 1e6, w / 1e6
     printf "bytes_total %.0f\n", r + w
+    printf "bytes_written %.0f\n", w
     print "ignored", ignored + 0
 }
