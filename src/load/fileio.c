@@ -147,6 +147,25 @@ static int at_rename(int base1, const char *from, int base2, const char *to)
 	return rc;
 }
 
+/* Write len bytes of buf at off, however many pwrite calls it takes.
+ * Returns 0 or an errno (EIO for a write that took nothing). */
+static int pwrite_all(int fd, const char *buf, size_t len, uint64_t off)
+{
+	size_t done = 0;
+	while (done < len) {
+		ssize_t n = pwrite(fd, buf + done, len - done, (off_t)(off + done));
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return errno;
+		}
+		if (n == 0)
+			return EIO;
+		done += (size_t)n;
+	}
+	return 0;
+}
+
 /* Give the open file fd the size op->off (OPF_SETSIZE), as dbench 1 did:
  * grow it by writing the data pattern, cut it with ftruncate.  These
  * writes are part of the open, not WriteX bytes. */
@@ -163,17 +182,11 @@ static int set_size(struct backend_ctx *c, int fd, const struct op *op)
 	size_t chunk = c->prog->max_io < SETSIZE_CHUNK ? c->prog->max_io : SETSIZE_CHUNK;
 	if (!chunk)
 		return 0;
-	while (have < want) {
+	for (; have < want; have += chunk) {
 		size_t n = want - have < chunk ? (size_t)(want - have) : chunk;
-		ssize_t w = pwrite(fd, c->iobuf, n, (off_t)have);
-		if (w < 0) {
-			if (errno == EINTR)
-				continue;
-			return errno;
-		}
-		if (w == 0)
-			return EIO;
-		have += (uint64_t)w;
+		int e = pwrite_all(fd, c->iobuf, n, have);
+		if (e)
+			return e;
 	}
 	return 0;
 }
@@ -424,18 +437,9 @@ static int do_writex(struct backend_ctx *c, const struct op *op, uint64_t *bytes
 	int fd = handle_fd(c, op);
 	if (fd < 0)
 		return EBADF;
-	size_t done = 0;
-	while (done < op->len) {
-		ssize_t n = pwrite(fd, c->iobuf + done, op->len - done, (off_t)(op->off + done));
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return errno;
-		}
-		if (n == 0)
-			return EIO;
-		done += (size_t)n;
-	}
+	int e = pwrite_all(fd, c->iobuf, op->len, op->off);
+	if (e)
+		return e;
 	if (c->opts->fsync_write && fsync(fd) < 0)
 		return errno;
 	if (op->ret != op->len)
