@@ -5,7 +5,9 @@
 . "$(dirname "$0")/disk-lib.sh"
 
 LOOPS=
+RS_STRACE=
 cleanup() {
+    [ -z "$RS_STRACE" ] || kill -KILL "$(cat "$WORK/rs.pid" 2>/dev/null)" "$RS_STRACE" 2>/dev/null
     for l in $LOOPS; do losetup -d "$l" 2>/dev/null; done
     rm -rf "$WORK"
 }
@@ -139,6 +141,34 @@ if have_strace; then
     expect_err_grep "$L: EIO: how far" "$L: buffered disk reads: read error at byte 8388608 after 8\\.00 MB"
 else
     skip "I/O error injection (no working strace)"
+fi
+
+# ---- the device changes size during the run (its backing file resized and
+# the loop device told, while kbench is stopped after its first timed
+# read): said, no figure, exit 1 ----
+if have_strace && losetup --help 2>&1 | grep -q -- '--set-capacity'; then
+    dd if=/dev/urandom of="$WORK/img8" bs=1M count=8 status=none
+    if attach "$WORK/img8" --direct-io=on; then
+        R=$DEV
+        for c in "4M 4194304 , the data ended at byte 4194304" "16M 16777216 "; do
+            set -- $c
+            size=$1 bytes=$2
+            shift 2
+            ended="$*"
+            truncate -s 8M "$WORK/img8" && losetup -c "$R"
+            resize_during "$R" "truncate -s $size \"\$WORK/img8\" && losetup -c \"\$R\"" \
+                "$KBENCH" disk -t "$R"
+            if [ "$RC" -eq 1 ]; then pass "$R resized to $size during -t: exit 1"; else
+                fail "$R resized to $size during -t: exit 1" "exit $RC" "$(cat "$WORK/err")"; fi
+            expect_err_grep "$R resized to $size: said" \
+                "^kbench disk: $R: buffered disk reads: the size changed during the run \\(8388608 bytes at the start, $bytes after$ended\\); no figure\$"
+            expect_true "$R resized to $size: no figure" sh -c "! grep -q '^ Timing' '$WORK/out'"
+        done
+    else
+        skip "a resized loop device: $(cat "$WORK/losetup.err")"
+    fi
+else
+    skip "a resized loop device (no working strace or no losetup --set-capacity)"
 fi
 
 # ---- the sequence of a run: flush, idle pause, then the timed reads ----
