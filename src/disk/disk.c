@@ -257,7 +257,8 @@ int cmd_disk(int argc, const char **argv)
 		  "run each test N times; print every run, then min/median/max/CoV (default 1)",
 		  "N" },
 		{ "offset", 0, POPT_ARG_STRING, &offset_arg, 0,
-		  "start -t this far into the device (bytes; k, M, G, T: powers of 2^10)", "SIZE" },
+		  "start -t this far into the device; SIZE needs its unit: B (bytes), k, M, G, T "
+		  "(powers of 2^10); hdparm's --offset N is --offset NG", "SIZE" },
 		{ "json", 0, POPT_ARG_STRING, &json, 0,
 		  "also write the results as JSON to FILE ('-': standard output, the text then "
 		  "goes to standard error)", "FILE" },
@@ -289,8 +290,18 @@ int cmd_disk(int argc, const char **argv)
 		}
 		c.p.runs = (unsigned)v;
 	}
-	if (offset_arg && cli_parse_size(offset_arg, &c.p.offset) < 0) {
-		status = cli_usage_error(cmd, "bad --offset '%s' (bytes, e.g. 4096, 512M, 1G)",
+	int orc = offset_arg ? cli_parse_size_unit(offset_arg, &c.p.offset) : 0;
+	if (orc == -2) {
+		/* hdparm's --offset counts GiB: a bare number would silently mean
+		 * a different place on the disk */
+		status = cli_usage_error(cmd, "--offset %s has no unit; hdparm's --offset counts GiB, "
+					 "so give one: --offset %sG is hdparm's --offset %s "
+					 "(B for bytes, k, M, G, T)", offset_arg, offset_arg,
+					 offset_arg);
+		goto out;
+	}
+	if (orc < 0) {
+		status = cli_usage_error(cmd, "bad --offset '%s' (a size with its unit: 4096B, 512M, 1G)",
 					 offset_arg);
 		goto out;
 	}

@@ -74,12 +74,12 @@ b = d["results"][0]["buffered"]["runs"][0]
 assert b["offset_bytes"] == 63 * 1048576 and b["bytes"] == 1048576, b
 assert d["params"]["offset_bytes"] == 63 * 1048576
 assert d["results"][0]["buffered"]["cov_pct"] is None  # one run: no spread'
-expect_rc "--offset 512 bytes short of the end" 0 "$KBENCH" disk -t --offset $((64 * MIB - 512)) "$F" \
+expect_rc "--offset 512 bytes short of the end" 0 "$KBENCH" disk -t --offset $((64 * MIB - 512))B "$F" \
     --json "$WORK/off2.json"
 expect_json "--offset near the end: the last 512 bytes exactly" "$WORK/off2.json" "$WORK/out" '
 b = d["results"][0]["buffered"]["runs"][0]
 assert b["bytes"] == 512 and b["reached_end"] is True, b'
-expect_rc "--offset 61.5M" 0 "$KBENCH" disk -t --offset $((61 * MIB + MIB / 2)) "$F"
+expect_rc "--offset 61.5M" 0 "$KBENCH" disk -t --offset $((61 * MIB + MIB / 2))B "$F"
 expect_out_grep "--offset 61.5M: 2.50 MB to the end" '^ Timing buffered disk reads: 2\.50 MB in '
 expect_arith "--offset: arithmetic" "$WORK/out" 1
 

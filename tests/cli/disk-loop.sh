@@ -66,10 +66,10 @@ expect_arith "$L: --direct arithmetic" "$WORK/out" 2
 # ---- --offset: stops at the end of the device ----
 expect_rc "$L: --offset 63M" 0 "$KBENCH" disk -t --offset 63M "$L"
 expect_out_grep "$L: --offset 63M reads the last 1 MB" '^ Timing buffered disk reads: +1 MB in '
-expect_rc "$L: --direct --offset 62.5M" 0 "$KBENCH" disk -t --direct --offset $((62 * MIB + MIB / 2)) "$L"
+expect_rc "$L: --direct --offset 62.5M" 0 "$KBENCH" disk -t --direct --offset $((62 * MIB + MIB / 2))B "$L"
 expect_out_grep "$L: --direct --offset 62.5M reads 1.50 MB" '^ Timing O_DIRECT disk reads: 1\.50 MB in '
-expect_rc "$L: --direct --offset not sector-aligned" 2 "$KBENCH" disk -t --direct --offset 1000 "$L"
-expect_err_grep "$L: alignment named" "$L: --offset 1000 is not a multiple of [0-9]+ bytes"
+expect_rc "$L: --direct --offset not sector-aligned" 2 "$KBENCH" disk -t --direct --offset 1000B "$L"
+expect_err_grep "$L: alignment named" "$L: --offset 1000B is not a multiple of [0-9]+ bytes"
 expect_rc "$L: --offset at the end" 2 "$KBENCH" disk -t --offset 64M "$L"
 expect_err_grep "$L: --offset past the end named" "$L: --offset 64M is at or past the end \\(67108864 bytes\\)"
 
