@@ -21,7 +21,7 @@ WORK_FS=$(stat -f -c %T "$WORK")
 if [ "$WORK_FS" = tmpfs ]; then FLUSH_NOTE=' \(cache not flushed\)'; else FLUSH_NOTE=''; fi
 
 # ---- both tests, the default ----
-expect_rc "default runs -T and -t" 0 "$KBENCH" disk "$F"
+expect_rc "default runs -T and -t" 0 "$KBENCH" disk "$F" --json "$WORK/default.json"
 expect_out_grep "MB unit stated" 'MB = 2\^20 bytes'
 expect_out_grep "device header line" "^$F:\$"
 expect_out_grep "cached line in hdparm's form" \
@@ -30,10 +30,16 @@ expect_out_grep "buffered line in hdparm's form" \
     "^ Timing buffered disk reads: +[0-9]+ MB in +[0-9]+\\.[0-9]{2} seconds = +[0-9]+\\.[0-9]{2} MB/sec$FLUSH_NOTE\$"
 expect_arith "default: MB = seconds x MB/sec on each line" "$WORK/out" 2
 cached_mb=$(line_field 1 1)
-cached_s=$(line_field 1 2)
 expect_true "-T: whole 2 MiB reads (MB even: $cached_mb)" [ $((cached_mb % 2)) -eq 0 ]
-expect_true "-T: about 2 s of reading after the overhead ($cached_s s)" \
-    awk -v s="$cached_s" 'BEGIN { exit !(s > 1.0 && s <= 2.6) }'
+# the loop runs until 2 s have passed, and the figure is that loop less
+# its measured overhead (whether the result is near 2 s depends on how
+# busy the machine is: bench/timing-claims)
+expect_json "-T: a loop of 2 s or more, its overhead subtracted" "$WORK/default.json" "$WORK/out" '
+c = d["results"][0]["cached"]["runs"][0]
+assert c["loop_seconds"] >= 2.0, c
+assert 0 <= c["overhead_seconds"] < c["loop_seconds"], c
+assert abs(c["seconds"] - (c["loop_seconds"] - c["overhead_seconds"])) < 1e-9, c
+assert c["bytes"] == c["reads"] * 2097152, c'
 mb=$(line_field 2 1)
 s=$(line_field 2 2)
 expect_true "-t: to the end (64 MB) or 3 s ($mb MB in $s s)" \
@@ -135,8 +141,10 @@ assert d["results"][0]["buffered"]["runs"][0]["bytes"] == 1000'
             --json "$WORK/sparse.json"
         mb=$(line_field 1 1)
         s=$(line_field 1 2)
+        # (how soon after 3 s it stops depends on the machine's load:
+        # bench/timing-claims)
         expect_true "-t stops after 3 s, not at the end ($mb MB in $s s)" \
-            awk -v mb="$mb" -v s="$s" 'BEGIN { exit !(s >= 3.0 && s < 4.5 && mb < 1048576 && mb % 2 == 0) }'
+            awk -v mb="$mb" -v s="$s" 'BEGIN { exit !(s >= 3.0 && mb < 1048576 && mb % 2 == 0) }'
         expect_json "-t 3 s limit: JSON" "$WORK/sparse.json" "$WORK/out" '
 b = d["results"][0]["buffered"]["runs"][0]
 assert b["reached_end"] is False and b["seconds"] >= 3.0, b
