@@ -66,6 +66,24 @@ int cli_parse_size(const char *text, uint64_t *out)
 	return 0;
 }
 
+int cli_parse_size_unit(const char *text, uint64_t *out)
+{
+	char digits[32];
+	size_t n = text ? strlen(text) : 0;
+	if (n && text[n - 1] >= '0' && text[n - 1] <= '9') {
+		uint64_t v;
+		return cli_parse_size(text, &v) == 0 ? -2 : -1;
+	}
+	if (n >= 2 && text[n - 1] == 'B' && text[n - 2] >= '0' && text[n - 2] <= '9') {
+		if (n > sizeof(digits))
+			return -1;
+		memcpy(digits, text, n - 1);       /* "4096B": the digits are bytes */
+		digits[n - 1] = '\0';
+		return cli_parse_size(digits, out);
+	}
+	return cli_parse_size(text, out);
+}
+
 int cli_parse_uint(const char *text, uint64_t min, uint64_t max, uint64_t *out)
 {
 	char *end;

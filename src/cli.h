@@ -29,6 +29,14 @@ int cli_parse_duration(const char *text, double *out);
  * 2^63-1. */
 int cli_parse_size(const char *text, uint64_t *out);
 
+/* Parse a size that must name its unit, for options where a bare number
+ * would be read differently by another tool (hdparm's --offset counts
+ * GiB): the suffixes of cli_parse_size (k, M, G, T, optionally followed
+ * by i, iB or B), or B alone for bytes ("4096B").  Returns 0 with the
+ * bytes in *out, -2 if text is a valid bare number (no unit), or -1 if
+ * invalid or above 2^63-1. */
+int cli_parse_size_unit(const char *text, uint64_t *out);
+
 /* Parse a whole decimal number in [min, max].  Returns 0 or -1. */
 int cli_parse_uint(const char *text, uint64_t min, uint64_t max, uint64_t *out);
 

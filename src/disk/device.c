@@ -137,6 +137,17 @@ fail:
 	return -1;
 }
 
+int disk_size_now(const struct disk_target *t, uint64_t *bytes)
+{
+	if (t->is_blk)
+		return ioctl(t->fd, BLKGETSIZE64, bytes) < 0 ? -1 : 0;
+	struct stat st;
+	if (fstat(t->fd, &st) < 0)
+		return -1;
+	*bytes = (uint64_t)st.st_size;
+	return 0;
+}
+
 void disk_close(struct disk_target *t)
 {
 	if (t->fd >= 0)

@@ -31,6 +31,13 @@ struct disk_target {
  * O_DIRECT not supported, size unknown).  Never blocks on a FIFO. */
 int disk_open(struct disk_target *t, const char *path, int direct, const char *cmd, FILE *err);
 
+/* The size of t as it is now, read the way disk_open() read it
+ * (BLKGETSIZE64 on a block device, fstat()'s st_size on a file), in
+ * bytes in *bytes: a run compares it with t->size to see whether the
+ * device or file changed size while it was read.  Returns 0, or -1 with
+ * errno set (the device went away, for instance). */
+int disk_size_now(const struct disk_target *t, uint64_t *bytes);
+
 /* Close t's descriptor (safe to call twice). */
 void disk_close(struct disk_target *t);
 

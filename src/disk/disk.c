@@ -14,7 +14,9 @@
  * Invariants: every path is opened O_RDONLY and nothing is ever written
  * to it.  Every path is checked before any timing starts (bad input:
  * exit 2, nothing measured).  A figure is printed only for a run that
- * completed; a read error stops that test with how far it got (exit 1).
+ * completed; a read error stops that test with how far it got (exit 1),
+ * and so does a size that changed during the run (re-read after it; a
+ * read that ends before the size measured at the start says so too).
  * A buffered -t run whose cache could not be flushed says so on its line.
  */
 #include "config.h"
@@ -72,36 +74,69 @@ static void flush(const struct disk_cmd *c, struct disk_result *r, enum disk_tes
 	}
 }
 
+/* After the timed reads: the size must still be the one measured at the
+ * start and the data must not have ended before it, or what was timed is
+ * not what the figure would claim (a file truncated or extended, a device
+ * resized while it was read).  Returns rc, or -1 with run->size_changed
+ * or run->size_errno set. */
+static int check_size(const struct disk_cmd *c, const struct disk_result *r, enum disk_test k,
+		      struct disk_run *run, int rc)
+{
+	if (disk_size_now(&r->t, &run->size_after) < 0) {
+		run->size_errno = errno;
+		return -1;
+	}
+	if (!run->tm.ended_early && run->size_after == r->t.size)
+		return rc;
+	run->size_changed = 1;
+	if (!run->tm.ended_early)       /* where the reads stopped */
+		run->tm.err_offset = k == DISK_BUFFERED ? c->p.offset + run->tm.bytes : 0;
+	return -1;
+}
+
 /* One run of test k on r, in the order of the hdparm method (timer.c):
- * flush, pause, timed reads.  Returns 0 with run filled, or -1 with
- * run->tm telling how far it got. */
+ * flush, pause, timed reads, then the size checked again.  Returns 0
+ * with run filled, or -1 with run telling how far it got and why. */
 static int run_once(const struct disk_cmd *c, struct disk_result *r, enum disk_test k,
 		    struct disk_run *run, int *warned)
 {
 	unsigned align = c->p.direct ? r->t.align : 1;
+	int rc;
 	memset(run, 0, sizeof(*run));
 	flush(c, r, k, run, warned);
 	disk_pause(k == DISK_CACHED ? DISK_CACHED_PAUSE : DISK_BUFFERED_PAUSE);
 	if (k == DISK_CACHED) {
 		size_t want = r->t.size < DISK_REQ_BYTES ? (size_t)r->t.size : DISK_REQ_BYTES;
-		return disk_time_cached(r->t.fd, &c->buf, want, align, DISK_CACHED_SECONDS,
-					&run->tm);
+		rc = disk_time_cached(r->t.fd, &c->buf, want, align, DISK_CACHED_SECONDS, &run->tm);
+	} else {
+		rc = disk_time_buffered(r->t.fd, &c->buf, c->p.offset, r->t.size, align,
+					DISK_BUFFERED_SECONDS, &run->tm);
 	}
-	int rc = disk_time_buffered(r->t.fd, &c->buf, c->p.offset, r->t.size, align,
-				    DISK_BUFFERED_SECONDS, &run->tm);
+	rc = check_size(c, r, k, run, rc);
 	if (rc == 0 && (run->tm.bytes == 0 || !(run->tm.seconds > 0))) {
-		run->tm.err = ENODATA;  /* nothing read (the file shrank): no figure */
-		run->tm.err_offset = c->p.offset;
+		run->tm.err = ENODATA;  /* nothing read, or no time: no figure */
+		run->tm.err_offset = k == DISK_BUFFERED ? c->p.offset : 0;
 		rc = -1;
 	}
 	return rc;
 }
 
 static void report_failure(const struct disk_cmd *c, const struct disk_result *r,
-			   enum disk_test k, const struct disk_timing *f)
+			   enum disk_test k, const struct disk_run *run)
 {
+	const struct disk_timing *f = &run->tm;
 	const char *label = disk_test_label(k, c->p.direct);
-	if (k == DISK_CACHED && f->err == ERANGE)
+	char ended[64] = "";
+	if (f->ended_early)
+		snprintf(ended, sizeof(ended), ", the data ended at byte %" PRIu64, f->err_offset);
+	if (run->size_errno)
+		fprintf(stderr, "%s: %s: %s: cannot re-read the size after the run: %s; no figure\n",
+			c->cmd, r->t.path, label, strerror(run->size_errno));
+	else if (run->size_changed)
+		fprintf(stderr, "%s: %s: %s: the size changed during the run (%" PRIu64 " bytes at "
+			"the start, %" PRIu64 " after%s); no figure\n", c->cmd, r->t.path, label,
+			r->t.size, run->size_after, ended);
+	else if (k == DISK_CACHED && f->err == ERANGE)
 		fprintf(stderr, "%s: %s: %s: the loop's own overhead (%.6f s) is not smaller than "
 			"the timed loop (%.6f s); no figure\n", c->cmd, r->t.path, label,
 			f->overhead_seconds, f->loop_seconds);
@@ -126,8 +161,8 @@ static int time_device(const struct disk_cmd *c, struct disk_result *r)
 			struct disk_run *run = &tr->runs[tr->nruns];
 			if (run_once(c, r, k, run, &warned) < 0) {
 				tr->failed = 1;
-				tr->fail = run->tm;
-				report_failure(c, r, k, &run->tm);
+				tr->fail = *run;
+				report_failure(c, r, k, run);
 				status = 1;
 				break;
 			}
@@ -223,7 +258,8 @@ int cmd_disk(int argc, const char **argv)
 		  "run each test N times; print every run, then min/median/max/CoV (default 1)",
 		  "N" },
 		{ "offset", 0, POPT_ARG_STRING, &offset_arg, 0,
-		  "start -t this far into the device (bytes; k, M, G, T: powers of 2^10)", "SIZE" },
+		  "start -t this far into the device; SIZE needs its unit: B (bytes), k, M, G, T "
+		  "(powers of 2^10); hdparm's --offset N is --offset NG", "SIZE" },
 		{ "json", 0, POPT_ARG_STRING, &json, 0,
 		  "also write the results as JSON to FILE ('-': standard output, the text then "
 		  "goes to standard error)", "FILE" },
@@ -255,8 +291,18 @@ int cmd_disk(int argc, const char **argv)
 		}
 		c.p.runs = (unsigned)v;
 	}
-	if (offset_arg && cli_parse_size(offset_arg, &c.p.offset) < 0) {
-		status = cli_usage_error(cmd, "bad --offset '%s' (bytes, e.g. 4096, 512M, 1G)",
+	int orc = offset_arg ? cli_parse_size_unit(offset_arg, &c.p.offset) : 0;
+	if (orc == -2) {
+		/* hdparm's --offset counts GiB: a bare number would silently mean
+		 * a different place on the disk */
+		status = cli_usage_error(cmd, "--offset %s has no unit; hdparm's --offset counts GiB, "
+					 "so give one: --offset %sG is hdparm's --offset %s "
+					 "(B for bytes, k, M, G, T)", offset_arg, offset_arg,
+					 offset_arg);
+		goto out;
+	}
+	if (orc < 0) {
+		status = cli_usage_error(cmd, "bad --offset '%s' (a size with its unit: 4096B, 512M, 1G)",
 					 offset_arg);
 		goto out;
 	}

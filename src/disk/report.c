@@ -108,6 +108,25 @@ static json_t *run_json(enum disk_test k, const struct disk_params *p, const str
 	return o;
 }
 
+/* What stopped a test: message, MB_read, seconds, at_byte, and when the
+ * size changed, size_changed and size_bytes_after. */
+static json_t *error_json(enum disk_test k, const struct disk_run *run)
+{
+	const struct disk_timing *f = &run->tm;
+	const char *msg = run->size_errno ? "size could not be re-read after the run" :
+			  run->size_changed ? "size changed during the run" :
+			  f->err == ERANGE && k == DISK_CACHED ? "loop overhead not smaller than the loop" :
+			  strerror(f->err);
+	json_t *e = json_pack("{s:s, s:f, s:f, s:I}", "message", msg,
+			      "MB_read", (double)f->bytes / DISK_MB, "seconds", f->seconds,
+			      "at_byte", (json_int_t)f->err_offset);
+	if (e && run->size_changed) {
+		json_object_set_new(e, "size_changed", json_true());
+		json_object_set_new(e, "size_bytes_after", json_integer((json_int_t)run->size_after));
+	}
+	return e;
+}
+
 static json_t *test_json(enum disk_test k, const struct disk_params *p,
 			 const struct disk_test_result *tr)
 {
@@ -125,15 +144,8 @@ static json_t *test_json(enum disk_test k, const struct disk_params *p,
 			      "median", have ? num(s.median) : json_null(),
 			      "max", have ? num(s.max) : json_null(),
 			      "cov_pct", have ? num(s.cov_pct) : json_null());
-	if (o && tr->failed) {
-		const struct disk_timing *f = &tr->fail;
-		json_object_set_new(o, "error", json_pack("{s:s, s:f, s:f, s:I}",
-			"message", f->err == ERANGE && k == DISK_CACHED ?
-				"loop overhead not smaller than the loop" : strerror(f->err),
-			"MB_read", (double)f->bytes / DISK_MB,
-			"seconds", f->seconds,
-			"at_byte", (json_int_t)f->err_offset));
-	}
+	if (o && tr->failed)
+		json_object_set_new(o, "error", error_json(k, &tr->fail));
 	return o;
 }
 

@@ -19,13 +19,19 @@
 
 enum disk_test { DISK_CACHED, DISK_BUFFERED, DISK_NTESTS };
 
-/* One completed run. */
+/* One run: completed, or the failed one of a test. */
 struct disk_run {
 	struct disk_timing tm;
 	int flushed;         /* 1: the buffer cache was flushed before it */
 	double cached_pct;   /* -t: % of the pages to be read still cached after
 			      * the flush (disk_cached_pct), -1 if unknown or
 			      * not checked */
+	int size_changed;    /* 1: the size re-read after the run is not the size
+			      * at the start (t.size), or the data ended before
+			      * it (tm.ended_early): the run failed */
+	uint64_t size_after; /* bytes, the size re-read after the run */
+	int size_errno;      /* errno when the size could not be re-read (the
+			      * run failed), else 0 */
 };
 
 /* All runs of one test on one device. */
@@ -34,7 +40,7 @@ struct disk_test_result {
 	struct disk_run *runs;       /* the completed runs, nruns of them */
 	size_t nruns;
 	int failed;                  /* a run failed; fail holds how far it got */
-	struct disk_timing fail;
+	struct disk_run fail;
 };
 
 struct disk_result {
@@ -76,7 +82,8 @@ void disk_print_summary(FILE *out, enum disk_test k, const struct disk_params *p
 
 /* The results as JSON: an array with one object per device (device, type,
  * size_bytes, and per test its runs with MB, seconds, MB_per_s, and min,
- * median, max, cov_pct of MB_per_s; null where undefined).  Returns a new
+ * median, max, cov_pct of MB_per_s; null where undefined; a failed test's
+ * error, with size_bytes_after when the size changed).  Returns a new
  * reference, NULL only when out of memory. */
 json_t *disk_results_json(const struct disk_params *p, const struct disk_result *res,
 			  size_t ndev);

@@ -143,7 +143,9 @@ int disk_time_cached(int fd, const struct disk_buf *b, size_t want, unsigned ali
 		if (r < 0)
 			goto fail;
 		if ((size_t)r != want) {
-			errno = EIO;
+			out->ended_early = 1;   /* the file is shorter than it was */
+			out->err_offset = (uint64_t)r;
+			errno = 0;
 			goto fail;
 		}
 		touch(b->p, want);
@@ -173,7 +175,8 @@ fail:
 	out->err = errno;
 	out->iterations = n;
 	out->bytes = (n - 1) * want;
-	out->err_offset = 0;
+	if (!out->ended_early)
+		out->err_offset = 0;
 	out->seconds = now() - start;
 	return -1;
 }
@@ -183,7 +186,6 @@ int disk_time_buffered(int fd, const struct disk_buf *b, uint64_t offset, uint64
 {
 	memset(out, 0, sizeof(*out));
 	uint64_t pos = offset;
-	int eof = 0;
 	double start = now(), t = start;
 	if (lseek(fd, (off_t)offset, SEEK_SET) < 0) {
 		out->err = errno;
@@ -205,13 +207,18 @@ int disk_time_buffered(int fd, const struct disk_buf *b, uint64_t offset, uint64
 		pos += (uint64_t)r;
 		out->bytes += (uint64_t)r;
 		if ((size_t)r < want) {
-			eof = 1;         /* EOF before the size said: the file shrank */
-			break;
+			/* end of file before the size measured at the start:
+			 * the file shrank, and a figure over what was read
+			 * would look like a normal one */
+			out->ended_early = 1;
+			out->err_offset = pos;
+			out->seconds = t - start;
+			return -1;
 		}
 		if (t - start >= seconds)
 			break;
 	}
 	out->seconds = t - start;
-	out->at_end = pos >= end || eof;
+	out->at_end = pos >= end;
 	return 0;
 }

@@ -50,7 +50,11 @@ struct disk_timing {
 	double overhead_seconds;  /* -T: the same loop without the read */
 	int at_end;               /* -t: stopped at the end of the device */
 	int err;                  /* 0, or the errno of the read that failed */
-	uint64_t err_offset;      /* byte offset of the failed read */
+	uint64_t err_offset;      /* byte offset of the failed read; with
+				   * ended_early, where the data ended */
+	int ended_early;          /* 1: a read returned less than asked before
+				   * the end given: the data ended at err_offset
+				   * (the file or device shrank during the run) */
 };
 
 /* hdparm -T method: read `want` bytes (at most DISK_REQ_BYTES; the device
@@ -60,8 +64,10 @@ struct disk_timing {
  * only) and subtract that time.  align > 1 (O_DIRECT) rounds the request
  * length up to a multiple of align; the read must still return `want`.
  * Returns 0 with out filled (bytes = iterations * want), or -1 with
- * out->err (errno; EIO for a short read, ERANGE if the overhead was not
- * smaller than the loop) and out->bytes, the bytes read before the error. */
+ * out->err (errno; ERANGE if the overhead was not smaller than the loop)
+ * and out->bytes, the bytes read before the error; a read that returned
+ * less than `want` sets out->ended_early instead (err 0, err_offset = the
+ * bytes that arrived). */
 int disk_time_cached(int fd, const struct disk_buf *b, size_t want, unsigned align,
 		     double seconds, struct disk_timing *out);
 
@@ -69,10 +75,12 @@ int disk_time_cached(int fd, const struct disk_buf *b, size_t want, unsigned ali
  * `offset` until `seconds` have passed (checked after each read) or `end`
  * (bytes, the device size) is reached; the last request is shortened so
  * that it never passes `end`.  align > 1 (O_DIRECT) rounds a short last
- * request up to a multiple of align; offset must then be aligned.  A read
- * that returns 0 bytes early (the file shrank) ends the run there.
+ * request up to a multiple of align; offset must then be aligned.
  * Returns 0 with out filled, or -1 with out->err, out->err_offset and
- * out->bytes and out->seconds up to the failed read. */
+ * out->bytes and out->seconds up to the failed read.  A read that returns
+ * less than asked before `end` (end of file early: the file or device
+ * shrank) is a failure too: -1 with out->ended_early set, err 0 and
+ * err_offset where the data ended; no figure may be made of such a run. */
 int disk_time_buffered(int fd, const struct disk_buf *b, uint64_t offset, uint64_t end,
 		       unsigned align, double seconds, struct disk_timing *out);
 

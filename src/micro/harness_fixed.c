@@ -90,6 +90,32 @@ int fixed_fill_result(const double *v, const double *t, size_t n, struct micro_r
 	return 0;
 }
 
+void fixed_window_init(struct fixed_window *w)
+{
+	w->work = 0;
+	w->first = INFINITY;
+	w->last = -INFINITY;
+}
+
+void fixed_window_add(struct fixed_window *w, double amount, double start, double seconds)
+{
+	w->work += amount;
+	if (start < w->first)
+		w->first = start;
+	if (start + seconds > w->last)
+		w->last = start + seconds;
+}
+
+int fixed_window_rate(const struct fixed_window *w, double per, double *rate, double *secs)
+{
+	*rate = *secs = 0;
+	if (!(w->last > w->first))
+		return -1;
+	*secs = w->last - w->first;
+	*rate = w->work * per / *secs;
+	return 0;
+}
+
 /* What a copy sends back: one write, smaller than PIPE_BUF. */
 struct copy_report {
 	int status;          /* 0 figure, 1 cannot run here, -1 failed */
@@ -204,17 +230,19 @@ static void close_fd(int *fd)
 	*fd = -1;
 }
 
-/* One sample of `copies` copies.  Returns 0 with *rate and *secs, 1 when
- * the test cannot run here, -1 on failure; err gets the reason. */
+/* One sample of `copies` copies.  Returns 0 with *rate, *secs and *work
+ * (the copies' amounts added up), 1 when the test cannot run here, -1 on
+ * failure; err gets the reason. */
 static int run_sample(const struct fixed_ops *ops, const void *arg, const struct micro_opts *o,
 		      double dur, unsigned copies, double per, double *rate, double *secs,
-		      char *err, size_t errlen)
+		      double *work, char *err, size_t errlen)
 {
 	int ready[2] = { -1, -1 }, barrier[2] = { -1, -1 }, result[2] = { -1, -1 };
 	pid_t *pids = calloc(copies, sizeof *pids);
 	int ret = -1;
 	bool all_reported = false;      /* else the copies still there are killed */
 	unsigned started = 0;
+	*rate = *secs = *work = 0;
 	if (!pids) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
@@ -261,11 +289,9 @@ static int run_sample(const struct fixed_ops *ops, const void *arg, const struct
 	close_fd(&barrier[1]);          /* go */
 
 	deadline = ((double)harness_now_ns() / 1e9) + dur + REPORT_SLACK_S;
-	/* the sample's rate: the work of every copy over the time from the
-	 * first copy's start to the last copy's end.  Summing each copy's own
-	 * rate would count copies that started late, or ended early, as if
-	 * they had shared the CPUs with all the others. */
-	double work = 0, first = INFINITY, last = -INFINITY;
+	/* the sample's rate: the work of every copy over the common window */
+	struct fixed_window win;
+	fixed_window_init(&win);
 	int skipped = 0, failed = 0;
 	for (unsigned i = 0; i < copies; i++) {
 		struct copy_report rep;
@@ -294,20 +320,15 @@ static int run_sample(const struct fixed_ops *ops, const void *arg, const struct
 			snprintf(err, errlen, "a copy took no time");
 			continue;
 		}
-		work += rep.amount;
-		if (rep.start < first)
-			first = rep.start;
-		if (rep.start + rep.seconds > last)
-			last = rep.start + rep.seconds;
+		fixed_window_add(&win, rep.amount, rep.start, rep.seconds);
 	}
 	all_reported = true;
 	ret = failed ? -1 : skipped ? 1 : 0;
-	if (ret == 0 && !(last > first)) {
+	if (ret == 0 && fixed_window_rate(&win, per, rate, secs) < 0) {
 		snprintf(err, errlen, "the copies took no time");
 		ret = -1;
 	}
-	*rate = ret == 0 ? work * per / (last - first) : 0;
-	*secs = ret == 0 ? last - first : 0;
+	*work = ret == 0 ? win.work : 0;
 out:
 	close_fd(&ready[0]);
 	close_fd(&ready[1]);
@@ -345,12 +366,15 @@ int fixed_run(const struct fixed_ops *ops, const void *arg, const struct micro_o
 	r->min = r->max = r->cov_pct = NAN;
 	r->samples = 0;
 	r->sample_s = 0;
+	r->work = 0;
 	r->skipped[0] = '\0';
 	if (n > sizeof rates / sizeof rates[0])
 		n = sizeof rates / sizeof rates[0];
 	for (unsigned i = 0; i < n; i++) {
 		err[0] = '\0';
-		int rc = run_sample(ops, arg, o, dur, copies, per, &rates[i], &times[i], err, sizeof err);
+		double work = 0;
+		int rc = run_sample(ops, arg, o, dur, copies, per, &rates[i], &times[i], &work, err,
+				    sizeof err);
 		if (rc == 1) {
 			snprintf(r->skipped, sizeof r->skipped, "%s", err[0] ? err : "cannot run here");
 			return 0;
@@ -359,6 +383,7 @@ int fixed_run(const struct fixed_ops *ops, const void *arg, const struct micro_o
 			snprintf(r->skipped, sizeof r->skipped, "%s", err[0] ? err : "failed");
 			return -1;
 		}
+		r->work += work;
 	}
 	if (fixed_fill_result(rates, times, n, r)) {
 		snprintf(r->skipped, sizeof r->skipped, "no usable sample");

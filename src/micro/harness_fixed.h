@@ -77,9 +77,31 @@ unsigned fixed_sample_count(const struct micro_opts *o, enum fixed_class c);
  * finite and > 0 (r is left unchanged then). */
 int fixed_fill_result(const double *v, const double *t, size_t n, struct micro_result *r);
 
+/* The copies of one sample taken together: the work of all of them over
+ * the time from the first copy's start to the last copy's end (seconds
+ * on one clock).  Summing each copy's own rate instead would count copies
+ * that started late, or ended early, as if they had run alone. */
+struct fixed_window {
+	double work;         /* the amounts of the copies added so far */
+	double first, last;  /* earliest start, latest end; +inf, -inf when empty */
+};
+
+/* An empty window. */
+void fixed_window_init(struct fixed_window *w);
+
+/* Add one copy's report: its amount of work, when it started and how many
+ * seconds it ran. */
+void fixed_window_add(struct fixed_window *w, double amount, double start, double seconds);
+
+/* The sample's rate, work x per / (last - first), in *rate and the window
+ * in *secs (seconds).  Returns 0, or -1 when the window is empty or took
+ * no time (*rate and *secs are then 0). */
+int fixed_window_rate(const struct fixed_window *w, double per, double *rate, double *secs);
+
 /* Run the test: fixed_sample_count() samples of fixed_sample_seconds()
  * each, opts->copies copies at once (1 when 0), rates x per (1: per
- * second, 60: per minute).  Fills r.  Returns 0 with a figure in r, or 0
+ * second, 60: per minute).  Fills r (r->work: the amounts of every copy
+ * of every sample added up).  Returns 0 with a figure in r, or 0
  * with r->skipped set when setup said the test cannot run here; -1 when a
  * copy failed (fork, setup, run, a crash, no report in time), with a
  * one-line reason in r->skipped and no figure. */

@@ -136,14 +136,21 @@ static void catch_signals(void)
 	signal(SIGPIPE, SIG_IGN);      /* a dead child's pipe: EPIPE, not death */
 }
 
+/* Make the private directory under $TMPDIR (or /tmp).  Returns 0, or -1
+ * after one line naming the directory and why: a TMPDIR that is missing,
+ * not a directory, read-only or not writable is bad input (nothing ran). */
 static int make_tmp(const char *cmd)
 {
 	const char *base = getenv("TMPDIR");
-	if (!base || !*base)
+	const char *what = "TMPDIR";
+	if (!base || !*base) {
 		base = "/tmp";
+		what = "the temporary directory (TMPDIR unset)";
+	}
 	if (snprintf(tmp_path, sizeof(tmp_path), "%s/kbench-micro.XXXXXX", base) >=
 	    (int)sizeof(tmp_path)) {
-		fprintf(stderr, "%s: TMPDIR is too long\n", cmd);
+		fprintf(stderr, "%s: %s %.64s...: too long for a path; set TMPDIR to a shorter "
+			"directory\n", cmd, what, base);
 		return -1;
 	}
 	sigset_t all, old;
@@ -155,8 +162,8 @@ static int make_tmp(const char *cmd)
 		tmp_made = 1;
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	if (!p) {
-		fprintf(stderr, "%s: cannot make a temporary directory in %s: %s\n", cmd, base,
-			strerror(e));
+		fprintf(stderr, "%s: %s %s: cannot make a directory there: %s; set TMPDIR to a "
+			"writable directory\n", cmd, what, base, strerror(e));
 		return -1;
 	}
 	return 0;
@@ -445,7 +452,7 @@ int cmd_micro(int argc, const char **argv)
 
 	catch_signals();
 	if (make_tmp(cmd) < 0) {
-		status = KB_EXIT_FAIL;
+		status = KB_EXIT_USAGE;         /* nothing ran */
 		goto out;
 	}
 	o.tmpdir = tmp_path;

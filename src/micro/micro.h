@@ -45,6 +45,9 @@ struct micro_result {
 			       * NAN when fewer than 2 samples */
 	unsigned samples;     /* samples behind value */
 	double sample_s;      /* byte: seconds each sample ran (0 for lmbench) */
+	double work;          /* byte: the work every copy did in every sample, in
+			       * the test's count (loops, KB, Whetstone
+			       * instructions / 10^6); 0 for lmbench */
 	char skipped[160];    /* non-empty: the test could not run here, and why
 			       * (no figure is reported) */
 };

@@ -30,6 +30,14 @@ expect_bad "--runs 1001" "not '1001'" "$KBENCH" disk --runs 1001 "$GOOD"
 expect_bad "--runs abc" "not 'abc'" "$KBENCH" disk --runs abc "$GOOD"
 expect_bad "--offset 12X" "bad --offset '12X'" "$KBENCH" disk -t --offset 12X "$GOOD"
 expect_bad "--offset -1" "bad --offset '-1'" "$KBENCH" disk -t --offset -1 "$GOOD"
+# hdparm's --offset counts GiB: a bare number is refused, with the translation
+for n in 1 0 4096; do
+    expect_bad "--offset $n (no unit)" \
+        "^kbench disk: --offset $n has no unit; hdparm's --offset counts GiB, so give one: --offset ${n}G is hdparm's --offset $n \\(B for bytes, k, M, G, T\\)" \
+        "$KBENCH" disk -t --offset "$n" "$GOOD"
+done
+expect_rc "--offset 4096B: bytes with their unit" 0 "$KBENCH" disk -t --offset 4096B "$GOOD" --json "$WORK/off.json"
+expect_true "--offset 4096B: 4096 bytes in" [ "$(jget "$WORK/off.json" 'd["params"]["offset_bytes"]')" = 4096 ]
 
 # ---- the path ----
 expect_bad "missing path" "^kbench disk: $WORK/nope: no such file or device; check the path" \
@@ -49,8 +57,8 @@ expect_bad "--offset at the end of the file" \
     "$KBENCH" disk -t --offset 4M "$GOOD"
 expect_bad "--offset past the end" "$GOOD: --offset 1G is at or past the end" \
     "$KBENCH" disk -t --offset 1G "$GOOD"
-expect_bad "--direct --offset unaligned" "$GOOD: --offset 1000 is not a multiple of 4096 bytes" \
-    "$KBENCH" disk -t --direct --offset 1000 "$GOOD"
+expect_bad "--direct --offset unaligned" "$GOOD: --offset 1000B is not a multiple of 4096 bytes" \
+    "$KBENCH" disk -t --direct --offset 1000B "$GOOD"
 
 # one bad path among good ones: nothing is timed at all
 expect_rc "good and bad paths: exit 2" 2 "$KBENCH" disk -t "$GOOD" "$WORK/nope"

@@ -5,7 +5,8 @@
 . "$(dirname "$0")/disk-lib.sh"
 
 SHMFILE=
-trap 'rm -f "$SHMFILE"; rm -rf "$WORK"' EXIT
+RS_STRACE=
+trap '[ -z "$RS_STRACE" ] || kill -KILL "$(cat "$WORK/rs.pid" 2>/dev/null)" "$RS_STRACE" 2>/dev/null; rm -f "$SHMFILE"; rm -rf "$WORK"' EXIT
 
 F=$WORK/f64
 SMALL=$WORK/small
@@ -20,7 +21,7 @@ WORK_FS=$(stat -f -c %T "$WORK")
 if [ "$WORK_FS" = tmpfs ]; then FLUSH_NOTE=' \(cache not flushed\)'; else FLUSH_NOTE=''; fi
 
 # ---- both tests, the default ----
-expect_rc "default runs -T and -t" 0 "$KBENCH" disk "$F"
+expect_rc "default runs -T and -t" 0 "$KBENCH" disk "$F" --json "$WORK/default.json"
 expect_out_grep "MB unit stated" 'MB = 2\^20 bytes'
 expect_out_grep "device header line" "^$F:\$"
 expect_out_grep "cached line in hdparm's form" \
@@ -29,10 +30,16 @@ expect_out_grep "buffered line in hdparm's form" \
     "^ Timing buffered disk reads: +[0-9]+ MB in +[0-9]+\\.[0-9]{2} seconds = +[0-9]+\\.[0-9]{2} MB/sec$FLUSH_NOTE\$"
 expect_arith "default: MB = seconds x MB/sec on each line" "$WORK/out" 2
 cached_mb=$(line_field 1 1)
-cached_s=$(line_field 1 2)
 expect_true "-T: whole 2 MiB reads (MB even: $cached_mb)" [ $((cached_mb % 2)) -eq 0 ]
-expect_true "-T: about 2 s of reading after the overhead ($cached_s s)" \
-    awk -v s="$cached_s" 'BEGIN { exit !(s > 1.0 && s <= 2.6) }'
+# the loop runs until 2 s have passed, and the figure is that loop less
+# its measured overhead (whether the result is near 2 s depends on how
+# busy the machine is: bench/timing-claims)
+expect_json "-T: a loop of 2 s or more, its overhead subtracted" "$WORK/default.json" "$WORK/out" '
+c = d["results"][0]["cached"]["runs"][0]
+assert c["loop_seconds"] >= 2.0, c
+assert 0 <= c["overhead_seconds"] < c["loop_seconds"], c
+assert abs(c["seconds"] - (c["loop_seconds"] - c["overhead_seconds"])) < 1e-9, c
+assert c["bytes"] == c["reads"] * 2097152, c'
 mb=$(line_field 2 1)
 s=$(line_field 2 2)
 expect_true "-t: to the end (64 MB) or 3 s ($mb MB in $s s)" \
@@ -73,12 +80,12 @@ b = d["results"][0]["buffered"]["runs"][0]
 assert b["offset_bytes"] == 63 * 1048576 and b["bytes"] == 1048576, b
 assert d["params"]["offset_bytes"] == 63 * 1048576
 assert d["results"][0]["buffered"]["cov_pct"] is None  # one run: no spread'
-expect_rc "--offset 512 bytes short of the end" 0 "$KBENCH" disk -t --offset $((64 * MIB - 512)) "$F" \
+expect_rc "--offset 512 bytes short of the end" 0 "$KBENCH" disk -t --offset $((64 * MIB - 512))B "$F" \
     --json "$WORK/off2.json"
 expect_json "--offset near the end: the last 512 bytes exactly" "$WORK/off2.json" "$WORK/out" '
 b = d["results"][0]["buffered"]["runs"][0]
 assert b["bytes"] == 512 and b["reached_end"] is True, b'
-expect_rc "--offset 61.5M" 0 "$KBENCH" disk -t --offset $((61 * MIB + MIB / 2)) "$F"
+expect_rc "--offset 61.5M" 0 "$KBENCH" disk -t --offset $((61 * MIB + MIB / 2))B "$F"
 expect_out_grep "--offset 61.5M: 2.50 MB to the end" '^ Timing buffered disk reads: 2\.50 MB in '
 expect_arith "--offset: arithmetic" "$WORK/out" 1
 
@@ -134,8 +141,10 @@ assert d["results"][0]["buffered"]["runs"][0]["bytes"] == 1000'
             --json "$WORK/sparse.json"
         mb=$(line_field 1 1)
         s=$(line_field 1 2)
+        # (how soon after 3 s it stops depends on the machine's load:
+        # bench/timing-claims)
         expect_true "-t stops after 3 s, not at the end ($mb MB in $s s)" \
-            awk -v mb="$mb" -v s="$s" 'BEGIN { exit !(s >= 3.0 && s < 4.5 && mb < 1048576 && mb % 2 == 0) }'
+            awk -v mb="$mb" -v s="$s" 'BEGIN { exit !(s >= 3.0 && mb < 1048576 && mb % 2 == 0) }'
         expect_json "-t 3 s limit: JSON" "$WORK/sparse.json" "$WORK/out" '
 b = d["results"][0]["buffered"]["runs"][0]
 assert b["reached_end"] is False and b["seconds"] >= 3.0, b
@@ -171,6 +180,51 @@ assert t["error"]["at_byte"] == 4194304 and t["error"]["MB_read"] == 4.0'
     expect_err_grep "-T EIO: how far" "cached reads: read error at byte 0 after 4\\.00 MB"
 else
     skip "I/O error injection (no working strace)"
+fi
+
+# ---- the file changes size during the run: said, no figure, exit 1 ----
+# The change is made while kbench is stopped right after its first timed
+# read (resize_during), so it always falls inside the run.
+if have_strace; then
+    RS=$WORK/resized
+    expect_resized() {
+        rname=$1 label=$2 after=$3 ended=$4
+        if [ "$RC" -eq 1 ]; then pass "$rname: exit 1"; else
+            fail "$rname: exit 1" "exit $RC" "$(cat "$WORK/err")"; fi
+        expect_err_grep "$rname: said in one line" \
+            "^kbench disk: $RS: $label: the size changed during the run \\(8388608 bytes at the start, $after after$ended\\); no figure\$"
+        expect_true "$rname: one line on stderr" [ "$(wc -l <"$WORK/err")" -eq 1 ]
+        expect_true "$rname: no figure printed" sh -c "! grep -q '^ Timing' '$WORK/out'"
+    }
+    dd if=/dev/urandom of="$RS" bs=1M count=8 status=none
+    resize_during "$RS" 'truncate -s 3M "$RS"' "$KBENCH" disk -t "$RS" --json "$WORK/rs.json"
+    expect_resized "-t, truncated to 3 MiB after the first read" "buffered disk reads" 3145728 \
+        ", the data ended at byte 3145728"
+    expect_json "-t truncated: JSON error, no runs" "$WORK/rs.json" "$WORK/out" '
+t = d["results"][0]["buffered"]
+assert t["runs"] == [] and t["median"] is None, t
+e = t["error"]
+assert e["size_changed"] is True and e["size_bytes_after"] == 3145728, e
+assert e["at_byte"] == 3145728 and e["MB_read"] == 3.0, e
+assert d["results"][0]["size_bytes"] == 8388608'
+    dd if=/dev/urandom of="$RS" bs=1M count=8 status=none
+    resize_during "$RS" 'truncate -s 16M "$RS"' "$KBENCH" disk -t "$RS"
+    expect_resized "-t, extended to 16 MiB after the first read" "buffered disk reads" 16777216 ""
+    dd if=/dev/urandom of="$RS" bs=1M count=8 status=none
+    resize_during "$RS" 'truncate -s 2M "$RS"' "$KBENCH" disk -t "$RS"
+    expect_resized "-t, truncated at a read boundary (the next read gets nothing)" \
+        "buffered disk reads" 2097152 ", the data ended at byte 2097152"
+    dd if=/dev/urandom of="$RS" bs=1M count=8 status=none
+    resize_during "$RS" 'truncate -s 1M "$RS"' "$KBENCH" disk -T "$RS"
+    expect_resized "-T, truncated to 1 MiB after the first read" "cached reads" 1048576 \
+        ", the data ended at byte 1048576"
+    dd if=/dev/urandom of="$RS" bs=1M count=8 status=none
+    resize_during "$RS" 'truncate -s 4M "$RS"' "$KBENCH" disk -t --runs 3 "$RS"
+    expect_resized "--runs 3, truncated in the first run" "buffered disk reads" 4194304 \
+        ", the data ended at byte 4194304"
+    rm -f "$RS"
+else
+    skip "a size change during the run (no working strace)"
 fi
 
 # ---- the sequence of a run on a file: fadvise DONTNEED, pause, reads ----

@@ -119,3 +119,38 @@ run_sequence() {
             print out " read" n; exit
         }' "$WORK/seq.trace"
 }
+
+# resize_during PATH RESIZE CMD...: run CMD under strace, stopped (SIGSTOP
+# injected) right after its first read() of PATH, which is the first timed
+# read; while it is stopped, run the shell command RESIZE (which changes
+# the size of PATH), then let CMD go on.  The change thus always falls
+# after kbench measured the size and before its timed reads end, whatever
+# the machine's speed.  Status and output as `run` leaves them; the wait
+# for the stop gives up (status 124) only after 120 s.
+resize_during() {
+    p=$1 resize=$2
+    shift 2
+    rm -f "$WORK/rs.trace" "$WORK/rs.pid"
+    env ASAN_OPTIONS="${ASAN_OPTIONS:-}${ASAN_OPTIONS:+:}detect_leaks=0" \
+        strace -qq -o "$WORK/rs.trace" -P "$p" -e trace=read \
+        -e inject=read:signal=SIGSTOP:when=1 \
+        sh -c 'echo $$ >"$0"; exec "$@"' "$WORK/rs.pid" "$@" >"$WORK/out" 2>"$WORK/err" &
+    RS_STRACE=$!
+    i=0
+    while ! grep -q 'stopped by SIGSTOP' "$WORK/rs.trace" 2>/dev/null && [ $i -lt 1200 ]; do
+        sleep 0.1
+        i=$((i + 1))
+    done
+    if [ $i -ge 1200 ]; then
+        kill -KILL "$(cat "$WORK/rs.pid" 2>/dev/null)" "$RS_STRACE" 2>/dev/null
+        wait "$RS_STRACE"
+        RS_STRACE=
+        RC=124
+        return
+    fi
+    eval "$resize"
+    kill -CONT "$(cat "$WORK/rs.pid")"
+    wait "$RS_STRACE"
+    RC=$?
+    RS_STRACE=
+}

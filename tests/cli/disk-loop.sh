@@ -5,7 +5,9 @@
 . "$(dirname "$0")/disk-lib.sh"
 
 LOOPS=
+RS_STRACE=
 cleanup() {
+    [ -z "$RS_STRACE" ] || kill -KILL "$(cat "$WORK/rs.pid" 2>/dev/null)" "$RS_STRACE" 2>/dev/null
     for l in $LOOPS; do losetup -d "$l" 2>/dev/null; done
     rm -rf "$WORK"
 }
@@ -64,10 +66,10 @@ expect_arith "$L: --direct arithmetic" "$WORK/out" 2
 # ---- --offset: stops at the end of the device ----
 expect_rc "$L: --offset 63M" 0 "$KBENCH" disk -t --offset 63M "$L"
 expect_out_grep "$L: --offset 63M reads the last 1 MB" '^ Timing buffered disk reads: +1 MB in '
-expect_rc "$L: --direct --offset 62.5M" 0 "$KBENCH" disk -t --direct --offset $((62 * MIB + MIB / 2)) "$L"
+expect_rc "$L: --direct --offset 62.5M" 0 "$KBENCH" disk -t --direct --offset $((62 * MIB + MIB / 2))B "$L"
 expect_out_grep "$L: --direct --offset 62.5M reads 1.50 MB" '^ Timing O_DIRECT disk reads: 1\.50 MB in '
-expect_rc "$L: --direct --offset not sector-aligned" 2 "$KBENCH" disk -t --direct --offset 1000 "$L"
-expect_err_grep "$L: alignment named" "$L: --offset 1000 is not a multiple of [0-9]+ bytes"
+expect_rc "$L: --direct --offset not sector-aligned" 2 "$KBENCH" disk -t --direct --offset 1000B "$L"
+expect_err_grep "$L: alignment named" "$L: --offset 1000B is not a multiple of [0-9]+ bytes"
 expect_rc "$L: --offset at the end" 2 "$KBENCH" disk -t --offset 64M "$L"
 expect_err_grep "$L: --offset past the end named" "$L: --offset 64M is at or past the end \\(67108864 bytes\\)"
 
@@ -139,6 +141,34 @@ if have_strace; then
     expect_err_grep "$L: EIO: how far" "$L: buffered disk reads: read error at byte 8388608 after 8\\.00 MB"
 else
     skip "I/O error injection (no working strace)"
+fi
+
+# ---- the device changes size during the run (its backing file resized and
+# the loop device told, while kbench is stopped after its first timed
+# read): said, no figure, exit 1 ----
+if have_strace && losetup --help 2>&1 | grep -q -- '--set-capacity'; then
+    dd if=/dev/urandom of="$WORK/img8" bs=1M count=8 status=none
+    if attach "$WORK/img8" --direct-io=on; then
+        R=$DEV
+        for c in "4M 4194304 , the data ended at byte 4194304" "16M 16777216 "; do
+            set -- $c
+            size=$1 bytes=$2
+            shift 2
+            ended="$*"
+            truncate -s 8M "$WORK/img8" && losetup -c "$R"
+            resize_during "$R" "truncate -s $size \"\$WORK/img8\" && losetup -c \"\$R\"" \
+                "$KBENCH" disk -t "$R"
+            if [ "$RC" -eq 1 ]; then pass "$R resized to $size during -t: exit 1"; else
+                fail "$R resized to $size during -t: exit 1" "exit $RC" "$(cat "$WORK/err")"; fi
+            expect_err_grep "$R resized to $size: said" \
+                "^kbench disk: $R: buffered disk reads: the size changed during the run \\(8388608 bytes at the start, $bytes after$ended\\); no figure\$"
+            expect_true "$R resized to $size: no figure" sh -c "! grep -q '^ Timing' '$WORK/out'"
+        done
+    else
+        skip "a resized loop device: $(cat "$WORK/losetup.err")"
+    fi
+else
+    skip "a resized loop device (no working strace or no losetup --set-capacity)"
 fi
 
 # ---- the sequence of a run: flush, idle pause, then the timed reads ----

@@ -73,6 +73,44 @@ expect_bad "--json a directory" "--json $WORK" \
     env TMPDIR="$WORK/tmp" "$KBENCH" micro --quick --json "$WORK" lat_syscall_null
 expect_empty_dir "bad --json: no temporary directory left" "$WORK/tmp"
 
+# ---- a TMPDIR where no directory can be made: bad input, exit 2, one line
+# naming it, nothing run ----
+expect_bad_tmpdir() {
+    tname=$1 dir=$2 why=$3
+    shift 3
+    expect_bad "$tname" "^kbench micro: TMPDIR $dir: cannot make a directory there: $why; set TMPDIR to a writable directory\$" "$@"
+    expect_true "$tname: one line" [ "$(wc -l <"$WORK/err")" -eq 1 ]
+}
+: >"$WORK/plainfile"
+expect_bad_tmpdir "TMPDIR a regular file" "$WORK/plainfile" "Not a directory" \
+    env TMPDIR="$WORK/plainfile" "$KBENCH" micro --quick lat_syscall_null
+expect_bad_tmpdir "TMPDIR missing" "$WORK/nodir" "No such file or directory" \
+    env TMPDIR="$WORK/nodir" "$KBENCH" micro --quick lat_syscall_null
+mkdir -p "$WORK/ro"
+if [ "$(id -u)" -eq 0 ] && unshare -m sh -c 'mount -t tmpfs -o ro tmpfs "$0"' "$WORK/ro" 2>/dev/null; then
+    # a read-only tmpfs in a private mount namespace: it goes with the namespace
+    expect_bad_tmpdir "TMPDIR read-only" "$WORK/ro" "Read-only file system" \
+        unshare -m sh -c 'mount -t tmpfs -o ro tmpfs "$0" && TMPDIR="$0" exec "$@"' "$WORK/ro" \
+        "$KBENCH" micro --quick lat_syscall_null
+else
+    skip "TMPDIR read-only: needs root and a mount namespace"
+fi
+if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null 2>&1; then
+    chmod 755 "$WORK"
+    chmod 555 "$WORK/ro"
+    expect_bad_tmpdir "TMPDIR not writable for the user" "$WORK/ro" "Permission denied" \
+        setpriv --reuid=65534 --regid=65534 --clear-groups env TMPDIR="$WORK/ro" \
+        "$KBENCH" micro --quick lat_syscall_null
+    chmod 755 "$WORK/ro"
+elif [ "$(id -u)" -ne 0 ]; then
+    chmod 555 "$WORK/ro"
+    expect_bad_tmpdir "TMPDIR not writable for the user" "$WORK/ro" "Permission denied" \
+        env TMPDIR="$WORK/ro" "$KBENCH" micro --quick lat_syscall_null
+    chmod 755 "$WORK/ro"
+else
+    skip "TMPDIR not writable (root without setpriv writes everywhere)"
+fi
+
 # ---- help names every option ----
 expect_rc "--help" 0 "$KBENCH" micro --help
 nohelp=

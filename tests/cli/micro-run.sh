@@ -199,20 +199,19 @@ PY
 done
 expect_empty_dir "BYTE JSON: temporary directory removed" "$WORK/tmp"
 
-# ---- --copies on one CPU: the combined rate of 256 copies cannot be far
-# above one copy's (the CPU is shared); copies that start late must not
-# count as if each had run alone ----
+# ---- --copies 256 on one CPU: every copy starts, reports and is reaped,
+# and a figure comes out.  How that figure compares with one copy's is a
+# timing claim, judged by bench/timing-claims on an idle machine; how the
+# copies' work is combined (late starters do not count as running alone)
+# is checked in tests/unit/test_byte.c on made-up reports. ----
 if command -v taskset >/dev/null 2>&1 && cpu=$(taskset -pc $$ 2>/dev/null | sed 's/.*: *//; s/[-,].*//') &&
    [ -n "$cpu" ]; then
-    rate() {
-        TMPDIR="$WORK/tmp" taskset -c "$cpu" "$KBENCH" micro --quick --copies "$1" byte_syscall 2>/dev/null |
-            awk '/^System Call Overhead +[0-9]/ { print $4; exit }'
-    }
-    one=$(rate 1) many=$(rate 256)
-    if [ -n "$one" ] && [ -n "$many" ] &&
-       awk -v a="$one" -v b="$many" 'BEGIN { exit !(b > 0 && b < 1.5 * a) }'; then
-        pass "--copies 256 on one CPU: combined rate $many lps, one copy $one lps"; else
-        fail "--copies 256 on one CPU: combined rate near one copy's" "1 copy: '$one', 256 copies: '$many'"; fi
+    TMPDIR="$WORK/tmp" run taskset -c "$cpu" "$KBENCH" micro --quick --copies 256 --json "$WORK/c.json" \
+        byte_syscall
+    expect_true "--copies 256 on one CPU: exit 0" test "$RC" -eq 0
+    expect_out_grep "--copies 256 on one CPU: a figure" "^System Call Overhead +[0-9.]+ lps "
+    expect_true "--copies 256: the JSON says 256 copies" \
+        test "$(jget "$WORK/c.json" 'd["params"]["copies"]' 2>&1)" = 256
     expect_empty_dir "--copies: temporary directory removed" "$WORK/tmp"
 else
     skip "--copies on one CPU: no taskset"

@@ -28,12 +28,12 @@ stop() {
         >"$WORK/out" 2>"$WORK/err" &
     pid=$!
     i=0
-    while ! grep -q "\\[1/2\\] $at" "$WORK/err" 2>/dev/null && [ $i -lt 200 ]; do
+    while ! grep -q "\\[1/2\\] $at" "$WORK/err" 2>/dev/null && [ $i -lt 2400 ]; do
         sleep 0.05; i=$((i + 1))
     done
     sid=$pid     # setsid made kbench the leader of a new session
     i=0
-    while kids=$(in_session "$sid"); [ "$kids" -lt "$want" ] && [ $i -lt 500 ]; do
+    while kids=$(in_session "$sid"); [ "$kids" -lt "$want" ] && [ $i -lt 6000 ]; do
         sleep 0.02; i=$((i + 1))
     done
     sleep 0.1
@@ -54,8 +54,13 @@ for case in "INT 130 lat_ctx_16p_64k 16" "TERM 143 lat_ctx_8p_16k 8" "INT 130 la
         lat_ctx_16p_64k) if [ "$KIDS" -ge 16 ]; then pass "$name: the ring was running ($KIDS processes)"; else
                              fail "$name: the ring was running" "$KIDS processes in the session"; fi ;;
     esac
-    sleep 0.2
-    left=$(in_session "$SID")
+    # kbench reaps its children before it exits; what they started (a
+    # shell script's jobs) dies with them, but not at once: wait for it
+    # (a guard, ~60 s), never for a set time
+    i=0
+    while left=$(in_session "$SID"); [ "$left" -gt 0 ] && [ $i -lt 600 ]; do
+        sleep 0.1; i=$((i + 1))
+    done
     if [ "$left" -eq 0 ]; then pass "$name: no process left"; else
         fail "$name: no process left" "$left processes in session $SID"; fi
     expect_empty_dir "$name: no temporary directory left" "$WORK/tmp"
@@ -74,7 +79,7 @@ rm -rf "$WORK/tmp" && mkdir -p "$WORK/tmp"
 TMPDIR="$WORK/tmp" setsid "$KBENCH" micro --copies 300 byte_pipe >"$WORK/out" 2>"$WORK/err" &
 pid=$!
 i=0
-while kids=$(in_session "$pid"); [ "$kids" -lt 301 ] && [ $i -lt 500 ]; do
+while kids=$(in_session "$pid"); [ "$kids" -lt 301 ] && [ $i -lt 6000 ]; do
     sleep 0.02; i=$((i + 1))
 done
 kill -TERM "$pid"
@@ -93,7 +98,7 @@ rm -rf "$WORK/tmp" && mkdir -p "$WORK/tmp"
     lat_syscall_null >"$WORK/out" 2>"$WORK/err") &
 pid=$!
 i=0
-while ! grep -q "\\[1/2\\] byte_shell1" "$WORK/err" 2>/dev/null && [ $i -lt 200 ]; do
+while ! grep -q "\\[1/2\\] byte_shell1" "$WORK/err" 2>/dev/null && [ $i -lt 2400 ]; do
     sleep 0.05; i=$((i + 1))
 done
 sleep 0.2

@@ -141,7 +141,7 @@ fi
 "$KBENCH" suite $SHORT -o r.json >r.out 2>r.err &
 pid=$!
 i=0
-while [ $i -lt 300 ]; do
+while [ $i -lt 1200 ]; do
     n=$(jget r.json 'sum(d["done"].values())' 2>/dev/null || echo 0)
     [ "${n:-0}" -ge 2 ] && break
     sleep 0.1
@@ -166,7 +166,7 @@ if [ "$n" -eq $((6 - before)) ]; then pass "resume: ran only the $n remaining ru
 "$KBENCH" suite -D "$D" --clients 1 --runs 2 -t 1 --warmup 0 --pause 30 -c "$LF" -o hup.json >hup.out 2>hup.err &
 pid=$!
 i=0
-while [ $i -lt 100 ] && ! ls -A | grep -q '^\.kbench-suite\.'; do sleep 0.1; i=$((i + 1)); done
+while [ $i -lt 1200 ] && ! ls -A | grep -q '^\.kbench-suite\.'; do sleep 0.1; i=$((i + 1)); done
 sleep 1
 kill -HUP $pid
 wait $pid
@@ -180,12 +180,12 @@ expect_true "SIGHUP: no temporary directory left" sh -c '! ls -A | grep -q kbenc
 pid=$!
 i=0
 child=
-while [ $i -lt 100 ] && [ -z "$child" ]; do sleep 0.1; child=$(pgrep -P $pid -f -- ' --json '); i=$((i + 1)); done
+while [ $i -lt 1200 ] && [ -z "$child" ]; do sleep 0.1; child=$(pgrep -P $pid -f -- ' --json '); i=$((i + 1)); done
 sleep 1
 kill -KILL $pid
 wait $pid 2>/dev/null
 i=0
-while [ $i -lt 100 ] && [ -n "$child" ] && kill -0 "$child" 2>/dev/null; do sleep 0.1; i=$((i + 1)); done
+while [ $i -lt 1200 ] && [ -n "$child" ] && kill -0 "$child" 2>/dev/null; do sleep 0.1; i=$((i + 1)); done
 expect_true "SIGKILL: the load child ($child) stopped with the suite" sh -c '[ -n "$0" ] && ! kill -0 "$0" 2>/dev/null' "$child"
 expect_empty_dir "SIGKILL: the load cleaned up its files" "$D"
 expect_true "SIGKILL: the file still parses, no run recorded" test "$(jget k9.json '(d["finished"], d["done"])')" = "(False, {})"

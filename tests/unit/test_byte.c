@@ -6,7 +6,9 @@
  * separately from the published formulas (a short script in double
  * precision), not by calling the code under test.  The last test runs
  * every BYTE test in quick mode (3 samples of 0.2 s) and checks for a
- * positive finite figure; speed itself is judged by the bench/ scripts.
+ * positive finite figure; speed itself is judged by the bench/ scripts
+ * (bench/timing-claims), never here: the harness is checked by the work it
+ * counts, which no load on the machine changes.
  */
 #include "config.h"
 #include "micro/byte.h"
@@ -141,6 +143,48 @@ static void fill_result(void **state)
 	assert_close(r.value, 5, 1e-12);      /* unchanged */
 }
 
+/* A sample's copies combined over their common window, from made-up
+ * reports: a copy that starts late, or ends early, does not count as if
+ * it had run alone. */
+static void copies_window(void **state)
+{
+	(void)state;
+	struct fixed_window w;
+	double rate = 7, secs = 7;
+	fixed_window_init(&w);
+	assert_int_equal(fixed_window_rate(&w, 1, &rate, &secs), -1);
+	assert_close(rate, 0, 0);
+	assert_close(secs, 0, 0);
+	/* 100 loops each in 2 s, the second copy 1 s late: 200 loops over
+	 * 3 s, not the 100 a second their own rates would add up to */
+	fixed_window_add(&w, 100, 10.0, 2.0);
+	fixed_window_add(&w, 100, 11.0, 2.0);
+	assert_int_equal(fixed_window_rate(&w, 1, &rate, &secs), 0);
+	assert_close(secs, 3, 1e-12);
+	assert_close(rate, 200.0 / 3, 1e-9);
+	assert_int_equal(fixed_window_rate(&w, 60, &rate, &secs), 0);
+	assert_close(rate, 4000, 1e-9);
+	/* one that ends early: the window runs to the last end */
+	fixed_window_init(&w);
+	fixed_window_add(&w, 50, 5.0, 4.0);
+	fixed_window_add(&w, 50, 5.0, 1.0);
+	assert_int_equal(fixed_window_rate(&w, 1, &rate, &secs), 0);
+	assert_close(w.work, 100, 0);
+	assert_close(secs, 4, 0);
+	assert_close(rate, 25, 1e-12);
+	/* started together, run alike: the sum of their rates */
+	fixed_window_init(&w);
+	for (int i = 0; i < 4; i++)
+		fixed_window_add(&w, 30, 2.0, 3.0);
+	assert_int_equal(fixed_window_rate(&w, 1, &rate, &secs), 0);
+	assert_close(rate, 40, 1e-12);
+	/* no time: no rate */
+	fixed_window_init(&w);
+	fixed_window_add(&w, 10, 1.0, 0);
+	assert_int_equal(fixed_window_rate(&w, 1, &rate, &secs), -1);
+	assert_close(rate, 0, 0);
+}
+
 /* harness behaviour with made-up bodies */
 static int count_body(void *st, const void *arg, volatile sig_atomic_t *stop, double *amount,
 		      char *err, size_t errlen)
@@ -156,7 +200,7 @@ static int count_body(void *st, const void *arg, volatile sig_atomic_t *stop, do
 }
 
 /* A fixed amount of work per sample, whatever the machine's load: 100
- * loops, then idle until the stop.  N copies must report N times one. */
+ * loops, then idle until the stop.  N copies must count N x 100. */
 static int fixed_work_body(void *st, const void *arg, volatile sig_atomic_t *stop,
 			   double *amount, char *err, size_t errlen)
 {
@@ -196,22 +240,32 @@ static void harness(void **state)
 	(void)state;
 	struct micro_opts o = { .duration_s = 10, .quick = true, .copies = 1 };
 	struct micro_result r;
+	/* Only what no load can change is checked: amounts of work, and
+	 * bounds that the sleeps and the alarm guarantee.  How fast the
+	 * machine is shows in no assertion (bench/timing-claims). */
 	const struct fixed_ops counting = { NULL, count_body, NULL };
 	assert_int_equal(fixed_run(&counting, NULL, &o, FIXED_SHORT, 1, &r), 0);
 	assert_string_equal(r.skipped, "");
-	/* about 1000 sleeps of 1 ms a second at most */
-	assert_true(r.value > 10 && r.value <= 1000);
+	/* at least the loop each of the 3 samples finishes after its alarm */
+	assert_true(r.work >= 3);
+	/* each loop sleeps 1 ms or more: at most 1000 a second */
+	assert_true(r.value > 0 && r.value <= 1000);
 	assert_int_equal(r.samples, 2);
-	assert_true(r.sample_s >= 0.2 && r.sample_s < 1.0);
-	/* two copies: the work of both over the common window, twice one
-	 * copy's (a fixed amount each, so the machine's load cannot blur it) */
+	assert_true(r.sample_s >= 0.2);        /* an alarm never rings early */
+	/* a fixed amount per copy and sample: the work counted is exactly
+	 * 3 samples x copies x 100, and the window is at least the 0.2 s
+	 * sample, so the rate per minute is at most the work over 0.2 s */
 	const struct fixed_ops fixed_work = { NULL, fixed_work_body, NULL };
 	assert_int_equal(fixed_run(&fixed_work, NULL, &o, FIXED_SHORT, 60, &r), 0);
-	double one = r.value;
-	assert_true(one > 100 * 60 / 1.0 && one <= 100 * 60 / 0.2);   /* per minute */
+	assert_close(r.work, 3 * 100, 0);
+	assert_true(r.value > 0 && r.value <= 100 * 60 / 0.2);
 	o.copies = 2;
 	assert_int_equal(fixed_run(&fixed_work, NULL, &o, FIXED_SHORT, 60, &r), 0);
-	assert_true(r.value > 1.6 * one && r.value < 2.2 * one);
+	assert_close(r.work, 3 * 2 * 100, 0);
+	assert_true(r.value > 0 && r.value <= 2 * 100 * 60 / 0.2);
+	o.copies = 5;
+	assert_int_equal(fixed_run(&fixed_work, NULL, &o, FIXED_SHORT, 60, &r), 0);
+	assert_close(r.work, 3 * 5 * 100, 0);
 	o.copies = 1;
 
 	const struct fixed_ops failing = { NULL, fail_body, NULL };
@@ -283,6 +337,7 @@ int main(void)
 		cmocka_unit_test(whetstone_modules),
 		cmocka_unit_test(durations),
 		cmocka_unit_test(fill_result),
+		cmocka_unit_test(copies_window),
 		cmocka_unit_test(harness),
 		cmocka_unit_test(every_test_quick),
 	};

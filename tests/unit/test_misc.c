@@ -70,6 +70,41 @@ static void test_sizes_and_counts(void **state)
 	assert_int_equal(cli_parse_uint("99999999999999999999999", 1, UINT64_MAX, &v), -1);
 }
 
+/* a size that must carry its unit: a bare number is told apart (-2) */
+static void test_sizes_with_unit(void **state)
+{
+	(void)state;
+	uint64_t v = 7;
+	assert_int_equal(cli_parse_size_unit("1", &v), -2);
+	assert_int_equal(cli_parse_size_unit("0", &v), -2);
+	assert_int_equal(cli_parse_size_unit("4096", &v), -2);
+	assert_int_equal(v, 7);                        /* untouched */
+	assert_int_equal(cli_parse_size_unit("1G", &v), 0);
+	assert_int_equal(v, UINT64_C(1) << 30);
+	assert_int_equal(cli_parse_size_unit("4096B", &v), 0);
+	assert_int_equal(v, 4096);
+	assert_int_equal(cli_parse_size_unit("0B", &v), 0);
+	assert_int_equal(v, 0);
+	assert_int_equal(cli_parse_size_unit("512MiB", &v), 0);
+	assert_int_equal(v, UINT64_C(512) << 20);
+	assert_int_equal(cli_parse_size_unit("4kB", &v), 0);
+	assert_int_equal(v, 4096);
+	assert_int_equal(cli_parse_size_unit("B", &v), -1);
+	assert_int_equal(cli_parse_size_unit("", &v), -1);
+	assert_int_equal(cli_parse_size_unit("-1", &v), -1);
+	assert_int_equal(cli_parse_size_unit("12X", &v), -1);
+	assert_int_equal(cli_parse_size_unit("1.5G", &v), -1);
+	assert_int_equal(cli_parse_size_unit("4096b", &v), -1);
+	assert_int_equal(cli_parse_size_unit("99999999999999999999", &v), -1);
+	assert_int_equal(cli_parse_size_unit("99999999999999999999B", &v), -1);
+	assert_int_equal(cli_parse_size_unit("9223372036854775808B", &v), -1);
+	assert_int_equal(cli_parse_size_unit("9223372036854775807B", &v), 0);
+	assert_int_equal(v, UINT64_C(9223372036854775807));
+	/* cli_parse_size itself still takes bare bytes */
+	assert_int_equal(cli_parse_size("4096", &v), 0);
+	assert_int_equal(v, 4096);
+}
+
 static void test_throughput(void **state)
 {
 	(void)state;
@@ -189,6 +224,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_durations),
 		cmocka_unit_test(test_sizes_and_counts),
+		cmocka_unit_test(test_sizes_with_unit),
 		cmocka_unit_test(test_throughput),
 		cmocka_unit_test(test_confinement),
 		cmocka_unit_test(test_deep_tree_removal),
