@@ -10,6 +10,7 @@
  */
 #include "config.h"
 #include "load/check.h"
+#include "load/loadfile.h"
 
 #include <errno.h>
 #include <stdlib.h>

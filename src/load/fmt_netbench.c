@@ -186,7 +186,9 @@ static int timestamp_ns(const char *t, uint64_t *ns)
 	return 0;
 }
 
-int lf_looks_status_line(const char *line)
+/* Does line end in a status after the arguments its opcode takes (a
+ * dbench 4 line)? */
+static int looks_status_line(const char *line)
 {
 	/* a dbench 4 line: the opcode's arguments and then a status */
 	char *buf = strdup(line), *tok[LF_MAX_TOKENS];
@@ -219,10 +221,9 @@ int lf_looks_status_line(const char *line)
 	return yes;
 }
 
-void lf_line_netbench(struct parser *ps, char *line)
+static void line_netbench(struct parser *ps, char *line, int d2)
 {
 	char *tok[LF_MAX_TOKENS];
-	int d2 = ps->format == LF_DBENCH2;
 	int n = lf_tokenize(ps, line, tok, !d2);
 	if (n <= 0)
 		return;
@@ -310,3 +311,49 @@ void lf_line_netbench(struct parser *ps, char *line)
 		return;
 	lf_emit(ps, &op);
 }
+
+static void line_dbench4(struct parser *ps, char *line)
+{
+	line_netbench(ps, line, 0);
+}
+
+static void line_dbench2(struct parser *ps, char *line)
+{
+	line_netbench(ps, line, 1);
+}
+
+/* dbench 2 when fewer than half of the first text lines end in a status */
+static int looks_dbench2(char *const *lines, size_t n)
+{
+	size_t status = 0, text = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (!lines[i])
+			continue;
+		text++;
+		status += (size_t)looks_status_line(lines[i]);
+	}
+	return text && status * 2 < text;
+}
+
+/* dbench 4 (and 3): what a file is when no other format claims it */
+static int looks_dbench4(char *const *lines, size_t n)
+{
+	(void)lines;
+	(void)n;
+	return 1;
+}
+
+const struct lf_reader lf_reader_dbench4 = {
+	.format = LF_DBENCH4,
+	.name = "dbench4",
+	.alias = "dbench3",
+	.looks = looks_dbench4,
+	.line = line_dbench4,
+};
+
+const struct lf_reader lf_reader_dbench2 = {
+	.format = LF_DBENCH2,
+	.name = "dbench2",
+	.looks = looks_dbench2,
+	.line = line_dbench2,
+};

@@ -47,6 +47,26 @@
 
 enum pend { PEND_OPEN, PEND_GETATR, PEND_UNLINK };
 
+/* What a REQUEST line left for its REPLY. */
+struct smb_pending {
+	int active;
+	uint32_t line;
+	uint32_t path1;
+	uint8_t flags;
+};
+
+/* The reader's state across lines (the parser's ps->state). */
+struct smbtrace {
+	struct smb_pending pending[3];
+	uint32_t last_find;  /* path of the last FINDFIRST, or NO_PATH */
+	uint8_t last_find_flags;
+};
+
+static struct smbtrace *st(struct parser *ps)
+{
+	return ps->state;
+}
+
 struct fields {
 	const char *path1, *path2, *handle, *offset, *size, *sub;
 	int err;             /* a REPLY beginning with ERR */
@@ -182,8 +202,9 @@ static void create_file(struct parser *ps, const struct fields *f)
 	op.aux = 5;  /* FILE_OVERWRITE_IF */
 	if (path_of(ps, f->path1, &op.path1, &op, OPF_SHARED1) < 0)
 		return;
-	/* a handle number no trace uses: above every 64-bit SMB fid seen */
-	uint64_t synth = UINT64_MAX - ps->next_synth;
+	/* a handle number no trace uses (the largest 64-bit one); each
+	 * CREATE closes it before the next */
+	uint64_t synth = UINT64_MAX;
 	if (lf_handle(ps, synth, &op.handle) < 0) {
 		lf_error(ps, "out of memory storing handles");
 		return;
@@ -218,19 +239,19 @@ static void trans2(struct parser *ps, const struct fields *f)
 		if (need(ps, "a Path", "SMBtrans2 FINDFIRST", f->path1) < 0 ||
 		    lf_pattern(ps, f->path1, &op) < 0)
 			return;
-		ps->last_find = op.path1;
-		ps->last_find_flags = op.flags;
+		st(ps)->last_find = op.path1;
+		st(ps)->last_find_flags = op.flags;
 		lf_emit(ps, &op);
 	} else if (!strcasecmp(sub, "FINDNEXT")) {
-		if (ps->last_find == NO_PATH) {
+		if (st(ps)->last_find == NO_PATH) {
 			lf_ignore(ps, "FINDNEXT before FINDFIRST");
 			return;
 		}
 		lf_op_init(ps, &op);
 		op.code = OP_FIND_FIRST;
 		op.expect = EXPECT_ANY;
-		op.path1 = ps->last_find;
-		op.flags = ps->last_find_flags;
+		op.path1 = st(ps)->last_find;
+		op.flags = st(ps)->last_find_flags;
 		lf_emit(ps, &op);
 	} else if (!strcasecmp(sub, "QPATHINFO")) {
 		path_op(ps, "SMBtrans2 QPATHINFO", f, OP_QPATHINFO, EXPECT_ANY, 0);
@@ -276,18 +297,18 @@ static void request(struct parser *ps, const char *cmd, const struct fields *f)
 	struct smb_pending *p = NULL;
 
 	if (!strcmp(cmd, "SMBopenX"))
-		p = &ps->pending[PEND_OPEN];
+		p = &st(ps)->pending[PEND_OPEN];
 	else if (!strcmp(cmd, "SMBgetatr"))
-		p = &ps->pending[PEND_GETATR];
+		p = &st(ps)->pending[PEND_GETATR];
 	else if (!strcmp(cmd, "SMBunlink"))
-		p = &ps->pending[PEND_UNLINK];
+		p = &st(ps)->pending[PEND_UNLINK];
 	if (p) {
 		/* acted on at the REPLY: keep the path until then */
 		if (need(ps, "a Path", cmd, f->path1) < 0)
 			return;
 		if (p->active)
-			orphan(ps, p, p == &ps->pending[PEND_OPEN] ? "SMBopenX without REPLY" :
-			       p == &ps->pending[PEND_GETATR] ? "SMBgetatr without REPLY" :
+			orphan(ps, p, p == &st(ps)->pending[PEND_OPEN] ? "SMBopenX without REPLY" :
+			       p == &st(ps)->pending[PEND_GETATR] ? "SMBgetatr without REPLY" :
 			       "SMBunlink without REPLY");
 		struct op tmp;
 		lf_op_init(ps, &tmp);
@@ -395,13 +416,13 @@ static void reply(struct parser *ps, const char *cmd, const struct fields *f)
 	struct smb_pending *p;
 	enum opcode code;
 	if (!strcmp(cmd, "SMBopenX")) {
-		p = &ps->pending[PEND_OPEN];
+		p = &st(ps)->pending[PEND_OPEN];
 		code = OP_NTCREATEX;
 	} else if (!strcmp(cmd, "SMBgetatr")) {
-		p = &ps->pending[PEND_GETATR];
+		p = &st(ps)->pending[PEND_GETATR];
 		code = OP_QPATHINFO;
 	} else if (!strcmp(cmd, "SMBunlink")) {
-		p = &ps->pending[PEND_UNLINK];
+		p = &st(ps)->pending[PEND_UNLINK];
 		code = OP_UNLINK;
 	} else {
 		/* the REQUEST carried the op; a command kbench does not model is
@@ -457,7 +478,8 @@ static void reply(struct parser *ps, const char *cmd, const struct fields *f)
 	lf_emit(ps, &op);
 }
 
-int lf_looks_smbtrace(const char *line)
+/* A dbench 1 line: "SMBxxx REQUEST|REPLY ..." or "CREATE REQUEST ...". */
+static int looks_smbtrace(const char *line)
 {
 	const char *p = line + strspn(line, " \t");
 	size_t n = strcspn(p, " \t");
@@ -468,7 +490,7 @@ int lf_looks_smbtrace(const char *line)
 	return pair && ((n > 3 && !strncmp(p, "SMB", 3)) || (n == 6 && !strncmp(p, "CREATE", 6)));
 }
 
-void lf_line_smbtrace(struct parser *ps, char *line)
+static void line_smbtrace(struct parser *ps, char *line)
 {
 	char *tok[LF_MAX_TOKENS];
 	int n = lf_tokenize(ps, line, tok, 0);
@@ -493,11 +515,35 @@ void lf_line_smbtrace(struct parser *ps, char *line)
 		reply(ps, tok[0], &f);
 }
 
-void lf_end_smbtrace(struct parser *ps)
+static void begin_smbtrace(struct parser *ps)
+{
+	st(ps)->last_find = NO_PATH;
+}
+
+/* The file holds dbench 1 trace lines if any of its first ones is one. */
+static int looks(char *const *lines, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (lines[i] && looks_smbtrace(lines[i]))
+			return 1;
+	return 0;
+}
+
+static void end_smbtrace(struct parser *ps)
 {
 	static const char *const kinds[] = { "SMBopenX without REPLY", "SMBgetatr without REPLY",
 					     "SMBunlink without REPLY" };
 	for (int i = 0; i < 3; i++)
-		if (ps->pending[i].active)
-			orphan(ps, &ps->pending[i], kinds[i]);
+		if (st(ps)->pending[i].active)
+			orphan(ps, &st(ps)->pending[i], kinds[i]);
 }
+
+const struct lf_reader lf_reader_dbench1 = {
+	.format = LF_DBENCH1,
+	.name = "dbench1",
+	.looks = looks,
+	.state_size = sizeof(struct smbtrace),
+	.begin = begin_smbtrace,
+	.line = line_smbtrace,
+	.end = end_smbtrace,
+};

@@ -1,11 +1,13 @@
 /* kbench - loadfile parser internals shared by the format readers
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * loadfile.c owns the parser state: it reads lines, detects the format,
- * interns paths and handle numbers and stores ops.  Each format reader
- * (fmt_netbench.c for dbench 4 and 2, fmt_smbtrace.c for dbench 1) turns
- * one line into zero or more ops with these helpers.  Every helper that
- * can fail reports "FILE:LINE: message" itself and returns -1.
+ * loadfile.c reads lines, detects the format and drives one reader; the
+ * helpers here (lfparse.c) intern paths and handle numbers and store
+ * ops.  Each format is one struct lf_reader, exported by its own file
+ * (fmt_netbench.c for dbench 4 and 2, fmt_smbtrace.c for dbench 1), that
+ * turns one line into zero or more ops with these helpers and keeps any
+ * state across lines to itself.  Every helper that can fail reports
+ * "FILE:LINE: message" itself and returns -1.
  */
 #ifndef KBENCH_LFPARSE_H
 #define KBENCH_LFPARSE_H
@@ -28,21 +30,13 @@ struct numtab {          /* fnum -> dense handle index */
 	size_t cap, used;
 };
 
-/* dbench 1: what a REQUEST line left for its REPLY */
-struct smb_pending {
-	int active;
-	uint32_t line;
-	uint32_t path1;
-	uint8_t flags;
-	uint8_t code;        /* OP_NTCREATEX, OP_QPATHINFO or OP_UNLINK */
-};
-
 struct parser {
 	const char *name;
 	FILE *errs;
 	unsigned max_errors, nerrors;
 	uint64_t lineno;
-	enum lf_format format;
+	const struct lf_reader *reader;  /* the format being read */
+	void *state;         /* the reader's own, state_size bytes, zeroed */
 	struct program *prog;
 	size_t arena_cap;
 	struct strtab paths;
@@ -51,12 +45,24 @@ struct parser {
 	size_t nbatch;
 	int io_failed;
 	int holding;         /* reading the lines that decide the format */
-	/* dbench 1 state */
-	struct smb_pending pending[4];
-	uint32_t last_find;  /* path of the last FINDFIRST, or NO_PATH */
-	uint8_t last_find_flags;
-	uint64_t next_synth; /* synthetic handle numbers for CREATE */
 };
+
+/* One loadfile format: a row of the driver's table (loadfile.c), which
+ * asks the rows in order which one the first operation lines are. */
+struct lf_reader {
+	enum lf_format format;
+	const char *name;    /* its --format word and lf_format_name() */
+	const char *alias;   /* another --format word for it, or NULL */
+	/* 1 if lines[0..n-1], the first operation lines (never blank or a
+	 * comment; NULL for a line with a NUL byte), are of this format */
+	int (*looks)(char *const *lines, size_t n);
+	size_t state_size;   /* bytes of state the reader keeps, or 0 */
+	void (*begin)(struct parser *ps);  /* before the first line, or NULL */
+	void (*line)(struct parser *ps, char *line);  /* one operation line */
+	void (*end)(struct parser *ps);    /* at the end of the file, or NULL */
+};
+
+extern const struct lf_reader lf_reader_dbench4, lf_reader_dbench2, lf_reader_dbench1;
 
 void lf_error(struct parser *ps, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
@@ -89,18 +95,12 @@ int lf_handle_tok(struct parser *ps, const char *tok, struct op *op);
 /* A fresh op for the current line (paths NO_PATH). */
 void lf_op_init(struct parser *ps, struct op *op);
 
-/* Store a finished op (counts, byte totals, largest I/O). */
+/* Store a finished op (counts, byte totals, largest I/O); ops go to the
+ * program's memfd in batches of LF_BATCH. */
 void lf_emit(struct parser *ps, const struct op *op);
 
-/* The format readers: one line each (not a comment, not blank). */
-void lf_line_netbench(struct parser *ps, char *line);
-void lf_line_smbtrace(struct parser *ps, char *line);
-/* End of file for the SMB trace reader (REQUESTs left without REPLY). */
-void lf_end_smbtrace(struct parser *ps);
-
-/* Is this line (already known not to be blank or a comment) from a
- * dbench 1 trace?  A status-terminated dbench 4 line?  Used to detect. */
-int lf_looks_smbtrace(const char *line);
-int lf_looks_status_line(const char *line);
+/* Write the ops of the batch not yet written.  Returns 0, or -1 with
+ * errno. */
+int lf_flush(struct parser *ps);
 
 #endif

@@ -36,6 +36,10 @@ int loadfile_parse_stream(FILE *in, const char *name, enum lf_format format,
  * Returns 0, or -1 for any other word. */
 int lf_format_parse(const char *s, enum lf_format *out);
 
+/* The format's --format word: "dbench4", "dbench2", "dbench1", or "auto"
+ * for LF_AUTO and any value without a reader.  A static string. */
+const char *lf_format_name(enum lf_format f);
+
 /* Turn a loadfile path (backslashes, any case) into a program path.
  * Writes the result to out (size outsz) and sets *shared to 0 for a path
  * under \clients\client1 (stored relative to the client's tree) or 1 for

@@ -21,17 +21,6 @@ static const char *const report_names[OP_COUNT] = {
 #undef OPCODE
 };
 
-const char *lf_format_name(enum lf_format f)
-{
-	switch (f) {
-	case LF_DBENCH4: return "dbench4";
-	case LF_DBENCH2: return "dbench2";
-	case LF_DBENCH1: return "dbench1";
-	case LF_AUTO: break;
-	}
-	return "auto";
-}
-
 const char *op_file_name(enum opcode code)
 {
 	return (unsigned)code < OP_COUNT ? file_names[code] : "?";

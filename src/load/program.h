@@ -130,9 +130,6 @@ struct program {
 				     * a modelled REQUEST/REPLY pair */
 };
 
-/* "dbench4", "dbench2", "dbench1" (or "auto"). */
-const char *lf_format_name(enum lf_format f);
-
 /* Names: the loadfile's opcode name, and dbench's short report name. */
 const char *op_file_name(enum opcode code);
 const char *op_report_name(enum opcode code);
