@@ -41,4 +41,17 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
  * error, printed with popt's own text.  Returns 0 or KB_EXIT_USAGE. */
 int cli_popt_done(poptContext ctx, const char *cmd, int rc);
 
+/* poptGetNextOpt(ctx) for options, the table ctx was made with (not its
+ * included tables), that also frees what a repeated string option
+ * replaces.  popt copies the argument of every POPT_ARG_STRING option into
+ * its char * variable and drops the copy that was there, so "-t 1 -t 2"
+ * would leak the "1".  Here each such option of the table (with a variable
+ * and val 0; the first 64 of them) is given a val, so that popt returns
+ * after it, and the copy it replaced is freed.  The last value
+ * counts, as with popt, and stays the caller's to free.  Before the first
+ * call each such variable holds NULL or a malloc'd string.  Returns what
+ * poptGetNextOpt returns: the val of an option the caller handles, -1 at
+ * the end, or a POPT_ERROR_* code. */
+int cli_popt_next(poptContext ctx, struct poptOption *options);
+
 #endif

@@ -224,7 +224,7 @@ int cmd_load(int argc, const char **argv)
 
 	poptContext ctx = poptGetContext(cmd, argc, argv, options, 0);
 	poptSetOtherOptionHelp(ctx, "[OPTIONS] NCLIENTS\n       kbench load --check FILE [--format FORMAT]");
-	int rc = poptGetNextOpt(ctx);
+	int rc = cli_popt_next(ctx, options);
 	int status = cli_popt_done(ctx, cmd, rc);
 	struct program prog = { .fd = -1 };
 	struct cleanup_plan *plan = NULL;

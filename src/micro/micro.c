@@ -330,7 +330,7 @@ int cmd_micro(int argc, const char **argv)
 
 	poptContext ctx = poptGetContext(cmd, argc, argv, options, 0);
 	poptSetOtherOptionHelp(ctx, "[OPTIONS] [TEST...]");
-	int status = cli_popt_done(ctx, cmd, poptGetNextOpt(ctx));
+	int status = cli_popt_done(ctx, cmd, cli_popt_next(ctx, options));
 	if (status)
 		goto out;
 	if (family) {

@@ -1,10 +1,12 @@
-/* kbench - unit tests: option parsing, throughput arithmetic, confinement
+/* kbench - unit tests: option parsing (a repeated string option frees the
+ * value it replaces), throughput arithmetic, confinement
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include "config.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <malloc.h>
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -184,6 +186,51 @@ static void test_deep_tree_removal(void **state)
 	assert_int_equal(rmdir(dir), 0);
 }
 
+/* Bytes the heap holds for the program: glibc's arenas and mmapped chunks. */
+static size_t heap_in_use(void)
+{
+	struct mallinfo2 m = mallinfo2();
+	return m.uordblks + m.hblkhd;
+}
+
+static void test_popt_repeated_string(void **state)
+{
+	(void)state;
+	const size_t big = 1u << 20;
+	char *a = malloc(big + 1), *b = malloc(big + 1);
+	assert_non_null(a);
+	assert_non_null(b);
+	memset(a, 'a', big);
+	memset(b, 'b', big);
+	a[big] = b[big] = '\0';
+	char *name = NULL;
+	int flag = 0;
+	struct poptOption options[] = {
+		{ "name", 'n', POPT_ARG_STRING, &name, 0, "a string", "S" },
+		{ "flag", 0, POPT_ARG_NONE, &flag, 0, "a flag", NULL },
+		{ "other", 0, POPT_ARG_STRING, NULL, 'o', "handled by the caller", "S" },
+		POPT_TABLEEND
+	};
+	const char *argv[] = { "test", "-n", a, "--flag", "--name", b, "--other", "x", NULL };
+
+	size_t before = heap_in_use();
+	poptContext ctx = poptGetContext("test", 8, argv, options, 0);
+	assert_int_equal(cli_popt_next(ctx, options), 'o');  /* the caller's own comes back */
+	char *other = poptGetOptArg(ctx);
+	assert_string_equal(other, "x");
+	free(other);
+	assert_int_equal(cli_popt_next(ctx, options), -1);
+	assert_true(name && name[0] == 'b' && strlen(name) == big);  /* the last counts */
+	assert_int_equal(flag, 1);
+	free(name);
+	poptFreeContext(ctx);
+	/* popt's copy of the first value (1 MiB) was freed when the second
+	 * replaced it: nothing of it is still held */
+	assert_true(heap_in_use() < before + big / 2);
+	free(a);
+	free(b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -193,6 +240,7 @@ int main(void)
 		cmocka_unit_test(test_confinement),
 		cmocka_unit_test(test_deep_tree_removal),
 		cmocka_unit_test(test_parent_dir),
+		cmocka_unit_test(test_popt_repeated_string),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
