@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -133,4 +134,35 @@ int cli_popt_next(poptContext ctx, struct poptOption *options)
 		if (rc != CLI_POPT_STRING)
 			return rc;
 	}
+}
+
+/* SIGHUP's disposition before the first cli_catch_stop_signals: 1 if
+ * ignored, 0 if not, -1 before that call */
+static int hup_state = -1;
+
+void cli_catch_stop_signals(void (*handler)(int))
+{
+	struct sigaction sa, hup;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = handler;
+	sigemptyset(&sa.sa_mask);
+	sigaddset(&sa.sa_mask, SIGINT);
+	sigaddset(&sa.sa_mask, SIGTERM);
+	sigaddset(&sa.sa_mask, SIGHUP);
+	if (hup_state < 0)
+		hup_state = sigaction(SIGHUP, NULL, &hup) == 0 && hup.sa_handler == SIG_IGN;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	if (!hup_state)
+		sigaction(SIGHUP, &sa, NULL);
+}
+
+void cli_default_stop_signals(void)
+{
+	if (hup_state < 0)
+		return;  /* never caught: nothing to give back */
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	if (!hup_state)
+		signal(SIGHUP, SIG_DFL);
 }

@@ -54,4 +54,15 @@ int cli_popt_done(poptContext ctx, const char *cmd, int rc);
  * the end, or a POPT_ERROR_* code. */
 int cli_popt_next(poptContext ctx, struct poptOption *options);
 
+/* The signals that ask a command to stop: SIGINT, SIGTERM and SIGHUP (the
+ * terminal or the ssh session gone).  Installs handler for all three, each
+ * blocking the other two while it runs; SIGHUP is left alone if it was
+ * ignored when this was first called (nohup(1): the run is meant to
+ * outlive the session). */
+void cli_catch_stop_signals(void (*handler)(int));
+
+/* Give the stop signals their default action again (a SIGHUP that was
+ * ignored stays ignored). */
+void cli_default_stop_signals(void);
+
 #endif

@@ -1,5 +1,5 @@
 /* kbench - unit tests: option parsing (a repeated string option frees the
- * value it replaces), throughput arithmetic, confinement
+ * value it replaces), the stop signals, throughput arithmetic, confinement
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include "config.h"
@@ -9,6 +9,7 @@
 #include <malloc.h>
 #include <math.h>
 #include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -17,6 +18,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -231,6 +233,60 @@ static void test_popt_repeated_string(void **state)
 	free(b);
 }
 
+static volatile sig_atomic_t caught;
+
+static void note_signal(int sig)
+{
+	caught = sig;
+}
+
+typedef void (*handler_fn)(int);
+
+static handler_fn handler_of(int sig)
+{
+	struct sigaction sa;
+	sigaction(sig, NULL, &sa);
+	return sa.sa_handler;
+}
+
+/* In a child (the first call of cli_catch_stop_signals there), with SIGHUP
+ * ignored or not at the start: exit status 0 if the policy held. */
+static int stop_signals_child(int hup_ignored)
+{
+	signal(SIGHUP, hup_ignored ? SIG_IGN : SIG_DFL);
+	cli_catch_stop_signals(note_signal);
+	if (handler_of(SIGINT) != note_signal || handler_of(SIGTERM) != note_signal)
+		return 1;
+	raise(SIGHUP);   /* ignored, or caught: kbench never dies of it here */
+	if (caught != (hup_ignored ? 0 : SIGHUP))
+		return 2;
+	caught = 0;
+	raise(SIGTERM);
+	if (caught != SIGTERM)
+		return 3;
+	cli_default_stop_signals();
+	if (handler_of(SIGINT) != SIG_DFL || handler_of(SIGTERM) != SIG_DFL)
+		return 4;
+	if (handler_of(SIGHUP) != (hup_ignored ? SIG_IGN : SIG_DFL))
+		return 5;
+	return 0;
+}
+
+static void test_stop_signals(void **state)
+{
+	(void)state;
+	for (int ignored = 0; ignored < 2; ignored++) {
+		pid_t pid = fork();
+		assert_true(pid >= 0);
+		if (pid == 0)
+			_exit(stop_signals_child(ignored));
+		int st;
+		assert_int_equal(waitpid(pid, &st, 0), pid);
+		assert_true(WIFEXITED(st));
+		assert_int_equal(WEXITSTATUS(st), 0);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -241,6 +297,7 @@ int main(void)
 		cmocka_unit_test(test_deep_tree_removal),
 		cmocka_unit_test(test_parent_dir),
 		cmocka_unit_test(test_popt_repeated_string),
+		cmocka_unit_test(test_stop_signals),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
