@@ -16,6 +16,7 @@
 #include "load/loadfile.h"
 #include "load/report.h"
 #include "load/run.h"
+#include "load/signals.h"
 #include "load/fsutil.h"
 #include "result/result.h"
 #include "result/sysinfo.h"
@@ -258,6 +259,10 @@ int cmd_load(int argc, const char **argv)
 		goto out;
 	}
 
+	/* a stop signal from here on ends the command cleanly: at once while
+	 * nothing has been made, then through the run (load/signals.h) */
+	load_signals_catch(json && !strcmp(json, "-") ? STDERR_FILENO : STDOUT_FILENO);
+
 	const char *nclients_arg = poptGetArg(ctx);
 	if (!nclients_arg) {
 		status = cli_usage_error(cmd, "missing NCLIENTS (the number of clients)");
@@ -346,7 +351,8 @@ int cmd_load(int argc, const char **argv)
 		}
 	}
 
-	/* the directory */
+	/* the directory: from here on there is something to clean up */
+	load_signals_arm();
 	directory = opt_directory;
 	if (directory) {
 		struct stat st;
@@ -452,9 +458,11 @@ int cmd_load(int argc, const char **argv)
 		fflush(out);
 		if (res.setup_failed)
 			fprintf(stderr, "%s: clients could not start\n", cmd);
-		if (res.measured_s <= 0 && !res.setup_failed)
+		if (res.setup_failed || (res.interrupted && !res.ops))
+			;  /* the report says why nothing was measured */
+		else if (res.measured_s <= 0)
 			fprintf(stderr, "%s: no measurement: the run stopped before warm-up ended\n", cmd);
-		else if (!res.ops && !res.setup_failed)
+		else if (!res.ops)
 			fprintf(stderr, "%s: no measurement: no operation completed in the measured %.2f s\n",
 				cmd, res.measured_s);
 		if (json) {
@@ -498,6 +506,7 @@ int cmd_load(int argc, const char **argv)
 	}
 
 out:
+	load_signals_release();
 	run_result_free(&res);  /* takes a result that was never filled */
 	if (rootfd >= 0)
 		close(rootfd);
