@@ -7,6 +7,7 @@
  * and when every client process has exited merges their slots.
  */
 #include "config.h"
+#include "load/procs.h"
 #include "load/run.h"
 #include "load/signals.h"
 #include "sys/caches.h"
@@ -14,61 +15,11 @@
 
 #include <errno.h>
 #include <math.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/wait.h>
 #include <unistd.h>
-
-struct procs {
-	pid_t *pid;          /* nprocs; 0 once reaped */
-	unsigned char *killed;  /* nprocs: KILLED_* when kbench sent SIGKILL */
-	unsigned n, alive;
-	struct memcg *cg;    /* the clients' memory cgroup, NULL if none */
-	uint64_t oom_seen;   /* OOM kills already put down to a client */
-};
-
-enum { KILLED_NOT, KILLED_STUCK, KILLED_ABORT };
-
-/* A size as "64 MiB" when it is whole, else "64.50 MiB" (MiB = 2^20). */
-static void mib_text(uint64_t bytes, char *buf, size_t len)
-{
-	if (bytes % (1024 * 1024) == 0)
-		snprintf(buf, len, "%llu MiB", (unsigned long long)(bytes / (1024 * 1024)));
-	else
-		snprintf(buf, len, "%.2f MiB", (double)bytes / (1024.0 * 1024.0));
-}
-
-/* 1 if a client that died of SIGKILL was killed by the OOM killer of its
- * cgroup: the cgroup's OOM-kill count rose past the kills already told. */
-static int oom_killed(struct procs *p)
-{
-	struct memcg_stats st;
-	if (!p->cg || memcg_read(p->cg, &st) < 0 || st.oom_kills == MEMCG_UNKNOWN ||
-	    st.oom_kills <= p->oom_seen)
-		return 0;
-	p->oom_seen++;
-	return 1;
-}
-
-/* The clients of process i and its pid: "client 3 (pid 1234)", or
- * "clients 4-7 (pid 1234)" with --clients-per-process. */
-static void proc_name(const struct run_config *cfg, unsigned i, pid_t pid, char *buf, size_t len)
-{
-	unsigned first = i * cfg->per_proc;
-	unsigned last = first + cfg->per_proc - 1;
-	if (last >= cfg->nclients)
-		last = cfg->nclients - 1;
-	if (last == first)
-		snprintf(buf, len, "client %u (pid %ld)", first, (long)pid);
-	else
-		snprintf(buf, len, "clients %u-%u (pid %ld)", first, last, (long)pid);
-}
-
-#define STOP_GRACE_NS (10 * 1000000000ull)  /* then stuck clients are killed */
-#define STUCK_LINES 8                       /* stuck processes named one by one */
 
 /* Stop the clients now: nothing that completes after this is measured. */
 static void stop_clients(struct run_shared *sh, uint64_t *stop_at)
@@ -80,118 +31,6 @@ static void stop_clients(struct run_shared *sh, uint64_t *stop_at)
 		sh->end_ns = now;
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	sh->stop = 1;
-}
-
-static void kill_proc(struct procs *p, unsigned i, int why)
-{
-	p->killed[i] = (unsigned char)why;
-	kill(p->pid[i], SIGKILL);  /* works on a stopped process too */
-	kill(p->pid[i], SIGCONT);
-}
-
-/* Clients that do not stop (SIGSTOP, a hung file system) are killed 10 s
- * after the run should have ended (from, ns: the stop or the time limit;
- * 0 while neither has come), or at once on a second signal; each is named
- * on stderr.  The run then fails: res->stuck counts them once reaped. */
-static void kill_stuck(struct procs *p, const struct run_config *cfg, uint64_t from,
-		       int limit, int *killed)
-{
-	int second = load_signal_count() >= 2;
-	if (*killed || !p->alive || (!from && !second))
-		return;
-	if (!second && now_ns() - from < STOP_GRACE_NS)
-		return;
-	*killed = 1;
-	const char *why = second ? " (second signal)" :
-			  limit ? " within 10 s of the time limit" : " within 10 s";
-	unsigned told = 0;
-	for (unsigned i = 0; i < p->n; i++) {
-		if (p->pid[i] <= 0)
-			continue;
-		if (told++ < STUCK_LINES) {
-			char name[64];
-			proc_name(cfg, i, p->pid[i], name, sizeof(name));
-			fprintf(stderr, "kbench load: %s did not stop%s; killing it\n", name, why);
-		}
-		kill_proc(p, i, KILLED_STUCK);
-	}
-	if (told > STUCK_LINES)
-		fprintf(stderr, "kbench load: and %u more client processes did not stop%s; "
-			"killing them\n", told - STUCK_LINES, why);
-}
-
-/* Before the start nothing is measured and nothing is worth waiting for:
- * every client process still there is killed. */
-static void kill_all(struct procs *p)
-{
-	for (unsigned i = 0; i < p->n; i++)
-		if (p->pid[i] > 0)
-			kill_proc(p, i, KILLED_ABORT);
-}
-
-/* Reap exited children.  Returns 1 if one ended abnormally (described in
- * res->died_msg), else 0. */
-static int reap(struct procs *p, const struct run_config *cfg, struct run_result *res, int block)
-{
-	int bad = 0;
-	while (p->alive) {
-		int status;
-		pid_t pid = waitpid(-1, &status, block ? 0 : WNOHANG);
-		if (pid <= 0) {
-			if (pid < 0 && errno == EINTR && block)
-				continue;
-			break;
-		}
-		for (unsigned i = 0; i < p->n; i++) {
-			if (p->pid[i] != pid)
-				continue;
-			p->pid[i] = 0;
-			p->alive--;
-			unsigned client = i * cfg->per_proc;
-			int by_us = WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL && p->killed[i];
-			if (by_us && p->killed[i] == KILLED_STUCK) {
-				/* named when it was killed */
-				if (!res->stuck++)
-					proc_name(cfg, i, pid, res->stuck_msg, sizeof(res->stuck_msg));
-				bad = 1;
-			} else if (by_us) {
-				/* killed as the run was called off before its start */
-			} else if (WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL && oom_killed(p)) {
-				if (!res->oom_killed) {
-					char lim[32];
-					mib_text(p->cg->limit_bytes, lim, sizeof(lim));
-					snprintf(res->died_msg, sizeof(res->died_msg),
-						 "client %u (pid %ld) was killed by the OOM killer at the %s memory limit",
-						 client, (long)pid, lim);
-				}
-				res->died = 1;
-				res->oom_killed = 1;
-				bad = 1;
-			} else if (WIFSIGNALED(status)) {
-				if (!res->died)
-					snprintf(res->died_msg, sizeof(res->died_msg),
-						 "client %u (pid %ld) was killed by signal %d (%s)",
-						 client, (long)pid, WTERMSIG(status),
-						 strsignal(WTERMSIG(status)));
-				res->died = 1;
-				bad = 1;
-			} else if (WIFEXITED(status) && WEXITSTATUS(status) == 3) {
-				res->setup_failed = 1;
-				bad = 1;
-			} else if (WIFEXITED(status) && WEXITSTATUS(status) != 0) {
-				if (!res->died)
-					snprintf(res->died_msg, sizeof(res->died_msg),
-						 "client %u (pid %ld) exited with status %d",
-						 client, (long)pid, WEXITSTATUS(status));
-				res->died = 1;
-				bad = 1;
-			}
-			break;
-		}
-		if (block)
-			break;
-	}
-	return bad;
 }
 
 static uint64_t sum_live(const struct run_shared *sh, unsigned n, int bytes)
@@ -392,7 +231,7 @@ static int wait_ready(const struct run_config *cfg, struct run_shared *sh, struc
 			return 1;
 		if (all)
 			return 0;
-		if (reap(p, cfg, res, 0))
+		if (procs_reap(p, cfg, res))
 			return -1;
 		usleep(1000);
 	}
@@ -411,11 +250,11 @@ static void call_off(const struct run_config *cfg, struct run_shared *sh, struct
 	close(barrier_fd);
 	while (p->alive) {
 		if (load_signal() && !killed) {
-			kill_all(p);
+			procs_kill_all(p);
 			killed = 1;
 		}
-		reap(p, cfg, res, 0);
-		kill_stuck(p, cfg, stop_at, 0, &killed);
+		procs_reap(p, cfg, res);
+		procs_kill_stuck(p, cfg, stop_at, 0, &killed);
 		if (p->alive)
 			usleep(10000);
 	}
@@ -433,7 +272,7 @@ static uint64_t watch(const struct run_config *cfg, struct run_shared *sh, struc
 	while (p->alive) {
 		uint64_t tick = t0 + sec * 1000000000ull;
 		while (now_ns() < tick && p->alive) {
-			if (reap(p, cfg, res, 0) && !sh->stop)
+			if (procs_reap(p, cfg, res) && !sh->stop)
 				stop_clients(sh, &stop_at);
 			if (load_signal() && !res->interrupted) {
 				res->interrupted = load_signal();
@@ -444,7 +283,7 @@ static uint64_t watch(const struct run_config *cfg, struct run_shared *sh, struc
 			uint64_t now = now_ns(), wake = now + 20000000ull;
 			/* the time limit counts as a stop for a client that does not end */
 			int limit = !stop_at && sh->end_ns != UINT64_MAX && now >= sh->end_ns;
-			kill_stuck(p, cfg, limit ? sh->end_ns : stop_at, limit, &killed);
+			procs_kill_stuck(p, cfg, limit ? sh->end_ns : stop_at, limit, &killed);
 			sleep_until(wake < tick ? wake : tick, NULL);
 		}
 		if (!p->alive)
