@@ -143,7 +143,7 @@ fi
 # a stopped client cannot hold the run past its time limit: 10 s after it
 # the client is named and killed, and the run fails
 rm -rf "$D"; mkdir -p "$D"
-bg_load -q -t 2 --warmup 0 -c "$L" -D "$D" 2
+bg_load -q -t 2 --warmup 0 --json "$WORK/stuck.json" -c "$L" -D "$D" 2
 i=0
 while [ -z "$(pgrep -P "$BG")" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
 sleep 0.5
@@ -164,6 +164,8 @@ else
 fi
 expect_err_grep "the stopped client is named" "^kbench load: client [0-9]+ \\(pid $stuck\\) did not stop within 10 s of the time limit; killing it$"
 expect_out_grep "the report says the run failed" "^client [0-9]+ \\(pid $stuck\\) did not stop and was killed: partial results$"
+expect_true "the JSON counts it, not as a death" \
+    test "$(jget "$WORK/stuck.json" '(d["results"]["stuck_killed"], d["results"]["died"])')" = "(1, False)"
 no_process "a stopped client: no client process left" $pids
 expect_empty_dir "a stopped client: no client tree left" "$D"
 
