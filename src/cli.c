@@ -5,7 +5,9 @@
 #include "cli.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -115,4 +117,70 @@ int cli_popt_done(poptContext ctx, const char *cmd, int rc)
 	fprintf(stderr, "%s: %s: %s (see '%s --help')\n", cmd,
 		poptBadOption(ctx, POPT_BADOPTION_NOALIAS), poptStrerror(rc), cmd);
 	return 2;
+}
+
+/* the val cli_popt_next gives string options so that popt returns after each */
+#define CLI_POPT_STRING INT_MAX
+
+static int is_string_option(const struct poptOption *o)
+{
+	return (o->argInfo & POPT_ARG_MASK) == POPT_ARG_STRING && o->arg;
+}
+
+int cli_popt_next(poptContext ctx, struct poptOption *options)
+{
+	for (struct poptOption *o = options; o->longName || o->shortName || o->arg; o++)
+		if (is_string_option(o) && !o->val)
+			o->val = CLI_POPT_STRING;
+	for (;;) {
+		/* one call stores at most one string: the first option with a val
+		 * ends it, and every string option has one */
+		char *before[64];
+		size_t n = 0;
+		for (struct poptOption *o = options; o->longName || o->shortName || o->arg; o++)
+			if (is_string_option(o) && n < sizeof(before) / sizeof(before[0]))
+				before[n++] = *(char **)o->arg;
+		int rc = poptGetNextOpt(ctx);
+		n = 0;
+		for (struct poptOption *o = options; o->longName || o->shortName || o->arg; o++) {
+			if (!is_string_option(o) || n == sizeof(before) / sizeof(before[0]))
+				continue;
+			if (before[n] && before[n] != *(char **)o->arg)
+				free(before[n]);
+			n++;
+		}
+		if (rc != CLI_POPT_STRING)
+			return rc;
+	}
+}
+
+/* SIGHUP's disposition before the first cli_catch_stop_signals: 1 if
+ * ignored, 0 if not, -1 before that call */
+static int hup_state = -1;
+
+void cli_catch_stop_signals(void (*handler)(int))
+{
+	struct sigaction sa, hup;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = handler;
+	sigemptyset(&sa.sa_mask);
+	sigaddset(&sa.sa_mask, SIGINT);
+	sigaddset(&sa.sa_mask, SIGTERM);
+	sigaddset(&sa.sa_mask, SIGHUP);
+	if (hup_state < 0)
+		hup_state = sigaction(SIGHUP, NULL, &hup) == 0 && hup.sa_handler == SIG_IGN;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	if (!hup_state)
+		sigaction(SIGHUP, &sa, NULL);
+}
+
+void cli_default_stop_signals(void)
+{
+	if (hup_state < 0)
+		return;  /* never caught: nothing to give back */
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	if (!hup_state)
+		signal(SIGHUP, SIG_DFL);
 }

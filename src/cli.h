@@ -49,4 +49,28 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
  * error, printed with popt's own text.  Returns 0 or KB_EXIT_USAGE. */
 int cli_popt_done(poptContext ctx, const char *cmd, int rc);
 
+/* poptGetNextOpt(ctx) for options, the table ctx was made with (not its
+ * included tables), that also frees what a repeated string option
+ * replaces.  popt copies the argument of every POPT_ARG_STRING option into
+ * its char * variable and drops the copy that was there, so "-t 1 -t 2"
+ * would leak the "1".  Here each such option of the table (with a variable
+ * and val 0; the first 64 of them) is given a val, so that popt returns
+ * after it, and the copy it replaced is freed.  The last value
+ * counts, as with popt, and stays the caller's to free.  Before the first
+ * call each such variable holds NULL or a malloc'd string.  Returns what
+ * poptGetNextOpt returns: the val of an option the caller handles, -1 at
+ * the end, or a POPT_ERROR_* code. */
+int cli_popt_next(poptContext ctx, struct poptOption *options);
+
+/* The signals that ask a command to stop: SIGINT, SIGTERM and SIGHUP (the
+ * terminal or the ssh session gone).  Installs handler for all three, each
+ * blocking the other two while it runs; SIGHUP is left alone if it was
+ * ignored when this was first called (nohup(1): the run is meant to
+ * outlive the session). */
+void cli_catch_stop_signals(void (*handler)(int));
+
+/* Give the stop signals their default action again (a SIGHUP that was
+ * ignored stays ignored). */
+void cli_default_stop_signals(void);
+
 #endif

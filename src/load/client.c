@@ -292,8 +292,11 @@ int client_main(const struct run_config *cfg, struct run_shared *sh,
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (getppid() == 1)
 		return 3;
+	/* the parent stops the run on these; a hangup reaches the whole
+	 * process group, and must not kill a client by itself */
 	signal(SIGINT, SIG_IGN);
 	signal(SIGTERM, SIG_IGN);
+	signal(SIGHUP, SIG_IGN);
 	signal(SIGPIPE, SIG_IGN);
 
 	struct client *cl = calloc(count, sizeof(*cl));

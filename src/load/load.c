@@ -17,6 +17,7 @@
 #include "load/loadfile.h"
 #include "load/report.h"
 #include "load/run.h"
+#include "load/signals.h"
 #include "load/fsutil.h"
 #include "result/result.h"
 #include "result/sysinfo.h"
@@ -225,7 +226,7 @@ int cmd_load(int argc, const char **argv)
 
 	poptContext ctx = poptGetContext(cmd, argc, argv, options, 0);
 	poptSetOtherOptionHelp(ctx, "[OPTIONS] NCLIENTS\n       kbench load --check FILE [--format FORMAT]");
-	int rc = poptGetNextOpt(ctx);
+	int rc = cli_popt_next(ctx, options);
 	int status = cli_popt_done(ctx, cmd, rc);
 	struct program prog = { .fd = -1 };
 	struct cleanup_plan *plan = NULL;
@@ -258,6 +259,10 @@ int cmd_load(int argc, const char **argv)
 		status = loadfile ? check_loadfile(loadfile, format) : 1;
 		goto out;
 	}
+
+	/* a stop signal from here on ends the command cleanly: at once while
+	 * nothing has been made, then through the run (load/signals.h) */
+	load_signals_catch(json && !strcmp(json, "-") ? STDERR_FILENO : STDOUT_FILENO);
 
 	const char *nclients_arg = poptGetArg(ctx);
 	if (!nclients_arg) {
@@ -347,7 +352,8 @@ int cmd_load(int argc, const char **argv)
 		}
 	}
 
-	/* the directory */
+	/* the directory: from here on there is something to clean up */
+	load_signals_arm();
 	directory = opt_directory;
 	if (directory) {
 		struct stat st;
@@ -453,9 +459,11 @@ int cmd_load(int argc, const char **argv)
 		fflush(out);
 		if (res.setup_failed)
 			fprintf(stderr, "%s: clients could not start\n", cmd);
-		if (res.measured_s <= 0 && !res.setup_failed)
+		if (res.setup_failed || (res.interrupted && !res.ops))
+			;  /* the report says why nothing was measured */
+		else if (res.measured_s <= 0)
 			fprintf(stderr, "%s: no measurement: the run stopped before warm-up ended\n", cmd);
-		else if (!res.ops && !res.setup_failed)
+		else if (!res.ops)
 			fprintf(stderr, "%s: no measurement: no operation completed in the measured %.2f s\n",
 				cmd, res.measured_s);
 		if (json) {
@@ -499,6 +507,7 @@ int cmd_load(int argc, const char **argv)
 	}
 
 out:
+	load_signals_release();
 	run_result_free(&res);  /* takes a result that was never filled */
 	if (rootfd >= 0)
 		close(rootfd);

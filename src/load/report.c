@@ -8,9 +8,9 @@
 #include "config.h"
 #include "load/report.h"
 #include "load/backend.h"
+#include "load/signals.h"
 
 #include <math.h>
-#include <signal.h>
 #include <string.h>
 #include "result/result.h"
 
@@ -56,6 +56,16 @@ static const char *expect_word(uint8_t e)
 	return e == EXPECT_FAIL ? "failure" : "success";
 }
 
+/* Client processes killed because they did not stop: the run failed. */
+static void stuck_line(FILE *f, const struct run_result *res, const char *tail)
+{
+	if (res->stuck == 1)
+		fprintf(f, "\n%s did not stop and was killed%s\n", res->stuck_msg, tail);
+	else if (res->stuck)
+		fprintf(f, "\n%u client processes did not stop and were killed, %s first%s\n",
+			res->stuck, res->stuck_msg, tail);
+}
+
 void load_report_text(FILE *f, const struct run_config *cfg, const struct load_params *lp,
 		      const struct run_result *res)
 {
@@ -67,9 +77,10 @@ void load_report_text(FILE *f, const struct run_config *cfg, const struct load_p
 		}
 		if (res->interrupted)
 			fprintf(f, "\ninterrupted by %s before anything was measured\n",
-				res->interrupted == SIGINT ? "SIGINT" : "SIGTERM");
+				load_signal_name(res->interrupted));
 		if (res->died)
 			fprintf(f, "\nstopped because %s\n", res->died_msg);
+		stuck_line(f, res, "");
 		return;
 	}
 	fprintf(f, "\n %-12s %10s %10s %10s %10s %10s\n", "Operation", "Count", "AvgLat",
@@ -126,13 +137,14 @@ void load_report_text(FILE *f, const struct run_config *cfg, const struct load_p
 	}
 	if (res->interrupted)
 		fprintf(f, "\ninterrupted by %s: partial results over %.2f s measured\n",
-			res->interrupted == SIGINT ? "SIGINT" : "SIGTERM", res->measured_s);
+			load_signal_name(res->interrupted), res->measured_s);
 	if (res->strict_stop)
 		fprintf(f, "\nstopped at the first error (--strict): partial results\n");
 	if (res->died)
 		fprintf(f, "\nstopped because %s: %s\n", res->died_msg,
 			res->oom_killed ? "no throughput figure (its work was cut short)" :
 			"partial results");
+	stuck_line(f, res, ": partial results");
 	if (res->nfatal)
 		fprintf(f, "\n%u client%s stopped early (client %u: %s): partial results\n",
 			res->nfatal, res->nfatal == 1 ? "" : "s", res->fatal_client,
@@ -233,6 +245,7 @@ json_t *load_report_json(const struct run_config *cfg, const struct load_params 
 	if (results) {
 		json_object_set_new(results, "memory", memory_json(res));
 		json_object_set_new(results, "oom_killed", json_boolean(res->oom_killed));
+		json_object_set_new(results, "stuck_killed", json_integer(res->stuck));
 	}
 	if (results && cfg->prog->timed)
 		json_object_set_new(results, "schedule", json_pack("{s:I, s:f, s:f}",

@@ -7,59 +7,19 @@
  * and when every client process has exited merges their slots.
  */
 #include "config.h"
+#include "load/procs.h"
 #include "load/run.h"
+#include "load/signals.h"
 #include "sys/caches.h"
 #include "sys/memcg.h"
 
 #include <errno.h>
 #include <math.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/wait.h>
 #include <unistd.h>
-
-struct procs {
-	pid_t *pid;          /* nprocs; 0 once reaped */
-	unsigned n, alive;
-	struct memcg *cg;    /* the clients' memory cgroup, NULL if none */
-	uint64_t oom_seen;   /* OOM kills already put down to a client */
-};
-
-/* A size as "64 MiB" when it is whole, else "64.50 MiB" (MiB = 2^20). */
-static void mib_text(uint64_t bytes, char *buf, size_t len)
-{
-	if (bytes % (1024 * 1024) == 0)
-		snprintf(buf, len, "%llu MiB", (unsigned long long)(bytes / (1024 * 1024)));
-	else
-		snprintf(buf, len, "%.2f MiB", (double)bytes / (1024.0 * 1024.0));
-}
-
-/* 1 if a client that died of SIGKILL was killed by the OOM killer of its
- * cgroup: the cgroup's OOM-kill count rose past the kills already told. */
-static int oom_killed(struct procs *p)
-{
-	struct memcg_stats st;
-	if (!p->cg || memcg_read(p->cg, &st) < 0 || st.oom_kills == MEMCG_UNKNOWN ||
-	    st.oom_kills <= p->oom_seen)
-		return 0;
-	p->oom_seen++;
-	return 1;
-}
-
-static volatile sig_atomic_t got_signal;   /* the first SIGINT/SIGTERM */
-static volatile sig_atomic_t signal_count;
-
-static void on_signal(int sig)
-{
-	if (!got_signal)
-		got_signal = sig;
-	signal_count++;
-}
-
-#define STOP_GRACE_NS (10 * 1000000000ull)  /* then stuck clients are killed */
 
 /* Stop the clients now: nothing that completes after this is measured. */
 static void stop_clients(struct run_shared *sh, uint64_t *stop_at)
@@ -71,94 +31,6 @@ static void stop_clients(struct run_shared *sh, uint64_t *stop_at)
 		sh->end_ns = now;
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	sh->stop = 1;
-}
-
-/* Clients that do not stop (SIGSTOP, a hung file system) are killed after
- * a grace period, or at once on a second signal. */
-static void kill_stuck(struct procs *p, uint64_t stop_at, int *killed)
-{
-	if (*killed || !stop_at || !p->alive)
-		return;
-	if (now_ns() - stop_at < STOP_GRACE_NS && signal_count < 2)
-		return;
-	*killed = 1;
-	fprintf(stderr, "kbench load: %u client process%s did not stop%s; killing %s\n", p->alive,
-		p->alive == 1 ? "" : "es", signal_count >= 2 ? " (second signal)" : " within 10 s",
-		p->alive == 1 ? "it" : "them");
-	for (unsigned i = 0; i < p->n; i++)
-		if (p->pid[i] > 0) {
-			kill(p->pid[i], SIGKILL);
-			kill(p->pid[i], SIGCONT);
-		}
-}
-
-static void install_handlers(struct sigaction *old_int, struct sigaction *old_term)
-{
-	struct sigaction sa;
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, old_int);
-	sigaction(SIGTERM, &sa, old_term);
-}
-
-
-
-/* Reap exited children.  Returns 1 if one ended abnormally (described in
- * res->died_msg), else 0. */
-static int reap(struct procs *p, const struct run_config *cfg, struct run_result *res, int block)
-{
-	int bad = 0;
-	while (p->alive) {
-		int status;
-		pid_t pid = waitpid(-1, &status, block ? 0 : WNOHANG);
-		if (pid <= 0) {
-			if (pid < 0 && errno == EINTR && block)
-				continue;
-			break;
-		}
-		for (unsigned i = 0; i < p->n; i++) {
-			if (p->pid[i] != pid)
-				continue;
-			p->pid[i] = 0;
-			p->alive--;
-			unsigned client = i * cfg->per_proc;
-			if (WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL && oom_killed(p)) {
-				if (!res->oom_killed) {
-					char lim[32];
-					mib_text(p->cg->limit_bytes, lim, sizeof(lim));
-					snprintf(res->died_msg, sizeof(res->died_msg),
-						 "client %u (pid %ld) was killed by the OOM killer at the %s memory limit",
-						 client, (long)pid, lim);
-				}
-				res->died = 1;
-				res->oom_killed = 1;
-				bad = 1;
-			} else if (WIFSIGNALED(status)) {
-				if (!res->died)
-					snprintf(res->died_msg, sizeof(res->died_msg),
-						 "client %u (pid %ld) was killed by signal %d (%s)",
-						 client, (long)pid, WTERMSIG(status),
-						 strsignal(WTERMSIG(status)));
-				res->died = 1;
-				bad = 1;
-			} else if (WIFEXITED(status) && WEXITSTATUS(status) == 3) {
-				res->setup_failed = 1;
-				bad = 1;
-			} else if (WIFEXITED(status) && WEXITSTATUS(status) != 0) {
-				if (!res->died)
-					snprintf(res->died_msg, sizeof(res->died_msg),
-						 "client %u (pid %ld) exited with status %d",
-						 client, (long)pid, WEXITSTATUS(status));
-				res->died = 1;
-				bad = 1;
-			}
-			break;
-		}
-		if (block)
-			break;
-	}
-	return bad;
 }
 
 static uint64_t sum_live(const struct run_shared *sh, unsigned n, int bytes)
@@ -312,12 +184,178 @@ static void progress(const struct run_config *cfg, const struct run_shared *sh,
 	fflush(cfg->out);
 }
 
+/* Fork the client processes; the first of their two barrier ends is theirs.
+ * Stops forking at a stop signal.  Returns 0, 1 when a signal came, or -1
+ * when a process could not be forked (said on stderr). */
+static int fork_clients(const struct run_config *cfg, struct run_shared *sh, struct procs *p,
+			const int barrier[2])
+{
+	unsigned n = cfg->nclients;
+	for (unsigned i = 0; i < p->n; i++) {
+		if (load_signal())
+			return 1;
+		unsigned first = i * cfg->per_proc;
+		unsigned count = n - first < cfg->per_proc ? n - first : cfg->per_proc;
+		pid_t pid = fork();
+		if (pid < 0) {
+			fprintf(stderr, "kbench load: cannot start client %u: %s\n", first, strerror(errno));
+			return -1;
+		}
+		if (pid == 0) {
+			close(barrier[1]);
+			int e = p->cg ? memcg_join(p->cg, getpid()) : 0;
+			if (e) {
+				fprintf(stderr, "kbench load: client %u cannot join memory cgroup %s: %s\n",
+					first, p->cg->name, strerror(e));
+				_exit(3);
+			}
+			int st = client_main(cfg, sh, first, count, barrier[0]);
+			fflush(NULL);
+			_exit(st);
+		}
+		p->pid[i] = pid;
+		p->alive++;
+	}
+	return 0;
+}
+
+/* Wait until every client is set up and waits at the barrier.  Returns 0,
+ * 1 at a stop signal, -1 when a client process ended first. */
+static int wait_ready(const struct run_config *cfg, struct run_shared *sh, struct procs *p,
+		      struct run_result *res)
+{
+	for (;;) {
+		/* the signal is looked at last, just before the start */
+		int all = __atomic_load_n(&sh->ready, __ATOMIC_SEQ_CST) >= cfg->nclients;
+		if (load_signal())
+			return 1;
+		if (all)
+			return 0;
+		if (procs_reap(p, cfg, res))
+			return -1;
+		usleep(1000);
+	}
+}
+
+/* The run is called off before its start (a signal, a client that could
+ * not start): nothing was measured.  On a signal the clients are killed at
+ * once; otherwise they are told to stop, and killed if still there 10 s
+ * later.  Returns once every client process has been reaped. */
+static void call_off(const struct run_config *cfg, struct run_shared *sh, struct procs *p,
+		     struct run_result *res, int barrier_fd)
+{
+	uint64_t stop_at = 0;
+	int killed = 0;
+	stop_clients(sh, &stop_at);
+	close(barrier_fd);
+	while (p->alive) {
+		if (load_signal() && !killed) {
+			procs_kill_all(p);
+			killed = 1;
+		}
+		procs_reap(p, cfg, res);
+		procs_kill_stuck(p, cfg, stop_at, 0, &killed);
+		if (p->alive)
+			usleep(10000);
+	}
+}
+
+/* From the start until every client process has exited: a progress line a
+ * second; a stop on a signal, a client's death or --strict; stuck clients
+ * killed 10 s after the stop or the time limit.  Returns the moment of the
+ * stop (0 if the run was not stopped). */
+static uint64_t watch(const struct run_config *cfg, struct run_shared *sh, struct procs *p,
+		      struct run_result *res)
+{
+	uint64_t t0 = sh->t0_ns, stop_at = 0, prev_bytes = 0, warm_bytes = 0, warm_t = 0, sec = 1;
+	int warm_seen = 0, killed = 0;
+	while (p->alive) {
+		uint64_t tick = t0 + sec * 1000000000ull;
+		while (now_ns() < tick && p->alive) {
+			if (procs_reap(p, cfg, res) && !sh->stop)
+				stop_clients(sh, &stop_at);
+			if (load_signal() && !res->interrupted) {
+				res->interrupted = load_signal();
+				stop_clients(sh, &stop_at);
+			}
+			if (sh->strict_failed && !stop_at)
+				stop_clients(sh, &stop_at);
+			uint64_t now = now_ns(), wake = now + 20000000ull;
+			/* the time limit counts as a stop for a client that does not end */
+			int limit = !stop_at && sh->end_ns != UINT64_MAX && now >= sh->end_ns;
+			procs_kill_stuck(p, cfg, limit ? sh->end_ns : stop_at, limit, &killed);
+			sleep_until(wake < tick ? wake : tick, NULL);
+		}
+		if (!p->alive)
+			break;
+		if (p->cg)
+			memcg_sample(p->cg);
+		if (!cfg->quiet && !sh->stop)
+			progress(cfg, sh, sec, tick, &prev_bytes, &warm_bytes, &warm_t, &warm_seen);
+		sec++;
+	}
+	if (load_signal() && !res->interrupted) {
+		res->interrupted = load_signal();
+		if (!stop_at)
+			stop_at = now_ns();
+	}
+	return stop_at;
+}
+
+/* The end of the measured window: the end time, the last op of a --run-once
+ * pass, or the stop. */
+static uint64_t window_end_of(const struct run_config *cfg, const struct run_shared *sh,
+			      uint64_t stop_at)
+{
+	uint64_t window_end = sh->end_ns;
+	if (cfg->run_once) {
+		/* the run ends with the last op of the slowest client */
+		uint64_t last = 0;
+		for (unsigned c = 0; c < cfg->nclients; c++)
+			if (sh->client[c].last_op_ns > last)
+				last = sh->client[c].last_op_ns;
+		if (last + 1 < window_end)
+			window_end = last + 1;
+	}
+	if (stop_at && stop_at < window_end)
+		window_end = stop_at;
+	return window_end;
+}
+
+/* With drop_caches, sync and drop the caches; with mem_limit, make the
+ * clients' cgroup (p->cg).  Returns 0 or -1 (said on stderr). */
+static int prepare(const struct run_config *cfg, struct procs *p, struct memcg *cg,
+		   struct run_result *res)
+{
+	char why[PATH_MAX + 160];
+	if (cfg->drop_caches && caches_drop(why, sizeof(why)) < 0) {
+		fprintf(stderr, "kbench load: --drop-caches: %s\n", why);
+		return -1;
+	}
+	if (!cfg->mem_limit)
+		return 0;
+	char name[32], note[PATH_MAX + 128];
+	int swept = memcg_sweep(cfg->memcg_site, "kbench-", note, sizeof(note));
+	if (swept > 0)
+		fprintf(stderr, "kbench load: --mem-limit: removed %d empty cgroup%s left by "
+			"killed kbench runs\n", swept, swept == 1 ? "" : "s");
+	if (note[0])
+		fprintf(stderr, "kbench load: --mem-limit: %s\n", note);
+	snprintf(name, sizeof(name), "kbench-%ld", (long)getpid());
+	if (memcg_create(cfg->memcg_site, name, cfg->mem_limit, cg, why, sizeof(why)) < 0) {
+		fprintf(stderr, "kbench load: --mem-limit: %s\n", why);
+		return -1;
+	}
+	p->cg = cg;
+	res->mem_limited = 1;
+	return 0;
+}
+
 int run_load(const struct run_config *cfg, struct run_result *res)
 {
 	unsigned n = cfg->nclients;
 	unsigned nprocs = (n + cfg->per_proc - 1) / cfg->per_proc;
 	size_t size = sizeof(struct run_shared) + (size_t)n * sizeof(struct client_stats);
-	struct sigaction old_int, old_term;
 	int rc = 0;
 
 	memset(res, 0, sizeof(*res));
@@ -327,12 +365,13 @@ int run_load(const struct run_config *cfg, struct run_result *res)
 	 * allocated before the fork, every client would carry their pages */
 	res->hist = NULL;
 	res->client_bytes = calloc(n, sizeof(*res->client_bytes));
-	struct procs p = { calloc(nprocs, sizeof(pid_t)), nprocs, 0, NULL, 0 };
+	struct procs p = { calloc(nprocs, sizeof(pid_t)), calloc(nprocs, 1), nprocs, 0, NULL, 0 };
 	struct memcg cg;
 	memcg_init(&cg);
-	if (!res->client_bytes || !p.pid) {
+	if (!res->client_bytes || !p.pid || !p.killed) {
 		fprintf(stderr, "kbench load: out of memory\n");
 		free(p.pid);
+		free(p.killed);
 		return -1;
 	}
 
@@ -342,6 +381,7 @@ int run_load(const struct run_config *cfg, struct run_result *res)
 		fprintf(stderr, "kbench load: cannot map %zu bytes of shared memory for %u clients: %s\n",
 			size, n, strerror(errno));
 		free(p.pid);
+		free(p.killed);
 		return -1;
 	}
 	sh->end_ns = UINT64_MAX;
@@ -352,95 +392,29 @@ int run_load(const struct run_config *cfg, struct run_result *res)
 		fprintf(stderr, "kbench load: pipe: %s\n", strerror(errno));
 		munmap(sh, size);
 		free(p.pid);
+		free(p.killed);
 		return -1;
 	}
-
-	got_signal = 0;
-	signal_count = 0;
-	install_handlers(&old_int, &old_term);
 	fflush(NULL);
 
-	/* from here on a signal only sets got_signal, so the cgroup made
-	 * below is removed at out: whatever happens */
-	char why[PATH_MAX + 160];
-	if (cfg->drop_caches && caches_drop(why, sizeof(why)) < 0) {
-		fprintf(stderr, "kbench load: --drop-caches: %s\n", why);
-		rc = -1;
-	} else if (cfg->mem_limit) {
-		char name[32], note[PATH_MAX + 128];
-		int swept = memcg_sweep(cfg->memcg_site, "kbench-", note, sizeof(note));
-		if (swept > 0)
-			fprintf(stderr, "kbench load: --mem-limit: removed %d empty cgroup%s left by "
-				"killed kbench runs\n", swept, swept == 1 ? "" : "s");
-		if (note[0])
-			fprintf(stderr, "kbench load: --mem-limit: %s\n", note);
-		snprintf(name, sizeof(name), "kbench-%ld", (long)getpid());
-		if (memcg_create(cfg->memcg_site, name, cfg->mem_limit, &cg, why, sizeof(why)) < 0) {
-			fprintf(stderr, "kbench load: --mem-limit: %s\n", why);
-			rc = -1;
-		} else {
-			p.cg = &cg;
-			res->mem_limited = 1;
-		}
-	}
-	if (!rc && got_signal) {
-		res->interrupted = got_signal;
-		rc = alloc_hists(res) < 0 ? -1 : 1;
-	}
-	if (rc) {
+	/* the stop signals only set a note (load_signals_arm), so the cgroup
+	 * made here is removed at out whatever happens */
+	if (load_signal() || prepare(cfg, &p, &cg, res) < 0 || load_signal()) {
 		close(barrier[0]);
 		close(barrier[1]);
+		res->interrupted = load_signal();
+		rc = !res->interrupted ? -1 : alloc_hists(res) < 0 ? -1 : 1;
 		goto out;
 	}
 
-	int start_failed = 0;
-	for (unsigned i = 0; i < nprocs; i++) {
-		unsigned first = i * cfg->per_proc;
-		unsigned count = n - first < cfg->per_proc ? n - first : cfg->per_proc;
-		pid_t pid = fork();
-		if (pid < 0) {
-			fprintf(stderr, "kbench load: cannot start client %u: %s\n", first, strerror(errno));
-			start_failed = 1;
-			break;
-		}
-		if (pid == 0) {
-			close(barrier[1]);
-			int e = p.cg ? memcg_join(p.cg, getpid()) : 0;
-			if (e) {
-				fprintf(stderr, "kbench load: client %u cannot join memory cgroup %s: %s\n",
-					first, p.cg->name, strerror(e));
-				_exit(3);
-			}
-			int st = client_main(cfg, sh, first, count, barrier[0]);
-			fflush(NULL);
-			_exit(st);
-		}
-		p.pid[i] = pid;
-		p.alive++;
-	}
+	int start = fork_clients(cfg, sh, &p, barrier);
 	close(barrier[0]);
-
-	/* wait for every client to be ready */
-	while (!start_failed && __atomic_load_n(&sh->ready, __ATOMIC_SEQ_CST) < n) {
-		if (got_signal || reap(&p, cfg, res, 0)) {
-			start_failed = 1;
-			break;
-		}
-		usleep(1000);
-	}
-	if (start_failed) {
-		uint64_t stop_at = 0;
-		int killed = 0;
-		stop_clients(sh, &stop_at);
-		close(barrier[1]);
-		while (p.alive) {
-			reap(&p, cfg, res, 0);
-			kill_stuck(&p, stop_at, &killed);
-			if (p.alive)
-				usleep(10000);
-		}
-		rc = got_signal ? 1 : -1;
-		res->interrupted = got_signal;
+	if (!start)
+		start = wait_ready(cfg, sh, &p, res);
+	if (start) {
+		call_off(cfg, sh, &p, res, barrier[1]);
+		res->interrupted = load_signal();
+		rc = res->interrupted ? 1 : -1;
 		if (alloc_hists(res) < 0)
 			rc = -1;
 		if (res->died)
@@ -458,73 +432,32 @@ int run_load(const struct run_config *cfg, struct run_result *res)
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	close(barrier[1]);  /* go */
 
-	uint64_t stop_at = 0, prev_bytes = 0, warm_bytes = 0, warm_t = 0, sec = 1;
-	int warm_seen = 0, killed = 0;
-	while (p.alive) {
-		uint64_t tick = t0 + sec * 1000000000ull;
-		while (now_ns() < tick && p.alive) {
-			if (reap(&p, cfg, res, 0) && !sh->stop)
-				stop_clients(sh, &stop_at);
-			if (got_signal && !res->interrupted) {
-				res->interrupted = got_signal;
-				stop_clients(sh, &stop_at);
-			}
-			if (sh->strict_failed && !stop_at)
-				stop_clients(sh, &stop_at);
-			kill_stuck(&p, stop_at, &killed);
-			uint64_t now = now_ns(), wake = now + 20000000ull;
-			sleep_until(wake < tick ? wake : tick, NULL);
-		}
-		if (!p.alive)
-			break;
-		if (p.cg)
-			memcg_sample(p.cg);
-		if (!cfg->quiet && !sh->stop)
-			progress(cfg, sh, sec, tick, &prev_bytes, &warm_bytes, &warm_t, &warm_seen);
-		sec++;
-	}
-	if (got_signal && !res->interrupted) {
-		res->interrupted = got_signal;
-		if (!stop_at)
-			stop_at = now_ns();
-	}
+	uint64_t stop_at = watch(cfg, sh, &p, res);
 	res->strict_stop = sh->strict_failed;
-
-	uint64_t window_end = sh->end_ns;
-	if (cfg->run_once) {
-		/* the run ends with the last op of the slowest client */
-		uint64_t last = 0;
-		for (unsigned c = 0; c < n; c++)
-			if (sh->client[c].last_op_ns > last)
-				last = sh->client[c].last_op_ns;
-		if (last + 1 < window_end)
-			window_end = last + 1;
-	}
-	if (stop_at && stop_at < window_end)
-		window_end = stop_at;
 	if (alloc_hists(res) < 0) {
 		fprintf(stderr, "kbench load: out of memory merging the results\n");
 		rc = -1;
 		goto out;
 	}
-	merge(cfg, sh, window_end, res);
+	merge(cfg, sh, window_end_of(cfg, sh, stop_at), res);
 	if (res->died)
 		fprintf(stderr, "kbench load: %s\n", res->died_msg);
-	if (res->died || res->interrupted || res->strict_stop || res->setup_failed || res->nfatal)
+	if (res->died || res->interrupted || res->strict_stop || res->setup_failed || res->nfatal ||
+	    res->stuck)
 		rc = 1;
 out:
 	if (p.cg) {
 		/* every client has gone: read what the cgroup did, then remove it */
+		char why[PATH_MAX + 160];
 		memcg_read(p.cg, &res->mem);
 		if (memcg_remove(p.cg, why, sizeof(why)) < 0) {
 			fprintf(stderr, "kbench load: --mem-limit: %s\n", why);
 			res->mem_left = 1;
 		}
 	}
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
 	munmap(sh, size);
 	free(p.pid);
+	free(p.killed);
 	return rc;
 }
 

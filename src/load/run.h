@@ -111,6 +111,8 @@ struct run_result {
 	int died;                 /* a client process died */
 	char died_msg[160];       /* "client 3 (pid 1234) killed by signal 9" */
 	int setup_failed;         /* clients could not start */
+	unsigned stuck;           /* client processes killed because they did not stop */
+	char stuck_msg[64];       /* the first of them: "client 3 (pid 1234)" */
 	unsigned nprocs;
 	double measured_s;        /* length of the measured window, s (0: none) */
 	uint64_t ops;             /* ops in the window */
@@ -135,8 +137,13 @@ struct run_result {
 };
 
 /* Fork the clients, release them together, print a line a second, stop
- * them at the end (or on SIGINT/SIGTERM, a client's death, --strict), and
- * merge what they measured into res.  First, with drop_caches, sync and
+ * them at the end (or on a stop signal noted by load/signals.h, a client's
+ * death, --strict), and merge what they measured into res.  A signal
+ * before the start (while forking or waiting for the clients to set up)
+ * forks no more clients, kills those there and measures nothing
+ * (res->interrupted, return 1).  A client process that is still there 10 s
+ * after the stop or the time limit (stopped, hung) is named on stderr and
+ * killed (res->stuck; return 1); what it did until then counts.  First, with drop_caches, sync and
  * drop the caches; with mem_limit, make the cgroup kbench-PID under
  * memcg_site, which each client process joins right after fork (before
  * its setup and the barrier), sample its usage each second, read what it

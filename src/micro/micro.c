@@ -122,17 +122,9 @@ static void on_signal(int sig)
 
 static void catch_signals(void)
 {
-	struct sigaction sa = { .sa_handler = on_signal }, hup;
-	sigemptyset(&sa.sa_mask);
-	sigaddset(&sa.sa_mask, SIGINT);
-	sigaddset(&sa.sa_mask, SIGTERM);
-	sigaddset(&sa.sa_mask, SIGHUP);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
 	/* a hangup (the terminal or the ssh session gone) stops the run the
 	 * same way, unless it is ignored (nohup) */
-	if (sigaction(SIGHUP, NULL, &hup) == 0 && hup.sa_handler != SIG_IGN)
-		sigaction(SIGHUP, &sa, NULL);
+	cli_catch_stop_signals(on_signal);
 	signal(SIGPIPE, SIG_IGN);      /* a dead child's pipe: EPIPE, not death */
 }
 
@@ -338,7 +330,7 @@ int cmd_micro(int argc, const char **argv)
 
 	poptContext ctx = poptGetContext(cmd, argc, argv, options, 0);
 	poptSetOtherOptionHelp(ctx, "[OPTIONS] [TEST...]");
-	int status = cli_popt_done(ctx, cmd, poptGetNextOpt(ctx));
+	int status = cli_popt_done(ctx, cmd, cli_popt_next(ctx, options));
 	if (status)
 		goto out;
 	if (family) {

@@ -349,7 +349,7 @@ int cmd_compare(int argc, const char **argv)
 
 	poptContext ctx = poptGetContext(cmd, argc, argv, options, 0);
 	poptSetOtherOptionHelp(ctx, "[OPTIONS] A.json B.json [C.json ...]");
-	int status = cli_popt_done(ctx, cmd, poptGetNextOpt(ctx));
+	int status = cli_popt_done(ctx, cmd, cli_popt_next(ctx, options));
 	if (status)
 		goto out;
 	const char **paths = poptGetArgs(ctx);

@@ -65,7 +65,7 @@ int jobs_parse(struct suite *s, int argc, const char **argv, poptContext *ctx)
 	*ctx = poptGetContext(s->cmd, argc, argv, options, 0);
 	poptSetOtherOptionHelp(*ctx, "[OPTIONS]    or    --resume FILE");
 	int rc, other = 0;
-	while ((rc = poptGetNextOpt(*ctx)) > 0) {
+	while ((rc = cli_popt_next(*ctx, options)) > 0) {
 		if (rc == 'm') {
 			s->micro = 1;
 			free(s->micro_arg);

@@ -558,12 +558,9 @@ int cmd_suite(int argc, const char **argv)
 		default_path(&s);
 	}
 	/* from the temporary directory on, a signal stops the series cleanly
-	 * (SIGHUP too: a lost ssh session), so the directory is removed */
-	struct sigaction sa = { .sa_handler = on_signal };
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
+	 * (SIGHUP too: a lost ssh session; not under nohup), so the directory
+	 * is removed */
+	cli_catch_stop_signals(on_signal);
 	status = prepare_paths(&s);
 	if (status)
 		goto out;
@@ -593,9 +590,7 @@ int cmd_suite(int argc, const char **argv)
 	}
 
 	int rc = run_all(&s);
-	signal(SIGINT, SIG_DFL);
-	signal(SIGTERM, SIG_DFL);
-	signal(SIGHUP, SIG_DFL);
+	cli_default_stop_signals();
 	if (rc == -1) {
 		json_object_set_new(s.doc, "interrupted", json_true());
 		save(&s);
@@ -625,9 +620,7 @@ int cmd_suite(int argc, const char **argv)
 	fflush(stdout);
 	status = json_array_size(json_object_get(s.doc, "failures")) ? KB_EXIT_FAIL : KB_EXIT_OK;
 out:
-	signal(SIGINT, SIG_DFL);
-	signal(SIGTERM, SIG_DFL);
-	signal(SIGHUP, SIG_DFL);
+	cli_default_stop_signals();
 	remove_tmp(&s);
 	json_decref(s.doc);
 	jobs_free(&s);

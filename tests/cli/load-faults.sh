@@ -1,6 +1,7 @@
 #!/bin/sh
-# kbench - command-line tests: signals, a client's death, a full disk and
-# symbolic links never take kbench load out of its directory
+# kbench - command-line tests: signals (at any moment, SIGHUP too unless
+# ignored), stopped clients, a client's death, a full disk and symbolic
+# links never take kbench load out of its directory
 # SPDX-License-Identifier: GPL-3.0-or-later
 . "$(dirname "$0")/lib.sh"
 
@@ -27,20 +28,147 @@ wait_clients() {
     return 1
 }
 
-for sig in INT TERM; do
+# no_process NAME PID...: none of the processes is there any more
+no_process() {
+    name=$1
+    shift
+    left=""
+    for p in "$@"; do
+        if kill -0 "$p" 2>/dev/null; then left="$left $p"; fi
+    done
+    if [ -z "$left" ]; then pass "$name"; else fail "$name" "still there:$left" "$(ps -o pid,stat,args -p "${left# }" 2>&1)"; fi
+}
+
+# only_line NAME LINE: the last run printed LINE and nothing else (blank
+# lines aside, on standard output; nothing on standard error)
+only_line() {
+    got=$(grep -v '^$' "$WORK/out")
+    if [ "$got" = "$2" ] && [ ! -s "$WORK/err" ]; then pass "$1"; else
+        fail "$1" "stdout: $got" "stderr: $(head -c 600 "$WORK/err")"; fi
+}
+
+# sigwant SIG: the exit status a stop by SIG gives
+sigwant() {
+    case $1 in INT) echo 130 ;; TERM) echo 143 ;; HUP) echo 129 ;; esac
+}
+
+for sig in INT TERM HUP; do
     bg_load -t 30 --warmup 1 -c "$L" -D "$D" 2
     wait_clients
     sleep 1
     kill -s "$sig" "$BG"
     wait "$BG"
     RC=$?
-    want=130
-    [ "$sig" = TERM ] && want=143
+    want=$(sigwant "$sig")
     if [ "$RC" -eq "$want" ]; then pass "SIG$sig exits $want"; else fail "SIG$sig exits $want" "rc=$RC" "$(cat "$WORK/err")"; fi
     expect_out_grep "SIG$sig: partial results marked" "^interrupted by SIG$sig: partial results over [0-9.]+ s measured$"
     expect_out_grep "SIG$sig: Throughput still printed" '^Throughput [0-9.]+ MB/sec  2 clients  2 procs'
     expect_empty_dir "SIG$sig: files cleaned up" "$D"
 done
+
+# SIGHUP ignored when kbench starts (nohup): the run goes on to its end
+rm -rf "$D"; mkdir -p "$D"
+(trap '' HUP; exec "$KBENCH" load -q -t 2 --warmup 0 -c "$L" -D "$D" 2 >"$WORK/out" 2>"$WORK/err") &
+BG=$!
+i=0
+while [ -z "$(pgrep -P "$BG")" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+sleep 0.5
+kill -HUP "$BG"
+wait "$BG"
+RC=$?
+if [ "$RC" -eq 0 ]; then pass "SIGHUP ignored at the start: the run completes"; else
+    fail "SIGHUP ignored at the start: the run completes" "rc=$RC" "$(cat "$WORK/err")"; fi
+expect_out_grep "SIGHUP ignored: the whole run's Throughput" '^Throughput [0-9.]+ MB/sec  2 clients'
+if grep -q interrupted "$WORK/out"; then fail "SIGHUP ignored: not interrupted" "$(cat "$WORK/out")"; else
+    pass "SIGHUP ignored: not interrupted"; fi
+expect_empty_dir "SIGHUP ignored: files cleaned up" "$D"
+
+# a signal while the clients are being forked: strace makes each fork of
+# kbench take 0.1 s, so the signal comes when the first client is there
+# and 39 are still to come; no more are forked, those there are killed
+# (LeakSanitizer cannot run under ptrace: a sanitizer build's leak check is
+# left out for these runs)
+if command -v strace >/dev/null 2>&1 &&
+   strace -o /dev/null -e trace=clone,clone3 -e inject=clone,clone3:delay_exit=1 true 2>/dev/null; then
+    noleak="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
+    for sig in INT TERM HUP; do
+        want=$(sigwant "$sig")
+        rm -rf "$D"; mkdir -p "$D"
+        ASAN_OPTIONS=$noleak strace -o "$WORK/strace" -e trace=clone,clone3 -e inject=clone,clone3:delay_exit=100000 \
+            "$KBENCH" load -t 4 --warmup 0 -q -c "$L" -D "$D" 40 >"$WORK/out" 2>"$WORK/err" &
+        ST=$!
+        KB=""
+        i=0
+        while [ $i -lt 200 ]; do
+            KB=$(pgrep -P "$ST" | head -1)
+            if [ -n "$KB" ] && [ -n "$(pgrep -P "$KB")" ]; then break; fi
+            sleep 0.05
+            i=$((i + 1))
+        done
+        kill -s "$sig" "$KB"
+        wait "$ST"
+        RC=$?
+        forked=$(grep -c '^clone.* = [0-9]' "$WORK/strace")
+        if [ "$RC" -eq "$want" ]; then pass "SIG$sig while forking: exit $want"; else
+            fail "SIG$sig while forking: exit $want" "rc=$RC" "$(cat "$WORK/err")"; fi
+        if [ "$forked" -lt 40 ]; then pass "SIG$sig while forking: no more clients forked ($forked of 40)"; else
+            fail "SIG$sig while forking: no more clients forked" "$forked of 40 forked"; fi
+        only_line "SIG$sig while forking: one line, no figures" "interrupted by SIG$sig before anything was measured"
+        no_process "SIG$sig while forking: every client gone" $(sed -n 's/^clone.* = \([0-9][0-9]*\).*/\1/p' "$WORK/strace")
+        expect_empty_dir "SIG$sig while forking: files cleaned up" "$D"
+    done
+
+    # a signal while the loadfile is being read (each read of kbench takes
+    # 0.3 s): nothing has been made yet, kbench says so and ends at once
+    rm -rf "$D"; mkdir -p "$D"
+    ASAN_OPTIONS=$noleak strace -o "$WORK/strace" -e trace=openat,read -e inject=read:delay_exit=300000 \
+        "$KBENCH" load -t 2 --warmup 0 -q -c "$L" -D "$D" 2 >"$WORK/out" 2>"$WORK/err" &
+    ST=$!
+    i=0
+    while ! grep -q "small.txt" "$WORK/strace" 2>/dev/null && [ $i -lt 400 ]; do sleep 0.05; i=$((i + 1)); done
+    kill -INT "$(pgrep -P "$ST" | head -1)"
+    wait "$ST"
+    RC=$?
+    if [ "$RC" -eq 130 ]; then pass "SIGINT while reading the loadfile: exit 130"; else
+        fail "SIGINT while reading the loadfile: exit 130" "rc=$RC" "$(tail -3 "$WORK/out")"; fi
+    only_line "SIGINT while reading the loadfile: one line" "interrupted by SIGINT before anything was measured"
+    if grep -q '^clone' "$WORK/strace" || [ -n "$(ls -A "$D")" ]; then
+        fail "SIGINT while reading the loadfile: nothing started, nothing made" "$(ls -A "$D")"
+    else
+        pass "SIGINT while reading the loadfile: nothing started, nothing made"
+    fi
+else
+    skip "signals while forking and while reading the loadfile (needs strace and ptrace)"
+fi
+
+# a stopped client cannot hold the run past its time limit: 10 s after it
+# the client is named and killed, and the run fails
+rm -rf "$D"; mkdir -p "$D"
+bg_load -q -t 2 --warmup 0 --json "$WORK/stuck.json" -c "$L" -D "$D" 2
+i=0
+while [ -z "$(pgrep -P "$BG")" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+sleep 0.5
+pids=$(pgrep -P "$BG" | tr '\n' ' ')
+stuck=${pids%% *}
+kill -STOP "$stuck"
+i=0
+while kill -0 "$BG" 2>/dev/null && [ $i -lt 250 ]; do sleep 0.1; i=$((i + 1)); done
+if kill -0 "$BG" 2>/dev/null; then
+    fail "a stopped client: the run ends by itself" "still running 25 s after its start"
+    kill -KILL "$BG" $pids 2>/dev/null
+    wait "$BG"
+else
+    wait "$BG"
+    RC=$?
+    if [ "$RC" -eq 1 ]; then pass "a stopped client: the run ends by itself, exit 1"; else
+        fail "a stopped client: the run ends by itself, exit 1" "rc=$RC" "$(cat "$WORK/err")"; fi
+fi
+expect_err_grep "the stopped client is named" "^kbench load: client [0-9]+ \\(pid $stuck\\) did not stop within 10 s of the time limit; killing it$"
+expect_out_grep "the report says the run failed" "^client [0-9]+ \\(pid $stuck\\) did not stop and was killed: partial results$"
+expect_true "the JSON counts it, not as a death" \
+    test "$(jget "$WORK/stuck.json" '(d["results"]["stuck_killed"], d["results"]["died"])')" = "(1, False)"
+no_process "a stopped client: no client process left" $pids
+expect_empty_dir "a stopped client: no client tree left" "$D"
 
 # a stopped client cannot hang the run: it is killed after the grace period
 bg_load -t 60 --warmup 0 -c "$L" -D "$D" 2

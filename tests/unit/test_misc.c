@@ -1,12 +1,15 @@
-/* kbench - unit tests: option parsing, throughput arithmetic, confinement
+/* kbench - unit tests: option parsing (a repeated string option frees the
+ * value it replaces), the stop signals, throughput arithmetic, confinement
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include "config.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <malloc.h>
 #include <math.h>
 #include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -15,6 +18,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -219,6 +223,105 @@ static void test_deep_tree_removal(void **state)
 	assert_int_equal(rmdir(dir), 0);
 }
 
+/* Bytes the heap holds for the program: glibc's arenas and mmapped chunks. */
+static size_t heap_in_use(void)
+{
+	struct mallinfo2 m = mallinfo2();
+	return m.uordblks + m.hblkhd;
+}
+
+static void test_popt_repeated_string(void **state)
+{
+	(void)state;
+	const size_t big = 1u << 20;
+	char *a = malloc(big + 1), *b = malloc(big + 1);
+	assert_non_null(a);
+	assert_non_null(b);
+	memset(a, 'a', big);
+	memset(b, 'b', big);
+	a[big] = b[big] = '\0';
+	char *name = NULL;
+	int flag = 0;
+	struct poptOption options[] = {
+		{ "name", 'n', POPT_ARG_STRING, &name, 0, "a string", "S" },
+		{ "flag", 0, POPT_ARG_NONE, &flag, 0, "a flag", NULL },
+		{ "other", 0, POPT_ARG_STRING, NULL, 'o', "handled by the caller", "S" },
+		POPT_TABLEEND
+	};
+	const char *argv[] = { "test", "-n", a, "--flag", "--name", b, "--other", "x", NULL };
+
+	size_t before = heap_in_use();
+	poptContext ctx = poptGetContext("test", 8, argv, options, 0);
+	assert_int_equal(cli_popt_next(ctx, options), 'o');  /* the caller's own comes back */
+	char *other = poptGetOptArg(ctx);
+	assert_string_equal(other, "x");
+	free(other);
+	assert_int_equal(cli_popt_next(ctx, options), -1);
+	assert_true(name && name[0] == 'b' && strlen(name) == big);  /* the last counts */
+	assert_int_equal(flag, 1);
+	free(name);
+	poptFreeContext(ctx);
+	/* popt's copy of the first value (1 MiB) was freed when the second
+	 * replaced it: nothing of it is still held */
+	assert_true(heap_in_use() < before + big / 2);
+	free(a);
+	free(b);
+}
+
+static volatile sig_atomic_t caught;
+
+static void note_signal(int sig)
+{
+	caught = sig;
+}
+
+typedef void (*handler_fn)(int);
+
+static handler_fn handler_of(int sig)
+{
+	struct sigaction sa;
+	sigaction(sig, NULL, &sa);
+	return sa.sa_handler;
+}
+
+/* In a child (the first call of cli_catch_stop_signals there), with SIGHUP
+ * ignored or not at the start: exit status 0 if the policy held. */
+static int stop_signals_child(int hup_ignored)
+{
+	signal(SIGHUP, hup_ignored ? SIG_IGN : SIG_DFL);
+	cli_catch_stop_signals(note_signal);
+	if (handler_of(SIGINT) != note_signal || handler_of(SIGTERM) != note_signal)
+		return 1;
+	raise(SIGHUP);   /* ignored, or caught: kbench never dies of it here */
+	if (caught != (hup_ignored ? 0 : SIGHUP))
+		return 2;
+	caught = 0;
+	raise(SIGTERM);
+	if (caught != SIGTERM)
+		return 3;
+	cli_default_stop_signals();
+	if (handler_of(SIGINT) != SIG_DFL || handler_of(SIGTERM) != SIG_DFL)
+		return 4;
+	if (handler_of(SIGHUP) != (hup_ignored ? SIG_IGN : SIG_DFL))
+		return 5;
+	return 0;
+}
+
+static void test_stop_signals(void **state)
+{
+	(void)state;
+	for (int ignored = 0; ignored < 2; ignored++) {
+		pid_t pid = fork();
+		assert_true(pid >= 0);
+		if (pid == 0)
+			_exit(stop_signals_child(ignored));
+		int st;
+		assert_int_equal(waitpid(pid, &st, 0), pid);
+		assert_true(WIFEXITED(st));
+		assert_int_equal(WEXITSTATUS(st), 0);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -229,6 +332,8 @@ int main(void)
 		cmocka_unit_test(test_confinement),
 		cmocka_unit_test(test_deep_tree_removal),
 		cmocka_unit_test(test_parent_dir),
+		cmocka_unit_test(test_popt_repeated_string),
+		cmocka_unit_test(test_stop_signals),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
