@@ -130,7 +130,9 @@ int resfile_prepare(struct suite *s, struct results_lock *lock)
 	}
 	snprintf(s->path, sizeof(s->path), "%s", dest);
 	if (lock->fd < 0 && results_lock(s->path, lock, why, sizeof(why)) < 0) {
-		fprintf(stderr, "%s: -o %s: %s\n", s->cmd, shown, why);
+		fprintf(stderr, "%s: -o %s: ", s->cmd, shown);
+		esc_put(stderr, why, 0);
+		fputc('\n', stderr);
 		return KB_EXIT_USAGE;
 	}
 	errno = 0;
@@ -184,7 +186,9 @@ static int open_resume(struct suite *s, const char *file, struct results_lock *l
 		return KB_EXIT_USAGE;
 	}
 	if (results_lock(s->path, lock, why, sizeof(why)) < 0) {
-		fprintf(stderr, "%s: --resume %s: %s\n", s->cmd, shown, why);
+		fprintf(stderr, "%s: --resume %s: ", s->cmd, shown);
+		esc_put(stderr, why, 0);
+		fputc('\n', stderr);
 		return KB_EXIT_USAGE;
 	}
 	int rc = suitefile_load(s->cmd, file, false, sf);
