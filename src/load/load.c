@@ -14,6 +14,7 @@
 #include "cli.h"
 #include "load/check.h"
 #include "load/cleanup.h"
+#include "load/load.h"
 #include "load/loadfile.h"
 #include "load/report.h"
 #include "load/run.h"
@@ -126,10 +127,11 @@ static void raise_nofile(const struct program *prog, unsigned per_proc)
 	setrlimit(RLIMIT_NOFILE, &rl);
 }
 
-/* -c NAME: NAME as given; a bare name that is not here but is one of the
- * shipped loadfiles (smallfiles.txt, ...) is taken from where they are. */
-static char *shipped_or_given(const char *name)
+/* load.h: the default, or NAME as given, or a shipped one by a bare name */
+char *load_loadfile_path(const char *name)
 {
+	if (!name)
+		return default_loadfile();
 	if (strchr(name, '/') || access(name, F_OK) == 0)
 		return strdup(name);
 	char *def = default_loadfile();
@@ -255,7 +257,7 @@ int cmd_load(int argc, const char **argv)
 						 poptPeekArg(ctx));
 			goto out;
 		}
-		loadfile = shipped_or_given(file);
+		loadfile = load_loadfile_path(file);
 		status = loadfile ? check_loadfile(loadfile, format) : 1;
 		goto out;
 	}
@@ -315,7 +317,7 @@ int cmd_load(int argc, const char **argv)
 		status = cli_usage_error(cmd, "--loadfile needs a file name");
 		goto out;
 	}
-	loadfile = opt_loadfile ? shipped_or_given(opt_loadfile) : default_loadfile();
+	loadfile = load_loadfile_path(opt_loadfile);
 	if (!loadfile) {
 		fprintf(stderr, "%s: out of memory\n", cmd);
 		status = 1;

@@ -22,6 +22,7 @@
 #include "commands.h"
 #include "cli.h"
 #include "suite/compare.h"
+#include "suite/escape.h"
 
 #include <errno.h>
 #include <math.h>
@@ -63,12 +64,10 @@ static size_t count_base(const struct suitefile *f, const char *name, const char
 	return n;
 }
 
-/* The test of f matching test `name` (unit `unit`) of file from: the same
- * name and unit; failing that, the one test of f whose name differs only
- * in the memory limit, when each file has just one such test (a run with
- * --mem-limit against one without: "load 4" and "load 4 mem=48M"). */
-static const struct sf_test *find_test(const struct suitefile *f, const struct suitefile *from,
-				       const char *name, const char *unit)
+/* compare.h: the same name and unit, or the one test differing only in
+ * the memory limit */
+const struct sf_test *cmp_find_test(const struct suitefile *f, const struct suitefile *from,
+				    const char *name, const char *unit)
 {
 	const struct sf_test *t = find_test_exact(f, name, unit), *own = NULL;
 	if (t)
@@ -97,9 +96,7 @@ static void fill_row(const struct cmp *c, struct cmp_row *r)
 	}
 }
 
-/* The rows: tests of A found in another file.  Prints the others apart
- * (after the table) via the returned flag array. */
-static int build(struct cmp *c)
+int cmp_build(struct cmp *c)
 {
 	const struct suitefile *a = &c->f[0];
 	c->rows = calloc(a->nt + 1, sizeof(*c->rows));
@@ -114,7 +111,7 @@ static int build(struct cmp *c)
 		r->higher_is_better = a->t[i].higher_is_better;
 		r->t[0] = &a->t[i];
 		for (size_t k = 1; k < c->nf; k++) {
-			r->t[k] = find_test(&c->f[k], a, r->name, r->unit);
+			r->t[k] = cmp_find_test(&c->f[k], a, r->name, r->unit);
 			found += r->t[k] != NULL;
 		}
 		if (!found)
@@ -123,30 +120,6 @@ static int build(struct cmp *c)
 		c->nrows++;
 	}
 	return 0;
-}
-
-static void print_unmatched(const struct cmp *c)
-{
-	int header = 0;
-	for (size_t k = 0; k < c->nf; k++) {
-		for (size_t i = 0; i < c->f[k].nt; i++) {
-			const struct sf_test *t = &c->f[k].t[i];
-			int matched = 0;
-			if (k == 0) {
-				for (size_t j = 1; j < c->nf && !matched; j++)
-					matched = find_test(&c->f[j], &c->f[0], t->name, t->unit) != NULL;
-			} else {
-				matched = find_test(&c->f[0], &c->f[k], t->name, t->unit) != NULL;
-			}
-			if (matched)
-				continue;
-			if (!header)
-				printf("\nnot compared (in one file only, or in A's absence):\n");
-			header = 1;
-			printf("  %c  %s (%s), %zu run%s\n", (int)('A' + k), t->name, t->unit, t->n,
-			       t->n == 1 ? "" : "s");
-		}
-	}
 }
 
 static double sort_key(const struct cmp_row *r)
@@ -171,154 +144,12 @@ static int by_name(const void *x, const void *y)
 	return c ? c : strcmp(a->unit, b->unit);
 }
 
-static void fmt_num(char *buf, size_t n, double v)
+void cmp_sort(struct cmp *c, enum cmp_order order)
 {
-	if (!isfinite(v))
-		snprintf(buf, n, "-");
-	else if (fabs(v) >= 1e9)
-		snprintf(buf, n, "%.6g", v);
-	else if (fabs(v) >= 100)
-		snprintf(buf, n, "%.1f", v);
-	else if (fabs(v) >= 1)
-		snprintf(buf, n, "%.2f", v);
-	else
-		snprintf(buf, n, "%.4g", v);
-}
-
-static void print_files(const struct cmp *c)
-{
-	for (size_t k = 0; k < c->nf; k++) {
-		const struct suitefile *f = &c->f[k];
-		const char *label = json_string_value(json_object_get(f->doc, "label"));
-		const char *started = json_string_value(json_object_get(f->doc, "started"));
-		printf("%c  %s: label %s, kernel %s, host %s, started %s%s\n", (int)('A' + k),
-		       f->path, label ? label : "-", suitefile_sys(f, "kernel"),
-		       suitefile_sys(f, "hostname"), started ? started : "?",
-		       json_is_true(json_object_get(f->doc, "finished")) ? "" : " (not finished)");
-	}
-}
-
-/* Settings that make figures incomparable, said once. */
-static void print_notes(const struct cmp *c)
-{
-	static const char *const keys[] = { "timelimit_s", "warmup_s", "loadfile", "directory" };
-	json_t *pa = json_object_get(c->f[0].doc, "params");
-	for (size_t k = 1; k < c->nf; k++) {
-		json_t *pk = json_object_get(c->f[k].doc, "params");
-		for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
-			json_t *x = json_object_get(pa, keys[i]), *y = json_object_get(pk, keys[i]);
-			if (x && y && !json_equal(x, y)) {
-				char *sx = json_dumps(x, JSON_ENCODE_ANY), *sy = json_dumps(y, JSON_ENCODE_ANY);
-				printf("note: %s differs: A %s, %c %s\n", keys[i], sx ? sx : "?",
-				       (int)('A' + k), sy ? sy : "?");
-				free(sx);
-				free(sy);
-			}
-		}
-		const char *fa = suitefile_sys(&c->f[0], "fs_type"), *fk = suitefile_sys(&c->f[k], "fs_type");
-		if (*fa && *fk && strcmp(fa, fk))
-			printf("note: filesystem differs: A %s, %c %s\n", fa, (int)('A' + k), fk);
-		for (size_t i = 0; i < c->nrows; i++)
-			if (c->rows[i].t[k] && strcmp(c->rows[i].t[k]->name, c->rows[i].name))
-				printf("note: %s of A compared with %s of %c (memory limits differ)\n",
-				       c->rows[i].name, c->rows[i].t[k]->name, (int)('A' + k));
-	}
-}
-
-static void verdict_text(const struct cmp *c, const struct cmp_row *r, size_t k, char *buf,
-			 size_t n)
-{
-	char d[32], h[32];
-	switch (r->v[k]) {
-	case T_TOO_FEW:
-		snprintf(buf, n, "too few runs (%d a side needed)", T_MIN_RUNS);
-		break;
-	case T_SAME:
-		snprintf(buf, n, "~ (p=%.2f)", r->d[k].p);
-		break;
-	case T_BETTER:
-	case T_WORSE:
-		fmt_num(d, sizeof(d), r->d[k].diff);
-		fmt_num(h, sizeof(h), r->d[k].half);
-		snprintf(buf, n, "%s: %s%s +- %s (%+.2f%% +- %.2f%%, p=%.3f)", t_verdict_word(r->v[k]),
-			 r->d[k].diff > 0 ? "+" : "", d, h, r->d[k].pct, r->d[k].pct_half, r->d[k].p);
-		break;
-	}
-	(void)c;
-}
-
-static void print_table(const struct cmp *c)
-{
-	size_t namew = 4, unitw = 4;
-	for (size_t i = 0; i < c->nrows; i++) {
-		size_t a = strlen(c->rows[i].name), b = strlen(c->rows[i].unit);
-		namew = a > namew ? a : namew;
-		unitw = b > unitw ? b : unitw;
-	}
-	print_files(c);
-	printf("%g%% confidence: the mean +- the half-width of its interval (Student's t); the "
-	       "change of the mean against A; verdict by Welch's t-test\n", c->conf);
-	print_notes(c);
-	printf("\n%-*s  %-*s  %-4s %4s %10s %21s %9s  %s\n", (int)namew, "test", (int)unitw, "unit",
-	       "file", "N", "median", "mean +- CI", "change", "verdict");
-	for (size_t i = 0; i < c->nrows; i++) {
-		const struct cmp_row *r = &c->rows[i];
-		for (size_t k = 0; k < c->nf; k++) {
-			char med[32], mean[32], ci[32], both[80], change[32], verdict[160];
-			printf("%-*s  %-*s  %-4c ", (int)namew, k ? "" : r->name, (int)unitw,
-			       k ? "" : r->unit, (int)('A' + k));
-			if (!r->t[k]) {
-				printf("%4s %10s %21s %9s  %s\n", "-", "-", "-", "-", "not in this file");
-				continue;
-			}
-			if (!r->t[k]->n) {
-				printf("%4d %10s %21s %9s  %s\n", 0, "-", "-", "-", "no runs");
-				continue;
-			}
-			fmt_num(med, sizeof(med), r->s[k].median);
-			fmt_num(mean, sizeof(mean), r->s[k].mean);
-			fmt_num(ci, sizeof(ci), r->ci[k]);
-			snprintf(both, sizeof(both), "%s +- %s", mean, ci);
-			change[0] = verdict[0] = '\0';
-			if (k) {
-				if (isfinite(r->change[k]))
-					snprintf(change, sizeof(change), "%+.2f%%", r->change[k]);
-				else
-					snprintf(change, sizeof(change), "-");
-				verdict_text(c, r, k, verdict, sizeof(verdict));
-			}
-			if (k)
-				printf("%4zu %10s %21s %9s  %s\n", r->s[k].n, med, both, change, verdict);
-			else
-				printf("%4zu %10s %21s\n", r->s[k].n, med, both);
-		}
-	}
-	print_unmatched(c);
-	printf("\nMB = 10^6 bytes (kbench load), MiB = 2^20 bytes (kbench disk)\n");
-}
-
-static void print_lkml(const struct cmp *c)
-{
-	for (size_t i = 0; i < c->nrows; i++) {
-		const struct cmp_row *r = &c->rows[i];
-		if (!r->t[0]->n)
-			continue;
-		char m[32];
-		fmt_num(m, sizeof(m), r->s[0].mean);
-		printf("%s (%s) || %s", r->name, r->unit, m);
-		for (size_t k = 1; k < c->nf; k++) {
-			if (!r->t[k] || !r->t[k]->n) {
-				printf(" -> -");
-				continue;
-			}
-			fmt_num(m, sizeof(m), r->s[k].mean);
-			if (isfinite(r->change[k]))
-				printf(" -> %s %+.2f%%", m, r->change[k]);
-			else
-				printf(" -> %s -", m);
-		}
-		printf("\n");
-	}
+	if (order == CMP_BY_CHANGE)
+		qsort(c->rows, c->nrows, sizeof(*c->rows), by_change);
+	else if (order == CMP_BY_NAME)
+		qsort(c->rows, c->nrows, sizeof(*c->rows), by_name);
 }
 
 int cmd_compare(int argc, const char **argv)
@@ -345,7 +176,7 @@ int cmd_compare(int argc, const char **argv)
 	struct suitefile files[CMP_MAX_FILES];
 	size_t nloaded = 0;
 	int lkml = 0;
-	enum { SORT_FILE, SORT_CHANGE, SORT_NAME } sort = SORT_FILE;
+	enum cmp_order sort = CMP_BY_FILE;
 
 	poptContext ctx = poptGetContext(cmd, argc, argv, options, 0);
 	poptSetOtherOptionHelp(ctx, "[OPTIONS] A.json B.json [C.json ...]");
@@ -366,15 +197,15 @@ int cmd_compare(int argc, const char **argv)
 	}
 	if (style_arg && !strcmp(style_arg, "lkml")) {
 		lkml = 1;
-		sort = SORT_CHANGE;
+		sort = CMP_BY_CHANGE;
 	} else if (style_arg && strcmp(style_arg, "table")) {
 		status = cli_usage_error(cmd, "--style %s: give table or lkml", style_arg);
 		goto out;
 	}
 	if (sort_arg && !strcmp(sort_arg, "change")) {
-		sort = SORT_CHANGE;
+		sort = CMP_BY_CHANGE;
 	} else if (sort_arg && !strcmp(sort_arg, "name")) {
-		sort = SORT_NAME;
+		sort = CMP_BY_NAME;
 	} else if (sort_arg) {
 		status = cli_usage_error(cmd, "--sort %s: give change or name", sort_arg);
 		goto out;
@@ -411,15 +242,17 @@ int cmd_compare(int argc, const char **argv)
 		if (status)
 			goto out;
 		nloaded++;
+		char shown[2][300];
+		esc_str(shown[0], sizeof(shown[0]), paths[k]);
 		if (stat(paths[k], &st[k]) < 0) {
-			fprintf(stderr, "%s: %s: %s\n", cmd, paths[k], strerror(errno));
+			fprintf(stderr, "%s: %s: %s\n", cmd, shown[0], strerror(errno));
 			status = KB_EXIT_USAGE;
 			goto out;
 		}
 		for (size_t j = 0; j < k; j++)
 			if (st[j].st_dev == st[k].st_dev && st[j].st_ino == st[k].st_ino) {
 				fprintf(stderr, "%s: %s: the same file as %s; compare different runs\n",
-					cmd, paths[k], paths[j]);
+					cmd, shown[0], esc_str(shown[1], sizeof(shown[1]), paths[j]));
 				status = KB_EXIT_USAGE;
 				goto out;
 			}
@@ -436,19 +269,16 @@ int cmd_compare(int argc, const char **argv)
 	}
 	c.f = files;
 	c.nf = n;
-	if (build(&c) < 0) {
+	if (cmp_build(&c) < 0) {
 		fprintf(stderr, "%s: out of memory\n", cmd);
 		status = KB_EXIT_FAIL;
 		goto out;
 	}
-	if (sort == SORT_CHANGE)
-		qsort(c.rows, c.nrows, sizeof(*c.rows), by_change);
-	else if (sort == SORT_NAME)
-		qsort(c.rows, c.nrows, sizeof(*c.rows), by_name);
+	cmp_sort(&c, sort);
 	if (lkml)
-		print_lkml(&c);
+		cmp_print_lkml(stdout, &c);
 	else
-		print_table(&c);
+		cmp_print_table(stdout, &c);
 	fflush(stdout);
 	if (plot)
 		status = plot_write(&c, plot);

@@ -12,6 +12,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "stats/summary.h"
 #include "stats/ttest.h"
@@ -28,7 +29,8 @@ struct cmp_row {
 	double ci[CMP_MAX_FILES];                 /* half-width of the mean's interval; NAN if n < 2 */
 	enum t_verdict v[CMP_MAX_FILES];          /* k >= 1: against A */
 	struct t_diff d[CMP_MAX_FILES];           /* k >= 1, when v[k] is not T_TOO_FEW */
-	double change[CMP_MAX_FILES];             /* k >= 1: 100 (mean_k - mean_A) / mean_A; NAN if none */
+	double change[CMP_MAX_FILES];             /* k >= 1: 100 (mean_k - mean_A) / |mean_A|; NAN if
+						   * a side has no runs or mean_A is 0 (n/a) */
 };
 
 struct cmp {
@@ -40,8 +42,43 @@ struct cmp {
 	size_t nrows;
 };
 
+/* The test of f matching test `name` (unit `unit`) of file from: the same
+ * name and unit; failing that, the one test of f whose name differs only
+ * in the memory limit, when each file has just one such test (a run with
+ * --mem-limit against one without: "load 4" and "load 4 mem=48M").
+ * NULL when none matches. */
+const struct sf_test *cmp_find_test(const struct suitefile *f, const struct suitefile *from,
+				    const char *name, const char *unit);
+
+/* Fill c->rows (nrows) from c->f[0..nf-1] (nf >= 1) at c->conf: every
+ * test of A found in another file, with each file's summary, interval,
+ * and for B, C, ... the change and the verdict.  Returns 0, or -1 when out
+ * of memory.  The caller frees c->rows. */
+int cmp_build(struct cmp *c);
+
+enum cmp_order {
+	CMP_BY_FILE,      /* A's order */
+	CMP_BY_CHANGE,    /* by B's change against A, worst first; n/a last */
+	CMP_BY_NAME,      /* by name (version order), then unit */
+};
+void cmp_sort(struct cmp *c, enum cmp_order order);
+
+/* The change text of a percentage: "+2.02%", or "n/a" when it is not
+ * finite (a change against a mean of 0), into buf (n bytes). */
+void cmp_change_text(char *buf, size_t n, double pct);
+
+/* The table (files, notes, every row and file, the tests not compared)
+ * and the lkml lines ("test (unit) || A -> B +x%"), printed to out. */
+void cmp_print_table(FILE *out, const struct cmp *c);
+void cmp_print_lkml(FILE *out, const struct cmp *c);
+
 /* Does `gnuplot` exist in PATH?  1 yes, 0 no. */
 int plot_available(void);
+
+/* The gnuplot script plot_write runs, written to f: the terminal (PNG
+ * when file ends in .png, else SVG), the output file, the figures inline
+ * (every string from a results file escaped, escape.h, then quoted). */
+void plot_script(FILE *f, const struct cmp *c, const char *file);
 
 /* Draw c into file (.svg or .png) with gnuplot: MB/s against client count
  * for the load tests (one line per file, error bars: the interval of the

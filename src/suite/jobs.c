@@ -11,6 +11,7 @@
 #include "config.h"
 #include "cli.h"
 #include "suite/child.h"
+#include "suite/escape.h"
 #include "suite/jobs.h"
 #include "sys/caches.h"
 
@@ -100,6 +101,8 @@ void jobs_free(struct suite *s)
 	for (size_t i = 0; i < s->nmicro; i++)
 		free(s->micro_tests[i]);
 	s->nmems = s->nmicro = 0;
+	free(s->loadfile_path);
+	s->loadfile_path = NULL;
 }
 
 /* Split a comma-separated list into at most max strdup'd items; -1 on an
@@ -272,10 +275,13 @@ static int check_kbench(struct suite *s)
 		return KB_EXIT_USAGE;
 	}
 	if (s->loadfile) {
-		const char *chk[] = { "load", "--check", s->loadfile, NULL };
+		const char *chk[] = { "load", "--check",
+				      s->loadfile_path ? s->loadfile_path : s->loadfile, NULL };
 		if (ask_kbench(s, chk, NULL, last, sizeof(last)) != 1) {
+			char shown[300];
 			fprintf(stderr, "%s: -c %s: kbench load --check refuses it: %s\n", s->cmd,
-				s->loadfile, last[0] ? last : "(no message)");
+				s->loadfile, last[0] ? esc_str(shown, sizeof(shown), last) :
+				"(no message)");
 			return KB_EXIT_USAGE;
 		}
 	}
@@ -422,9 +428,10 @@ void jobs_args(const struct suite *s, const struct job *j, struct job_args *a)
 			v[n++] = "-D";
 			v[n++] = s->dir;
 		}
-		if (s->loadfile) {
+		if (s->loadfile_path) {
+			/* the file the suite checked, not a name looked up again */
 			v[n++] = "-c";
-			v[n++] = s->loadfile;
+			v[n++] = s->loadfile_path;
 		}
 		if (j->mem && strcmp(j->mem, "none")) {
 			v[n++] = "--mem-limit";

@@ -48,6 +48,7 @@ struct suite {
 	size_t nmicro;
 	unsigned runs;
 	double timelimit_s, warmup_s, pause_s;   /* warmup_s < 0: load's default */
+	char *loadfile_path;           /* the loadfile kbench load reads (load.h), owned */
 	bool load_mem_limit, load_drop_caches;   /* what this kbench load accepts */
 	/* the series */
 	const char *exe;               /* the kbench binary run as children */
@@ -100,6 +101,14 @@ int jobs_record(struct suite *s, const struct job *j, const char *started, doubl
  * document says neither or is missing. */
 int jobs_failure_reason(const struct suite *s, const struct job *j, char *msg, size_t msglen);
 
+/* --resume: does the document's progress agree with itself and with the
+ * command line?  Every done count is a whole number from 0 to --runs and
+ * names a job; a load or disk job's count is its test's runs plus its
+ * failures; a micro job's count is at least its failures plus the runs of
+ * each micro test; every test and failure belongs to a job.  Returns 0,
+ * or -1 with a one-line reason naming the test in why (whylen bytes). */
+int jobs_check_progress(const struct suite *s, char *why, size_t whylen);
+
 /* Runs of j attempted so far (the document's done count). */
 unsigned jobs_done(const struct suite *s, const struct job *j);
 void jobs_set_done(struct suite *s, const struct job *j, unsigned n);
@@ -109,7 +118,7 @@ void jobs_set_done(struct suite *s, const struct job *j, unsigned n);
  * NAN for micro (its length depends on the tests). */
 double jobs_guess_s(const struct suite *s, const struct job *j);
 
-/* Free what jobs_parse allocated (not the document). */
+/* Free what jobs_parse allocated and loadfile_path (not the document). */
 void jobs_free(struct suite *s);
 
 #endif

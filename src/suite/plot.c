@@ -9,11 +9,15 @@
  *     the mean at the chosen confidence;
  *   - every other test: the change of the mean against A in percent, one
  *     bar per file B, C, ..., error bars the interval of the difference
- *     (Welch), in percent of A's mean.
+ *     (Welch), in percent of A's mean; a change against a mean of 0 has
+ *     no bar, and its row's name says "n/a" for that file.
+ * Every string from a results file is escaped (escape.h) before it is
+ * quoted for gnuplot, so the picture shows what the terminal would.
  */
 #include "config.h"
 #include "suite/child.h"
 #include "suite/compare.h"
+#include "suite/escape.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -39,32 +43,49 @@ int plot_available(void)
 	return 0;
 }
 
-/* a control character (a newline ends a gnuplot command or datablock
- * line: a name from a results file must never start a line of its own) */
-static int control(char c)
+/* s escaped (escape.h): no control character is left, so no name from a
+ * results file can end a gnuplot command or datablock line and start one
+ * of its own.  malloc'd; NULL when out of memory. */
+static char *escaped(const char *s)
 {
-	return (unsigned char)c < 0x20 || c == 0x7f;
+	size_t n = esc_len(s) + 1;
+	char *e = malloc(n);
+	return e ? esc_str(e, n, s) : NULL;
 }
 
-/* a gnuplot single-quoted string: a quote is doubled, a control character
- * becomes a blank */
-static void quoted(FILE *f, const char *s)
+/* s as a gnuplot single-quoted string (backslashes are literal there):
+ * a quote is doubled; s holds no control character */
+static void quoted_raw(FILE *f, const char *s)
 {
 	fputc('\'', f);
 	for (; *s; s++) {
 		if (*s == '\'')
 			fputc('\'', f);
-		fputc(control(*s) ? ' ' : *s, f);
+		fputc(*s, f);
 	}
 	fputc('\'', f);
 }
 
-/* a double-quoted string of a datablock line: no double quote (it would
- * end the string: becomes a single one), no control character (blank) */
+/* a string from a results file, escaped, as a single-quoted string */
+static void quoted(FILE *f, const char *s)
+{
+	char *e = escaped(s);
+	quoted_raw(f, e ? e : "");
+	free(e);
+}
+
+/* the inside of a double-quoted string of a datablock line: no double
+ * quote (it would end the string: becomes a single one); a backslash
+ * doubled (gnuplot takes one as an escape there) */
 static void datum(FILE *f, const char *s)
 {
-	for (; *s; s++)
-		fputc(*s == '"' ? '\'' : control(*s) ? ' ' : *s, f);
+	char *e = escaped(s);
+	for (const char *p = e ? e : ""; *p; p++) {
+		if (*p == '\\')
+			fputc('\\', f);
+		fputc(*p == '"' ? '\'' : *p, f);
+	}
+	free(e);
 }
 
 static const char *command_of(const struct cmp_row *r)
@@ -165,6 +186,12 @@ static double bar(const struct cmp_row *r, size_t k)
 	return r->d[k].pct;
 }
 
+/* Has the change of file k on row r no percentage (A's mean is 0)? */
+static int is_na(const struct cmp_row *r, size_t k)
+{
+	return r->t[0]->n && r->t[k] && r->t[k]->n && !isfinite(r->change[k]);
+}
+
 /* Rows of the change chart with a bar of file k (k = 0: of any file). */
 static size_t other_rows(const struct cmp *c, size_t k)
 {
@@ -202,7 +229,11 @@ static void change_chart(FILE *f, const struct cmp *c)
 		datum(f, r->name);
 		fputs(" (", f);
 		datum(f, r->unit);
-		fprintf(f, "%s)\"", r->higher_is_better ? "" : ", lower is better");
+		fprintf(f, "%s", r->higher_is_better ? "" : ", lower is better");
+		for (size_t k = 1; k < c->nf; k++)
+			if (is_na(r, k))
+				fprintf(f, "; %c: n/a", (int)('A' + k));
+		fputs(")\"", f);
 		for (size_t k = 1; k < c->nf; k++) {
 			double v = bar(r, k);
 			if (!isfinite(v))
@@ -227,14 +258,56 @@ static void change_chart(FILE *f, const struct cmp *c)
 	fprintf(f, "\n");
 }
 
-int plot_write(const struct cmp *c, const char *file)
+void plot_script(FILE *f, const struct cmp *c, const char *file)
 {
 	const char *mems[16];
 	size_t nmems = mem_groups(c, mems, 16), nother = other_rows(c, 0);
 	int charts = (nmems > 0) + (nother > 0);
 	int png = strlen(file) > 4 && !strcmp(file + strlen(file) - 4, ".png");
+	int h = charts == 2 ? 900 : 500;
+	if (png)
+		fprintf(f, "set terminal pngcairo size 1000,%d font 'sans,10'\n", h);
+	else
+		fprintf(f, "set terminal svg size 1000,%d dynamic font 'sans,11' background "
+			   "rgb 'white'\n", h);
+	/* gnuplot takes an output name starting with '|' as a shell command:
+	 * the file of that name in the current directory is meant; the name
+	 * itself is not escaped (it is the file to write) */
+	fprintf(f, "set output ");
+	if (file[0] == '|') {
+		char *here = malloc(strlen(file) + 3);
+		if (here)
+			sprintf(here, "./%s", file);
+		quoted_raw(f, here ? here : "");
+		free(here);
+	} else {
+		quoted_raw(f, file);
+	}
+	fprintf(f, "\nset encoding utf8\n");
+	if (charts == 2)
+		fprintf(f, "set multiplot layout 2,1\n");
+	if (nmems)
+		load_chart(f, c, mems, nmems);
+	if (nother)
+		change_chart(f, c);
+	if (charts == 2)
+		fprintf(f, "unset multiplot\n");
+	int na = 0;
+	for (size_t i = 0; i < c->nrows; i++)
+		for (size_t k = 1; k < c->nf; k++)
+			na |= is_na(&c->rows[i], k);
+	if (!charts)
+		fprintf(f, "set title 'no figures to draw%s'\nunset xtics\nunset ytics\n"
+			   "set xrange [0:1]\nset yrange [0:1]\nplot NaN notitle\n",
+			na ? " (a change against a mean of 0 is n/a)" : "");
+}
+
+int plot_write(const struct cmp *c, const char *file)
+{
 	char script[] = "/tmp/kbench-plot.XXXXXX", log[] = "/tmp/kbench-plot-log.XXXXXX";
+	char shown[300], why[300];
 	int fd = mkstemp(script), lfd = mkstemp(log);
+	esc_str(shown, sizeof(shown), file);
 	if (fd < 0 || lfd < 0) {
 		fprintf(stderr, "%s: --plot: cannot make a temporary file: %s\n", c->cmd,
 			strerror(errno));
@@ -252,36 +325,7 @@ int plot_write(const struct cmp *c, const char *file)
 		unlink(log);
 		return 1;
 	}
-	int h = charts == 2 ? 900 : 500;
-	if (png)
-		fprintf(f, "set terminal pngcairo size 1000,%d font 'sans,10'\n", h);
-	else
-		fprintf(f, "set terminal svg size 1000,%d dynamic font 'sans,11' background "
-			   "rgb 'white'\n", h);
-	/* gnuplot takes an output name starting with '|' as a shell command:
-	 * the file of that name in the current directory is meant */
-	fprintf(f, "set output ");
-	if (file[0] == '|') {
-		char *here = malloc(strlen(file) + 3);
-		if (here)
-			sprintf(here, "./%s", file);
-		quoted(f, here ? here : "");
-		free(here);
-	} else {
-		quoted(f, file);
-	}
-	fprintf(f, "\nset encoding utf8\n");
-	if (charts == 2)
-		fprintf(f, "set multiplot layout 2,1\n");
-	if (nmems)
-		load_chart(f, c, mems, nmems);
-	if (nother)
-		change_chart(f, c);
-	if (charts == 2)
-		fprintf(f, "unset multiplot\n");
-	if (!charts)
-		fprintf(f, "set title 'no figures to draw'\nunset xtics\nunset ytics\n"
-			   "set xrange [0:1]\nset yrange [0:1]\nplot NaN notitle\n");
+	plot_script(f, c, file);
 	int werr = ferror(f);
 	werr |= fclose(f) != 0;
 	struct child_result r;
@@ -289,8 +333,8 @@ int plot_write(const struct cmp *c, const char *file)
 	const char *args[] = { script, NULL };
 	int rc = 0;
 	if (werr || child_run("gnuplot", args, log, log, &never, &r) < 0 || r.status != 0) {
-		fprintf(stderr, "%s: --plot %s: gnuplot failed: %s\n", c->cmd, file,
-			werr ? "cannot write its script" : r.last_line);
+		fprintf(stderr, "%s: --plot %s: gnuplot failed: %s\n", c->cmd, shown,
+			werr ? "cannot write its script" : esc_str(why, sizeof(why), r.last_line));
 		rc = 1;
 	}
 	unlink(script);

@@ -19,8 +19,12 @@
  * Invariants: a figure is recorded only from a child that exited 0 and
  * whose document holds it; a failed run is recorded as a failure (which
  * run, its exit status, its last line) and makes the exit status 1.
- * Nothing is written outside DIR (by the children), the results file and
- * a temporary directory beside it that is removed at the end.
+ * Nothing is written outside DIR (by the children), the results file, its
+ * lock FILE.lock and a temporary directory beside it (resfile.h), the
+ * last two removed at the end.  One series writes a results file at a
+ * time: it holds the lock from before its first read or write of the file
+ * to after its last (lock.h).  Strings from a results file or a child are
+ * printed escaped (escape.h).
  */
 #include "config.h"
 #include "commands.h"
@@ -29,13 +33,14 @@
 #include "result/sysinfo.h"
 #include "stats/summary.h"
 #include "suite/child.h"
+#include "suite/escape.h"
 #include "suite/jobs.h"
+#include "suite/lock.h"
+#include "suite/resfile.h"
 #include "suite/suitefile.h"
 #include "sys/caches.h"
 
-#include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <math.h>
 #include <popt.h>
@@ -44,7 +49,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -94,7 +98,8 @@ static int save(const struct suite *s)
 	char err[512];
 	json_object_set_new(s->doc, "updated", now_json());
 	if (result_write(s->doc, s->path, err, sizeof(err)) < 0) {
-		fprintf(stderr, "%s: %s\n", s->cmd, err);
+		char shown[600];
+		fprintf(stderr, "%s: %s\n", s->cmd, esc_str(shown, sizeof(shown), err));
 		return -1;
 	}
 	return 0;
@@ -119,7 +124,7 @@ static void print_table(FILE *f, const struct suite *s)
 	json_t *t;
 	json_array_foreach(tests, i, t) {
 		size_t n = json_array_size(json_object_get(t, "runs"));
-		size_t w = strlen(json_string_value(json_object_get(t, "name")));
+		size_t w = esc_len(json_string_value(json_object_get(t, "name")));
 		maxruns = n > maxruns ? n : maxruns;
 		namew = w > namew ? w : namew;
 	}
@@ -137,7 +142,7 @@ static void print_table(FILE *f, const struct suite *s)
 		json_t *r;
 		if (!v)
 			continue;
-		fprintf(f, "%-*s", (int)namew, json_string_value(json_object_get(t, "name")));
+		esc_put(f, json_string_value(json_object_get(t, "name")), namew);
 		bool small = n > 0;
 		json_array_foreach(runs, j, r) {
 			v[j] = json_number_value(json_object_get(r, "value"));
@@ -161,21 +166,31 @@ static void print_table(FILE *f, const struct suite *s)
 			fprintf(f, " %10s %10s %10s %10s %7s", "-", "-", "-", "-", "-");
 		}
 		const char *skipped = json_string_value(json_object_get(t, "skipped"));
-		fprintf(f, "  %s%s%s\n", json_string_value(json_object_get(t, "unit")),
-			skipped ? "  skipped: " : "", skipped ? skipped : "");
+		fputs("  ", f);
+		esc_put(f, json_string_value(json_object_get(t, "unit")), 0);
+		if (skipped) {
+			fputs("  skipped: ", f);
+			esc_put(f, skipped, 0);
+		}
+		fputc('\n', f);
 		free(v);
 	}
 	json_t *fails = json_object_get(s->doc, "failures");
 	if (json_array_size(fails))
 		fprintf(f, "\n%zu run(s) failed:\n", json_array_size(fails));
-	json_array_foreach(fails, i, t)
-		fprintf(f, "  %s run %lld: exit status %lld: %s\n",
-			json_string_value(json_object_get(t, "test")),
+	json_array_foreach(fails, i, t) {
+		fputs("  ", f);
+		esc_put(f, json_string_value(json_object_get(t, "test")), 0);
+		fprintf(f, " run %lld: exit status %lld: ",
 			(long long)json_integer_value(json_object_get(t, "run")),
-			(long long)json_integer_value(json_object_get(t, "exit_status")),
-			json_string_value(json_object_get(t, "message")));
+			(long long)json_integer_value(json_object_get(t, "exit_status")));
+		esc_put(f, json_string_value(json_object_get(t, "message")), 0);
+		fputc('\n', f);
+	}
 	fprintf(f, "\nMB = 10^6 bytes (kbench load), MiB = 2^20 bytes (kbench disk); CoV = "
-		"stddev / mean\nresults: %s\n", s->path);
+		"stddev / mean\nresults: ");
+	esc_put(f, s->path, 0);
+	fputc('\n', f);
 }
 
 /* ---- the runs ---- */
@@ -228,13 +243,13 @@ static void record_failure(struct suite *s, const struct job *j, unsigned run, i
  * recorded). */
 static int one_run(struct suite *s, struct job *j, unsigned run, unsigned pos, unsigned total)
 {
-	char why[300], started[32], line[600], left[64];
+	char why[300], started[32], line[600], left[64], shown[700];
 	sync();
 	if (s->drop_caches && caches_drop(why, sizeof(why)) < 0) {
 		iso_now(started, sizeof(started));
 		record_failure(s, j, run, KB_EXIT_FAIL, why, started);
 		fprintf(stderr, "%s: [%u/%u] %s, run %u of %u: FAILED: %s\n", s->cmd, pos, total,
-			j->name, run, s->runs, why);
+			j->name, run, s->runs, esc_str(shown, sizeof(shown), why));
 		return 0;
 	}
 	pause_s(s->pause_s);
@@ -269,17 +284,19 @@ static int one_run(struct suite *s, struct job *j, unsigned run, unsigned pos, u
 				 "(no output)");
 		record_failure(s, j, run, cr.status, line, started);
 		fprintf(stderr, "%s: [%u/%u] %s, run %u of %u: FAILED, exit status %d: %s; %s\n",
-			s->cmd, pos, total, j->name, run, s->runs, cr.status, line, left);
+			s->cmd, pos, total, j->name, run, s->runs, cr.status,
+			esc_str(shown, sizeof(shown), line), left);
 		return 0;
 	}
 	if (jobs_record(s, j, started, cr.seconds, line, sizeof(line)) < 0) {
 		record_failure(s, j, run, cr.status, line, started);
 		fprintf(stderr, "%s: [%u/%u] %s, run %u of %u: FAILED: %s; %s\n",
-			s->cmd, pos, total, j->name, run, s->runs, line, left);
+			s->cmd, pos, total, j->name, run, s->runs, esc_str(shown, sizeof(shown), line),
+			left);
 		return 0;
 	}
 	fprintf(stderr, "%s: [%u/%u] %s, run %u of %u: %s; %s\n", s->cmd, pos, total,
-		j->name, run, s->runs, line, left);
+		j->name, run, s->runs, esc_str(shown, sizeof(shown), line), left);
 	return 0;
 }
 
@@ -366,150 +383,24 @@ static json_t *new_document(struct suite *s, int argc, const char **argv)
 	return doc;
 }
 
-static void default_path(struct suite *s)
+/* The document of the series: new, or the resumed one marked so. */
+static int start_document(struct suite *s, int argc, const char **argv)
 {
-	char when[32], real_host[65] = "host", rel[65] = "kernel";
-	struct kb_sysinfo si;
-	sysinfo_collect(&si, NULL);
-	if (si.kernel[0])
-		snprintf(rel, sizeof(rel), "%s", si.kernel);
-	if (si.hostname[0])
-		snprintf(real_host, sizeof(real_host), "%s", si.hostname);
-	time_t t = time(NULL);
-	struct tm tm;
-	localtime_r(&t, &tm);
-	strftime(when, sizeof(when), "%Y%m%d-%H%M%S", &tm);
-	for (char *p = rel; *p; p++)
-		if (*p == '/')
-			*p = '_';
-	snprintf(s->path, sizeof(s->path), "kbench-%s-%s-%s.json", rel, real_host, when);
-}
-
-/* Remove the temporary directories .kbench-suite.PID.XXXXXX in dir of
- * suites that were killed outright (PID no longer a process), with the
- * three files a suite keeps there; anything else in one keeps it. */
-static void sweep_tmp(const struct suite *s, const char *dir)
-{
-	static const char *const files[] = { "run.json", "run.err", "run.out" };
-	const char *prefix = ".kbench-suite.";
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	while (d && (e = readdir(d))) {
-		char *end, path[NAME_MAX + 16];
-		if (strncmp(e->d_name, prefix, strlen(prefix)))
-			continue;
-		const char *num = e->d_name + strlen(prefix);
-		errno = 0;
-		long pid = strtol(num, &end, 10);
-		if (end == num || *end != '.' || errno || pid <= 0 || (pid_t)pid != pid ||
-		    kill((pid_t)pid, 0) == 0 || errno != ESRCH)
-			continue;
-		for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
-			snprintf(path, sizeof(path), "%s/%s", e->d_name, files[i]);
-			unlinkat(dirfd(d), path, 0);
+	if (!s->doc) {
+		s->doc = new_document(s, argc, argv);
+		if (!s->doc) {
+			fprintf(stderr, "%s: out of memory\n", s->cmd);
+			return KB_EXIT_FAIL;
 		}
-		if (unlinkat(dirfd(d), e->d_name, AT_REMOVEDIR) == 0)
-			fprintf(stderr, "%s: removed %s/%s, left by a kbench suite that was killed\n",
-				s->cmd, dir, e->d_name);
+		return 0;
 	}
-	if (d)
-		closedir(d);
-}
-
-/* The results file passes the check every --json FILE passes
- * (result_destination: a new or regular file, a link followed to its
- * target, not the loadfile or the disk, not inside DIR, whose load cleanup
- * removes what it did not find there); its directory must take a
- * temporary directory for the children's documents.  Returns 0 or
- * KB_EXIT_USAGE. */
-static int prepare_paths(struct suite *s)
-{
-	char parent[PATH_MAX], rparent[PATH_MAX], dest[PATH_MAX];
-	const char *keep[] = { s->loadfile, s->disk };
-	if (!strcmp(s->path, "-")) {
-		fprintf(stderr, "%s: -o -: the results file is rewritten after every run; "
-			"give a file name\n", s->cmd);
-		return KB_EXIT_USAGE;
+	json_t *res = json_object_get(s->doc, "resumed");
+	if (!json_is_array(res)) {
+		res = json_array();
+		json_object_set_new(s->doc, "resumed", res);
 	}
-	if (result_destination(s->cmd, "-o", s->path, keep, 2, s->dir, dest, sizeof(dest)))
-		return KB_EXIT_USAGE;
-	snprintf(s->path, sizeof(s->path), "%s", dest);
-	errno = 0;
-	if (result_parent_dir(s->path, parent, sizeof(parent)) < 0 || !realpath(parent, rparent)) {
-		fprintf(stderr, "%s: %s: %s\n", s->cmd, s->path,
-			errno ? strerror(errno) : strerror(ENAMETOOLONG));
-		return KB_EXIT_USAGE;
-	}
-	sweep_tmp(s, rparent);
-	snprintf(s->tmpdir, sizeof(s->tmpdir), "%s/.kbench-suite.%ld.XXXXXX", rparent,
-		 (long)getpid());
-	if (!mkdtemp(s->tmpdir)) {
-		fprintf(stderr, "%s: cannot make a temporary directory in %s: %s\n", s->cmd, rparent,
-			strerror(errno));
-		s->tmpdir[0] = '\0';
-		return KB_EXIT_USAGE;
-	}
-	snprintf(s->child_json, sizeof(s->child_json), "%s/run.json", s->tmpdir);
-	snprintf(s->child_log, sizeof(s->child_log), "%s/run.err", s->tmpdir);
-	snprintf(s->child_out, sizeof(s->child_out), "%s/run.out", s->tmpdir);
-	return 0;
-}
-
-static void remove_tmp(struct suite *s)
-{
-	if (!s->tmpdir[0])
-		return;
-	unlink(s->child_json);
-	unlink(s->child_log);
-	unlink(s->child_out);
-	rmdir(s->tmpdir);
-	s->tmpdir[0] = '\0';
-}
-
-/* --resume FILE: the document, its command line and its directory. */
-static int open_resume(struct suite *s, const char *file, struct suitefile *sf, int *argc,
-		       const char ***argv)
-{
-	int rc = suitefile_load(s->cmd, file, false, sf);
-	if (rc)
-		return rc;
-	json_t *cmdline = json_object_get(sf->doc, "command");
-	const char *cwd = json_string_value(json_object_get(sf->doc, "cwd"));
-	if (json_is_true(json_object_get(sf->doc, "finished"))) {
-		fprintf(stderr, "%s: %s: this suite is finished; nothing to resume\n", s->cmd, file);
-		return KB_EXIT_USAGE;
-	}
-	if (!json_is_array(cmdline) || json_array_size(cmdline) < 2 || !cwd ||
-	    !json_is_object(json_object_get(sf->doc, "done")) ||
-	    !json_is_array(json_object_get(sf->doc, "failures"))) {
-		fprintf(stderr, "%s: %s: no command line, directory or progress recorded: "
-			"cannot resume it\n", s->cmd, file);
-		return KB_EXIT_USAGE;
-	}
-	if (!realpath(file, s->path)) {
-		fprintf(stderr, "%s: %s: %s\n", s->cmd, file, strerror(errno));
-		return KB_EXIT_USAGE;
-	}
-	if (chdir(cwd) < 0) {
-		fprintf(stderr, "%s: %s: cannot return to the suite's directory %s: %s\n", s->cmd,
-			file, cwd, strerror(errno));
-		return KB_EXIT_USAGE;
-	}
-	size_t n = json_array_size(cmdline);
-	const char **av = calloc(n, sizeof(*av));
-	if (!av)
-		return KB_EXIT_FAIL;
-	av[0] = s->cmd;
-	for (size_t i = 2; i < n; i++) {
-		av[i - 1] = json_string_value(json_array_get(cmdline, i));
-		if (!av[i - 1]) {
-			free(av);
-			fprintf(stderr, "%s: %s: a command-line word is not a string\n", s->cmd, file);
-			return KB_EXIT_USAGE;
-		}
-	}
-	*argc = (int)n - 1;
-	*argv = av;
+	json_array_append_new(res, now_json());
+	json_object_set_new(s->doc, "interrupted", json_false());
 	return 0;
 }
 
@@ -517,9 +408,9 @@ int cmd_suite(int argc, const char **argv)
 {
 	struct suite s;
 	struct suitefile sf = { 0 };
+	struct results_lock lock = { .fd = -1 };
 	const char **rargv = NULL;
-	char *resume = NULL;
-	int rargc = 0;
+	char shown[300], why[300];
 	poptContext ctx = NULL, rctx = NULL;
 	memset(&s, 0, sizeof(s));
 	s.cmd = argv[0];
@@ -528,61 +419,30 @@ int cmd_suite(int argc, const char **argv)
 	int status = jobs_parse(&s, argc, argv, &ctx);
 	if (status)
 		goto out;
-	if (s.resume) {
-		status = open_resume(&s, s.resume, &sf, &rargc, &rargv);
-		if (status)
-			goto out;
-		resume = s.resume;
-		char *format = s.format;
-		s.resume = s.format = NULL;
-		char path[PATH_MAX];
-		snprintf(path, sizeof(path), "%s", s.path);   /* resolved before the chdir */
-		jobs_free(&s);
-		memset(&s, 0, sizeof(s));
-		s.cmd = argv[0];
-		status = jobs_parse(&s, rargc, rargv, &rctx);
-		if (status || s.resume) {
-			fprintf(stderr, "%s: %s: its stored command line is not usable\n", s.cmd, path);
-			status = KB_EXIT_USAGE;
-			goto out;
-		}
-		snprintf(s.path, sizeof(s.path), "%s", path);
-		if (format) {
-			free(s.format);
-			s.format = format;
-		}
-		s.doc = json_incref(sf.doc);
-	} else if (s.out) {
-		snprintf(s.path, sizeof(s.path), "%s", s.out);
-	} else {
-		default_path(&s);
-	}
-	/* from the temporary directory on, a signal stops the series cleanly
-	 * (SIGHUP too: a lost ssh session; not under nohup), so the directory
-	 * is removed */
+	/* from the lock on, a signal stops the series cleanly (SIGHUP too: a
+	 * lost ssh session; not under nohup), so the lock and temporary
+	 * directory are removed */
 	cli_catch_stop_signals(on_signal);
-	status = prepare_paths(&s);
-	if (status)
-		goto out;
-	status = jobs_check(&s);
-	if (status)
-		goto out;
-	if (!s.doc) {
-		s.doc = new_document(&s, argc, argv);
-		if (!s.doc) {
-			fprintf(stderr, "%s: out of memory\n", s.cmd);
-			status = KB_EXIT_FAIL;
-			goto out;
-		}
-	} else {
-		json_t *res = json_object_get(s.doc, "resumed");
-		if (!json_is_array(res)) {
-			res = json_array();
-			json_object_set_new(s.doc, "resumed", res);
-		}
-		json_array_append_new(res, now_json());
-		json_object_set_new(s.doc, "interrupted", json_false());
+	int resuming = s.resume != NULL;
+	if (resuming)
+		status = resfile_resume(&s, &lock, &sf, &rargv, &rctx);
+	else if (s.out)
+		snprintf(s.path, sizeof(s.path), "%s", s.out);
+	else
+		resfile_default_path(&s);
+	if (!status)
+		status = resfile_prepare(&s, &lock);
+	if (!status)
+		status = jobs_check(&s);
+	if (!status && resuming && jobs_check_progress(&s, why, sizeof(why)) < 0) {
+		fprintf(stderr, "%s: %s: %s; cannot resume it\n", s.cmd,
+			esc_str(shown, sizeof(shown), s.path), why);
+		status = KB_EXIT_USAGE;
 	}
+	if (!status)
+		status = start_document(&s, argc, argv);
+	if (status)
+		goto out;
 	jobs_rows(&s);
 	if (save(&s) < 0) {
 		status = KB_EXIT_USAGE;
@@ -591,6 +451,7 @@ int cmd_suite(int argc, const char **argv)
 
 	int rc = run_all(&s);
 	cli_default_stop_signals();
+	esc_str(shown, sizeof(shown), s.path);
 	if (rc == -1) {
 		json_object_set_new(s.doc, "interrupted", json_true());
 		save(&s);
@@ -599,7 +460,7 @@ int cmd_suite(int argc, const char **argv)
 			done += jobs_done(&s, &s.jobs[k]);
 		fprintf(stderr, "%s: interrupted by signal %d after %u of %u runs; %s holds them; "
 			"continue with: kbench suite --resume %s\n", s.cmd, (int)stop_signal, done,
-			(unsigned)s.njobs * s.runs, s.path, s.path);
+			(unsigned)s.njobs * s.runs, shown, shown);
 		status = 128 + (int)stop_signal;
 		goto out;
 	}
@@ -613,6 +474,9 @@ int cmd_suite(int argc, const char **argv)
 		status = KB_EXIT_FAIL;
 		goto out;
 	}
+	/* the series is over: nothing is left behind if printing dies (SIGPIPE) */
+	resfile_remove_tmp(&s);
+	results_unlock(&lock);
 	if (s.format && !strcmp(s.format, "benchstat"))
 		suitefile_benchstat(stdout, s.doc);
 	else
@@ -621,12 +485,12 @@ int cmd_suite(int argc, const char **argv)
 	status = json_array_size(json_object_get(s.doc, "failures")) ? KB_EXIT_FAIL : KB_EXIT_OK;
 out:
 	cli_default_stop_signals();
-	remove_tmp(&s);
+	resfile_remove_tmp(&s);
+	results_unlock(&lock);
 	json_decref(s.doc);
 	jobs_free(&s);
 	suitefile_free(&sf);
 	free(rargv);
-	free(resume);
 	if (rctx)
 		poptFreeContext(rctx);
 	if (ctx)

@@ -2,24 +2,48 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * Every check that can refuse a file is made here, before anything is
- * printed from it, so a bad file gives one line and status 2.
+ * printed from it, so a bad file gives one line and status 2: the layout,
+ * and figures no measurement can give (a negative throughput or time).
+ * Names from the file in those lines are escaped (escape.h).
  */
 #include "config.h"
 #include "cli.h"
 #include "stats/summary.h"
+#include "suite/escape.h"
 #include "suite/suitefile.h"
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
-static int refuse(const char *cmd, const char *path, const char *why)
+static int refuse(FILE *errs, const char *cmd, const char *path, const char *why)
 {
-	fprintf(stderr, "%s: %s: %s\n", cmd, path, why);
+	if (errs) {
+		fprintf(errs, "%s: ", cmd);
+		esc_put(errs, path, 0);
+		fprintf(errs, ": %s\n", why);
+	}
 	return KB_EXIT_USAGE;
+}
+
+bool suitefile_unit_nonnegative(const char *unit)
+{
+	static const char *const units[] = { "MB/s", "MiB/s", "KBps", "lps", "lpm", "MWIPS",
+					     "ns", "us", "ms", "s", "seconds" };
+	static const char *const ends[] = { "/s", "/op", "ps" };
+	size_t n = strlen(unit);
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+		if (!strcmp(unit, units[i]))
+			return true;
+	for (size_t i = 0; i < sizeof(ends) / sizeof(ends[0]); i++)
+		if (n > strlen(ends[i]) && !strcmp(unit + n - strlen(ends[i]), ends[i]))
+			return true;
+	return false;
 }
 
 void suitefile_free(struct suitefile *sf)
@@ -35,15 +59,19 @@ void suitefile_free(struct suitefile *sf)
 /* Fill one sf_test from a tests[] entry; -1 if malformed (why says how). */
 static int read_test(json_t *t, struct sf_test *out, char *why, size_t whylen)
 {
-	json_t *name = json_object_get(t, "name"), *unit = json_object_get(t, "unit");
+	char name[120], unit[40];
+	json_t *jname = json_object_get(t, "name"), *junit = json_object_get(t, "unit");
 	json_t *hib = json_object_get(t, "higher_is_better"), *runs = json_object_get(t, "runs");
-	if (!json_is_object(t) || !json_is_string(name) || !json_is_string(unit) ||
+	if (!json_is_object(t) || !json_is_string(jname) || !json_is_string(junit) ||
 	    !json_is_boolean(hib) || !json_is_array(runs)) {
 		snprintf(why, whylen, "a test without name, unit, higher_is_better or runs");
 		return -1;
 	}
-	out->name = json_string_value(name);
-	out->unit = json_string_value(unit);
+	out->name = json_string_value(jname);
+	out->unit = json_string_value(junit);
+	esc_str(name, sizeof(name), out->name);
+	esc_str(unit, sizeof(unit), out->unit);
+	bool nonneg = suitefile_unit_nonnegative(out->unit);
 	out->higher_is_better = json_is_true(hib);
 	out->params = json_object_get(t, "params");
 	out->n = 0;
@@ -57,8 +85,12 @@ static int read_test(json_t *t, struct sf_test *out, char *why, size_t whylen)
 	json_array_foreach(runs, i, r) {
 		json_t *v = json_object_get(r, "value");
 		if (!json_is_number(v) || !isfinite(json_number_value(v))) {
-			snprintf(why, whylen, "test '%s': run %zu has no numeric value", out->name,
-				 i + 1);
+			snprintf(why, whylen, "test '%s': run %zu has no numeric value", name, i + 1);
+			return -1;
+		}
+		if (nonneg && json_number_value(v) < 0) {
+			snprintf(why, whylen, "test '%s': run %zu is %g %s, and a figure in %s cannot "
+				 "be negative", name, i + 1, json_number_value(v), unit, unit);
 			return -1;
 		}
 		out->v[out->n++] = json_number_value(v);
@@ -68,91 +100,126 @@ static int read_test(json_t *t, struct sf_test *out, char *why, size_t whylen)
 	struct summary sm;
 	if (out->n && (summary_of(out->v, out->n, &sm) < 0 || !isfinite(sm.mean) ||
 		       (out->n > 1 && !isfinite(sm.stddev)))) {
-		snprintf(why, whylen, "test '%s': its figures are too large to average", out->name);
+		snprintf(why, whylen, "test '%s': its figures are too large to average", name);
 		return -1;
+	}
+	return 0;
+}
+
+/* The document's kind and schema; 0, or -1 with the reason in why. */
+static int check_kind(json_t *doc, char *why, size_t whylen)
+{
+	json_t *kind = json_object_get(doc, "kind"), *schema = json_object_get(doc, "schema");
+	char k[60];
+	if (!json_is_object(doc) || !json_is_string(json_object_get(doc, "kbench_version"))) {
+		snprintf(why, whylen, "not a kbench results file");
+	} else if (!json_is_string(kind) || strcmp(json_string_value(kind), "suite")) {
+		snprintf(why, whylen, "not a kbench suite results file (kind \"%s\"; "
+			 "'kbench suite' writes them)", json_is_string(kind) ?
+			 esc_str(k, sizeof(k), json_string_value(kind)) : "?");
+	} else if (!json_is_integer(schema) || json_integer_value(schema) < 1) {
+		snprintf(why, whylen, "no schema version: not a kbench suite results file");
+	} else if (json_integer_value(schema) > SUITE_SCHEMA) {
+		snprintf(why, whylen, "schema %lld is newer than this kbench reads (%d); "
+			 "use a newer kbench", (long long)json_integer_value(schema), SUITE_SCHEMA);
+	} else if (!json_is_array(json_object_get(doc, "tests"))) {
+		snprintf(why, whylen, "no tests array: not a complete kbench suite results file");
+	} else {
+		return 0;
+	}
+	return -1;
+}
+
+/* Every test of the document into out->t; 0, or -1 with why. */
+static int read_tests(struct suitefile *out, char *why, size_t whylen)
+{
+	json_t *tests = json_object_get(out->doc, "tests"), *t;
+	size_t i;
+	out->t = calloc(json_array_size(tests) + 1, sizeof(*out->t));
+	if (!out->t) {
+		snprintf(why, whylen, "out of memory");
+		return -1;
+	}
+	json_array_foreach(tests, i, t) {
+		struct sf_test *new = &out->t[out->nt];
+		int rc = read_test(t, new, why, whylen);
+		out->nt++;    /* so suitefile_free frees its figures */
+		if (rc < 0)
+			return -1;
+		out->nruns += new->n;
+		for (size_t j = 0; j + 1 < out->nt; j++)
+			if (!strcmp(out->t[j].name, new->name) && !strcmp(out->t[j].unit, new->unit)) {
+				char name[120], unit[40];
+				snprintf(why, whylen, "test '%s' (%s) appears twice",
+					 esc_str(name, sizeof(name), new->name),
+					 esc_str(unit, sizeof(unit), new->unit));
+				return -1;
+			}
+	}
+	return 0;
+}
+
+int suitefile_read(const char *cmd, const char *name, FILE *in, FILE *errs, bool need_runs,
+		   struct suitefile *out)
+{
+	json_error_t jerr;
+	char why[400];
+	memset(out, 0, sizeof(*out));
+	json_t *doc = json_loadf(in, JSON_REJECT_DUPLICATES, &jerr);
+	if (!doc) {
+		char text[200];
+		snprintf(why, sizeof(why), "not a kbench results file: not JSON (line %d: %s)",
+			 jerr.line, esc_str(text, sizeof(text), jerr.text));
+		return refuse(errs, cmd, name, why);
+	}
+	out->doc = doc;
+	out->path = strdup(name);
+	int rc = 0;
+	if (!out->path) {
+		snprintf(why, sizeof(why), "out of memory");
+		rc = -1;
+	}
+	if (!rc)
+		rc = check_kind(doc, why, sizeof(why));
+	if (!rc)
+		rc = read_tests(out, why, sizeof(why));
+	if (!rc && need_runs && out->nruns == 0) {
+		snprintf(why, sizeof(why), "no runs recorded: nothing to compare");
+		rc = -1;
+	}
+	if (rc) {
+		suitefile_free(out);
+		return refuse(errs, cmd, name, why);
 	}
 	return 0;
 }
 
 int suitefile_load(const char *cmd, const char *path, bool need_runs, struct suitefile *out)
 {
-	json_error_t jerr;
-	char why[300];
-	memset(out, 0, sizeof(*out));
-	FILE *f = fopen(path, "re");
-	if (!f)
-		return refuse(cmd, path, strerror(errno));
 	struct stat st;
-	if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
-		fclose(f);
-		return refuse(cmd, path, strerror(EISDIR));
+	memset(out, 0, sizeof(*out));
+	/* O_NONBLOCK: a FIFO named as a results file does not hang the command */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
+		return refuse(stderr, cmd, path, strerror(errno));
+	if (fstat(fd, &st) < 0) {
+		int e = errno;
+		close(fd);
+		return refuse(stderr, cmd, path, strerror(e));
 	}
-	json_t *doc = json_loadf(f, JSON_REJECT_DUPLICATES, &jerr);
+	if (!S_ISREG(st.st_mode)) {
+		close(fd);
+		return refuse(stderr, cmd, path, S_ISDIR(st.st_mode) ? strerror(EISDIR) :
+			      "not a regular file");
+	}
+	FILE *f = fdopen(fd, "r");
+	if (!f) {
+		close(fd);
+		return refuse(stderr, cmd, path, strerror(errno));
+	}
+	int rc = suitefile_read(cmd, path, f, stderr, need_runs, out);
 	fclose(f);
-	if (!doc) {
-		snprintf(why, sizeof(why), "not a kbench results file: not JSON (line %d: %s)",
-			 jerr.line, jerr.text);
-		return refuse(cmd, path, why);
-	}
-	out->doc = doc;
-	out->path = strdup(path);
-	json_t *kind = json_object_get(doc, "kind"), *schema = json_object_get(doc, "schema");
-	json_t *tests = json_object_get(doc, "tests");
-	int rc = KB_EXIT_USAGE;
-	if (!out->path) {
-		refuse(cmd, path, "out of memory");
-	} else if (!json_is_object(doc) || !json_is_string(json_object_get(doc, "kbench_version"))) {
-		refuse(cmd, path, "not a kbench results file");
-	} else if (!json_is_string(kind) || strcmp(json_string_value(kind), "suite")) {
-		snprintf(why, sizeof(why), "not a kbench suite results file (kind \"%s\"; "
-			 "'kbench suite' writes them)", json_is_string(kind) ?
-			 json_string_value(kind) : "?");
-		refuse(cmd, path, why);
-	} else if (!json_is_integer(schema) || json_integer_value(schema) < 1) {
-		refuse(cmd, path, "no schema version: not a kbench suite results file");
-	} else if (json_integer_value(schema) > SUITE_SCHEMA) {
-		snprintf(why, sizeof(why), "schema %lld is newer than this kbench reads (%d); "
-			 "use a newer kbench", (long long)json_integer_value(schema), SUITE_SCHEMA);
-		refuse(cmd, path, why);
-	} else if (!json_is_array(tests)) {
-		refuse(cmd, path, "no tests array: not a complete kbench suite results file");
-	} else {
-		rc = 0;
-	}
-	if (rc) {
-		suitefile_free(out);
-		return rc;
-	}
-	out->t = calloc(json_array_size(tests) + 1, sizeof(*out->t));
-	if (!out->t) {
-		suitefile_free(out);
-		return refuse(cmd, path, "out of memory");
-	}
-	size_t i;
-	json_t *t;
-	json_array_foreach(tests, i, t) {
-		if (read_test(t, &out->t[out->nt], why, sizeof(why)) < 0) {
-			out->nt++;
-			suitefile_free(out);
-			return refuse(cmd, path, why);
-		}
-		out->nruns += out->t[out->nt].n;
-		for (size_t j = 0; j < out->nt; j++)
-			if (!strcmp(out->t[j].name, out->t[out->nt].name) &&
-			    !strcmp(out->t[j].unit, out->t[out->nt].unit)) {
-				snprintf(why, sizeof(why), "test '%s' (%s) appears twice",
-					 out->t[j].name, out->t[j].unit);
-				out->nt++;
-				suitefile_free(out);
-				return refuse(cmd, path, why);
-			}
-		out->nt++;
-	}
-	if (need_runs && out->nruns == 0) {
-		suitefile_free(out);
-		return refuse(cmd, path, "no runs recorded: nothing to compare");
-	}
-	return 0;
+	return rc;
 }
 
 const char *suitefile_sys(const struct suitefile *sf, const char *key)
@@ -161,19 +228,15 @@ const char *suitefile_sys(const struct suitefile *sf, const char *key)
 	return s ? s : "";
 }
 
-/* a name part without blanks */
+/* a name part without blanks, escaped (escape.h), cut short at a whole
+ * character or escape */
 static void word(char *dst, size_t n, const char *src)
 {
-	size_t i = 0;
-	for (; src && *src && i + 1 < n; src++)
-		dst[i++] = isspace((unsigned char)*src) ? '_' : *src;
-	/* cut short inside a UTF-8 character: leave out its first bytes too */
-	if (src && ((unsigned char)*src & 0xc0) == 0x80) {
-		while (i > 0 && ((unsigned char)dst[i - 1] & 0xc0) == 0x80)
-			i--;
-		if (i > 0)
-			i--;
-	}
+	size_t i = 0, used, k;
+	char out[8];
+	for (; src && *src && i + (k = esc_next(src, out, &used)) < n; src += used)
+		for (size_t b = 0; b < k; b++)
+			dst[i++] = out[b] == ' ' ? '_' : out[b];
 	dst[i] = '\0';
 }
 
@@ -216,8 +279,7 @@ static void config_line(FILE *f, const char *key, const char *value)
 	if (!value || !*value)
 		return;
 	fprintf(f, "%s: ", key);
-	for (; *value; value++)
-		fputc(*value == '\n' ? ' ' : *value, f);
+	esc_put(f, value, 0);
 	fputc('\n', f);
 }
 

@@ -38,13 +38,30 @@ struct suitefile {
 	size_t nruns;           /* figures over all tests */
 };
 
-/* Read and check path: a JSON object of kind "suite" whose schema is an
- * integer no newer than SUITE_SCHEMA, with a tests array whose entries have
- * a name, a unit and runs with numeric values.  need_runs: refuse a file
- * without a single figure.  Returns 0, or KB_EXIT_USAGE (2) after one line
- * "CMD: PATH: reason" on stderr (not JSON, which line; not a kbench suite
- * file; a newer schema; no runs).  free with suitefile_free. */
+/* Read and check the results file path (a regular file; a FIFO or device
+ * is refused, not read): a JSON object of kind "suite" whose schema is an
+ * integer no newer than SUITE_SCHEMA, with a tests array whose entries
+ * have a name, a unit, higher_is_better and runs with finite numeric
+ * values, no test twice (name and unit), no negative figure in a unit
+ * that cannot have one (suitefile_unit_nonnegative), no figures whose
+ * mean or spread overflows.  need_runs: refuse a file without a single
+ * figure.  Returns 0, or KB_EXIT_USAGE (2) after one line "CMD: PATH:
+ * reason" on stderr (not JSON, which line; not a kbench suite file; a
+ * newer schema; which test and run; no runs), names from the file and
+ * PATH escaped (escape.h).  Free out with suitefile_free (also after a
+ * refusal: it is then empty). */
 int suitefile_load(const char *cmd, const char *path, bool need_runs, struct suitefile *out);
+
+/* suitefile_load's checks on a document read from in (to its end), named
+ * name in out->path and in the refusal line, which goes to errs (NULL:
+ * none).  The same returns. */
+int suitefile_read(const char *cmd, const char *name, FILE *in, FILE *errs, bool need_runs,
+		   struct suitefile *out);
+
+/* Is unit one whose figures cannot be negative: a throughput, a rate or
+ * a time?  "MB/s", "MiB/s", "KBps", "lps", "lpm", "MWIPS", "ns", "us",
+ * "ms", "s", "seconds", and any unit ending in "/s", "/op" or "ps". */
+bool suitefile_unit_nonnegative(const char *unit);
 
 void suitefile_free(struct suitefile *sf);
 

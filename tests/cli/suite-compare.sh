@@ -7,6 +7,7 @@
 cd "$WORK" || exit 1
 
 # mkfile FILE LABEL TEST=v1,v2,... ...: a results file with these figures
+# (unit: us for lat*, points for score*, else MB/s)
 mkfile() {
     python3 - "$@" <<'EOF'
 import json, sys
@@ -14,7 +15,8 @@ path, label = sys.argv[1], sys.argv[2]
 tests = []
 for spec in sys.argv[3:]:
     name, values = spec.rsplit("=", 1)
-    unit, hib = ("us", False) if name.startswith("lat") else ("MB/s", True)
+    unit, hib = ("us", False) if name.startswith("lat") else \
+        ("points", True) if name.startswith("score") else ("MB/s", True)
     params = {"command": "load", "clients": int(name.split()[1])} if name.startswith("load") \
         else {"command": "micro"}
     runs = [{"value": float(v), "started": "2026-01-01T00:00:00Z", "seconds": 1.0,
@@ -81,14 +83,69 @@ mkfile big-b.json big "load 1=3e12,3.1e12,2.95e12" "lat_z=0,0,1"
 expect_rc "large figures" 0 "$KBENCH" compare big-a.json big-b.json
 expect_out_grep "large figures as 6 digits" '^ +B +3 +3e\+12 3\.01667e\+12 \+- 1\.89729e\+11 +\+0\.56%  ~ \(p=0\.83\)$'
 expect_rc "lkml, zero baseline" 0 "$KBENCH" compare --style lkml big-a.json big-b.json
-expect_out_grep "lkml: no change against a zero mean" '^lat_z \(us\) \|\| 0 -> 0\.3333 -$'
+expect_out_grep "lkml: no change against a zero mean: n/a" '^lat_z \(us\) \|\| 0 -> 0\.3333 n/a$'
 expect_true "lkml: never nan" sh -c '! grep -qi nan "$0"' "$WORK/out"
+# a difference proven against a zero mean: its size, but no percentage
+mkfile zero-a.json zero "lat_z=0,0,0" "load 1=0,0,0"
+mkfile zero-b.json five "lat_z=5,5.1,4.9" "load 1=1,2,3"
+expect_rc "a proven change against a zero mean" 0 "$KBENCH" compare zero-a.json zero-b.json
+expect_out_grep "table: the change is n/a" '^ +B +3 +5\.00 +5\.00 \+- 0\.2484 +n/a  worse: \+5\.00 \+- 0\.2[0-9]+ \(n/a, p=0\.00[0-9]\)$'
+expect_out_grep "table: n/a for MB/s too" '^ +B +3 +2\.00 +2\.00 \+- 2\.48 +n/a  ~ \(p=0\.07\)$'
+expect_true "table: never nan or inf" sh -c '! grep -Eqi "nan|inf" "$0"' "$WORK/out"
+expect_rc "lkml: a proven change against a zero mean" 0 "$KBENCH" compare --style=lkml zero-a.json zero-b.json
+expect_true "lkml: n/a on every line" test "$(grep -c ' n/a$' "$WORK/out")" -eq 2
 
 # a long name of two-byte characters is cut at a character in the Go form
 mkfile utf.json utf "$(python3 -c 'print("\u00e9" * 100)')=1,2,3"
 expect_rc "--export of a long UTF-8 name" 0 "$KBENCH" compare --export utf.json
 expect_true "the Go form is valid UTF-8" python3 -c 'import sys; open(sys.argv[1], encoding="utf-8", errors="strict").read()' "$WORK/out"
 expect_out_grep "the name cut after 63 characters" "^BenchmarkMicro/test=$(python3 -c 'print("\u00e9" * 63)') 1 1 MB/s$"
+
+# ---- strings from a file never reach the terminal raw: escaped ----
+# plain FILE [ALSO]: valid UTF-8 without a control character but the
+# newline (and the characters of ALSO)
+plain() {
+    python3 -c 'import sys; t = open(sys.argv[1], "rb").read().decode("utf-8"); sys.exit(any((ord(c) < 32 and c not in "\n" + sys.argv[2]) or 0x7f <= ord(c) <= 0x9f for c in t))' "$1" "${2:-}"
+}
+python3 - <<'EOF'
+import json
+osc = "\u001b]0;owned\u0007"    # sets the terminal's title
+for path, vals in (("esc-a.json", [1, 2, 3]), ("esc-b.json", [2, 3, 4])):
+    d = {"kbench_version": "0.1.0", "kind": "suite", "schema": 1, "label": "lab" + osc,
+         "started": "2026\u001b[2J", "params": {"loadfile": "lf\u007f" + path},
+         "system": {"kernel": "k\u009b31m", "hostname": "h\u001b[31m"}, "finished": True,
+         "tests": [{"name": "t" + osc, "params": {"command": "micro"}, "unit": "u\u001b[1m",
+                    "higher_is_better": True, "runs": [{"value": v} for v in vals]},
+                   {"name": "only-" + path + "\u001b[5m", "params": {"command": "micro"},
+                    "unit": "us", "higher_is_better": False, "runs": [{"value": 1}]}]}
+    json.dump(d, open(path, "w"))
+EOF
+cp esc-b.json "$(printf 'e\033[2J\377.json')"
+expect_rc "escapes: compare" 0 "$KBENCH" compare esc-a.json "$(printf 'e\033[2J\377.json')"
+expect_true "escapes: the table is plain text" plain "$WORK/out"
+expect_out_grep "escapes: label, kernel, host, start shown escaped" '^A  esc-a\.json: label lab\\x1b\]0;owned\\x07, kernel k\\u009b31m, host h\\x1b\[31m, started 2026\\x1b\[2J$'
+expect_out_grep "escapes: a file name with an escape and a byte that is not UTF-8" '^B  e\\x1b\[2J\\xff\.json: label '
+expect_out_grep "escapes: the test and its unit, columns in line" '^t\\x1b\]0;owned\\x07  u\\x1b\[1m  A +3 +2\.00 '
+expect_out_grep "escapes: a note of params" '^note: loadfile differs: A "lf\\x7fesc-a\.json", B "lf\\x7fesc-b\.json"$'
+expect_out_grep "escapes: a test not compared" '^  A  only-esc-a\.json\\x1b\[5m \(us\), 1 run$'
+expect_rc "escapes: lkml" 0 "$KBENCH" compare --style lkml esc-a.json esc-b.json
+expect_true "escapes: the lkml lines are plain text" plain "$WORK/out"
+expect_out_grep "escapes: the lkml line" '^t\\x1b\]0;owned\\x07 \(u\\x1b\[1m\) \|\| 2\.00 -> 3\.00 \+50\.00%$'
+expect_rc "escapes: --export" 0 "$KBENCH" compare --export esc-a.json
+expect_true "escapes: the Go form is plain text" plain "$WORK/out"
+expect_out_grep "escapes: --export label" '^label: lab\\x1b\]0;owned\\x07$'
+expect_out_grep "escapes: --export benchmark line" '^BenchmarkMicro/test=t\\x1b\]0;owned\\x07 1 1 u\\x1b\[1m$'
+python3 -c 'import json; d = json.load(open("esc-a.json")); d["tests"][1]["name"] = d["tests"][0]["name"]; d["tests"][1]["unit"] = d["tests"][0]["unit"]; json.dump(d, open("esc-dup.json", "w"))'
+expect_rc "escapes: an error naming a test" 2 "$KBENCH" compare esc-a.json esc-dup.json
+expect_true "escapes: the error line is plain text" plain "$WORK/err"
+expect_err_grep "escapes: the error names the test escaped" "^kbench compare: esc-dup\.json: test 't\\\\x1b\\]0;owned\\\\x07' \\(u\\\\x1b\\[1m\\) appears twice$"
+expect_rc "escapes: a missing file named with an escape" 2 "$KBENCH" compare esc-a.json "$(printf 'no\033[2J.json')"
+expect_true "escapes: its error line is plain text" plain "$WORK/err"
+if command -v gnuplot >/dev/null 2>&1; then
+    expect_rc "escapes: --plot" 0 "$KBENCH" compare --plot esc.svg esc-a.json esc-b.json
+    expect_true "escapes: the picture is plain text (gnuplot's tabs aside)" plain esc.svg "$(printf '\t')"
+    expect_true "escapes: the picture shows the escapes" grep -qF 't\x1b]0;owned\x07 (u\x1b[1m)' esc.svg
+fi
 
 # ---- bad input: one line naming the file, exit 2 ----
 # expect_bad NAME REGEX CMD...
@@ -116,8 +173,34 @@ mkfile dup.json dup "load 1=1,2,3" "load 1=4,5,6"
 expect_bad "a test twice" "^kbench compare: dup\.json: test 'load 1' \(MB/s\) appears twice$" "$KBENCH" compare a.json dup.json
 mkfile huge.json huge "load 1=1e308,1e308,1e308"
 expect_bad "figures whose sum overflows" "^kbench compare: huge\.json: test 'load 1': its figures are too large to average$" "$KBENCH" compare a.json huge.json
-mkfile spread.json spread "load 1=1e200,-1e200,1e200"
-expect_bad "figures whose spread overflows" "^kbench compare: spread\.json: test 'load 1': its figures are too large to average$" "$KBENCH" compare spread.json a.json
+mkfile spread.json spread "score=1e200,-1e200,1e200"
+expect_bad "figures whose spread overflows" "^kbench compare: spread\.json: test 'score': its figures are too large to average$" "$KBENCH" compare spread.json a.json
+# figures no measurement gives: a negative throughput, rate or time
+mkfile neg.json neg "load 1=100,-5,101"
+expect_bad "a negative MB/s" "^kbench compare: neg\.json: test 'load 1': run 2 is -5 MB/s, and a figure in MB/s cannot be negative$" "$KBENCH" compare a.json neg.json
+mkfile neglat.json neg "lat_x=1,2,-0.5"
+expect_bad "a negative latency" "^kbench compare: neglat\.json: test 'lat_x': run 3 is -0\.5 us, and a figure in us cannot be negative$" "$KBENCH" compare neglat.json a.json
+python3 - a.json <<'EOF'
+import json, sys
+for unit in ("MiB/s", "lps", "KBps", "ns/op", "s"):
+    d = json.load(open(sys.argv[1]))
+    d["tests"][0]["unit"] = unit
+    d["tests"][0]["runs"][1]["value"] = -1
+    json.dump(d, open("neg-%s.json" % unit.replace("/", "_"), "w"))
+EOF
+for u in MiB_s lps KBps ns_op s; do
+    expect_bad "a negative figure in $u" "^kbench compare: neg-$u\.json: test 'load 1': run 2 is -1 .*cannot be negative$" "$KBENCH" compare a.json "neg-$u.json"
+done
+mkfile negscore.json score "score=-3,-2,-4" "load 1=1,2,3"
+mkfile negscore2.json score "score=-3,-2,-4.5" "load 1=1,2,3"
+expect_rc "a negative figure in a unit that may have one" 0 "$KBENCH" compare negscore.json negscore2.json
+# not numbers at all: JSON has no NaN or infinity, so the file is no JSON
+python3 -c 'import json; d = json.load(open("a.json")); d["tests"][0]["runs"][0]["value"] = float("nan"); json.dump(d, open("nan.json", "w"))'
+expect_bad "a NaN figure" '^kbench compare: nan\.json: not a kbench results file: not JSON \(line 1: .*NaN' "$KBENCH" compare a.json nan.json
+python3 -c 'import json; d = json.load(open("a.json")); d["tests"][0]["runs"][0]["value"] = float("inf"); json.dump(d, open("inf.json", "w"))'
+expect_bad "an infinite figure" '^kbench compare: inf\.json: not a kbench results file: not JSON \(line 1: .*Infinity' "$KBENCH" compare a.json inf.json
+sed 's/98\.2/1e999/' a.json >huge-literal.json
+expect_bad "a figure beyond a double" '^kbench compare: huge-literal\.json: not a kbench results file: not JSON \(line 1: real number overflow' "$KBENCH" compare a.json huge-literal.json
 expect_bad "same file twice" '^kbench compare: \./a\.json: the same file as a\.json' "$KBENCH" compare a.json ./a.json
 mkdir -p adir.json
 expect_bad "a directory" '^kbench compare: adir\.json: Is a directory$' "$KBENCH" compare a.json adir.json
@@ -160,7 +243,7 @@ for path, vals in (("ev-a.json", [1, 2, 3]), ("ev-b.json", [1, 2, 4])):
 EOF
     expect_rc "--plot with newlines in names" 0 "$KBENCH" compare --plot ev.svg ev-a.json ev-b.json
     expect_true "no gnuplot command from a test name, unit or label" sh -c '! ls gp-pwned-* 2>/dev/null | grep -q .'
-    expect_true "the bar is drawn, its name on one line" grep -q 'x. EOD system' ev.svg
+    expect_true "the bar is drawn, its name on one line, escaped" grep -q 'x.\\x0aEOD\\x0asystem' ev.svg
     # an output name starting with '|' is a file, not a command for gnuplot
     expect_rc "--plot '|...svg'" 0 "$KBENCH" compare --plot '|touch gp-pwned-pipe #.svg' a.json b.json
     expect_true "--plot '|...': no command run" test ! -e gp-pwned-pipe
@@ -197,6 +280,20 @@ expect_bad "suite results onto a device" '^kbench suite: -o devnull\.json: not a
 expect_true "the device stays one" test -c /dev/null
 expect_bad "suite results over the loadfile" '^kbench suite: -o bad\.txt: that is bad\.txt$' "$KBENCH" suite -c bad.txt -o bad.txt
 expect_true "the loadfile is kept" cmp -s bad.txt "$DATA/bad-line.txt"
+# the loadfile kbench load reads (the default, or a bare -c name of a
+# shipped one) is never written over; -D nothere: were -o not refused,
+# the suite would stop at the directory, still before writing anything
+mkdir -p ldir
+"$KBENCH" load -q -t 1 --warmup 0 -D ldir --json ld.json 1 >/dev/null 2>&1
+deflf=$(jget ld.json 'd["params"]["loadfile"]')
+defsum=$(cksum <"$deflf")
+expect_bad "suite results over the default loadfile" "^kbench suite: -o .*/client\.txt: that is .*/client\.txt\$" "$KBENCH" suite -D nothere --clients 1 --runs 1 -t 1 --pause 0 -o "$deflf"
+expect_bad "suite results over the default loadfile, named -c client.txt" "^kbench suite: -o .*/client\.txt: that is .*/client\.txt\$" "$KBENCH" suite -D nothere -c client.txt -o "$deflf"
+smalllf="$(dirname "$deflf")/smallfiles.txt"
+expect_bad "suite results over a shipped loadfile named -c smallfiles.txt" "^kbench suite: -o .*/smallfiles\.txt: that is .*/smallfiles\.txt\$" "$KBENCH" suite -D nothere -c smallfiles.txt -o "$smalllf"
+expect_true "the default loadfile is kept" test "$(cksum <"$deflf")" = "$defsum"
+expect_bad "suite results where a bare -c name would then be found" "^kbench suite: -o smallfiles\.txt: kbench load would take it for the loadfile -c smallfiles\.txt \(a bare name is looked for here first\)" "$KBENCH" suite -D nothere -c smallfiles.txt -o smallfiles.txt
+expect_true "nothing made in its place" test ! -e smallfiles.txt
 head -c 65536 /dev/zero >disk.img
 expect_bad "suite results over the disk" '^kbench suite: -o disk\.img: that is disk\.img$' "$KBENCH" suite --disk disk.img -o disk.img
 expect_bad "suite results to standard output" '^kbench suite: -o -: the results file is rewritten' "$KBENCH" suite -o -

@@ -18,6 +18,7 @@ cp "$WORK/err" progress.txt
 expect_true "results file written" test -s a.json
 expect_empty_dir "run directory left empty" "$D"
 expect_true "no temporary directory left" sh -c '! ls -A "$0" | grep -q kbench-suite' "$WORK"
+expect_true "no lock file left" test ! -e a.json.lock
 expect_true "kind, schema, label, finished" test "$(jget a.json '(d["kind"], d["schema"], d["label"], d["finished"], d["interrupted"])')" = "('suite', 1, 'base', True, False)"
 expect_true "tests in order, 3 runs each" test "$(jget a.json '[(t["name"], t["unit"], t["higher_is_better"], len(t["runs"])) for t in d["tests"]]')" = "[('load 1', 'MB/s', True, 3), ('load 2', 'MB/s', True, 3)]"
 expect_true "every figure is its load document's throughput" test "$(jget a.json 'all(r["value"] == r["document"]["results"]["throughput_MBps"] and r["value"] > 0 and r["document"]["kind"] == "load" for t in d["tests"] for r in t["runs"])')" = True
@@ -156,8 +157,10 @@ if grep -q 'interrupted by signal 2 after [0-9] of 6 runs; r.json holds them; co
 before=$(jget r.json 'sum(len(t["runs"]) for t in d["tests"])')
 expect_true "SIGINT: file kept, not finished, fewer runs ($before)" test "$(jget r.json '(d["interrupted"], d["finished"], sum(d["done"].values()) < 6, sum(d["done"].values()) == sum(len(t["runs"]) for t in d["tests"]))')" = "(True, False, True, True)"
 expect_empty_dir "SIGINT: run directory left empty" "$D"
+expect_true "SIGINT: no lock file left" test ! -e r.json.lock
 mkdir -p elsewhere
 expect_rc "resume" 0 sh -c 'cd elsewhere && "$0" suite --resume ../r.json' "$KBENCH"
+expect_true "resume: no lock file left" test ! -e r.json.lock
 expect_true "resume: 3 runs of each test, the earlier ones kept" test "$(jget r.json '([len(t["runs"]) for t in d["tests"]], d["done"], d["finished"], d["interrupted"], len(d["resumed"]))')" = "([3, 3], {'load 1': 3, 'load 2': 3}, True, False, 1)"
 n=$(grep -c ', run [0-9] of 3: ' "$WORK/err")
 if [ "$n" -eq $((6 - before)) ]; then pass "resume: ran only the $n remaining runs"; else
@@ -174,6 +177,7 @@ rc=$?
 if [ $rc -eq 129 ]; then pass "SIGHUP: exit 129"; else fail "SIGHUP: exit 129" "exit $rc" "$(cat hup.err)"; fi
 expect_true "SIGHUP: file kept, interrupted, no run" test "$(jget hup.json '(d["interrupted"], d["finished"], d["done"])')" = "(True, False, {})"
 expect_true "SIGHUP: no temporary directory left" sh -c '! ls -A | grep -q kbench-suite'
+expect_true "SIGHUP: no lock file left" test ! -e hup.json.lock
 # SIGKILL of the suite: its running load is stopped too (SIGTERM from the
 # kernel), cleans up its files and does not run on alone
 "$KBENCH" suite -D "$D" --clients 1 --runs 2 -t 20 --warmup 0 --pause 0 -c "$LF" -o k9.json >k9.out 2>k9.err &
@@ -191,14 +195,50 @@ expect_empty_dir "SIGKILL: the load cleaned up its files" "$D"
 expect_true "SIGKILL: the file still parses, no run recorded" test "$(jget k9.json '(d["finished"], d["done"])')" = "(False, {})"
 left=$(ls -d .kbench-suite.$pid.* 2>/dev/null)
 expect_true "SIGKILL: its temporary directory is left" test -n "$left"
+expect_true "SIGKILL: its lock file is left, with its PID" test "$(cat k9.json.lock 2>/dev/null)" = "$pid"
 mkdir -p .kbench-suite.$pid.keep && : >.kbench-suite.$pid.keep/mine
 # the next suite beside it removes the killed one's (its pid is gone), and
-# nothing but that
-expect_rc "the next suite" 0 "$KBENCH" suite -D "$D" --clients 1 --runs 1 -t 1 --warmup 0 --pause 0 -c "$LF" -o k9next.json
+# nothing but that; the killed one's lock (released by the kernel) does
+# not stop a new series into its file
+expect_rc "the next suite" 0 "$KBENCH" suite -D "$D" --clients 1 --runs 1 -t 1 --warmup 0 --pause 0 -c "$LF" -o k9.json
+expect_true "the next suite: a new series in the killed one's file, its lock gone" test "$(jget k9.json '(d["finished"], d["done"])')" = "(True, {'load 1': 1})" -a ! -e k9.json.lock
 expect_err_grep "the next suite: says it removed the left-over" "^kbench suite: removed $WORK/$left, left by a kbench suite that was killed\$"
 expect_true "the next suite: the left-over removed" test ! -e "$left"
 expect_true "the next suite: a directory holding another file kept" test -e .kbench-suite.$pid.keep/mine
 rm -rf .kbench-suite.*
+
+# ---- one writer per results file: a second one is refused, named ----
+"$KBENCH" suite -D "$D" --clients 1 --runs 1 -t 1 --warmup 0 --pause 30 -c "$LF" -o same.json >same.out 2>same.err &
+pid=$!
+i=0
+while [ $i -lt 100 ] && ! { [ "$(cat same.json.lock 2>/dev/null)" = "$pid" ] && [ -s same.json ]; }; do
+    sleep 0.1
+    i=$((i + 1))
+done
+expect_true "the lock beside the results file holds the suite's PID" test "$(cat same.json.lock 2>/dev/null)" = "$pid"
+sum=$(cksum <same.json)
+expect_rc "a second suite into the same file: exit 2" 2 "$KBENCH" suite -D "$D" --clients 1 --runs 1 -t 1 --warmup 0 --pause 0 -c "$LF" -o same.json
+expect_err_grep "a second suite: the holder named" "^kbench suite: -o same\.json: kbench suite \(PID $pid\) is writing it \(lock same\.json\.lock\)\$"
+mkdir -p sub
+expect_rc "a second suite, the file by another name: exit 2" 2 "$KBENCH" suite -D "$D" --clients 1 --runs 1 -t 1 --warmup 0 --pause 0 -c "$LF" -o "$WORK/sub/../same.json"
+expect_err_grep "another name: the holder named" "kbench suite \(PID $pid\) is writing it"
+expect_rc "--resume of the file being written: exit 2" 2 "$KBENCH" suite --resume same.json
+expect_err_grep "--resume: the holder named" "^kbench suite: --resume same\.json: kbench suite \(PID $pid\) is writing it \(lock $WORK/same\.json\.lock\)\$"
+expect_true "the refused ones left the file and the lock alone" test "$(cksum <same.json)" = "$sum" -a "$(cat same.json.lock)" = "$pid"
+kill -INT $pid
+wait $pid
+rc=$?
+expect_true "the holder: interrupted as usual (exit $rc), no lock left" test $rc -eq 130 -a ! -e same.json.lock
+expect_true "the holder's series is its own" test "$(jget same.json '(d["interrupted"], d["done"], d["command"][-1])')" = "(True, {}, 'same.json')"
+# an error after the lock was taken removes it too
+expect_rc "an error after the lock" 2 "$KBENCH" suite -D nothere --pause 0 -o err.json
+expect_true "an error: no lock and no results file left" test ! -e err.json.lock -a ! -e err.json
+# a file of that name that is not a lock is not taken for one (-D
+# nothere: the lock is checked first, nothing would run anyway)
+echo "my notes" >mine.json.lock
+expect_rc "a FILE.lock that is not a lock: exit 2" 2 "$KBENCH" suite -D nothere --pause 0 -o mine.json
+expect_err_grep "a FILE.lock that is not a lock: said" "^kbench suite: -o mine\.json: mine\.json\.lock is there and is not a kbench lock file; remove it or name the results file otherwise\$"
+expect_true "a FILE.lock that is not a lock: kept" test "$(cat mine.json.lock)" = "my notes"
 expect_rc "resume a finished suite" 2 "$KBENCH" suite --resume r.json
 expect_err_grep "finished suite refused" "r.json: this suite is finished; nothing to resume"
 expect_rc "resume a missing file" 2 "$KBENCH" suite --resume missing.json
@@ -207,6 +247,58 @@ expect_err_grep "resume takes no other options" "--resume takes no other options
 "$KBENCH" load -q -t 1 --warmup 0 -c "$LF" -D "$D" --json load.json 1 >/dev/null 2>&1
 expect_rc "resume a kbench load document" 2 "$KBENCH" suite --resume load.json
 expect_err_grep "not a suite file" "load.json: not a kbench suite results file \(kind \"load\""
+
+# ---- --resume of a file whose progress does not add up: refused ----
+# edit FILE PYTHON: a copy of a.json, not finished, changed by PYTHON (d)
+edit() {
+    python3 - "$1" "$2" <<'EOF'
+import json, sys
+d = json.load(open("a.json"))
+d["finished"] = False
+d["interrupted"] = True
+exec(sys.argv[2])
+json.dump(d, open(sys.argv[1], "w"))
+EOF
+}
+# expect_resume_bad NAME FILE REGEX: --resume FILE exits 2 with one line
+# matching REGEX, runs nothing and leaves FILE as it was
+expect_resume_bad() {
+    sum=$(cksum <"$2")
+    expect_rc "$1: exit 2" 2 "$KBENCH" suite --resume "$2"
+    if [ "$(wc -l <"$WORK/err")" -eq 1 ] && grep -Eq -- "$3" "$WORK/err" && [ "$(cksum <"$2")" = "$sum" ] &&
+       [ ! -e "$2.lock" ]; then
+        pass "$1: one line, the file untouched, no lock left"
+    else
+        fail "$1: one line, the file untouched, no lock left" "want /$3/" "stderr: $(cat "$WORK/err")"
+    fi
+}
+edit p1.json 'd["done"]["load 1"] = 1'
+expect_resume_bad "done 1 with 3 runs" p1.json "^kbench suite: .*/p1\.json: test 'load 1': done counts 1 run, but it holds 3 runs and 0 failures; cannot resume it\$"
+edit p2.json 'd["done"]["load 2"] = 4; d["tests"][1]["runs"].append(d["tests"][1]["runs"][0])'
+expect_resume_bad "more runs than --runs" p2.json "^kbench suite: .*/p2\.json: test 'load 2': done counts 4 runs, more than its --runs 3; cannot resume it\$"
+edit p3.json 'd["done"]["load 2"] = 2; d["tests"][1]["runs"].pop()'
+expect_true "the file for a consistent resume" test "$(jget p3.json '(d["done"], [len(t["runs"]) for t in d["tests"]])')" = "({'load 1': 3, 'load 2': 2}, [3, 2])"
+edit p4.json 'd["done"]["load 2"] = 2'
+expect_resume_bad "done 2 with 3 runs" p4.json "test 'load 2': done counts 2 runs, but it holds 3 runs and 0 failures"
+edit p5.json 'd["tests"].append(dict(d["tests"][0], name="load 7"))'
+expect_resume_bad "a test its command line does not make" p5.json "test 'load 7' is not a test of its command line"
+edit p6.json 'd["done"]["load 9"] = 1'
+expect_resume_bad "a done count of no test" p6.json "done counts runs of 'load 9', which is not a test of its command line"
+edit p7.json 'd["done"]["load 1"] = -1'
+expect_resume_bad "a negative done count" p7.json "test 'load 1': done is not a whole number of runs"
+edit p8.json 'd["failures"].append({"test": "load 1", "run": 4, "exit_status": 1, "message": "x", "started": "s"})'
+expect_resume_bad "a failure beyond done" p8.json "test 'load 1': done counts 3 runs, but it holds 3 runs and 1 failure"
+edit p9.json 'd["command"][d["command"].index("--label") + 1] = "b\u001b]0;x\u0007"'
+expect_resume_bad "a stored command line with an escape" p9.json "its stored command line holds a control character or invalid UTF-8 \('b\\\\x1b\\]0;x\\\\x07'\): cannot resume it"
+expect_true "the error line shows no escape raw" sh -c '! grep -q "$(printf "\033")" "$0"' "$WORK/err"
+# consistent: a failure counts as a run attempted; its message (from the
+# file) is shown escaped; nothing is left to run
+edit pok.json 'd["done"]["load 2"] = 3; d["tests"][1]["runs"].pop(); d["failures"].append({"test": "load 2", "run": 3, "exit_status": 1, "message": "gone \u001b[2J\u001b]0;x\u0007 \u009b", "started": "s"})'
+expect_rc "resume with a failure and nothing left to run: exit 1" 1 "$KBENCH" suite --resume pok.json
+expect_true "nothing ran" test "$(grep -c ', run [0-9] of 3: ' "$WORK/err")" -eq 0
+expect_out_grep "the failure's message shown escaped" '^  load 2 run 3: exit status 1: gone \\x1b\[2J\\x1b\]0;x\\x07 \\u009b$'
+expect_true "the table holds no escape raw" python3 -c 'import sys; t = open(sys.argv[1], "rb").read().decode("utf-8"); sys.exit(any((ord(c) < 32 and c != "\n") or 0x7f <= ord(c) <= 0x9f for c in t))' "$WORK/out"
+expect_true "resumed and finished, no lock left" test "$(jget pok.json '(d["finished"], len(d["resumed"]))')" = "(True, 1)" -a ! -e pok.json.lock
 
 # ---- a failed run: reported, counted, no figure, exit 1 ----
 printf 'Unlink "\\clients\\client1\\gone.dat" 0x6 NT_STATUS_OK\n' >failing.txt

@@ -5,10 +5,16 @@
  * under the right test; the documents here are written by hand in the
  * forms kbench load, kbench disk and kbench micro write (see their
  * report.c and micro.h), so the micro path is checked without a micro
- * command in this tree.
+ * command in this tree.  Then what keeps a results file honest: names
+ * shown escaped (escape.h), one writer (lock.h), --resume's progress
+ * check, figures no unit allows refused, and a change against a mean of 0
+ * printed "n/a".
  */
 #include "config.h"
+#include "suite/compare.h"
+#include "suite/escape.h"
 #include "suite/jobs.h"
+#include "suite/lock.h"
 #include "suite/suitefile.h"
 
 #include <math.h>
@@ -19,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -192,12 +199,290 @@ static void micro_figures(void **state)
 	assert_int_equal(jobs_record(&fx->s, &j, "x", 1, msg, sizeof(msg)), -1);
 }
 
+/* ---- escape.h: what a terminal would act on is shown escaped ---- */
+static void escapes(void **state)
+{
+	(void)state;
+	char buf[64];
+	/* C0, DEL, C1 (U+009B, CSI), a byte that is not UTF-8, a cut sequence */
+	assert_string_equal(esc_str(buf, sizeof(buf), "a\x1b[2Jb\x7f\n\t"),
+			    "a\\x1b[2Jb\\x7f\\x0a\\x09");
+	assert_string_equal(esc_str(buf, sizeof(buf), "c\xc2\x9b" "31m\xc2\x80"),
+			    "c\\u009b31m\\u0080");
+	assert_string_equal(esc_str(buf, sizeof(buf), "\xff\xfe x \xe2\x82"), "\\xff\\xfe x \\xe2\\x82");
+	/* overlong, surrogate, beyond U+10FFFF: not UTF-8 */
+	assert_string_equal(esc_str(buf, sizeof(buf), "\xc0\xaf\xed\xa0\x80\xf4\x90\x80\x80"),
+			    "\\xc0\\xaf\\xed\\xa0\\x80\\xf4\\x90\\x80\\x80");
+	/* kept: printable ASCII with its backslashes, valid UTF-8 (U+00A0 on) */
+	assert_string_equal(esc_str(buf, sizeof(buf), "\\clients\\x \xc2\xa0\xc3\xa9\xe2\x82\xac"
+				    "\xf0\x9f\x98\x80"), "\\clients\\x \xc2\xa0\xc3\xa9\xe2\x82\xac"
+			    "\xf0\x9f\x98\x80");
+	assert_int_equal(esc_len("a\x1b\xc2\x9b\xc3\xa9"), 1 + 4 + 6 + 2);
+	assert_int_equal(esc_len(NULL), 0);
+	/* cut short: whole escapes and characters only, then "..." */
+	assert_string_equal(esc_str(buf, 11, "abc\x1b[2J"), "abc\\x1b[2J");
+	assert_string_equal(esc_str(buf, 10, "abc\x1b[2J"), "abc...");
+	assert_string_equal(esc_str(buf, 12, "abc\x1b[2Jxyz"), "abc\\x1b[...");
+	assert_string_equal(esc_str(buf, 8, "ab\xc3\xa9\xc3\xa9\xc3\xa9"), "ab\xc3\xa9...");
+	assert_string_equal(esc_str(buf, 3, "\x1b\x1b"), "");
+	assert_string_equal(esc_str(buf, 12, "\x1b\x1b"), "\\x1b\\x1b");
+	/* padded to a width by what is shown, not by the bytes given */
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&out, &len);
+	assert_non_null(f);
+	assert_int_equal(esc_put(f, "\x1b", 6), 4);
+	fputc('|', f);
+	assert_int_equal(esc_put(f, "long name", 3), 9);
+	fclose(f);
+	assert_string_equal(out, "\\x1b  |long name");
+	free(out);
+}
+
+/* ---- lock.h: one writer per results file ---- */
+static void results_locked(void **state)
+{
+	struct fixture *fx = *state;
+	char path[128], lpath[140], why[600], want[200];
+	struct results_lock a, b;
+	snprintf(path, sizeof(path), "%s/r.json", fx->dir);
+	snprintf(lpath, sizeof(lpath), "%s.lock", path);
+	assert_int_equal(results_lock(path, &a, why, sizeof(why)), 0);
+	assert_true(a.fd >= 0);
+	FILE *f = fopen(lpath, "r");
+	long pid = 0;
+	assert_non_null(f);
+	assert_int_equal(fscanf(f, "%ld", &pid), 1);
+	fclose(f);
+	assert_int_equal(pid, (long)getpid());
+	/* a second open file (as a second process has) is refused, naming us */
+	assert_int_equal(results_lock(path, &b, why, sizeof(why)), -1);
+	assert_int_equal(b.fd, -1);
+	snprintf(want, sizeof(want), "kbench suite (PID %ld) is writing it (lock %s)",
+		 (long)getpid(), lpath);
+	assert_string_equal(why, want);
+	/* the lock file survives the results file being renamed over */
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fclose(f);
+	char tmp[140];
+	snprintf(tmp, sizeof(tmp), "%s/r.json.new", fx->dir);
+	f = fopen(tmp, "w");
+	assert_non_null(f);
+	fclose(f);
+	assert_int_equal(rename(tmp, path), 0);
+	assert_int_equal(results_lock(path, &b, why, sizeof(why)), -1);
+	results_unlock(&a);
+	assert_int_equal(a.fd, -1);
+	assert_int_equal(access(lpath, F_OK), -1);
+	results_unlock(&a);    /* twice: nothing */
+	/* a lock file whose holder is gone (killed: the kernel let go) */
+	f = fopen(lpath, "w");
+	assert_non_null(f);
+	fprintf(f, "999999999\n");
+	fclose(f);
+	assert_int_equal(results_lock(path, &b, why, sizeof(why)), 0);
+	results_unlock(&b);
+	assert_int_equal(access(lpath, F_OK), -1);
+	/* a file of that name that is not a lock, or not a file, is kept */
+	f = fopen(lpath, "w");
+	assert_non_null(f);
+	fprintf(f, "notes\n");
+	fclose(f);
+	assert_int_equal(results_lock(path, &b, why, sizeof(why)), -1);
+	assert_non_null(strstr(why, "is not a kbench lock file"));
+	assert_int_equal(unlink(lpath), 0);
+	assert_int_equal(mkdir(lpath, 0700), 0);
+	assert_int_equal(results_lock(path, &b, why, sizeof(why)), -1);
+	assert_non_null(strstr(why, "is not a regular file"));
+	assert_int_equal(rmdir(lpath), 0);
+	assert_int_equal(symlink("r.json", lpath), 0);
+	assert_int_equal(results_lock(path, &b, why, sizeof(why)), -1);
+	assert_non_null(strstr(why, "it is a symbolic link"));
+	assert_int_equal(unlink(lpath), 0);
+	unlink(path);
+}
+
+/* ---- jobs_check_progress: --resume trusts done only when it adds up ---- */
+static void add_test(json_t *doc, const char *name, const char *command, size_t runs)
+{
+	json_t *r = json_array();
+	for (size_t i = 0; i < runs; i++)
+		json_array_append_new(r, json_pack("{s:f}", "value", 1.0));
+	json_array_append_new(json_object_get(doc, "tests"),
+			      json_pack("{s:s, s:{s:s}, s:s, s:b, s:o}", "name", name, "params",
+					"command", command, "unit", "MB/s", "higher_is_better", 1,
+					"runs", r));
+}
+
+static void progress_checked(void **state)
+{
+	struct fixture *fx = *state;
+	struct suite *s = &fx->s;
+	char why[300];
+	const char *names[] = { "load 1", "load 2", "micro" };
+	const enum job_kind kinds[] = { JOB_LOAD, JOB_LOAD, JOB_MICRO };
+	for (size_t i = 0; i < 3; i++) {
+		s->jobs[i].kind = kinds[i];
+		snprintf(s->jobs[i].name, sizeof(s->jobs[i].name), "%s", names[i]);
+	}
+	s->njobs = 3;
+	s->runs = 3;
+	json_t *done = json_object_get(s->doc, "done");
+	add_test(s->doc, "load 1", "load", 3);
+	add_test(s->doc, "load 2", "load", 1);
+	add_test(s->doc, "lat_x", "micro", 2);
+	json_array_append_new(json_object_get(s->doc, "failures"),
+			      json_pack("{s:s, s:i}", "test", "load 2", "run", 2));
+	json_object_set_new(done, "load 1", json_integer(3));
+	json_object_set_new(done, "load 2", json_integer(2));
+	json_object_set_new(done, "micro", json_integer(2));
+	assert_int_equal(jobs_check_progress(s, why, sizeof(why)), 0);
+	/* done says 1 of 3 runs made: a resume would make 2 more */
+	json_object_set_new(done, "load 1", json_integer(1));
+	assert_int_equal(jobs_check_progress(s, why, sizeof(why)), -1);
+	assert_string_equal(why, "test 'load 1': done counts 1 run, but it holds 3 runs and "
+			    "0 failures");
+	/* more than --runs */
+	json_object_set_new(done, "load 1", json_integer(4));
+	assert_int_equal(jobs_check_progress(s, why, sizeof(why)), -1);
+	assert_string_equal(why, "test 'load 1': done counts 4 runs, more than its --runs 3");
+	json_object_set_new(done, "load 1", json_integer(3));
+	/* a micro test with more runs than micro ran */
+	json_object_set_new(done, "micro", json_integer(1));
+	assert_int_equal(jobs_check_progress(s, why, sizeof(why)), -1);
+	assert_string_equal(why, "test 'lat_x': done counts 1 micro run, but it holds 2 runs "
+			    "and micro 0 failures");
+	json_object_set_new(done, "micro", json_integer(3));
+	assert_int_equal(jobs_check_progress(s, why, sizeof(why)), 0);
+	/* a count that is not one */
+	json_object_set_new(done, "load 2", json_string("2"));
+	assert_int_equal(jobs_check_progress(s, why, sizeof(why)), -1);
+	assert_string_equal(why, "test 'load 2': done is not a whole number of runs");
+	json_object_set_new(done, "load 2", json_integer(2));
+	/* what no job of the command line makes, its name escaped */
+	json_object_set_new(done, "disk \x1b[2J", json_integer(1));
+	assert_int_equal(jobs_check_progress(s, why, sizeof(why)), -1);
+	assert_string_equal(why, "done counts runs of 'disk \\x1b[2J', which is not a test of "
+			    "its command line");
+	json_object_del(done, "disk \x1b[2J");
+	add_test(s->doc, "load 7", "load", 0);
+	assert_int_equal(jobs_check_progress(s, why, sizeof(why)), -1);
+	assert_string_equal(why, "test 'load 7' is not a test of its command line");
+}
+
+/* ---- suitefile_read: impossible figures are refused, naming the test ---- */
+static int read_text(const char *text, char *err, size_t errlen, struct suitefile *sf)
+{
+	FILE *in = fmemopen((void *)text, strlen(text), "r");
+	FILE *errs = fmemopen(err, errlen, "w");
+	assert_non_null(in);
+	assert_non_null(errs);
+	int rc = suitefile_read("kbench compare", "x.json", in, errs, true, sf);
+	fclose(in);
+	fclose(errs);
+	return rc;
+}
+
+static void impossible_figures(void **state)
+{
+	(void)state;
+	struct suitefile sf;
+	char err[300];
+	const char *head = "{\"kbench_version\": \"0.1.0\", \"kind\": \"suite\", \"schema\": 1, "
+			   "\"tests\": [{\"name\": ";
+	char text[600];
+	snprintf(text, sizeof(text), "%s\"load 1\", \"unit\": \"MB/s\", \"higher_is_better\": "
+		 "true, \"runs\": [{\"value\": 1}, {\"value\": -2.5}]}]}", head);
+	memset(err, 0, sizeof(err));
+	assert_int_equal(read_text(text, err, sizeof(err), &sf), 2);
+	assert_string_equal(err, "kbench compare: x.json: test 'load 1': run 2 is -2.5 MB/s, and "
+			    "a figure in MB/s cannot be negative\n");
+	assert_null(sf.doc);
+	snprintf(text, sizeof(text), "%s\"lat\\u001b[2J\", \"unit\": \"us\", "
+		 "\"higher_is_better\": false, \"runs\": [{\"value\": -1}]}]}", head);
+	memset(err, 0, sizeof(err));
+	assert_int_equal(read_text(text, err, sizeof(err), &sf), 2);
+	assert_string_equal(err, "kbench compare: x.json: test 'lat\\x1b[2J': run 1 is -1 us, and "
+			    "a figure in us cannot be negative\n");
+	/* a unit that may be negative */
+	snprintf(text, sizeof(text), "%s\"score\", \"unit\": \"points\", \"higher_is_better\": "
+		 "true, \"runs\": [{\"value\": -1}]}]}", head);
+	assert_int_equal(read_text(text, err, sizeof(err), &sf), 0);
+	assert_int_equal(sf.nruns, 1);
+	assert_true(sf.t[0].v[0] == -1);
+	suitefile_free(&sf);
+	assert_true(suitefile_unit_nonnegative("MB/s"));
+	assert_true(suitefile_unit_nonnegative("MiB/s"));
+	assert_true(suitefile_unit_nonnegative("ns/op"));
+	assert_true(suitefile_unit_nonnegative("KBps"));
+	assert_true(suitefile_unit_nonnegative("lpm"));
+	assert_true(suitefile_unit_nonnegative("s"));
+	assert_true(suitefile_unit_nonnegative("ops/s"));
+	assert_false(suitefile_unit_nonnegative("points"));
+	assert_false(suitefile_unit_nonnegative("%"));
+	assert_false(suitefile_unit_nonnegative(""));
+}
+
+/* ---- compare: a change against a mean of 0 is n/a, everywhere ---- */
+static void change_against_zero(void **state)
+{
+	(void)state;
+	struct suitefile f[2];
+	char err[300];
+	const char *docs[2] = {
+		"{\"kbench_version\": \"0.1.0\", \"kind\": \"suite\", \"schema\": 1, \"tests\": "
+		"[{\"name\": \"lat_z\", \"unit\": \"us\", \"higher_is_better\": false, \"runs\": "
+		"[{\"value\": 0}, {\"value\": 0}, {\"value\": 0}]}, {\"name\": \"lat_y\", \"unit\": "
+		"\"us\", \"higher_is_better\": false, \"runs\": [{\"value\": 1}, {\"value\": 2}]}]}",
+		"{\"kbench_version\": \"0.1.0\", \"kind\": \"suite\", \"schema\": 1, \"tests\": "
+		"[{\"name\": \"lat_z\", \"unit\": \"us\", \"higher_is_better\": false, \"runs\": "
+		"[{\"value\": 5}, {\"value\": 5.1}, {\"value\": 4.9}]}, {\"name\": \"lat_y\", "
+		"\"unit\": \"us\", \"higher_is_better\": false, \"runs\": [{\"value\": 2}, "
+		"{\"value\": 3}]}]}" };
+	for (size_t k = 0; k < 2; k++)
+		assert_int_equal(read_text(docs[k], err, sizeof(err), &f[k]), 0);
+	struct cmp c = { .cmd = "kbench compare", .f = f, .nf = 2, .conf = 95 };
+	assert_int_equal(cmp_build(&c), 0);
+	assert_int_equal(c.nrows, 2);
+	assert_true(isnan(c.rows[0].change[1]));
+	assert_int_equal(c.rows[0].v[1], T_WORSE);
+	char *out = NULL;
+	size_t len = 0;
+	FILE *o = open_memstream(&out, &len);
+	assert_non_null(o);
+	cmp_print_lkml(o, &c);
+	cmp_print_table(o, &c);
+	plot_script(o, &c, "p.svg");
+	fclose(o);
+	assert_non_null(strstr(out, "lat_z (us) || 0 -> 5.00 n/a\n"));
+	assert_non_null(strstr(out, "     n/a  worse: +5.00 +- "));
+	assert_non_null(strstr(out, " (n/a, p=0.00"));
+	assert_non_null(strstr(out, "\"lat_z (us, lower is better; B: n/a)\" NaN 0"));
+	assert_null(strstr(out, "nan%"));
+	assert_null(strstr(out, "inf"));
+	char buf[16];
+	cmp_change_text(buf, sizeof(buf), 2.025);
+	assert_string_equal(buf, "+2.02%");
+	cmp_change_text(buf, sizeof(buf), INFINITY);
+	assert_string_equal(buf, "n/a");
+	free(out);
+	free(c.rows);
+	suitefile_free(&f[0]);
+	suitefile_free(&f[1]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(load_figure, setup, teardown),
 		cmocka_unit_test_setup_teardown(disk_figure, setup, teardown),
 		cmocka_unit_test_setup_teardown(micro_figures, setup, teardown),
+		cmocka_unit_test(escapes),
+		cmocka_unit_test_setup_teardown(results_locked, setup, teardown),
+		cmocka_unit_test_setup_teardown(progress_checked, setup, teardown),
+		cmocka_unit_test(impossible_figures),
+		cmocka_unit_test(change_against_zero),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

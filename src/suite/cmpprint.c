@@ -1,0 +1,237 @@
+/* kbench - compare: the table and the lkml lines
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Everything here prints from struct cmp (compare.h) to the stream it is
+ * given; every string that came from a results file, and every file name,
+ * goes through escape.h.  A change against a mean of 0 has no percentage:
+ * it is printed "n/a", never a made-up "+nan%" or "+inf%".
+ */
+#include "config.h"
+#include "suite/compare.h"
+#include "suite/escape.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void cmp_change_text(char *buf, size_t n, double pct)
+{
+	if (isfinite(pct))
+		snprintf(buf, n, "%+.2f%%", pct);
+	else
+		snprintf(buf, n, "n/a");
+}
+
+static void fmt_num(char *buf, size_t n, double v)
+{
+	if (!isfinite(v))
+		snprintf(buf, n, "-");
+	else if (fabs(v) >= 1e9)
+		snprintf(buf, n, "%.6g", v);
+	else if (fabs(v) >= 100)
+		snprintf(buf, n, "%.1f", v);
+	else if (fabs(v) >= 1)
+		snprintf(buf, n, "%.2f", v);
+	else
+		snprintf(buf, n, "%.4g", v);
+}
+
+static void print_unmatched(FILE *out, const struct cmp *c)
+{
+	int header = 0;
+	for (size_t k = 0; k < c->nf; k++) {
+		for (size_t i = 0; i < c->f[k].nt; i++) {
+			const struct sf_test *t = &c->f[k].t[i];
+			int matched = 0;
+			if (k == 0) {
+				for (size_t j = 1; j < c->nf && !matched; j++)
+					matched = cmp_find_test(&c->f[j], &c->f[0], t->name,
+								t->unit) != NULL;
+			} else {
+				matched = cmp_find_test(&c->f[0], &c->f[k], t->name, t->unit) != NULL;
+			}
+			if (matched)
+				continue;
+			if (!header)
+				fprintf(out, "\nnot compared (in one file only, or in A's absence):\n");
+			header = 1;
+			fprintf(out, "  %c  ", (int)('A' + k));
+			esc_put(out, t->name, 0);
+			fputs(" (", out);
+			esc_put(out, t->unit, 0);
+			fprintf(out, "), %zu run%s\n", t->n, t->n == 1 ? "" : "s");
+		}
+	}
+}
+
+static void print_files(FILE *out, const struct cmp *c)
+{
+	for (size_t k = 0; k < c->nf; k++) {
+		const struct suitefile *f = &c->f[k];
+		const char *label = json_string_value(json_object_get(f->doc, "label"));
+		const char *started = json_string_value(json_object_get(f->doc, "started"));
+		fprintf(out, "%c  ", (int)('A' + k));
+		esc_put(out, f->path, 0);
+		fputs(": label ", out);
+		esc_put(out, label ? label : "-", 0);
+		fputs(", kernel ", out);
+		esc_put(out, suitefile_sys(f, "kernel"), 0);
+		fputs(", host ", out);
+		esc_put(out, suitefile_sys(f, "hostname"), 0);
+		fputs(", started ", out);
+		esc_put(out, started ? started : "?", 0);
+		fprintf(out, "%s\n", json_is_true(json_object_get(f->doc, "finished")) ? "" :
+			" (not finished)");
+	}
+}
+
+/* A params value as JSON text, escaped (json_dumps escapes the C0
+ * controls but not DEL or the C1 controls). */
+static void put_json(FILE *out, const json_t *v)
+{
+	char *s = json_dumps(v, JSON_ENCODE_ANY);
+	esc_put(out, s ? s : "?", 0);
+	free(s);
+}
+
+/* Settings that make figures incomparable, said once. */
+static void print_notes(FILE *out, const struct cmp *c)
+{
+	static const char *const keys[] = { "timelimit_s", "warmup_s", "loadfile", "directory" };
+	json_t *pa = json_object_get(c->f[0].doc, "params");
+	for (size_t k = 1; k < c->nf; k++) {
+		json_t *pk = json_object_get(c->f[k].doc, "params");
+		for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+			json_t *x = json_object_get(pa, keys[i]), *y = json_object_get(pk, keys[i]);
+			if (x && y && !json_equal(x, y)) {
+				fprintf(out, "note: %s differs: A ", keys[i]);
+				put_json(out, x);
+				fprintf(out, ", %c ", (int)('A' + k));
+				put_json(out, y);
+				fputc('\n', out);
+			}
+		}
+		const char *fa = suitefile_sys(&c->f[0], "fs_type"), *fk = suitefile_sys(&c->f[k], "fs_type");
+		if (*fa && *fk && strcmp(fa, fk)) {
+			fputs("note: filesystem differs: A ", out);
+			esc_put(out, fa, 0);
+			fprintf(out, ", %c ", (int)('A' + k));
+			esc_put(out, fk, 0);
+			fputc('\n', out);
+		}
+		for (size_t i = 0; i < c->nrows; i++)
+			if (c->rows[i].t[k] && strcmp(c->rows[i].t[k]->name, c->rows[i].name)) {
+				fputs("note: ", out);
+				esc_put(out, c->rows[i].name, 0);
+				fputs(" of A compared with ", out);
+				esc_put(out, c->rows[i].t[k]->name, 0);
+				fprintf(out, " of %c (memory limits differ)\n", (int)('A' + k));
+			}
+	}
+}
+
+static void verdict_text(const struct cmp_row *r, size_t k, char *buf, size_t n)
+{
+	char d[32], h[32], pct[64];
+	switch (r->v[k]) {
+	case T_TOO_FEW:
+		snprintf(buf, n, "too few runs (%d a side needed)", T_MIN_RUNS);
+		break;
+	case T_SAME:
+		snprintf(buf, n, "~ (p=%.2f)", r->d[k].p);
+		break;
+	case T_BETTER:
+	case T_WORSE:
+		fmt_num(d, sizeof(d), r->d[k].diff);
+		fmt_num(h, sizeof(h), r->d[k].half);
+		if (isfinite(r->d[k].pct) && isfinite(r->d[k].pct_half))
+			snprintf(pct, sizeof(pct), "%+.2f%% +- %.2f%%", r->d[k].pct, r->d[k].pct_half);
+		else
+			cmp_change_text(pct, sizeof(pct), NAN);
+		snprintf(buf, n, "%s: %s%s +- %s (%s, p=%.3f)", t_verdict_word(r->v[k]),
+			 r->d[k].diff > 0 ? "+" : "", d, h, pct, r->d[k].p);
+		break;
+	}
+}
+
+/* One file's line of a row: N, median, mean +- CI, change, verdict. */
+static void print_cells(FILE *out, const struct cmp_row *r, size_t k)
+{
+	char med[32], mean[32], ci[32], both[80], change[32], verdict[200];
+	if (!r->t[k]) {
+		fprintf(out, "%4s %10s %21s %9s  %s\n", "-", "-", "-", "-", "not in this file");
+		return;
+	}
+	if (!r->t[k]->n) {
+		fprintf(out, "%4d %10s %21s %9s  %s\n", 0, "-", "-", "-", "no runs");
+		return;
+	}
+	fmt_num(med, sizeof(med), r->s[k].median);
+	fmt_num(mean, sizeof(mean), r->s[k].mean);
+	fmt_num(ci, sizeof(ci), r->ci[k]);
+	snprintf(both, sizeof(both), "%s +- %s", mean, ci);
+	if (!k) {
+		fprintf(out, "%4zu %10s %21s\n", r->s[k].n, med, both);
+		return;
+	}
+	if (r->t[0]->n)
+		cmp_change_text(change, sizeof(change), r->change[k]);
+	else
+		snprintf(change, sizeof(change), "-");
+	verdict_text(r, k, verdict, sizeof(verdict));
+	fprintf(out, "%4zu %10s %21s %9s  %s\n", r->s[k].n, med, both, change, verdict);
+}
+
+void cmp_print_table(FILE *out, const struct cmp *c)
+{
+	size_t namew = 4, unitw = 4;
+	for (size_t i = 0; i < c->nrows; i++) {
+		size_t a = esc_len(c->rows[i].name), b = esc_len(c->rows[i].unit);
+		namew = a > namew ? a : namew;
+		unitw = b > unitw ? b : unitw;
+	}
+	print_files(out, c);
+	fprintf(out, "%g%% confidence: the mean +- the half-width of its interval (Student's t); "
+		"the change of the mean against A; verdict by Welch's t-test\n", c->conf);
+	print_notes(out, c);
+	fprintf(out, "\n%-*s  %-*s  %-4s %4s %10s %21s %9s  %s\n", (int)namew, "test", (int)unitw,
+		"unit", "file", "N", "median", "mean +- CI", "change", "verdict");
+	for (size_t i = 0; i < c->nrows; i++) {
+		const struct cmp_row *r = &c->rows[i];
+		for (size_t k = 0; k < c->nf; k++) {
+			esc_put(out, k ? "" : r->name, namew);
+			fputs("  ", out);
+			esc_put(out, k ? "" : r->unit, unitw);
+			fprintf(out, "  %-4c ", (int)('A' + k));
+			print_cells(out, r, k);
+		}
+	}
+	print_unmatched(out, c);
+	fprintf(out, "\nMB = 10^6 bytes (kbench load), MiB = 2^20 bytes (kbench disk)\n");
+}
+
+void cmp_print_lkml(FILE *out, const struct cmp *c)
+{
+	for (size_t i = 0; i < c->nrows; i++) {
+		const struct cmp_row *r = &c->rows[i];
+		if (!r->t[0]->n)
+			continue;
+		char m[32], change[32];
+		fmt_num(m, sizeof(m), r->s[0].mean);
+		esc_put(out, r->name, 0);
+		fputs(" (", out);
+		esc_put(out, r->unit, 0);
+		fprintf(out, ") || %s", m);
+		for (size_t k = 1; k < c->nf; k++) {
+			if (!r->t[k] || !r->t[k]->n) {
+				fprintf(out, " -> -");
+				continue;
+			}
+			fmt_num(m, sizeof(m), r->s[k].mean);
+			cmp_change_text(change, sizeof(change), r->change[k]);
+			fprintf(out, " -> %s %s", m, change);
+		}
+		fputc('\n', out);
+	}
+}
