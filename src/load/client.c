@@ -8,6 +8,7 @@
  * process interleaves K clients one op at a time.
  */
 #include "config.h"
+#include "load/client.h"
 #include "load/run.h"
 #include "load/fsutil.h"
 #include "sys/clock.h"

@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <sys/types.h>
 #include "load/backend.h"
+#include "load/client.h"       /* the clients' side: client_main(), sleep_until() */
 #include "load/program.h"
 #include "stats/hist.h"
 #include "sys/clock.h"
@@ -89,13 +90,6 @@ struct run_config {
 	const struct memcg_site *memcg_site;  /* where to make it (with mem_limit) */
 	FILE *out;                       /* where text goes (stderr with --json -) */
 };
-
-/* Replay for clients [first, first+count) in this process, interleaving
- * them one op at a time, until the end time, the stop flag or (run_once)
- * the end of the pass.  Called in a forked child; returns the exit status
- * for it (0, or 3 if a client could not set up its tree). */
-int client_main(const struct run_config *cfg, struct run_shared *sh,
-		unsigned first, unsigned count, int barrier_fd);
 
 /* What a run measured, merged over all clients. */
 struct run_error {
@@ -170,9 +164,5 @@ static inline uint64_t now_ns(void)
 {
 	return kb_now_ns();
 }
-
-/* Sleep until the absolute CLOCK_MONOTONIC time t (ns), waking early when
- * *stop becomes non-zero (checked every 50 ms at most). */
-void sleep_until(uint64_t t, volatile int *stop);
 
 #endif
