@@ -20,7 +20,7 @@
 #ifndef KBENCH_MICRO_HARNESS_H
 #define KBENCH_MICRO_HARNESS_H
 
-#include "micro/micro.h"
+#include "micro/test.h"
 
 #include <stdint.h>
 #include <sys/types.h>

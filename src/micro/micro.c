@@ -5,7 +5,7 @@
  *                     [--duration SEC] [--quick] [--copies N]
  *                     [--baseline byte4|unixbench5] [--json FILE] [TEST...]
  *
- * Runs the chosen tests of the two families (micro.h) one after another
+ * Runs the chosen tests of the two families (test.h) one after another
  * in a private temporary directory (mkdtemp under $TMPDIR or /tmp) and
  * prints lmbench's summary tables, one line per lmbench test with its
  * spread, and BYTE's index report.
@@ -20,10 +20,12 @@
 #include "config.h"
 #include "commands.h"
 #include "cli.h"
+#include "micro/byte.h"
 #include "micro/byteindex.h"
 #include "micro/harness.h"
+#include "micro/lmbench.h"
 #include "micro/lmreport.h"
-#include "micro/micro.h"
+#include "micro/test.h"
 #include "result/result.h"
 #include "result/sysinfo.h"
 
