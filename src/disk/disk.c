@@ -39,10 +39,20 @@
 #define MAX_RUNS 1000
 #define CACHED_PCT_LIMIT 1.0      /* more still cached after a flush: not flushed */
 
+/* The command line, what it means, the opened paths and their results. */
 struct disk_cmd {
 	const char *cmd;
+	/* the options as given: popt's copies, freed by disk_cmd_free() */
+	int do_cached, do_buffered, direct;
+	char *runs_arg, *offset_arg, *json;
+	/* what they mean */
 	struct disk_params p;
 	FILE *out;                /* the hdparm-form text */
+	char json_dest[PATH_MAX]; /* --json's checked destination */
+	/* the paths (popt's), their targets and results, the one read buffer */
+	const char **paths;
+	struct disk_result *res;
+	size_t ndev;
 	struct disk_buf buf;
 };
 
@@ -146,11 +156,11 @@ static void report_failure(const struct disk_cmd *c, const struct disk_result *r
 			(double)f->bytes / DISK_MB, f->seconds, strerror(f->err));
 }
 
-/* Every run of every wanted test on one device.  Returns 0, or 1 if a
- * test failed. */
+/* Every run of every wanted test on one device.  Returns KB_EXIT_OK, or
+ * KB_EXIT_FAIL if a test failed. */
 static int time_device(const struct disk_cmd *c, struct disk_result *r)
 {
-	int status = 0, warned = 0;
+	int status = KB_EXIT_OK, warned = 0;
 	fprintf(c->out, "\n%s:\n", r->t.path);
 	fflush(c->out);
 	for (int k = 0; k < DISK_NTESTS; k++) {
@@ -163,7 +173,7 @@ static int time_device(const struct disk_cmd *c, struct disk_result *r)
 				tr->failed = 1;
 				tr->fail = *run;
 				report_failure(c, r, k, run);
-				status = 1;
+				status = KB_EXIT_FAIL;
 				break;
 			}
 			tr->nruns++;
@@ -197,19 +207,19 @@ static int check_offset(const struct disk_cmd *c, const struct disk_target *t,
 	return 0;
 }
 
-static int write_json(const struct disk_cmd *c, const char *path, const struct disk_result *res,
-		      size_t ndev, int do_cached, int do_buffered)
+/* The document to c->json_dest.  Returns 0, or -1 after one line. */
+static int write_json(const struct disk_cmd *c)
 {
 	struct kb_sysinfo si;
 	char err[512];
 	sysinfo_collect(&si, NULL);
 	json_t *doc = result_new("disk");
 	json_t *devs = json_array(), *tests = json_array();
-	for (size_t d = 0; devs && d < ndev; d++)
-		json_array_append_new(devs, json_string(res[d].t.path));
-	if (tests && do_cached)
+	for (size_t d = 0; devs && d < c->ndev; d++)
+		json_array_append_new(devs, json_string(c->res[d].t.path));
+	if (tests && c->do_cached)
 		json_array_append_new(tests, json_string("cached"));
-	if (tests && do_buffered)
+	if (tests && c->do_buffered)
 		json_array_append_new(tests, json_string("buffered"));
 	json_t *params = json_pack("{s:o, s:b, s:i, s:I, s:I, s:f, s:f, s:i, s:i, s:o}",
 		"tests", tests ? tests : json_array(), "direct", c->p.direct,
@@ -224,12 +234,12 @@ static int write_json(const struct disk_cmd *c, const char *path, const struct d
 				    "seconds", "seconds", "MB_per_s", "MB (2^20 bytes) per second"));
 		json_object_set_new(doc, "params", params);
 		json_object_set_new(doc, "system", sysinfo_json(&si));
-		json_object_set_new(doc, "results", disk_results_json(&c->p, res, ndev));
+		json_object_set_new(doc, "results", disk_results_json(&c->p, c->res, c->ndev));
 	} else {
 		json_decref(params);
 	}
 	int rc = 0;
-	if (!doc || result_write(doc, path, err, sizeof(err)) < 0) {
+	if (!doc || result_write(doc, c->json_dest, err, sizeof(err)) < 0) {
 		fprintf(stderr, "%s: %s\n", c->cmd, doc ? err : "out of memory building JSON");
 		rc = -1;
 	}
@@ -237,153 +247,194 @@ static int write_json(const struct disk_cmd *c, const char *path, const struct d
 	return rc;
 }
 
+/* ---- the command: options, checks, run, report ---- */
+
+/* The paths, --runs and --offset into c->p; neither -T nor -t means both,
+ * as in hdparm.  Returns KB_EXIT_OK, or KB_EXIT_USAGE after one line. */
+static int check_values(struct disk_cmd *c, const char **paths)
+{
+	c->paths = paths;
+	while (paths && paths[c->ndev])
+		c->ndev++;
+	if (!c->ndev)
+		return cli_usage_error(c->cmd, "missing DEVICE or FILE to time");
+	if (c->runs_arg) {
+		uint64_t v;
+		if (cli_parse_uint(c->runs_arg, 1, MAX_RUNS, &v) < 0)
+			return cli_usage_error(c->cmd, "--runs must be a whole number from 1 to %u, "
+					       "not '%s'", MAX_RUNS, c->runs_arg);
+		c->p.runs = (unsigned)v;
+	}
+	int orc = c->offset_arg ? cli_parse_size_unit(c->offset_arg, &c->p.offset) : 0;
+	if (orc == -2)
+		/* hdparm's --offset counts GiB: a bare number would silently mean
+		 * a different place on the disk */
+		return cli_usage_error(c->cmd, "--offset %s has no unit; hdparm's --offset counts "
+				       "GiB, so give one: --offset %sG is hdparm's --offset %s "
+				       "(B for bytes, k, M, G, T)", c->offset_arg, c->offset_arg,
+				       c->offset_arg);
+	if (orc < 0)
+		return cli_usage_error(c->cmd, "bad --offset '%s' (a size with its unit: 4096B, "
+				       "512M, 1G)", c->offset_arg);
+	if (!c->do_cached && !c->do_buffered)
+		c->do_cached = c->do_buffered = 1;
+	c->p.direct = c->direct;
+	if (c->json && !strcmp(c->json, "-"))
+		c->out = stderr;                /* keep standard output pure JSON */
+	return KB_EXIT_OK;
+}
+
+/* Open and check one path, make room for its runs, note its file system.
+ * Returns KB_EXIT_OK, KB_EXIT_USAGE for a bad path (one line said),
+ * KB_EXIT_FAIL when out of memory. */
+static int open_target(const struct disk_cmd *c, struct disk_result *r, const char *path)
+{
+	if (disk_open(&r->t, path, c->direct, c->cmd, stderr) < 0 ||
+	    check_offset(c, &r->t, c->offset_arg, c->do_buffered) < 0)
+		return KB_EXIT_USAGE;
+	r->test[DISK_CACHED].wanted = c->do_cached;
+	r->test[DISK_BUFFERED].wanted = c->do_buffered;
+	for (int k = 0; k < DISK_NTESTS; k++)
+		if (r->test[k].wanted &&
+		    !(r->test[k].runs = calloc(c->p.runs, sizeof(struct disk_run)))) {
+			fprintf(stderr, "%s: out of memory\n", c->cmd);
+			return KB_EXIT_FAIL;
+		}
+	if (!r->t.is_blk) {
+		struct kb_sysinfo fi;
+		sysinfo_collect(&fi, r->t.path);
+		snprintf(r->fs_type, sizeof(r->fs_type), "%s", fi.fstype);
+		snprintf(r->fs_source, sizeof(r->fs_source), "%s", fi.fsdev);
+	}
+	if (r->t.loop_buffered && c->do_buffered)
+		fprintf(stderr, "%s: %s: warning: loop device in buffered mode; its backing "
+			"file stays in the host page cache, so -t may time that cache "
+			"(set it up with 'losetup --direct-io=on')\n", c->cmd, r->t.path);
+	return KB_EXIT_OK;
+}
+
+/* Every path, before any timing: each bad one is said, not only the
+ * first.  Returns KB_EXIT_OK, KB_EXIT_USAGE when a path was bad,
+ * KB_EXIT_FAIL when out of memory. */
+static int open_targets(struct disk_cmd *c)
+{
+	int status = KB_EXIT_OK;
+	c->res = calloc(c->ndev, sizeof(*c->res));
+	if (!c->res) {
+		fprintf(stderr, "%s: out of memory\n", c->cmd);
+		return KB_EXIT_FAIL;
+	}
+	for (size_t d = 0; d < c->ndev; d++)
+		c->res[d].t.fd = -1;
+	for (size_t d = 0; d < c->ndev; d++) {
+		int rc = open_target(c, &c->res[d], c->paths[d]);
+		if (rc == KB_EXIT_FAIL)
+			return rc;
+		if (rc != KB_EXIT_OK)
+			status = rc;
+	}
+	return status;
+}
+
+/* What the timing needs once every path is good: --json's destination
+ * (no measured path, no device, no directory) and the read buffer.
+ * Returns KB_EXIT_OK, KB_EXIT_USAGE for a bad destination (one line),
+ * KB_EXIT_FAIL when the buffer cannot be mapped. */
+static int prepare_run(struct disk_cmd *c)
+{
+	int status;
+	if (c->json && (status = result_destination(c->cmd, "--json", c->json,
+						    (const char *const *)c->paths, c->ndev, NULL,
+						    c->json_dest, sizeof(c->json_dest))))
+		return status;
+	if (c->offset_arg && !c->do_buffered)
+		fprintf(stderr, "%s: warning: --offset applies to -t only; ignored\n", c->cmd);
+	if (disk_buf_init(&c->buf) < 0) {
+		fprintf(stderr, "%s: cannot map a %u-byte buffer: %s\n", c->cmd, DISK_REQ_BYTES,
+			strerror(errno));
+		return KB_EXIT_FAIL;
+	}
+	if (!c->buf.locked)
+		fprintf(stderr, "%s: warning: cannot lock the buffer in memory (mlock: %s); "
+			"timing without it\n", c->cmd, strerror(c->buf.lock_errno));
+	return KB_EXIT_OK;
+}
+
+/* The header line, every device's runs in hdparm's form, then --json.
+ * Returns KB_EXIT_OK, or KB_EXIT_FAIL when a test failed or the document
+ * could not be written. */
+static int time_all(struct disk_cmd *c)
+{
+	int status = KB_EXIT_OK;
+	fprintf(c->out, "kbench %s disk: MB = 2^20 bytes, reads of 2 MiB%s\n", PACKAGE_VERSION,
+		c->direct ? ", O_DIRECT" : "");
+	for (size_t d = 0; d < c->ndev; d++)
+		if (time_device(c, &c->res[d]) != KB_EXIT_OK)
+			status = KB_EXIT_FAIL;
+	if (c->json && write_json(c) < 0)
+		status = KB_EXIT_FAIL;
+	return status;
+}
+
+/* Everything after the options were read: the checks (bad input: exit 2,
+ * nothing timed), the runs, the report.  Returns the exit status. */
+static int disk_main(struct disk_cmd *c, poptContext ctx)
+{
+	int status;
+	if ((status = check_values(c, poptGetArgs(ctx))) != KB_EXIT_OK ||
+	    (status = open_targets(c)) != KB_EXIT_OK ||
+	    (status = prepare_run(c)) != KB_EXIT_OK)
+		return status;
+	return time_all(c);
+}
+
+static void disk_cmd_free(struct disk_cmd *c)
+{
+	disk_buf_free(&c->buf);
+	for (size_t d = 0; c->res && d < c->ndev; d++) {
+		disk_close(&c->res[d].t);
+		for (int k = 0; k < DISK_NTESTS; k++)
+			free(c->res[d].test[k].runs);
+	}
+	free(c->res);
+	free(c->runs_arg);
+	free(c->offset_arg);
+	free(c->json);
+}
+
 int cmd_disk(int argc, const char **argv)
 {
-	const char *cmd = argv[0];
-	int do_cached = 0, do_buffered = 0, direct = 0;
-	char *runs_arg = NULL, *offset_arg = NULL, *json = NULL;
-	char json_dest[PATH_MAX];
+	struct disk_cmd c = { .cmd = argv[0], .p = { .runs = 1 }, .out = stdout };
 	struct poptOption options[] = {
-		{ NULL, 'T', POPT_ARG_NONE, &do_cached, 0,
+		{ NULL, 'T', POPT_ARG_NONE, &c.do_cached, 0,
 		  "time cached reads: flush, pause 1 s, the same 2 MiB for 2 s, loop overhead "
 		  "subtracted (hdparm -T)",
 		  NULL },
-		{ NULL, 't', POPT_ARG_NONE, &do_buffered, 0,
+		{ NULL, 't', POPT_ARG_NONE, &c.do_buffered, 0,
 		  "time device reads: flush, pause 3 s, sequential 2 MiB reads for 3 s or to the "
 		  "end (hdparm -t)",
 		  NULL },
-		{ "direct", 0, POPT_ARG_NONE, &direct, 0,
+		{ "direct", 0, POPT_ARG_NONE, &c.direct, 0,
 		  "read with O_DIRECT into an aligned buffer, bypassing the page cache", NULL },
-		{ "runs", 0, POPT_ARG_STRING, &runs_arg, 0,
+		{ "runs", 0, POPT_ARG_STRING, &c.runs_arg, 0,
 		  "run each test N times; print every run, then min/median/max/CoV (default 1)",
 		  "N" },
-		{ "offset", 0, POPT_ARG_STRING, &offset_arg, 0,
+		{ "offset", 0, POPT_ARG_STRING, &c.offset_arg, 0,
 		  "start -t this far into the device; SIZE needs its unit: B (bytes), k, M, G, T "
 		  "(powers of 2^10); hdparm's --offset N is --offset NG", "SIZE" },
-		{ "json", 0, POPT_ARG_STRING, &json, 0,
+		{ "json", 0, POPT_ARG_STRING, &c.json, 0,
 		  "also write the results as JSON to FILE ('-': standard output, the text then "
 		  "goes to standard error)", "FILE" },
 		POPT_AUTOHELP
 		POPT_TABLEEND
 	};
-	struct disk_cmd c = { .cmd = cmd, .p = { .runs = 1 }, .out = stdout };
-	struct disk_result *res = NULL;
-	size_t ndev = 0;
 
-	poptContext ctx = poptGetContext(cmd, argc, argv, options, 0);
+	poptContext ctx = poptGetContext(c.cmd, argc, argv, options, 0);
 	poptSetOtherOptionHelp(ctx, "[-T] [-t] [OPTIONS] DEVICE|FILE...");
-	int status = cli_popt_done(ctx, cmd, cli_popt_next(ctx, options));
-	if (status)
-		goto out;
-	const char **paths = poptGetArgs(ctx);
-	while (paths && paths[ndev])
-		ndev++;
-	if (!ndev) {
-		status = cli_usage_error(cmd, "missing DEVICE or FILE to time");
-		goto out;
-	}
-	uint64_t v;
-	if (runs_arg) {
-		if (cli_parse_uint(runs_arg, 1, MAX_RUNS, &v) < 0) {
-			status = cli_usage_error(cmd, "--runs must be a whole number from 1 to %u, not '%s'",
-						 MAX_RUNS, runs_arg);
-			goto out;
-		}
-		c.p.runs = (unsigned)v;
-	}
-	int orc = offset_arg ? cli_parse_size_unit(offset_arg, &c.p.offset) : 0;
-	if (orc == -2) {
-		/* hdparm's --offset counts GiB: a bare number would silently mean
-		 * a different place on the disk */
-		status = cli_usage_error(cmd, "--offset %s has no unit; hdparm's --offset counts GiB, "
-					 "so give one: --offset %sG is hdparm's --offset %s "
-					 "(B for bytes, k, M, G, T)", offset_arg, offset_arg,
-					 offset_arg);
-		goto out;
-	}
-	if (orc < 0) {
-		status = cli_usage_error(cmd, "bad --offset '%s' (a size with its unit: 4096B, 512M, 1G)",
-					 offset_arg);
-		goto out;
-	}
-	if (!do_cached && !do_buffered)
-		do_cached = do_buffered = 1;    /* as hdparm: neither means both */
-	c.p.direct = direct;
-	if (json && !strcmp(json, "-"))
-		c.out = stderr;                 /* keep standard output pure JSON */
-
-	/* every path, before any timing */
-	res = calloc(ndev, sizeof(*res));
-	if (!res) {
-		fprintf(stderr, "%s: out of memory\n", cmd);
-		status = KB_EXIT_FAIL;
-		goto out;
-	}
-	for (size_t d = 0; d < ndev; d++) {
-		struct disk_result *r = &res[d];
-		r->t.fd = -1;
-		if (disk_open(&r->t, paths[d], direct, cmd, stderr) < 0 ||
-		    check_offset(&c, &r->t, offset_arg, do_buffered) < 0) {
-			status = KB_EXIT_USAGE;
-			continue;
-		}
-		r->test[DISK_CACHED].wanted = do_cached;
-		r->test[DISK_BUFFERED].wanted = do_buffered;
-		for (int k = 0; k < DISK_NTESTS; k++)
-			if (r->test[k].wanted &&
-			    !(r->test[k].runs = calloc(c.p.runs, sizeof(struct disk_run)))) {
-				fprintf(stderr, "%s: out of memory\n", cmd);
-				status = KB_EXIT_FAIL;
-				goto out;
-			}
-		if (!r->t.is_blk) {
-			struct kb_sysinfo fi;
-			sysinfo_collect(&fi, r->t.path);
-			snprintf(r->fs_type, sizeof(r->fs_type), "%s", fi.fstype);
-			snprintf(r->fs_source, sizeof(r->fs_source), "%s", fi.fsdev);
-		}
-		if (r->t.loop_buffered && do_buffered)
-			fprintf(stderr, "%s: %s: warning: loop device in buffered mode; its backing "
-				"file stays in the host page cache, so -t may time that cache "
-				"(set it up with 'losetup --direct-io=on')\n", cmd, r->t.path);
-	}
-	if (status)
-		goto out;
-	/* --json may name no measured path, no device, no directory */
-	if (json && (status = result_destination(cmd, "--json", json, (const char *const *)paths, ndev, NULL,
-						 json_dest, sizeof(json_dest))))
-		goto out;
-	if (offset_arg && !do_buffered)
-		fprintf(stderr, "%s: warning: --offset applies to -t only; ignored\n", cmd);
-	if (disk_buf_init(&c.buf) < 0) {
-		fprintf(stderr, "%s: cannot map a %u-byte buffer: %s\n", cmd, DISK_REQ_BYTES,
-			strerror(errno));
-		status = KB_EXIT_FAIL;
-		goto out;
-	}
-	if (!c.buf.locked)
-		fprintf(stderr, "%s: warning: cannot lock the buffer in memory (mlock: %s); "
-			"timing without it\n", cmd, strerror(c.buf.lock_errno));
-
-	fprintf(c.out, "kbench %s disk: MB = 2^20 bytes, reads of 2 MiB%s\n", PACKAGE_VERSION,
-		direct ? ", O_DIRECT" : "");
-	for (size_t d = 0; d < ndev; d++)
-		if (time_device(&c, &res[d]))
-			status = KB_EXIT_FAIL;
-	if (json && write_json(&c, json_dest, res, ndev, do_cached, do_buffered) < 0)
-		status = KB_EXIT_FAIL;
-
-out:
-	disk_buf_free(&c.buf);
-	for (size_t d = 0; res && d < ndev; d++) {
-		disk_close(&res[d].t);
-		for (int k = 0; k < DISK_NTESTS; k++)
-			free(res[d].test[k].runs);
-	}
-	free(res);
-	free(runs_arg);
-	free(offset_arg);
-	free(json);
+	int status = cli_popt_done(ctx, c.cmd, cli_popt_next(ctx, options));
+	if (status == KB_EXIT_OK)
+		status = disk_main(&c, ctx);
+	disk_cmd_free(&c);
 	poptFreeContext(ctx);
 	return status;
 }

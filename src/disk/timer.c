@@ -30,11 +30,12 @@
  *
  * The loops are kept as bare as hdparm's: one read, the touch, one clock
  * read per iteration.  For -T the cost of everything but the read (lseek,
- * clock_gettime, the loop) is measured separately and subtracted, as
+ * the clock read, the loop) is measured separately and subtracted, as
  * hdparm does, because at memory speed it is not negligible.
  */
 #include "config.h"
 #include "disk/timer.h"
+#include "sys/clock.h"
 
 #include <errno.h>
 #include <string.h>
@@ -43,13 +44,6 @@
 #include <unistd.h>
 
 static volatile unsigned char sink;
-
-static double now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 /* Read one byte every DISK_TOUCH_STRIDE bytes of what arrived. */
 static void touch(const unsigned char *p, size_t n)
@@ -134,7 +128,7 @@ int disk_time_cached(int fd, const struct disk_buf *b, size_t want, unsigned ali
 	if (want > DISK_REQ_BYTES)
 		want = DISK_REQ_BYTES;
 	uint64_t n = 0;
-	double start = now(), t;
+	double start = kb_now_s(), t;
 	do {
 		n++;
 		if (lseek(fd, 0, SEEK_SET) < 0)
@@ -149,18 +143,18 @@ int disk_time_cached(int fd, const struct disk_buf *b, size_t want, unsigned ali
 			goto fail;
 		}
 		touch(b->p, want);
-		t = now();
+		t = kb_now_s();
 	} while (t - start < seconds);
 	out->iterations = n;
 	out->bytes = n * want;
 	out->loop_seconds = t - start;
 
 	/* the same loop without the read: what it costs by itself */
-	double s2 = now(), t2 = s2;
+	double s2 = kb_now_s(), t2 = s2;
 	for (uint64_t i = 0; i < n; i++) {
 		if (lseek(fd, 0, SEEK_SET) < 0)
 			goto fail;
-		t2 = now();
+		t2 = kb_now_s();
 		if (t2 - s2 < 0)
 			sink = 0;
 	}
@@ -177,7 +171,7 @@ fail:
 	out->bytes = (n - 1) * want;
 	if (!out->ended_early)
 		out->err_offset = 0;
-	out->seconds = now() - start;
+	out->seconds = kb_now_s() - start;
 	return -1;
 }
 
@@ -186,7 +180,7 @@ int disk_time_buffered(int fd, const struct disk_buf *b, uint64_t offset, uint64
 {
 	memset(out, 0, sizeof(*out));
 	uint64_t pos = offset;
-	double start = now(), t = start;
+	double start = kb_now_s(), t = start;
 	if (lseek(fd, (off_t)offset, SEEK_SET) < 0) {
 		out->err = errno;
 		out->err_offset = offset;
@@ -199,11 +193,11 @@ int disk_time_buffered(int fd, const struct disk_buf *b, uint64_t offset, uint64
 		if (r < 0) {
 			out->err = errno;
 			out->err_offset = pos;
-			out->seconds = now() - start;
+			out->seconds = kb_now_s() - start;
 			return -1;
 		}
 		touch(b->p, (size_t)r);
-		t = now();
+		t = kb_now_s();
 		pos += (uint64_t)r;
 		out->bytes += (uint64_t)r;
 		if ((size_t)r < want) {

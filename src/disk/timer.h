@@ -5,7 +5,7 @@
  * page-aligned (so O_DIRECT accepts it), has every page touched before
  * timing and is locked in memory where allowed.  After each read a byte
  * every 512 bytes is touched, so the data must really have arrived.
- * Time is CLOCK_MONOTONIC.  These functions only read and time: flushing
+ * Time is CLOCK_MONOTONIC (sys/clock.h).  These functions only read and time: flushing
  * the cache first is the caller's job (disk/device.h).
  */
 #ifndef KBENCH_DISK_TIMER_H

@@ -8,8 +8,10 @@
  * process interleaves K clients one op at a time.
  */
 #include "config.h"
+#include "load/client.h"
 #include "load/run.h"
 #include "load/fsutil.h"
+#include "sys/clock.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -41,17 +43,10 @@ struct client {
 	int done;
 };
 
-uint64_t now_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 void sleep_until(uint64_t t, volatile int *stop)
 {
 	for (;;) {
-		uint64_t now = now_ns();
+		uint64_t now = kb_now_ns();
 		if (now >= t || (stop && *stop))
 			return;
 		uint64_t step = t - now;
@@ -59,6 +54,7 @@ void sleep_until(uint64_t t, volatile int *stop)
 			step = 50000000ull;
 		now += step;
 		struct timespec ts = { (time_t)(now / 1000000000ull), (long)(now % 1000000000ull) };
+		/* the clock kb_now_ns() reads: t is one of its readings */
 		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
 	}
 }
@@ -167,7 +163,7 @@ static int next_pass(struct client *c, const struct run_config *cfg)
 		c->done = 1;
 		return 0;
 	}
-	c->pass_t0 = now_ns();
+	c->pass_t0 = kb_now_ns();
 	if (load_window(c, cfg->prog, 0) <= 0)
 		return errno ? errno : EIO;
 	return 0;
@@ -193,7 +189,7 @@ static int hold(struct client *c, uint64_t until, struct run_shared *sh)
 static int client_step(struct client *c, const struct run_config *cfg, struct run_shared *sh)
 {
 	if (c->wait_until) {
-		uint64_t now = now_ns();
+		uint64_t now = kb_now_ns();
 		if (now < c->wait_until && !sh->stop)
 			return -1;
 		c->wait_until = 0;
@@ -213,11 +209,11 @@ static int client_step(struct client *c, const struct run_config *cfg, struct ru
 
 	if ((op->flags & OPF_TIMED) && op->ts_ns) {
 		/* the op waits for its time; one that starts after it is late */
-		uint64_t due = c->pass_t0 + op->ts_ns, now = now_ns();
+		uint64_t due = c->pass_t0 + op->ts_ns, now = kb_now_ns();
 		if (now < due) {
 			if (hold(c, due, sh))
 				return -1;
-			now = now_ns();
+			now = kb_now_ns();
 		}
 		if (now > due) {
 			uint64_t late = now - due;
@@ -232,17 +228,17 @@ static int client_step(struct client *c, const struct run_config *cfg, struct ru
 	}
 	c->pos++;
 
-	uint64_t bytes = 0, t1 = now_ns(), t2;
+	uint64_t bytes = 0, t1 = kb_now_ns(), t2;
 	int rc = 0;
 	if (op->code == OP_SLEEP) {
 		uint64_t until = t1 + op->off * 1000ull;
 		if (hold(c, until, sh))
 			t2 = c->wait_until;  /* it completes when the client wakes */
 		else
-			t2 = now_ns();
+			t2 = kb_now_ns();
 	} else {
 		rc = cfg->backend->op[op->code](&c->ctx, op, &bytes);
-		t2 = now_ns();
+		t2 = kb_now_ns();
 	}
 	c->last_ns = t2;
 	st->last_op_ns = t2;
@@ -326,7 +322,7 @@ int client_main(const struct run_config *cfg, struct run_shared *sh,
 	if (r != 0 || sh->stop)
 		return 0;
 
-	uint64_t start = now_ns();
+	uint64_t start = kb_now_ns();
 	for (unsigned i = 0; i < count; i++)
 		cl[i].pass_t0 = cl[i].start_ns = start;
 

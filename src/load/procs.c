@@ -8,6 +8,7 @@
 #include "config.h"
 #include "load/procs.h"
 #include "load/signals.h"
+#include "sys/clock.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -69,7 +70,7 @@ void procs_kill_stuck(struct procs *p, const struct run_config *cfg, uint64_t fr
 	int second = load_signal_count() >= 2;
 	if (*killed || !p->alive || (!from && !second))
 		return;
-	if (!second && now_ns() - from < STOP_GRACE_NS)
+	if (!second && kb_now_ns() - from < STOP_GRACE_NS)
 		return;
 	*killed = 1;
 	const char *why = second ? " (second signal)" :

@@ -17,8 +17,10 @@
 #include <stdio.h>
 #include <sys/types.h>
 #include "load/backend.h"
+#include "load/client.h"       /* the clients' side: client_main(), sleep_until() */
 #include "load/program.h"
 #include "stats/hist.h"
+#include "sys/clock.h"
 #include "sys/memcg.h"
 
 #define ERR_SLOTS 32      /* distinct (line, errno) errors kept per client */
@@ -89,13 +91,6 @@ struct run_config {
 	FILE *out;                       /* where text goes (stderr with --json -) */
 };
 
-/* Replay for clients [first, first+count) in this process, interleaving
- * them one op at a time, until the end time, the stop flag or (run_once)
- * the end of the pass.  Called in a forked child; returns the exit status
- * for it (0, or 3 if a client could not set up its tree). */
-int client_main(const struct run_config *cfg, struct run_shared *sh,
-		unsigned first, unsigned count, int barrier_fd);
-
 /* What a run measured, merged over all clients. */
 struct run_error {
 	uint32_t line;
@@ -163,11 +158,11 @@ double run_throughput_mbps(uint64_t bytes, uint64_t start_ns, uint64_t end_ns);
 /* Release what run_load allocated in res. */
 void run_result_free(struct run_result *res);
 
-/* Clock helpers: CLOCK_MONOTONIC in ns. */
-uint64_t now_ns(void);
-
-/* Sleep until the absolute CLOCK_MONOTONIC time t (ns), waking early when
- * *stop becomes non-zero (checked every 50 ms at most). */
-void sleep_until(uint64_t t, volatile int *stop);
+/* Now on CLOCK_MONOTONIC in ns: kb_now_ns() (sys/clock.h), by the name
+ * the parent's loop in run.c reads it. */
+static inline uint64_t now_ns(void)
+{
+	return kb_now_ns();
+}
 
 #endif

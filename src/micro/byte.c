@@ -29,9 +29,10 @@
  * 20-61 figures; unixbench5 also indexes Shell Scripts (1 concurrent).
  */
 #include "config.h"
+#include "micro/byte.h"
 #include "micro/byte_tests.h"
 #include "micro/harness_fixed.h"
-#include "micro/micro.h"
+#include "micro/test.h"
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,11 +1,17 @@
-/* kbench - micro: the BYTE UNIX Benchmarks family (settings of its tests)
+/* kbench - micro: the BYTE UNIX Benchmarks family (its table, settings of its tests)
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * The tests themselves are the rows of micro_byte_tests[] (micro.h,
- * byte.c); byte_set_execl_program() is in byte_sys.c.
+ * The tests themselves are the rows of micro_byte_tests[] (byte.c);
+ * byte_set_execl_program() is in byte_sys.c.
  */
 #ifndef KBENCH_MICRO_BYTE_H
 #define KBENCH_MICRO_BYTE_H
+
+#include "micro/test.h"
+
+/* The BYTE family's table: one row per test, ended by a row whose name is
+ * NULL. */
+extern const struct micro_test micro_byte_tests[];
 
 /* The program Execl Throughput (byte_execl) executes, with the single
  * argument "--version" and its output sent to /dev/null; it must exit 0.

@@ -26,7 +26,7 @@
 #ifndef KBENCH_MICRO_BYTEINDEX_H
 #define KBENCH_MICRO_BYTEINDEX_H
 
-#include "micro/micro.h"
+#include "micro/test.h"
 
 #include <jansson.h>
 #include <stddef.h>

@@ -9,6 +9,7 @@
 #include "config.h"
 #include "micro/harness.h"
 #include "stats/summary.h"
+#include "sys/clock.h"
 
 #include <errno.h>
 #include <math.h>
@@ -18,7 +19,6 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 double harness_net_ns(double elapsed_ns, uint64_t iters, double clock_ns, double loop_ns)
@@ -76,13 +76,6 @@ int harness_summarize(const double *v, unsigned n, struct micro_result *r)
 	return 0;
 }
 
-uint64_t harness_now_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 /* The empty loop: the same counting a run() does, nothing in it. */
 __attribute__((noinline)) static void empty_loop(uint64_t iters)
 {
@@ -99,10 +92,10 @@ double harness_clock_ns(void)
 	double best = INFINITY;
 	for (int t = 0; t < 5; t++) {
 		const unsigned n = 10000;
-		uint64_t t0 = harness_now_ns();
+		uint64_t t0 = kb_now_ns();
 		for (unsigned i = 0; i < n; i++)
-			(void)harness_now_ns();
-		double per = (double)(harness_now_ns() - t0) / (n + 1);
+			(void)kb_now_ns();
+		double per = (double)(kb_now_ns() - t0) / (n + 1);
 		if (per < best)
 			best = per;
 	}
@@ -116,9 +109,9 @@ double harness_loop_ns(void)
 	double best = INFINITY;
 	for (int t = 0; t < 5; t++) {
 		const uint64_t n = 1000000;
-		uint64_t t0 = harness_now_ns();
+		uint64_t t0 = kb_now_ns();
 		empty_loop(n);
-		double per = (double)(harness_now_ns() - t0) / (double)n;
+		double per = (double)(kb_now_ns() - t0) / (double)n;
 		if (per < best)
 			best = per;
 	}
@@ -131,9 +124,9 @@ static double interval(const struct harness_bench *b, uint64_t iters, char *why)
 {
 	if (b->before && b->before(b->ctx, iters, why) < 0)
 		return -1;
-	uint64_t t0 = harness_now_ns();
+	uint64_t t0 = kb_now_ns();
 	int rc = b->run(b->ctx, iters, why);
-	uint64_t t1 = harness_now_ns();
+	uint64_t t1 = kb_now_ns();
 	if (b->after) {
 		/* after() still cleans up when run() failed, but run()'s reason
 		 * is the one kept (after() may fail only because run() did) */

@@ -20,7 +20,7 @@
 #ifndef KBENCH_MICRO_HARNESS_H
 #define KBENCH_MICRO_HARNESS_H
 
-#include "micro/micro.h"
+#include "micro/test.h"
 
 #include <stdint.h>
 #include <sys/types.h>
@@ -90,13 +90,10 @@ int harness_summarize(const double *v, unsigned n, struct micro_result *r);
 
 /* ---- measuring ---- */
 
-/* ns of one clock_gettime(CLOCK_MONOTONIC) read, and ns of one empty loop
+/* ns of one kb_now_ns() read (sys/clock.h), and ns of one empty loop
  * repetition, measured once per process (the smaller of several tries). */
 double harness_clock_ns(void);
 double harness_loop_ns(void);
-
-/* Monotonic time in ns. */
-uint64_t harness_now_ns(void);
 
 /* Write all n bytes of buf to fd, again after EINTR or a short write.
  * Returns 0, or -1 with errno (ENOSPC when write(2) took nothing). */

@@ -6,6 +6,7 @@
 #include "micro/byteindex.h"
 #include "micro/harness.h"
 #include "stats/summary.h"
+#include "sys/clock.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -174,11 +175,11 @@ static void copy_main(const struct fixed_ops *ops, const void *arg, const struct
 	it.it_value.tv_usec = (suseconds_t)((dur - (double)(time_t)dur) * 1e6);
 	if (it.it_value.tv_sec == 0 && it.it_value.tv_usec == 0)
 		it.it_value.tv_usec = 1;
-	double t0 = ((double)harness_now_ns() / 1e9);
+	double t0 = kb_now_s();
 	setitimer(ITIMER_REAL, &it, NULL);
 	double amount = 0;
 	rc = ops->run(state, arg, &stop_flag, &amount, rep.err, sizeof rep.err);
-	double t1 = ((double)harness_now_ns() / 1e9);
+	double t1 = kb_now_s();
 	memset(&it, 0, sizeof it);
 	setitimer(ITIMER_REAL, &it, NULL);
 	if (ops->cleanup)
@@ -201,7 +202,7 @@ static int read_until(int fd, void *buf, size_t n, double deadline)
 {
 	char *p = buf;
 	while (n > 0) {
-		double left = deadline - ((double)harness_now_ns() / 1e9);
+		double left = deadline - kb_now_s();
 		if (left <= 0)
 			return -1;
 		struct pollfd pfd = { .fd = fd, .events = POLLIN };
@@ -273,7 +274,7 @@ static int run_sample(const struct fixed_ops *ops, const void *arg, const struct
 	close_fd(&barrier[0]);
 	close_fd(&result[1]);
 
-	double deadline = ((double)harness_now_ns() / 1e9) + SETUP_LIMIT_S;
+	double deadline = kb_now_s() + SETUP_LIMIT_S;
 	for (unsigned i = 0; i < copies; i++) {
 		char c;
 		int rr = read_until(ready[0], &c, 1, deadline);
@@ -288,7 +289,7 @@ static int run_sample(const struct fixed_ops *ops, const void *arg, const struct
 	}
 	close_fd(&barrier[1]);          /* go */
 
-	deadline = ((double)harness_now_ns() / 1e9) + dur + REPORT_SLACK_S;
+	deadline = kb_now_s() + dur + REPORT_SLACK_S;
 	/* the sample's rate: the work of every copy over the common window */
 	struct fixed_window win;
 	fixed_window_init(&win);

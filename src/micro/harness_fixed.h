@@ -29,7 +29,7 @@
 #ifndef KBENCH_MICRO_HARNESS_FIXED_H
 #define KBENCH_MICRO_HARNESS_FIXED_H
 
-#include "micro/micro.h"
+#include "micro/test.h"
 
 #include <signal.h>
 #include <stddef.h>

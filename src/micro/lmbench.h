@@ -5,7 +5,7 @@
  * are in lm_sys.c (system calls, signals, processes, select), lm_ipc.c
  * (context switches, pipe/socket latencies and bandwidths) and lm_mem.c
  * (files, VM, memory bandwidth and latency).  Every test has the type
- * micro_run_fn (micro.h); it fills r->skipped with the reason when it
+ * micro_run_fn (test.h); it fills r->skipped with the reason when it
  * cannot run here and returns 0, or returns -1 with the reason when the
  * run failed.  Children are always reaped and files removed before return.
  */
@@ -13,7 +13,7 @@
 #define KBENCH_MICRO_LMBENCH_H
 
 #include "micro/harness.h"
-#include "micro/micro.h"
+#include "micro/test.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -32,8 +32,11 @@ int lm_resource_errno(int err);
  * in an 8-way unrolled loop (lmbench bw_mem rd). */
 uint64_t lm_sum_words(const void *buf, size_t bytes);
 
+/* The lmbench family's table: one row per test, ended by a row whose name
+ * is NULL. */
+extern const struct micro_test micro_lmbench_tests[];
 
-/* The tests, each a micro_run_fn (micro.h): 0 with a figure in r (us per
+/* The tests, each a micro_run_fn (test.h): 0 with a figure in r (us per
  * operation, ns per load or MB/s with MB = 10^6 bytes, as the table row
  * says) or with r->skipped set, -1 with the failure in r->skipped.  Each
  * names its lmbench method in lmbench.c's table; t->arg carries the

@@ -10,7 +10,7 @@
 #ifndef KBENCH_MICRO_LMREPORT_H
 #define KBENCH_MICRO_LMREPORT_H
 
-#include "micro/micro.h"
+#include "micro/test.h"
 
 #include <stdio.h>
 

@@ -5,7 +5,7 @@
  *                     [--duration SEC] [--quick] [--copies N]
  *                     [--baseline byte4|unixbench5] [--json FILE] [TEST...]
  *
- * Runs the chosen tests of the two families (micro.h) one after another
+ * Runs the chosen tests of the two families (test.h) one after another
  * in a private temporary directory (mkdtemp under $TMPDIR or /tmp) and
  * prints lmbench's summary tables, one line per lmbench test with its
  * spread, and BYTE's index report.
@@ -20,10 +20,12 @@
 #include "config.h"
 #include "commands.h"
 #include "cli.h"
+#include "micro/byte.h"
 #include "micro/byteindex.h"
 #include "micro/harness.h"
+#include "micro/lmbench.h"
 #include "micro/lmreport.h"
-#include "micro/micro.h"
+#include "micro/test.h"
 #include "result/result.h"
 #include "result/sysinfo.h"
 
@@ -205,6 +207,40 @@ static void list_names(FILE *f)
 	}
 }
 
+/* ---- the command's state ---- */
+
+/* The command line, what it means, and what the tests gave. */
+struct micro_cmd {
+	const char *cmd;
+	/* the options as given: popt's copies, freed by micro_cmd_free() */
+	int list, quick;
+	char *family, *enough_arg, *duration_arg, *copies_arg, *baseline, *json;
+	/* what they mean */
+	int fam;                        /* enum micro_family, or -1: both */
+	struct micro_opts o;
+	const char *base;               /* the BYTE index baseline */
+	char json_dest[PATH_MAX];       /* --json's checked destination */
+	FILE *out;                      /* the text: stdout, or stderr with --json - */
+	/* the tests chosen, in order, and their results */
+	const struct micro_test **sel;
+	struct micro_result *res;
+	int *failed;                    /* res[i].skipped is a failure's reason */
+	size_t n;
+};
+
+static void micro_cmd_free(struct micro_cmd *m)
+{
+	free(m->sel);
+	free(m->res);
+	free(m->failed);
+	free(m->family);
+	free(m->enough_arg);
+	free(m->duration_arg);
+	free(m->copies_arg);
+	free(m->baseline);
+	free(m->json);
+}
+
 /* ---- JSON ---- */
 
 static json_t *num_or_null(double v)
@@ -238,11 +274,10 @@ static json_t *test_json(const struct micro_test *t, const struct micro_result *
 	return o;
 }
 
-static int write_json(const char *cmd, const char *dest, const struct micro_opts *o,
-		      const char *family, const char *baseline,
-		      const struct micro_test *const *sel, const struct micro_result *res,
-		      const int *failed, size_t n)
+/* The document to m->json_dest.  Returns 0, or -1 after one line. */
+static int write_json(const struct micro_cmd *m)
 {
+	const struct micro_opts *o = &m->o;
 	struct kb_sysinfo si;
 	char err[512] = "";
 	sysinfo_collect(&si, o->tmpdir);
@@ -251,9 +286,9 @@ static int write_json(const char *cmd, const char *dest, const struct micro_opts
 	int rc = -1;
 	if (!doc || !names || !tests)
 		goto out;
-	for (size_t i = 0; i < n; i++) {
-		json_array_append_new(names, json_string(sel[i]->name));
-		json_array_append_new(tests, test_json(sel[i], &res[i], failed[i]));
+	for (size_t i = 0; i < m->n; i++) {
+		json_array_append_new(names, json_string(m->sel[i]->name));
+		json_array_append_new(tests, test_json(m->sel[i], &m->res[i], m->failed[i]));
 	}
 	json_object_set_new(doc, "units", json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s}", "us",
 			    "microseconds per operation", "ns", "nanoseconds per load",
@@ -261,199 +296,171 @@ static int write_json(const char *cmd, const char *dest, const struct micro_opts
 			    "lps", "loops per second", "lpm", "loops per minute",
 			    "MWIPS", "millions of Whetstone instructions per second"));
 	json_object_set_new(doc, "params", json_pack("{s:s, s:f, s:i, s:f, s:b, s:i, s:s, s:o}",
-			    "family", family ? family : "all", "enough_s", o->enough_s,
+			    "family", m->family ? m->family : "all", "enough_s", o->enough_s,
 			    "intervals", (int)o->intervals, "duration_s", o->duration_s,
-			    "quick", o->quick, "copies", (int)o->copies, "baseline", baseline,
+			    "quick", o->quick, "copies", (int)o->copies, "baseline", m->base,
 			    "tests", names));
 	names = NULL;
 	json_object_set_new(doc, "system", sysinfo_json(&si));
 	json_t *results = json_pack("{s:o}", "tests", tests);
 	tests = NULL;
-	json_t *index = byte_index_json(sel, res, n, baseline);
+	json_t *index = byte_index_json(m->sel, m->res, m->n, m->base);
 	if (results && index)
 		json_object_set_new(results, "index", index);
 	else
 		json_decref(index);
 	json_object_set_new(doc, "results", results);
-	if (result_write(doc, dest, err, sizeof(err)) == 0)
+	if (result_write(doc, m->json_dest, err, sizeof(err)) == 0)
 		rc = 0;
 	else
-		fprintf(stderr, "%s: %s\n", cmd, err);
+		fprintf(stderr, "%s: %s\n", m->cmd, err);
 out:
 	if (rc && !err[0])
-		fprintf(stderr, "%s: out of memory building JSON\n", cmd);
+		fprintf(stderr, "%s: out of memory building JSON\n", m->cmd);
 	json_decref(names);
 	json_decref(tests);
 	json_decref(doc);
 	return rc;
 }
 
-/* ---- the command ---- */
+/* ---- the command: options, checks, run, report ---- */
 
-int cmd_micro(int argc, const char **argv)
+/* --family: m->fam from its word.  Returns KB_EXIT_OK or KB_EXIT_USAGE. */
+static int check_family(struct micro_cmd *m)
 {
-	const char *cmd = argv[0];
-	int list = 0, quick = 0;
-	char *family = NULL, *enough_arg = NULL, *duration_arg = NULL, *copies_arg = NULL;
-	char *baseline = NULL, *json = NULL;
-	char json_dest[PATH_MAX];
-	struct poptOption options[] = {
-		{ "list", 0, POPT_ARG_NONE, &list, 0,
-		  "list every test: name, family, unit, what it measures and its method", NULL },
-		{ "family", 0, POPT_ARG_STRING, &family, 0,
-		  "run (or list) only the tests of one family", "lmbench|byte" },
-		{ "enough", 0, POPT_ARG_STRING, &enough_arg, 0,
-		  "lmbench: shortest timed interval (default 5ms; 1ms with --quick)", "SEC" },
-		{ "duration", 0, POPT_ARG_STRING, &duration_arg, 0,
-		  "byte: seconds per sample of the short tests (default 10)", "SEC" },
-		{ "quick", 0, POPT_ARG_NONE, &quick, 0,
-		  "short runs for a smoke test: lmbench 1 ms intervals, 5 of them, smaller working "
-		  "sets; BYTE samples of 0.2 s, 3 of them (no --duration)", NULL },
-		{ "copies", 0, POPT_ARG_STRING, &copies_arg, 0,
-		  "byte: copies of each test run at once, their combined rate reported (default 1)", "N" },
-		{ "baseline", 0, POPT_ARG_STRING, &baseline, 0,
-		  "byte: the index baseline (default " BYTE_BASELINE_DEFAULT ")",
-		  "byte4|unixbench5" },
-		{ "json", 0, POPT_ARG_STRING, &json, 0,
-		  "also write the results as JSON to FILE ('-': standard output, the text then "
-		  "goes to standard error)", "FILE" },
-		POPT_AUTOHELP
-		POPT_TABLEEND
-	};
-	struct micro_opts o = { .enough_s = 0.005, .intervals = 11, .duration_s = 10, .copies = 1 };
-	const struct micro_test **sel = NULL;
-	struct micro_result *res = NULL;
-	int *failed = NULL;
-	size_t n = 0;
-	int fam = -1;
-	FILE *out = stdout;
+	if (!m->family)
+		return KB_EXIT_OK;
+	if (!strcmp(m->family, "lmbench"))
+		m->fam = MICRO_LMBENCH;
+	else if (!strcmp(m->family, "byte"))
+		m->fam = MICRO_BYTE;
+	else
+		return cli_usage_error(m->cmd, "--family must be lmbench or byte, not '%s'",
+				       m->family);
+	return KB_EXIT_OK;
+}
 
-	poptContext ctx = poptGetContext(cmd, argc, argv, options, 0);
-	poptSetOtherOptionHelp(ctx, "[OPTIONS] [TEST...]");
-	int status = cli_popt_done(ctx, cmd, cli_popt_next(ctx, options));
-	if (status)
-		goto out;
-	if (family) {
-		if (!strcmp(family, "lmbench"))
-			fam = MICRO_LMBENCH;
-		else if (!strcmp(family, "byte"))
-			fam = MICRO_BYTE;
-		else {
-			status = cli_usage_error(cmd, "--family must be lmbench or byte, not '%s'",
-						 family);
-			goto out;
-		}
+/* --list: the table of the family's tests (or of all) on standard output,
+ * and nothing else.  Returns KB_EXIT_OK, KB_EXIT_USAGE for a test name
+ * given with it, KB_EXIT_FAIL when the list could not be written. */
+static int list_only(const struct micro_cmd *m, const char **args)
+{
+	if (args && args[0])
+		return cli_usage_error(m->cmd, "--list takes no test name ('%s')", args[0]);
+	list_tests(stdout, m->fam);
+	if (fflush(stdout) == EOF || ferror(stdout)) {
+		fprintf(stderr, "%s: cannot write the list to standard output: %s\n", m->cmd,
+			strerror(errno));
+		return KB_EXIT_FAIL;
 	}
-	if (list) {
-		const char **extra = poptGetArgs(ctx);
-		if (extra && extra[0]) {
-			status = cli_usage_error(cmd, "--list takes no test name ('%s')", extra[0]);
-			goto out;
-		}
-		list_tests(stdout, fam);
-		if (fflush(stdout) == EOF || ferror(stdout)) {
-			fprintf(stderr, "%s: cannot write the list to standard output: %s\n", cmd,
-				strerror(errno));
-			status = KB_EXIT_FAIL;
-		}
-		goto out;
-	}
-	o.quick = quick;
-	if (quick) {
-		o.enough_s = 0.001;
-		o.intervals = 5;
-	}
-	if (enough_arg && (cli_parse_duration(enough_arg, &o.enough_s) < 0 ||
-			   !(o.enough_s >= 0.0001 && o.enough_s <= 10))) {
-		status = cli_usage_error(cmd, "--enough must be a time from 0.1ms to 10s, not '%s'",
-					 enough_arg);
-		goto out;
-	}
-	if (duration_arg && quick) {
-		status = cli_usage_error(cmd, "--duration cannot be used with --quick, whose BYTE "
-					 "samples all last 0.2 s");
-		goto out;
-	}
-	if (duration_arg && (cli_parse_duration(duration_arg, &o.duration_s) < 0 ||
-			     !(o.duration_s >= 0.01 && o.duration_s <= 3600))) {
-		status = cli_usage_error(cmd, "--duration must be a time from 10ms to 1h, not '%s'",
-					 duration_arg);
-		goto out;
-	}
-	uint64_t v;
-	if (copies_arg) {
-		if (cli_parse_uint(copies_arg, 1, MAX_COPIES, &v) < 0) {
-			status = cli_usage_error(cmd, "--copies must be a whole number from 1 to %d, "
-						 "not '%s'", MAX_COPIES, copies_arg);
-			goto out;
-		}
-		o.copies = (unsigned)v;
-	}
-	if (baseline && byte_baseline_valid(baseline) < 0) {
-		status = cli_usage_error(cmd, "--baseline must be byte4 or unixbench5, not '%s'",
-					 baseline);
-		goto out;
-	}
+	return KB_EXIT_OK;
+}
 
-	/* the tests: those named, or every test of the family (or both) */
-	const char **args = poptGetArgs(ctx);
+/* --quick, --enough, --duration, --copies and --baseline into m->o and
+ * m->base.  Returns KB_EXIT_OK, or KB_EXIT_USAGE after one line. */
+static int check_values(struct micro_cmd *m)
+{
+	struct micro_opts *o = &m->o;
+	o->quick = m->quick;
+	if (m->quick) {
+		o->enough_s = 0.001;
+		o->intervals = 5;
+	}
+	if (m->enough_arg && (cli_parse_duration(m->enough_arg, &o->enough_s) < 0 ||
+			      !(o->enough_s >= 0.0001 && o->enough_s <= 10)))
+		return cli_usage_error(m->cmd, "--enough must be a time from 0.1ms to 10s, not '%s'",
+				       m->enough_arg);
+	if (m->duration_arg && m->quick)
+		return cli_usage_error(m->cmd, "--duration cannot be used with --quick, whose BYTE "
+				       "samples all last 0.2 s");
+	if (m->duration_arg && (cli_parse_duration(m->duration_arg, &o->duration_s) < 0 ||
+				!(o->duration_s >= 0.01 && o->duration_s <= 3600)))
+		return cli_usage_error(m->cmd, "--duration must be a time from 10ms to 1h, not '%s'",
+				       m->duration_arg);
+	if (m->copies_arg) {
+		uint64_t v;
+		if (cli_parse_uint(m->copies_arg, 1, MAX_COPIES, &v) < 0)
+			return cli_usage_error(m->cmd, "--copies must be a whole number from 1 to %d, "
+					       "not '%s'", MAX_COPIES, m->copies_arg);
+		o->copies = (unsigned)v;
+	}
+	if (m->baseline && byte_baseline_valid(m->baseline) < 0)
+		return cli_usage_error(m->cmd, "--baseline must be byte4 or unixbench5, not '%s'",
+				       m->baseline);
+	m->base = m->baseline ? m->baseline : BYTE_BASELINE_DEFAULT;
+	return KB_EXIT_OK;
+}
+
+/* The tests into m->sel: those named in args, or every test of the family
+ * (or of both).  Returns KB_EXIT_OK; KB_EXIT_USAGE for an unknown name or
+ * one of the other family, after one line (and the valid names);
+ * KB_EXIT_FAIL when out of memory. */
+static int choose_tests(struct micro_cmd *m, const char **args)
+{
 	size_t nargs = 0, total = 0;
 	while (args && args[nargs])
 		nargs++;
 	for (size_t k = 0; k < 2; k++)
 		for (const struct micro_test *t = tables[k]; t->name; t++)
 			total++;
-	sel = calloc(total + nargs + 1, sizeof(*sel));
-	if (!sel) {
-		fprintf(stderr, "%s: out of memory\n", cmd);
-		status = KB_EXIT_FAIL;
-		goto out;
+	m->sel = calloc(total + nargs + 1, sizeof(*m->sel));
+	if (!m->sel) {
+		fprintf(stderr, "%s: out of memory\n", m->cmd);
+		return KB_EXIT_FAIL;
 	}
 	for (size_t i = 0; i < nargs; i++) {
 		const struct micro_test *t = find_test(args[i]);
 		if (!t) {
-			fprintf(stderr, "%s: unknown test '%s'\n", cmd, args[i]);
+			fprintf(stderr, "%s: unknown test '%s'\n", m->cmd, args[i]);
 			list_names(stderr);
-			status = KB_EXIT_USAGE;
-			goto out;
+			return KB_EXIT_USAGE;
 		}
-		if (fam >= 0 && (int)t->family != fam) {
-			status = cli_usage_error(cmd, "test '%s' is in the %s family, not %s", t->name,
-						 family_name(t->family), family);
-			goto out;
-		}
-		sel[n++] = t;
+		if (m->fam >= 0 && (int)t->family != m->fam)
+			return cli_usage_error(m->cmd, "test '%s' is in the %s family, not %s",
+					       t->name, family_name(t->family), m->family);
+		m->sel[m->n++] = t;
 	}
 	if (!nargs)
 		for (size_t k = 0; k < 2; k++)
 			for (const struct micro_test *t = tables[k]; t->name; t++)
-				if (fam < 0 || (int)t->family == fam)
-					sel[n++] = t;
-	if (json && !strcmp(json, "-"))
-		out = stderr;
-	if (json && (status = result_destination(cmd, "--json", json, NULL, 0, NULL, json_dest,
-						 sizeof(json_dest))))
-		goto out;
-	res = calloc(n ? n : 1, sizeof(*res));
-	failed = calloc(n ? n : 1, sizeof(*failed));
-	if (!res || !failed) {
-		fprintf(stderr, "%s: out of memory\n", cmd);
-		status = KB_EXIT_FAIL;
-		goto out;
-	}
+				if (m->fam < 0 || (int)t->family == m->fam)
+					m->sel[m->n++] = t;
+	return KB_EXIT_OK;
+}
 
-	catch_signals();
-	if (make_tmp(cmd) < 0) {
-		status = KB_EXIT_USAGE;         /* nothing ran */
-		goto out;
+/* Where the output goes (--json's destination checked before anything
+ * runs) and room for the results.  Returns KB_EXIT_OK, KB_EXIT_USAGE for
+ * a bad destination (one line), KB_EXIT_FAIL when out of memory. */
+static int prepare_output(struct micro_cmd *m)
+{
+	int status;
+	if (m->json && !strcmp(m->json, "-"))
+		m->out = stderr;
+	if (m->json && (status = result_destination(m->cmd, "--json", m->json, NULL, 0, NULL,
+						    m->json_dest, sizeof(m->json_dest))))
+		return status;
+	m->res = calloc(m->n ? m->n : 1, sizeof(*m->res));
+	m->failed = calloc(m->n ? m->n : 1, sizeof(*m->failed));
+	if (!m->res || !m->failed) {
+		fprintf(stderr, "%s: out of memory\n", m->cmd);
+		return KB_EXIT_FAIL;
 	}
-	o.tmpdir = tmp_path;
-	for (size_t i = 0; i < n; i++) {
-		const struct micro_test *t = sel[i];
-		fprintf(stderr, "%s: [%zu/%zu] %s...\n", cmd, i + 1, n, t->name);
-		struct micro_result *r = &res[i];
+	return KB_EXIT_OK;
+}
+
+/* Every chosen test, one after another in the temporary directory.  A
+ * test that fails, or gives no positive finite figure, is noted in
+ * m->failed with its reason (said on stderr) and the others still run.
+ * Returns KB_EXIT_OK, or KB_EXIT_FAIL when a test failed. */
+static int run_tests(struct micro_cmd *m)
+{
+	int status = KB_EXIT_OK;
+	for (size_t i = 0; i < m->n; i++) {
+		const struct micro_test *t = m->sel[i];
+		fprintf(stderr, "%s: [%zu/%zu] %s...\n", m->cmd, i + 1, m->n, t->name);
+		struct micro_result *r = &m->res[i];
 		memset(r, 0, sizeof(*r));
-		int rc = t->run(t, &o, r);
+		int rc = t->run(t, &m->o, r);
 		if (rc == 0 && !r->skipped[0] && !(isfinite(r->value) && r->value > 0)) {
 			snprintf(r->skipped, sizeof(r->skipped), "no positive finite figure (%g)",
 				 r->value);
@@ -462,44 +469,102 @@ int cmd_micro(int argc, const char **argv)
 		if (rc < 0) {
 			if (!r->skipped[0])
 				snprintf(r->skipped, sizeof(r->skipped), "failed");
-			failed[i] = 1;
+			m->failed[i] = 1;
 			status = KB_EXIT_FAIL;
-			fprintf(stderr, "%s: %s failed: %s\n", cmd, t->name, r->skipped);
+			fprintf(stderr, "%s: %s failed: %s\n", m->cmd, t->name, r->skipped);
 		}
 	}
+	return status;
+}
 
+/* lmbench's tables and lines, BYTE's report and index when a BYTE test
+ * ran, then --json.  Returns KB_EXIT_OK, or KB_EXIT_FAIL when the text or
+ * the document could not be written. */
+static int report(const struct micro_cmd *m)
+{
+	int status = KB_EXIT_OK;
 	struct lm_host h;
 	lm_host_collect(&h);
-	const char *base = baseline ? baseline : BYTE_BASELINE_DEFAULT;
-	fprintf(out, "kbench %s micro: %zu tests\n", PACKAGE_VERSION, n);
-	lm_report_text(out, &h, &o, sel, res, failed, n);
+	fprintf(m->out, "kbench %s micro: %zu tests\n", PACKAGE_VERSION, m->n);
+	lm_report_text(m->out, &h, &m->o, m->sel, m->res, m->failed, m->n);
 	int any_byte = 0;
-	for (size_t i = 0; i < n; i++)
-		any_byte |= sel[i]->family == MICRO_BYTE;
+	for (size_t i = 0; i < m->n; i++)
+		any_byte |= m->sel[i]->family == MICRO_BYTE;
 	if (any_byte) {
 		/* a failed test must show no figure: BYTE's report sees it as skipped */
-		fputc('\n', out);
-		byte_report_text(out, sel, res, n, base);
+		fputc('\n', m->out);
+		byte_report_text(m->out, m->sel, m->res, m->n, m->base);
 	}
-	if (fflush(out) == EOF || ferror(out)) {
-		fprintf(stderr, "%s: cannot write the results to standard %s: %s\n", cmd,
-			out == stdout ? "output" : "error", strerror(errno));
+	if (fflush(m->out) == EOF || ferror(m->out)) {
+		fprintf(stderr, "%s: cannot write the results to standard %s: %s\n", m->cmd,
+			m->out == stdout ? "output" : "error", strerror(errno));
 		status = KB_EXIT_FAIL;
 	}
-	if (json && write_json(cmd, json_dest, &o, family, base, sel, res, failed, n) < 0)
+	if (m->json && write_json(m) < 0)
 		status = KB_EXIT_FAIL;
+	return status;
+}
 
-out:
+/* Everything after the options were read: the checks (bad input: exit 2
+ * before any test runs), the run, the report.  Returns the exit status. */
+static int micro_main(struct micro_cmd *m, poptContext ctx)
+{
+	int status = check_family(m);
+	if (status != KB_EXIT_OK)
+		return status;
+	if (m->list)
+		return list_only(m, poptGetArgs(ctx));
+	if ((status = check_values(m)) != KB_EXIT_OK ||
+	    (status = choose_tests(m, poptGetArgs(ctx))) != KB_EXIT_OK ||
+	    (status = prepare_output(m)) != KB_EXIT_OK)
+		return status;
+	catch_signals();
+	if (make_tmp(m->cmd) < 0)
+		return KB_EXIT_USAGE;           /* nothing ran */
+	m->o.tmpdir = tmp_path;
+	status = run_tests(m);
+	if (report(m) != KB_EXIT_OK)
+		status = KB_EXIT_FAIL;
+	return status;
+}
+
+int cmd_micro(int argc, const char **argv)
+{
+	struct micro_cmd m = {
+		.cmd = argv[0], .fam = -1, .out = stdout,
+		.o = { .enough_s = 0.005, .intervals = 11, .duration_s = 10, .copies = 1 },
+	};
+	struct poptOption options[] = {
+		{ "list", 0, POPT_ARG_NONE, &m.list, 0,
+		  "list every test: name, family, unit, what it measures and its method", NULL },
+		{ "family", 0, POPT_ARG_STRING, &m.family, 0,
+		  "run (or list) only the tests of one family", "lmbench|byte" },
+		{ "enough", 0, POPT_ARG_STRING, &m.enough_arg, 0,
+		  "lmbench: shortest timed interval (default 5ms; 1ms with --quick)", "SEC" },
+		{ "duration", 0, POPT_ARG_STRING, &m.duration_arg, 0,
+		  "byte: seconds per sample of the short tests (default 10)", "SEC" },
+		{ "quick", 0, POPT_ARG_NONE, &m.quick, 0,
+		  "short runs for a smoke test: lmbench 1 ms intervals, 5 of them, smaller working "
+		  "sets; BYTE samples of 0.2 s, 3 of them (no --duration)", NULL },
+		{ "copies", 0, POPT_ARG_STRING, &m.copies_arg, 0,
+		  "byte: copies of each test run at once, their combined rate reported (default 1)", "N" },
+		{ "baseline", 0, POPT_ARG_STRING, &m.baseline, 0,
+		  "byte: the index baseline (default " BYTE_BASELINE_DEFAULT ")",
+		  "byte4|unixbench5" },
+		{ "json", 0, POPT_ARG_STRING, &m.json, 0,
+		  "also write the results as JSON to FILE ('-': standard output, the text then "
+		  "goes to standard error)", "FILE" },
+		POPT_AUTOHELP
+		POPT_TABLEEND
+	};
+
+	poptContext ctx = poptGetContext(m.cmd, argc, argv, options, 0);
+	poptSetOtherOptionHelp(ctx, "[OPTIONS] [TEST...]");
+	int status = cli_popt_done(ctx, m.cmd, cli_popt_next(ctx, options));
+	if (status == KB_EXIT_OK)
+		status = micro_main(&m, ctx);
 	remove_tmp();
-	free(sel);
-	free(res);
-	free(failed);
-	free(family);
-	free(enough_arg);
-	free(duration_arg);
-	free(copies_arg);
-	free(baseline);
-	free(json);
+	micro_cmd_free(&m);
 	poptFreeContext(ctx);
 	return status;
 }

@@ -3,6 +3,7 @@
  */
 #include "config.h"
 #include "suite/child.h"
+#include "sys/clock.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -26,13 +27,6 @@ const char *child_self(void)
 		       program_invocation_name : "kbench";
 	self[n] = '\0';
 	return self;
-}
-
-static double now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
 static void last_line(const char *log, char *dst, size_t n)
@@ -77,7 +71,7 @@ int child_run(const char *exe, const char *const *args, const char *out, const c
 	memcpy(argv + 1, args, n * sizeof(*argv));
 	memset(r, 0, sizeof(*r));
 	fflush(NULL);
-	double t0 = now_s();
+	double t0 = kb_now_s();
 	pid_t parent = getpid();
 	pid_t pid = fork();
 	if (pid < 0) {
@@ -117,18 +111,18 @@ int child_run(const char *exe, const char *const *args, const char *out, const c
 		if (*stop && !signalled) {
 			kill(pid, SIGTERM);
 			signalled = 1;
-			kill_at = now_s() + STOP_GRACE_S;
+			kill_at = kb_now_s() + STOP_GRACE_S;
 		}
 		if (signalled) {
-			if (now_s() >= kill_at) {
+			if (kb_now_s() >= kill_at) {
 				kill(pid, SIGKILL);
-				kill_at = now_s() + 3600;
+				kill_at = kb_now_s() + 3600;
 			}
 			struct timespec ts = { 0, 50 * 1000 * 1000 };
 			nanosleep(&ts, NULL);
 		}
 	}
-	r->seconds = now_s() - t0;
+	r->seconds = kb_now_s() - t0;
 	r->status = decode(ws);
 	last_line(err, r->last_line, sizeof(r->last_line));
 	if (!r->last_line[0] && strcmp(out, err))

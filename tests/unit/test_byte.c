@@ -14,7 +14,7 @@
 #include "micro/byte.h"
 #include "micro/dhry.h"
 #include "micro/harness_fixed.h"
-#include "micro/micro.h"
+#include "micro/test.h"
 #include "micro/whet.h"
 
 #include <dirent.h>

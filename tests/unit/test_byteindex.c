@@ -9,7 +9,7 @@
  */
 #include "config.h"
 #include "micro/byteindex.h"
-#include "micro/micro.h"
+#include "micro/test.h"
 
 #include <math.h>
 #include <setjmp.h>

@@ -4,7 +4,7 @@
  * jobs_record() reads a child's JSON document and files its figure(s)
  * under the right test; the documents here are written by hand in the
  * forms kbench load, kbench disk and kbench micro write (see their
- * report.c and micro.h), so the micro path is checked without a micro
+ * report.c and micro.c), so the micro path is checked without a micro
  * command in this tree.  Then what keeps a results file honest: names
  * shown escaped (escape.h), one writer (lock.h), --resume's progress
  * check, figures no unit allows refused, and a change against a mean of 0

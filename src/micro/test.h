@@ -1,4 +1,5 @@
-/* kbench - micro: the test table shared by the harness and the test families
+/* kbench - micro: what a test is (its row, options and result), shared by
+ * the harnesses, the test families and the command
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * kbench micro runs small CPU and IPC tests of two families:
@@ -10,10 +11,12 @@
  *     loops per second or per minute (lps, lpm), KBps or MWIPS over a
  *     fixed duration, repeated as BYTE does, scored against a baseline.
  * Each test is one row of a table (struct micro_test) kept by its family's
- * file (lmbench.c, byte.c); micro.c finds, runs and reports them.
+ * file (micro_lmbench_tests[] in lmbench.c, declared in lmbench.h;
+ * micro_byte_tests[] in byte.c, declared in byte.h); micro.c finds, runs
+ * and reports them.
  */
-#ifndef KBENCH_MICRO_H
-#define KBENCH_MICRO_H
+#ifndef KBENCH_MICRO_TEST_H
+#define KBENCH_MICRO_TEST_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -74,9 +77,5 @@ struct micro_test {
 	micro_run_fn run;
 	const void *arg;         /* the test's own parameters (sizes, counts) */
 };
-
-/* The tables, each ended by a row whose name is NULL. */
-extern const struct micro_test micro_lmbench_tests[];
-extern const struct micro_test micro_byte_tests[];
 
 #endif
