@@ -36,10 +36,14 @@ struct backend_ctx {
 /* Not an errno: a ReadX or WriteX moved another number of bytes than its
  * loadfile line's ret_size (dbench's fileio calls that a failed read). */
 #define BE_ESHORT 0x10000
+/* Not an errno: NTCreateX opened something that is neither a regular
+ * file nor a directory (a device node, a FIFO); it is closed unused. */
+#define BE_ENOTREG 0x10001
 
 /* Carry out op.  Returns 0 if it succeeded or a positive errno value if
  * it failed (EBADF for a handle that is not open, EXDEV for a path that
- * would cross into another mount, BE_ESHORT for a short transfer).
+ * would cross into another mount, BE_ESHORT for a short transfer,
+ * BE_ENOTREG for an open of a device node or FIFO).
  * *bytes receives the bytes the op moved as dbench counts them (the
  * requested ReadX/WriteX size), 0 for other ops and for failures. */
 typedef int (*backend_fn)(struct backend_ctx *c, const struct op *op, uint64_t *bytes);

@@ -169,14 +169,11 @@ static int pwrite_all(int fd, const char *buf, size_t len, uint64_t off)
 /* Give the open file fd the size op->off (OPF_SETSIZE), as dbench 1 did:
  * grow it by writing the data pattern, cut it with ftruncate.  These
  * writes are part of the open, not WriteX bytes. */
-static int set_size(struct backend_ctx *c, int fd, const struct op *op)
+static int set_size(struct backend_ctx *c, int fd, const struct stat *st, const struct op *op)
 {
-	struct stat st;
-	if (fstat(fd, &st) < 0)
-		return errno;
-	if (!S_ISREG(st.st_mode))
+	if (!S_ISREG(st->st_mode))
 		return 0;
-	uint64_t have = (uint64_t)st.st_size, want = op->off;
+	uint64_t have = (uint64_t)st->st_size, want = op->off;
 	if (want < have)
 		return ftruncate(fd, (off_t)want) < 0 ? errno : 0;
 	size_t chunk = c->prog->max_io < SETSIZE_CHUNK ? c->prog->max_io : SETSIZE_CHUNK;
@@ -222,12 +219,17 @@ static int do_ntcreatex(struct backend_ctx *c, const struct op *op, uint64_t *by
 	}
 	if (fd < 0)
 		return errno;
-	if (op->flags & OPF_SETSIZE) {
-		int e = set_size(c, fd, op);
-		if (e) {
-			close(fd);
-			return e;
-		}
+	/* only files and directories are the load's: a device node or FIFO
+	 * someone left in DIR is never written through (one fstat per open) */
+	struct stat st;
+	int e = fstat(fd, &st) < 0 ? errno : 0;
+	if (!e && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
+		e = BE_ENOTREG;
+	if (!e && (op->flags & OPF_SETSIZE))
+		e = set_size(c, fd, &st, op);
+	if (e) {
+		close(fd);
+		return e;
 	}
 	if (op->handle == NO_HANDLE) {
 		close(fd);  /* an open that was meant to fail binds nothing */
@@ -301,7 +303,7 @@ static int do_qpathinfo(struct backend_ctx *c, const struct op *op, uint64_t *by
 	int e = at_stat(base1(c, op), path1(c, op), &st);
 	if (e)
 		return e;
-	if (c->opts->xattr && !S_ISLNK(st.st_mode)) {
+	if (c->opts->xattr && (S_ISREG(st.st_mode) || S_ISDIR(st.st_mode))) {
 		int fd = fs_open_beneath(base1(c, op), path1(c, op),
 					 O_RDONLY | O_NONBLOCK | O_CLOEXEC, 0);
 		if (fd >= 0) {
@@ -465,11 +467,14 @@ static int do_readx(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
 	}
 	/* dbench's fileio fails a read that returns another size than the
 	 * line's ret_size: on a full disk the files are empty and every read
-	 * returns 0 bytes, which must not count as data moved.  An expected
-	 * read counts the requested size, as dbench does. */
+	 * returns 0 bytes, which must not count as data moved.  A read that
+	 * ends as expected counts what it read, its ret_size: dbench counts
+	 * the requested size, the same for every line whose ret_size is its
+	 * size (all of dbench's client.txt), but a line that expects less
+	 * would count bytes no read moved. */
 	if ((uint64_t)n != op->ret)
 		return BE_ESHORT;
-	*bytes = op->len;
+	*bytes = (uint64_t)n;
 	return 0;
 }
 
@@ -547,5 +552,7 @@ const char *backend_strerror(int err)
 		return "moved another size than the line's ret_size";
 	if (err == EXDEV)
 		return "crosses into another mount (left alone)";
+	if (err == BE_ENOTREG)
+		return "not a regular file or directory (left alone)";
 	return strerror(err);
 }

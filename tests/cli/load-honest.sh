@@ -38,10 +38,25 @@ else
     pass "reads of the expected size are not errors"
 fi
 expect_true "two errors in all" [ "$(jget "$WORK/r.json" "d['results']['errors']")" = 2 ]
-# counted: the WriteX and the ReadX of lines 3, 5 and 7 (requested sizes)
+# counted: the WriteX (1000) and what the reads of lines 3, 5 and 7 read
+# (1000, 500 and 0: their ret_size)
 got=$(counted)
-expect_true "only the ops that ended as expected are counted (4000 bytes, got $got)" [ "$got" = 4000 ]
+expect_true "only the ops that ended as expected are counted (2500 bytes, got $got)" [ "$got" = 2500 ]
 expect_empty_dir "short reads: cleaned up" "$D"
+
+# a read whose line expects fewer bytes than it asks for counts what it
+# read (its ret_size), not the size asked for: 64 MiB asked of an empty
+# file, 0 expected and 0 read, is no data moved
+cat >"$WORK/asked.txt" <<'EOT'
+NTCreateX "\clients\client1\empty" 0x0 0x5 1 NT_STATUS_OK
+ReadX 1 0 67108864 0 NT_STATUS_OK
+ReadX 1 0 67108864 0 NT_STATUS_OK
+Close 1 NT_STATUS_OK
+EOT
+kload -q --run-once --json "$WORK/r.json" -c "$WORK/asked.txt" -D "$D" 1
+got=$(counted)
+expect_true "reads that expect nothing: exit 0" [ "$RC" -eq 0 ]
+expect_true "and count nothing (0 bytes, got $got)" [ "$got" = 0 ]
 
 # a WriteX whose line expects another size than it asks for
 cat >"$WORK/wsize.txt" <<'EOT'

@@ -144,7 +144,31 @@ else
     fail "mount during the run" "could not mount on $D/clients/client0/w"
 fi
 
-# 6. DIR itself may be a mount point, a bind mount or not: that is DIR's
+# 6. a device node or a FIFO left in DIR is never opened for the load's
+#    writes (here a node for /dev/zero's device and a FIFO, both harmless
+#    if the check failed)
+fresh
+mkdir -p "$D/shared"
+mknod "$D/shared/dev" c 1 5
+mkfifo "$D/shared/fifo"
+cat >"$WORK/dev.txt" <<'EOT'
+NTCreateX "\shared\dev" 0x0 0x1 1 NT_STATUS_OK
+WriteX 1 0 4096 4096 NT_STATUS_OK
+Close 1 NT_STATUS_OK
+NTCreateX "\shared\fifo" 0x0 0x5 2 NT_STATUS_OK
+WriteX 2 0 4096 4096 NT_STATUS_OK
+Close 2 NT_STATUS_OK
+EOT
+kload -q --run-once --json "$WORK/dev.json" -c "$WORK/dev.txt" -D "$D" 1
+expect_true "device node and FIFO: exit 1" [ "$RC" -eq 1 ]
+expect_out_grep "the device node is refused" \
+    'dev.txt:1: NTCreateX expected success, failed: not a regular file or directory \(left alone\)'
+expect_out_grep "the FIFO is refused" \
+    'dev.txt:4: NTCreateX expected success, failed: not a regular file or directory'
+expect_true "nothing written through them" [ "$(jget "$WORK/dev.json" "d['results']['bytes']")" = 0 ]
+expect_true "and they stay" [ -c "$D/shared/dev" -a -p "$D/shared/fifo" ]
+
+# 7. DIR itself may be a mount point, a bind mount or not: that is DIR's
 #    own mount, and the run is normal
 fresh
 mkdir -p "$WORK/real"
