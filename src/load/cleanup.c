@@ -23,7 +23,7 @@
  */
 #include "config.h"
 #include "load/cleanup.h"
-#include "load/fsutil.h"
+#include "sys/fsutil.h"
 
 #include <dirent.h>
 #include <errno.h>

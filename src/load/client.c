@@ -10,7 +10,7 @@
 #include "config.h"
 #include "load/client.h"
 #include "load/run.h"
-#include "load/fsutil.h"
+#include "sys/fsutil.h"
 #include "sys/clock.h"
 
 #include <errno.h>

@@ -10,7 +10,7 @@
  */
 #include "config.h"
 #include "load/backend.h"
-#include "load/fsutil.h"
+#include "sys/fsutil.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -19,7 +19,7 @@
 #include "load/report.h"
 #include "load/run.h"
 #include "load/signals.h"
-#include "load/fsutil.h"
+#include "sys/fsutil.h"
 #include "result/result.h"
 #include "result/sysinfo.h"
 #include "sys/caches.h"

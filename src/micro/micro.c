@@ -27,6 +27,7 @@
 #include "micro/lmreport.h"
 #include "micro/test.h"
 #include "result/result.h"
+#include "sys/fsutil.h"
 #include "result/sysinfo.h"
 
 #include <dirent.h>
@@ -62,7 +63,9 @@ struct linux_dirent64 {
 };
 
 /* Remove everything inside the directory open as fd, depth levels deep at
- * most; only async-signal-safe calls (getdents64, openat, unlinkat). */
+ * most; only async-signal-safe calls (getdents64, openat2, statx,
+ * unlinkat).  A mount point is neither entered nor removed (rmdir of one
+ * fails with EBUSY). */
 static void empty_dir(int fd, int depth)
 {
 	char buf[4096] __attribute__((aligned(8)));
@@ -82,7 +85,9 @@ static void empty_dir(int fd, int depth)
 				continue;
 			}
 			if (depth > 0) {
-				int sub = openat(fd, n, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+				/* never into another mount (RESOLVE_NO_XDEV): what is
+				 * mounted there is not the run's */
+				int sub = fs_open_beneath(fd, n, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
 				if (sub >= 0) {
 					empty_dir(sub, depth - 1);
 					close(sub);

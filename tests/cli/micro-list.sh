@@ -141,4 +141,33 @@ else
 fi
 expect_empty_dir "unwritable stdout: no temporary directory left" "$WORK/tmp"
 
+# ---- a mount that appears in the temporary directory is not emptied ----
+mkdir -p "$WORK/mt" "$WORK/mo"
+echo keep >"$WORK/mo/precious"
+if [ "$(id -u)" -eq 0 ] && mount --bind "$WORK/mo" "$WORK/mo" 2>/dev/null && umount "$WORK/mo"; then
+    TMPDIR="$WORK/mt" "$KBENCH" micro --enough 0.2 lat_fs_create_0k lat_syscall_stat \
+        >"$WORK/out" 2>"$WORK/err" &
+    BG=$!
+    i=0
+    while [ $i -lt 300 ] && ! ls -d "$WORK"/mt/kbench-micro.* >/dev/null 2>&1; do
+        sleep 0.05; i=$((i + 1))
+    done
+    T=$(ls -d "$WORK"/mt/kbench-micro.* 2>/dev/null | head -1)
+    if [ -n "$T" ] && mkdir "$T/sub" 2>/dev/null && mount --bind "$WORK/mo" "$T/sub"; then
+        wait "$BG"
+        umount "$T/sub" 2>/dev/null
+        if [ "$(cat "$WORK/mo/precious" 2>/dev/null)" = keep ]; then
+            pass "a mount in the temporary directory: what it holds stays"
+        else
+            fail "a mount in the temporary directory: what it holds stays" "$(ls -lA "$WORK/mo")"
+        fi
+    else
+        wait "$BG"
+        skip "a mount in the temporary directory (the run ended before it could be made)"
+    fi
+    rm -rf "$WORK/mt"
+else
+    skip "a mount in the temporary directory (needs root and mount)"
+fi
+
 finish

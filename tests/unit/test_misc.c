@@ -23,7 +23,7 @@
 #include <cmocka.h>
 
 #include "cli.h"
-#include "load/fsutil.h"
+#include "sys/fsutil.h"
 #include "load/run.h"
 #include "result/result.h"
 

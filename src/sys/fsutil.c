@@ -8,7 +8,7 @@
  * where the kernel has neither by st_dev.
  */
 #include "config.h"
-#include "load/fsutil.h"
+#include "sys/fsutil.h"
 
 #include <dirent.h>
 #include <errno.h>
