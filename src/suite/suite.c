@@ -59,18 +59,10 @@ static void on_signal(int sig)
 	stop_signal = sig;
 }
 
-static void iso_now(char *buf, size_t n)
-{
-	time_t t = time(NULL);
-	struct tm tm;
-	gmtime_r(&t, &tm);
-	strftime(buf, n, "%Y-%m-%dT%H:%M:%SZ", &tm);
-}
-
 static json_t *now_json(void)
 {
-	char when[32];
-	iso_now(when, sizeof(when));
+	char when[RESULT_TIME_LEN];
+	result_time_now(when, sizeof(when));
 	return json_string(when);
 }
 
@@ -243,10 +235,10 @@ static void record_failure(struct suite *s, const struct job *j, unsigned run, i
  * recorded). */
 static int one_run(struct suite *s, struct job *j, unsigned run, unsigned pos, unsigned total)
 {
-	char why[300], started[32], line[600], left[64], shown[700];
+	char why[300], started[RESULT_TIME_LEN], line[600], left[64], shown[700];
 	sync();
 	if (s->drop_caches && caches_drop(why, sizeof(why)) < 0) {
-		iso_now(started, sizeof(started));
+		result_time_now(started, sizeof(started));
 		record_failure(s, j, run, KB_EXIT_FAIL, why, started);
 		fprintf(stderr, "%s: [%u/%u] %s, run %u of %u: FAILED: %s\n", s->cmd, pos, total,
 			j->name, run, s->runs, esc_str(shown, sizeof(shown), why));
@@ -255,7 +247,7 @@ static int one_run(struct suite *s, struct job *j, unsigned run, unsigned pos, u
 	pause_s(s->pause_s);
 	if (stop_signal)
 		return -1;
-	iso_now(started, sizeof(started));
+	result_time_now(started, sizeof(started));
 	struct child_result cr;
 	struct job_args a;
 	jobs_args(s, j, &a);
