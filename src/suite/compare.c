@@ -23,6 +23,7 @@
 #include "cli.h"
 #include "suite/compare.h"
 #include "suite/escape.h"
+#include "suite/plot.h"
 
 #include <errno.h>
 #include <math.h>

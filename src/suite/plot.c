@@ -18,6 +18,7 @@
 #include "suite/child.h"
 #include "suite/compare.h"
 #include "suite/escape.h"
+#include "suite/plot.h"
 
 #include <errno.h>
 #include <limits.h>

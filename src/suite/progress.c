@@ -11,7 +11,7 @@
  */
 #include "config.h"
 #include "suite/escape.h"
-#include "suite/jobs.h"
+#include "suite/progress.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -137,7 +137,7 @@ static int check_rows(const struct suite *s, char *why, size_t whylen)
 	return 0;
 }
 
-int jobs_check_progress(const struct suite *s, char *why, size_t whylen)
+int progress_check(const struct suite *s, char *why, size_t whylen)
 {
 	if (check_done(s, why, whylen) < 0)
 		return -1;

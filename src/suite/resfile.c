@@ -14,6 +14,7 @@
 #include "result/result.h"
 #include "result/sysinfo.h"
 #include "suite/escape.h"
+#include "suite/jobs.h"
 #include "suite/resfile.h"
 
 #include <dirent.h>

@@ -36,6 +36,7 @@
 #include "suite/escape.h"
 #include "suite/jobs.h"
 #include "suite/lock.h"
+#include "suite/progress.h"
 #include "suite/resfile.h"
 #include "suite/suitefile.h"
 #include "sys/caches.h"
@@ -426,7 +427,7 @@ int cmd_suite(int argc, const char **argv)
 		status = resfile_prepare(&s, &lock);
 	if (!status)
 		status = jobs_check(&s);
-	if (!status && resuming && jobs_check_progress(&s, why, sizeof(why)) < 0) {
+	if (!status && resuming && progress_check(&s, why, sizeof(why)) < 0) {
 		fprintf(stderr, "%s: %s: %s; cannot resume it\n", s.cmd,
 			esc_str(shown, sizeof(shown), s.path), why);
 		status = KB_EXIT_USAGE;
