@@ -1,27 +1,21 @@
-/* kbench - suite: options, the jobs of a series, their children and figures
+/* kbench - suite: the jobs of a series, their children and figures
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * What a job is, and the series that holds them, is in suite.h.
+ * What a job is, and the series that holds them, is in suite.h; the
+ * options that make the jobs are parsed and checked in opts.h.
  */
 #ifndef KBENCH_JOBS_H
 #define KBENCH_JOBS_H
 
 #include <stddef.h>
 #include <jansson.h>
-#include <popt.h>
 
 #include "suite/suite.h"
 
-/* Parse the suite's options (argv[0] is the command name) into s, leaving
- * popt's context in *ctx for the caller to free (with poptFreeContext,
- * after jobs_free).  Returns 0 or KB_EXIT_USAGE after one line. */
-int jobs_parse(struct suite *s, int argc, const char **argv, poptContext *ctx);
-
-/* Check the parsed options against the system: numbers and lists, DIR,
- * the disk, root for --drop-caches (caches_drop_check), and what this
- * kbench's load and micro accept (asked of the binary itself); build the
- * jobs.  Returns 0 or KB_EXIT_USAGE after one line. */
-int jobs_check(struct suite *s);
+/* The jobs of s's options in run order, into s->jobs (njobs): disk -T and
+ * disk -t with --disk, then "load N" for every client count (under each
+ * --mem-limit item in turn: "load N mem=X"), then micro with --micro. */
+void jobs_build(struct suite *s);
 
 /* The params object of the results document. */
 json_t *jobs_params_json(const struct suite *s);
@@ -60,8 +54,5 @@ void jobs_set_done(struct suite *s, const struct job *j, unsigned n);
  * warm-up + measured time + 3 s; disk: hdparm's pauses and timings);
  * NAN for micro (its length depends on the tests). */
 double jobs_guess_s(const struct suite *s, const struct job *j);
-
-/* Free what jobs_parse allocated and loadfile_path (not the document). */
-void jobs_free(struct suite *s);
 
 #endif

@@ -14,7 +14,7 @@
 #include "result/result.h"
 #include "result/sysinfo.h"
 #include "suite/escape.h"
-#include "suite/jobs.h"
+#include "suite/opts.h"
 #include "suite/resfile.h"
 
 #include <dirent.h>
@@ -259,10 +259,10 @@ int resfile_resume(struct suite *s, struct results_lock *lock, struct suitefile 
 	char path[PATH_MAX], shown[300];
 	s->format = NULL;
 	snprintf(path, sizeof(path), "%s", s->path);   /* resolved before the chdir */
-	jobs_free(s);
+	opts_free(s);
 	memset(s, 0, sizeof(*s));
 	s->cmd = cmd;
-	status = jobs_parse(s, rargc, *rargv, rctx);
+	status = opts_parse(s, rargc, *rargv, rctx);
 	if (status || s->resume) {
 		fprintf(stderr, "%s: %s: its stored command line is not usable\n", s->cmd,
 			esc_str(shown, sizeof(shown), path));

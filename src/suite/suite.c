@@ -36,6 +36,7 @@
 #include "suite/escape.h"
 #include "suite/jobs.h"
 #include "suite/lock.h"
+#include "suite/opts.h"
 #include "suite/progress.h"
 #include "suite/resfile.h"
 #include "suite/suitefile.h"
@@ -409,7 +410,7 @@ int cmd_suite(int argc, const char **argv)
 	s.cmd = argv[0];
 	stop_signal = 0;
 
-	int status = jobs_parse(&s, argc, argv, &ctx);
+	int status = opts_parse(&s, argc, argv, &ctx);
 	if (status)
 		goto out;
 	/* from the lock on, a signal stops the series cleanly (SIGHUP too: a
@@ -426,7 +427,9 @@ int cmd_suite(int argc, const char **argv)
 	if (!status)
 		status = resfile_prepare(&s, &lock);
 	if (!status)
-		status = jobs_check(&s);
+		status = opts_check(&s);
+	if (!status)
+		jobs_build(&s);
 	if (!status && resuming && progress_check(&s, why, sizeof(why)) < 0) {
 		fprintf(stderr, "%s: %s: %s; cannot resume it\n", s.cmd,
 			esc_str(shown, sizeof(shown), s.path), why);
@@ -481,7 +484,7 @@ out:
 	resfile_remove_tmp(&s);
 	results_unlock(&lock);
 	json_decref(s.doc);
-	jobs_free(&s);
+	opts_free(&s);
 	suitefile_free(&sf);
 	free(rargv);
 	if (rctx)

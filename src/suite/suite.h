@@ -9,8 +9,8 @@
  * attempted runs per job in "done", so --resume knows where to carry on.
  *
  * struct suite is the whole series: the options as given and parsed
- * (jobs_parse, jobs_check: jobs.h), where it writes (resfile.h), its jobs
- * in run order and the results document (suitefile.h gives its layout).
+ * (opts.h), where it writes (resfile.h), its jobs in run order (jobs.h)
+ * and the results document (suitefile.h gives its layout).
  */
 #ifndef KBENCH_SUITE_H
 #define KBENCH_SUITE_H
@@ -20,6 +20,7 @@
 #include <stddef.h>
 #include <jansson.h>
 
+#define SUITE_MAX_RUNS 1000      /* --runs */
 #define SUITE_MAX_CLIENTS 64     /* entries of --clients */
 #define SUITE_MAX_MEMS 16        /* entries of --mem-limit */
 #define SUITE_MAX_MICRO 256      /* micro tests named by --micro=TESTS */
