@@ -229,6 +229,23 @@ static int record_micro(struct suite *s, json_t *doc, const char *started, doubl
 	return 0;
 }
 
+/* The one figure of a load or disk job's document (NULL when missing);
+ * what names it in a refusal and unit describes it in the message. */
+static json_t *figure_of(const struct job *j, json_t *doc, const char **what, const char **unit)
+{
+	json_t *results = json_object_get(doc, "results");
+	if (j->kind == JOB_LOAD) {
+		*what = "throughput";
+		*unit = "MB/s (MB = 10^6 bytes)";
+		return json_object_get(results, "throughput_MBps");
+	}
+	json_t *test = json_object_get(json_array_get(results, 0),
+				       j->kind == JOB_DISK_CACHED ? "cached" : "buffered");
+	*what = "MB_per_s";
+	*unit = "MiB/s (MiB = 2^20 bytes)";
+	return json_object_get(json_array_get(json_object_get(test, "runs"), 0), "MB_per_s");
+}
+
 int jobs_record(struct suite *s, const struct job *j, const char *started, double seconds,
 		char *msg, size_t msglen)
 {
@@ -239,35 +256,18 @@ int jobs_record(struct suite *s, const struct job *j, const char *started, doubl
 		snprintf(msg, msglen, "no readable JSON document from the child: %s", err.text);
 		return -1;
 	}
-	json_t *results = json_object_get(doc, "results"), *v = NULL;
-	switch (j->kind) {
-	case JOB_LOAD:
-		v = json_object_get(results, "throughput_MBps");
-		if (!json_is_number(v) || !isfinite(json_number_value(v))) {
-			snprintf(msg, msglen, "its document has no throughput figure");
-			break;
-		}
-		add_run(job_row(s, j), json_number_value(v), started, seconds, doc);
-		snprintf(msg, msglen, "%.2f MB/s (MB = 10^6 bytes)", json_number_value(v));
-		rc = 0;
-		break;
-	case JOB_DISK_CACHED:
-	case JOB_DISK_BUFFERED: {
-		json_t *test = json_object_get(json_array_get(results, 0),
-					       j->kind == JOB_DISK_CACHED ? "cached" : "buffered");
-		v = json_object_get(json_array_get(json_object_get(test, "runs"), 0), "MB_per_s");
-		if (!json_is_number(v) || !isfinite(json_number_value(v))) {
-			snprintf(msg, msglen, "its document has no MB_per_s figure");
-			break;
-		}
-		add_run(job_row(s, j), json_number_value(v), started, seconds, doc);
-		snprintf(msg, msglen, "%.2f MiB/s (MiB = 2^20 bytes)", json_number_value(v));
-		rc = 0;
-		break;
-	}
-	case JOB_MICRO:
+	if (j->kind == JOB_MICRO) {
 		rc = record_micro(s, doc, started, seconds, msg, msglen);
-		break;
+	} else {
+		const char *what, *unit;
+		json_t *v = figure_of(j, doc, &what, &unit);
+		if (json_is_number(v) && isfinite(json_number_value(v))) {
+			add_run(job_row(s, j), json_number_value(v), started, seconds, doc);
+			snprintf(msg, msglen, "%.2f %s", json_number_value(v), unit);
+			rc = 0;
+		} else {
+			snprintf(msg, msglen, "its document has no %s figure", what);
+		}
 	}
 	json_decref(doc);
 	return rc;
