@@ -86,8 +86,9 @@ static void fill_row(const struct cmp *c, struct cmp_row *r)
 		r->ci[k] = NAN;
 		r->change[k] = NAN;
 		r->v[k] = T_TOO_FEW;
-		if (!r->t[k] || !r->t[k]->n || summary_of(r->t[k]->v, r->t[k]->n, &r->s[k]) < 0)
+		if (!r->t[k] || !r->t[k]->summarised)
 			continue;
+		r->s[k] = r->t[k]->sum;
 		r->ci[k] = t_mean_ci(&r->s[k], c->conf);
 		if (k == 0 || !a->n)
 			continue;

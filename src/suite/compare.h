@@ -63,10 +63,6 @@ enum cmp_order {
 };
 void cmp_sort(struct cmp *c, enum cmp_order order);
 
-/* The change text of a percentage: "+2.02%", or "n/a" when it is not
- * finite (a change against a mean of 0), into buf (n bytes). */
-void cmp_change_text(char *buf, size_t n, double pct);
-
 /* The table (files, notes, every row and file, the tests not compared)
  * and the lkml lines ("test (unit) || A -> B +x%"), printed to out. */
 void cmp_print_table(FILE *out, const struct cmp *c);

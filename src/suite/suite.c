@@ -31,9 +31,9 @@
 #include "cli.h"
 #include "result/result.h"
 #include "result/sysinfo.h"
-#include "stats/summary.h"
 #include "suite/child.h"
 #include "suite/escape.h"
+#include "suite/figures.h"
 #include "suite/jobs.h"
 #include "suite/lock.h"
 #include "suite/opts.h"
@@ -68,17 +68,6 @@ static json_t *now_json(void)
 	return json_string(when);
 }
 
-static void fmt_duration(char *buf, size_t n, double s)
-{
-	long v = lround(s);
-	if (v >= 3600)
-		snprintf(buf, n, "%ldh%02ldm", v / 3600, v / 60 % 60);
-	else if (v >= 60)
-		snprintf(buf, n, "%ldm%02lds", v / 60, v % 60);
-	else
-		snprintf(buf, n, "%lds", v);
-}
-
 /* Sleep s seconds unless a signal stops the suite first. */
 static void pause_s(double s)
 {
@@ -97,94 +86,6 @@ static int save(const struct suite *s)
 		return -1;
 	}
 	return 0;
-}
-
-/* ---- the end: a table of every test ---- */
-
-/* a figure in a 10-wide column: two decimals, or 4 significant digits in
- * a row whose figures are all below 1 (micro latencies in us) */
-static void cell(FILE *f, double v, bool small)
-{
-	if (small)
-		fprintf(f, " %10.4g", v);
-	else
-		fprintf(f, " %10.2f", v);
-}
-
-static void print_table(FILE *f, const struct suite *s)
-{
-	json_t *tests = json_object_get(s->doc, "tests");
-	size_t maxruns = 0, namew = 4, i;
-	json_t *t;
-	json_array_foreach(tests, i, t) {
-		size_t n = json_array_size(json_object_get(t, "runs"));
-		size_t w = esc_len(json_string_value(json_object_get(t, "name")));
-		maxruns = n > maxruns ? n : maxruns;
-		namew = w > namew ? w : namew;
-	}
-	fprintf(f, "\n%-*s", (int)namew, "test");
-	for (size_t r = 0; r < maxruns; r++) {
-		char h[32];
-		snprintf(h, sizeof(h), "run%zu", r + 1);
-		fprintf(f, " %10s", h);
-	}
-	fprintf(f, " %10s %10s %10s %10s %7s  %s\n", "min", "median", "mean", "max", "CoV%", "unit");
-	json_array_foreach(tests, i, t) {
-		json_t *runs = json_object_get(t, "runs");
-		size_t n = json_array_size(runs), j;
-		double *v = calloc(n + 1, sizeof(*v));
-		json_t *r;
-		if (!v)
-			continue;
-		esc_put(f, json_string_value(json_object_get(t, "name")), namew);
-		bool small = n > 0;
-		json_array_foreach(runs, j, r) {
-			v[j] = json_number_value(json_object_get(r, "value"));
-			small = small && fabs(v[j]) < 1;
-		}
-		for (j = 0; j < n; j++)
-			cell(f, v[j], small);
-		for (size_t k = n; k < maxruns; k++)
-			fprintf(f, " %10s", "-");
-		struct summary sm;
-		if (n && summary_of(v, n, &sm) == 0) {
-			cell(f, sm.min, small);
-			cell(f, sm.median, small);
-			cell(f, sm.mean, small);
-			cell(f, sm.max, small);
-			if (isfinite(sm.cov_pct))
-				fprintf(f, " %7.2f", sm.cov_pct);
-			else
-				fprintf(f, " %7s", "-");
-		} else {
-			fprintf(f, " %10s %10s %10s %10s %7s", "-", "-", "-", "-", "-");
-		}
-		const char *skipped = json_string_value(json_object_get(t, "skipped"));
-		fputs("  ", f);
-		esc_put(f, json_string_value(json_object_get(t, "unit")), 0);
-		if (skipped) {
-			fputs("  skipped: ", f);
-			esc_put(f, skipped, 0);
-		}
-		fputc('\n', f);
-		free(v);
-	}
-	json_t *fails = json_object_get(s->doc, "failures");
-	if (json_array_size(fails))
-		fprintf(f, "\n%zu run(s) failed:\n", json_array_size(fails));
-	json_array_foreach(fails, i, t) {
-		fputs("  ", f);
-		esc_put(f, json_string_value(json_object_get(t, "test")), 0);
-		fprintf(f, " run %lld: exit status %lld: ",
-			(long long)json_integer_value(json_object_get(t, "run")),
-			(long long)json_integer_value(json_object_get(t, "exit_status")));
-		esc_put(f, json_string_value(json_object_get(t, "message")), 0);
-		fputc('\n', f);
-	}
-	fprintf(f, "\nMB = 10^6 bytes (kbench load), MiB = 2^20 bytes (kbench disk); CoV = "
-		"stddev / mean\nresults: ");
-	esc_put(f, s->path, 0);
-	fputc('\n', f);
 }
 
 /* ---- the runs ---- */
@@ -269,7 +170,7 @@ static int one_run(struct suite *s, struct job *j, unsigned run, unsigned pos, u
 		snprintf(left, sizeof(left), "time left unknown");
 	} else {
 		char d[40];
-		fmt_duration(d, sizeof(d), tl);
+		fig_duration(d, sizeof(d), tl);
 		snprintf(left, sizeof(left), "about %s left", d);
 	}
 	if (cr.status != 0) {
@@ -476,7 +377,7 @@ int cmd_suite(int argc, const char **argv)
 	if (s.format && !strcmp(s.format, "benchstat"))
 		suitefile_benchstat(stdout, s.doc);
 	else
-		print_table(stdout, &s);
+		fig_table(stdout, s.doc, s.path);
 	fflush(stdout);
 	status = json_array_size(json_object_get(s.doc, "failures")) ? KB_EXIT_FAIL : KB_EXIT_OK;
 out:

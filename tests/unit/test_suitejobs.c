@@ -13,6 +13,7 @@
 #include "config.h"
 #include "suite/compare.h"
 #include "suite/escape.h"
+#include "suite/figures.h"
 #include "suite/jobs.h"
 #include "suite/lock.h"
 #include "suite/plot.h"
@@ -464,9 +465,9 @@ static void change_against_zero(void **state)
 	assert_null(strstr(out, "nan%"));
 	assert_null(strstr(out, "inf"));
 	char buf[16];
-	cmp_change_text(buf, sizeof(buf), 2.025);
+	fig_change(buf, sizeof(buf), 2.025);
 	assert_string_equal(buf, "+2.02%");
-	cmp_change_text(buf, sizeof(buf), INFINITY);
+	fig_change(buf, sizeof(buf), INFINITY);
 	assert_string_equal(buf, "n/a");
 	free(out);
 	free(c.rows);
