@@ -299,98 +299,134 @@ static int start_document(struct suite *s, int argc, const char **argv)
 	return 0;
 }
 
+/* What a series holds from its options to its end (cleanup() frees it). */
+struct series {
+	struct suite s;
+	struct suitefile sf;          /* --resume: the file as read */
+	struct results_lock lock;
+	const char **rargv;           /* --resume: its stored command line */
+	poptContext ctx, rctx;        /* popt's of this and of that command line */
+};
+
+/* Where the series writes (the file --resume names, read and its command
+ * line parsed again; -o FILE; or the default name), every check before a
+ * run, the jobs, and for --resume its progress.  Returns 0 or an exit
+ * status after one line. */
+static int check_series(struct series *x)
+{
+	struct suite *s = &x->s;
+	char shown[300], why[300];
+	int resuming = s->resume != NULL, status = 0;
+	if (resuming)
+		status = resfile_resume(s, &x->lock, &x->sf, &x->rargv, &x->rctx);
+	else if (s->out)
+		snprintf(s->path, sizeof(s->path), "%s", s->out);
+	else
+		resfile_default_path(s);
+	if (!status)
+		status = resfile_prepare(s, &x->lock);
+	if (!status)
+		status = opts_check(s);
+	if (!status)
+		jobs_build(s);
+	if (!status && resuming && progress_check(s, why, sizeof(why)) < 0) {
+		fprintf(stderr, "%s: %s: %s; cannot resume it\n", s->cmd,
+			esc_str(shown, sizeof(shown), s->path), why);
+		status = KB_EXIT_USAGE;
+	}
+	return status;
+}
+
+/* The document with a row for every load and disk job, saved before the
+ * first run.  Returns 0 or an exit status after one line. */
+static int open_series(struct suite *s, int argc, const char **argv)
+{
+	int status = start_document(s, argc, argv);
+	if (status)
+		return status;
+	jobs_rows(s);
+	return save(s) < 0 ? KB_EXIT_USAGE : 0;
+}
+
+/* A signal stopped the series: the file says so, and how to carry on.
+ * Returns 128 + the signal. */
+static int interrupted(struct suite *s)
+{
+	char shown[300];
+	unsigned done = 0;
+	esc_str(shown, sizeof(shown), s->path);
+	json_object_set_new(s->doc, "interrupted", json_true());
+	save(s);
+	for (size_t k = 0; k < s->njobs; k++)
+		done += jobs_done(s, &s->jobs[k]);
+	fprintf(stderr, "%s: interrupted by signal %d after %u of %u runs; %s holds them; "
+		"continue with: kbench suite --resume %s\n", s->cmd, (int)stop_signal, done,
+		(unsigned)s->njobs * s->runs, shown, shown);
+	return 128 + (int)stop_signal;
+}
+
+/* The end of a series after run_all() returned rc: interrupted, failed
+ * to save, or finished, saved, its lock and temporary directory gone
+ * before the table or the benchstat lines are printed.  Returns the exit
+ * status: 1 when a run failed. */
+static int finish_series(struct series *x, int rc)
+{
+	struct suite *s = &x->s;
+	cli_default_stop_signals();
+	if (rc == -1)
+		return interrupted(s);
+	if (rc == -2)
+		return KB_EXIT_FAIL;
+	json_object_set_new(s->doc, "ended", now_json());
+	json_object_set_new(s->doc, "finished", json_true());
+	if (save(s) < 0)
+		return KB_EXIT_FAIL;
+	/* the series is over: nothing is left behind if printing dies (SIGPIPE) */
+	resfile_remove_tmp(s);
+	results_unlock(&x->lock);
+	if (s->format && !strcmp(s->format, "benchstat"))
+		suitefile_benchstat(stdout, s->doc);
+	else
+		fig_table(stdout, s->doc, s->path);
+	fflush(stdout);
+	return json_array_size(json_object_get(s->doc, "failures")) ? KB_EXIT_FAIL : KB_EXIT_OK;
+}
+
+static void cleanup(struct series *x)
+{
+	cli_default_stop_signals();
+	resfile_remove_tmp(&x->s);
+	results_unlock(&x->lock);
+	json_decref(x->s.doc);
+	opts_free(&x->s);
+	suitefile_free(&x->sf);
+	free(x->rargv);
+	if (x->rctx)
+		poptFreeContext(x->rctx);
+	if (x->ctx)
+		poptFreeContext(x->ctx);
+}
+
 int cmd_suite(int argc, const char **argv)
 {
-	struct suite s;
-	struct suitefile sf = { 0 };
-	struct results_lock lock = { .fd = -1 };
-	const char **rargv = NULL;
-	char shown[300], why[300];
-	poptContext ctx = NULL, rctx = NULL;
-	memset(&s, 0, sizeof(s));
-	s.cmd = argv[0];
+	struct series x;
+	memset(&x, 0, sizeof(x));
+	x.lock.fd = -1;
+	x.s.cmd = argv[0];
 	stop_signal = 0;
 
-	int status = opts_parse(&s, argc, argv, &ctx);
-	if (status)
-		goto out;
-	/* from the lock on, a signal stops the series cleanly (SIGHUP too: a
-	 * lost ssh session; not under nohup), so the lock and temporary
-	 * directory are removed */
-	cli_catch_stop_signals(on_signal);
-	int resuming = s.resume != NULL;
-	if (resuming)
-		status = resfile_resume(&s, &lock, &sf, &rargv, &rctx);
-	else if (s.out)
-		snprintf(s.path, sizeof(s.path), "%s", s.out);
-	else
-		resfile_default_path(&s);
-	if (!status)
-		status = resfile_prepare(&s, &lock);
-	if (!status)
-		status = opts_check(&s);
-	if (!status)
-		jobs_build(&s);
-	if (!status && resuming && progress_check(&s, why, sizeof(why)) < 0) {
-		fprintf(stderr, "%s: %s: %s; cannot resume it\n", s.cmd,
-			esc_str(shown, sizeof(shown), s.path), why);
-		status = KB_EXIT_USAGE;
+	int status = opts_parse(&x.s, argc, argv, &x.ctx);
+	if (!status) {
+		/* from the lock on, a signal stops the series cleanly (SIGHUP too:
+		 * a lost ssh session; not under nohup), so the lock and temporary
+		 * directory are removed */
+		cli_catch_stop_signals(on_signal);
+		status = check_series(&x);
 	}
 	if (!status)
-		status = start_document(&s, argc, argv);
-	if (status)
-		goto out;
-	jobs_rows(&s);
-	if (save(&s) < 0) {
-		status = KB_EXIT_USAGE;
-		goto out;
-	}
-
-	int rc = run_all(&s);
-	cli_default_stop_signals();
-	esc_str(shown, sizeof(shown), s.path);
-	if (rc == -1) {
-		json_object_set_new(s.doc, "interrupted", json_true());
-		save(&s);
-		unsigned done = 0;
-		for (size_t k = 0; k < s.njobs; k++)
-			done += jobs_done(&s, &s.jobs[k]);
-		fprintf(stderr, "%s: interrupted by signal %d after %u of %u runs; %s holds them; "
-			"continue with: kbench suite --resume %s\n", s.cmd, (int)stop_signal, done,
-			(unsigned)s.njobs * s.runs, shown, shown);
-		status = 128 + (int)stop_signal;
-		goto out;
-	}
-	if (rc == -2) {
-		status = KB_EXIT_FAIL;
-		goto out;
-	}
-	json_object_set_new(s.doc, "ended", now_json());
-	json_object_set_new(s.doc, "finished", json_true());
-	if (save(&s) < 0) {
-		status = KB_EXIT_FAIL;
-		goto out;
-	}
-	/* the series is over: nothing is left behind if printing dies (SIGPIPE) */
-	resfile_remove_tmp(&s);
-	results_unlock(&lock);
-	if (s.format && !strcmp(s.format, "benchstat"))
-		suitefile_benchstat(stdout, s.doc);
-	else
-		fig_table(stdout, s.doc, s.path);
-	fflush(stdout);
-	status = json_array_size(json_object_get(s.doc, "failures")) ? KB_EXIT_FAIL : KB_EXIT_OK;
-out:
-	cli_default_stop_signals();
-	resfile_remove_tmp(&s);
-	results_unlock(&lock);
-	json_decref(s.doc);
-	opts_free(&s);
-	suitefile_free(&sf);
-	free(rargv);
-	if (rctx)
-		poptFreeContext(rctx);
-	if (ctx)
-		poptFreeContext(ctx);
+		status = open_series(&x.s, argc, argv);
+	if (!status)
+		status = finish_series(&x, run_all(&x.s));
+	cleanup(&x);
 	return status;
 }
