@@ -133,77 +133,106 @@ static void record_failure(struct suite *s, const struct job *j, unsigned run, i
 					       "message", message, "started", started));
 }
 
-/* One run of job j (run number run, 1-based).  Returns 0 when it ran (a
- * figure or a recorded failure), -1 when a signal stopped it (nothing
- * recorded). */
-static int one_run(struct suite *s, struct job *j, unsigned run, unsigned pos, unsigned total)
+/* Where a run stands in the series, for its progress line. */
+struct run_pos {
+	unsigned run;      /* of its job, 1-based */
+	unsigned pos;      /* of the series, 1-based */
+	unsigned total;    /* runs of the series */
+};
+
+/* The progress line of a run on stderr: "CMD: [POS/TOTAL] JOB, run R of
+ * RUNS: " then head, what (escaped) and "; left" unless left is NULL. */
+static void say(const struct suite *s, const struct job *j, const struct run_pos *p,
+		const char *head, const char *what, const char *left)
 {
-	char why[300], started[RESULT_TIME_LEN], line[600], left[64], shown[700];
+	char shown[700];
+	fprintf(stderr, "%s: [%u/%u] %s, run %u of %u: %s%s%s%s\n", s->cmd, p->pos, p->total,
+		j->name, p->run, s->runs, head, esc_str(shown, sizeof(shown), what),
+		left ? "; " : "", left ? left : "");
+}
+
+/* "about 3m07s left" after run p->run of j, or "time left unknown". */
+static void left_text(const struct suite *s, const struct job *j, unsigned run, char *buf,
+		      size_t n)
+{
+	double tl = time_left(s, (size_t)(j - s->jobs), run - 1);
+	if (isnan(tl)) {
+		snprintf(buf, n, "time left unknown");
+	} else {
+		char d[40];
+		fig_duration(d, sizeof(d), tl);
+		snprintf(buf, n, "about %s left", d);
+	}
+}
+
+/* The child of one run of j, its outcome in *cr (127 when it could not be
+ * started) and its time counted for the estimates.  Returns 0, or -1 when
+ * a signal stopped it. */
+static int run_child(struct suite *s, struct job *j, struct child_result *cr)
+{
+	struct job_args a;
+	jobs_args(s, j, &a);
+	unlink(s->child_json);
+	if (child_run(s->exe, a.argv, s->child_out, s->child_log, &stop_signal, cr) < 0) {
+		cr->status = 127;
+		snprintf(cr->last_line, sizeof(cr->last_line), "cannot start %.150s: %.80s", s->exe,
+			 strerror(errno));
+		return 0;
+	}
+	if (stop_signal)
+		return -1;
+	j->spent_s += cr->seconds + (s->drop_caches ? 1 : 0);
+	j->timed++;
+	return 0;
+}
+
+/* One run of job j.  Returns 0 when it ran (a figure or a recorded
+ * failure), -1 when a signal stopped it (nothing recorded). */
+static int one_run(struct suite *s, struct job *j, const struct run_pos *p)
+{
+	char why[300], started[RESULT_TIME_LEN], line[600], left[64], head[64];
+	struct child_result cr;
 	sync();
 	if (s->drop_caches && caches_drop(why, sizeof(why)) < 0) {
 		result_time_now(started, sizeof(started));
-		record_failure(s, j, run, KB_EXIT_FAIL, why, started);
-		fprintf(stderr, "%s: [%u/%u] %s, run %u of %u: FAILED: %s\n", s->cmd, pos, total,
-			j->name, run, s->runs, esc_str(shown, sizeof(shown), why));
+		record_failure(s, j, p->run, KB_EXIT_FAIL, why, started);
+		say(s, j, p, "FAILED: ", why, NULL);
 		return 0;
 	}
 	pause_s(s->pause_s);
 	if (stop_signal)
 		return -1;
 	result_time_now(started, sizeof(started));
-	struct child_result cr;
-	struct job_args a;
-	jobs_args(s, j, &a);
-	unlink(s->child_json);
-	if (child_run(s->exe, a.argv, s->child_out, s->child_log, &stop_signal, &cr) < 0) {
-		cr.status = 127;
-		snprintf(cr.last_line, sizeof(cr.last_line), "cannot start %.150s: %.80s", s->exe,
-			 strerror(errno));
-	} else if (stop_signal) {
+	if (run_child(s, j, &cr) < 0)
 		return -1;
-	} else {
-		j->spent_s += cr.seconds + (s->drop_caches ? 1 : 0);
-		j->timed++;
-	}
-	double tl = time_left(s, (size_t)(j - s->jobs), run - 1);
-	if (isnan(tl)) {
-		snprintf(left, sizeof(left), "time left unknown");
-	} else {
-		char d[40];
-		fig_duration(d, sizeof(d), tl);
-		snprintf(left, sizeof(left), "about %s left", d);
-	}
+	left_text(s, j, p->run, left, sizeof(left));
 	if (cr.status != 0) {
 		if (jobs_failure_reason(s, j, line, sizeof(line)) < 0)
 			snprintf(line, sizeof(line), "%s", cr.last_line[0] ? cr.last_line :
 				 "(no output)");
-		record_failure(s, j, run, cr.status, line, started);
-		fprintf(stderr, "%s: [%u/%u] %s, run %u of %u: FAILED, exit status %d: %s; %s\n",
-			s->cmd, pos, total, j->name, run, s->runs, cr.status,
-			esc_str(shown, sizeof(shown), line), left);
-		return 0;
+		record_failure(s, j, p->run, cr.status, line, started);
+		snprintf(head, sizeof(head), "FAILED, exit status %d: ", cr.status);
+		say(s, j, p, head, line, left);
+	} else if (jobs_record(s, j, started, cr.seconds, line, sizeof(line)) < 0) {
+		record_failure(s, j, p->run, cr.status, line, started);
+		say(s, j, p, "FAILED: ", line, left);
+	} else {
+		say(s, j, p, "", line, left);
 	}
-	if (jobs_record(s, j, started, cr.seconds, line, sizeof(line)) < 0) {
-		record_failure(s, j, run, cr.status, line, started);
-		fprintf(stderr, "%s: [%u/%u] %s, run %u of %u: FAILED: %s; %s\n",
-			s->cmd, pos, total, j->name, run, s->runs, esc_str(shown, sizeof(shown), line),
-			left);
-		return 0;
-	}
-	fprintf(stderr, "%s: [%u/%u] %s, run %u of %u: %s; %s\n", s->cmd, pos, total,
-		j->name, run, s->runs, esc_str(shown, sizeof(shown), line), left);
 	return 0;
 }
 
 static int run_all(struct suite *s)
 {
-	unsigned total = (unsigned)s->njobs * s->runs, pos = 0;
+	struct run_pos p = { .total = (unsigned)s->njobs * s->runs };
 	for (size_t k = 0; k < s->njobs; k++)
-		pos += jobs_done(s, &s->jobs[k]) < s->runs ? jobs_done(s, &s->jobs[k]) : s->runs;
+		p.pos += jobs_done(s, &s->jobs[k]) < s->runs ? jobs_done(s, &s->jobs[k]) : s->runs;
 	for (size_t k = 0; k < s->njobs; k++) {
 		struct job *j = &s->jobs[k];
 		for (unsigned r = jobs_done(s, j); r < s->runs; r++) {
-			if (one_run(s, j, r + 1, ++pos, total) < 0)
+			p.run = r + 1;
+			p.pos++;
+			if (one_run(s, j, &p) < 0)
 				return -1;
 			jobs_set_done(s, j, r + 1);
 			if (save(s) < 0)
