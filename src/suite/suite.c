@@ -14,7 +14,7 @@
  * whole in one results file (suitefile.h), rewritten atomically after
  * every run, so an interruption loses at most the run in progress and
  * --resume carries on from the file.  The end is a table of every test's
- * figures with min, median, mean, max and CoV.
+ * figures with min, median, mean, max and CoV (figures.c).
  *
  * Invariants: a figure is recorded only from a child that exited 0 and
  * whose document holds it; a failed run is recorded as a failure (which
