@@ -29,13 +29,19 @@ int result_parent_dir(const char *path, char *out, size_t outsz)
 	return 0;
 }
 
-json_t *result_new(const char *kind)
+void result_time_now(char *buf, size_t n)
 {
-	char when[32];
 	time_t t = time(NULL);
 	struct tm tm;
 	gmtime_r(&t, &tm);
-	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	if (!strftime(buf, n, "%Y-%m-%dT%H:%M:%SZ", &tm) && n)
+		buf[0] = '\0';
+}
+
+json_t *result_new(const char *kind)
+{
+	char when[RESULT_TIME_LEN];
+	result_time_now(when, sizeof(when));
 	return json_pack("{s:s, s:s, s:s}", "kbench_version", PACKAGE_VERSION,
 			 "kind", kind, "time", when);
 }

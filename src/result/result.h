@@ -16,6 +16,12 @@
  * out (out is then unspecified). */
 int result_parent_dir(const char *path, char *out, size_t outsz);
 
+/* The current time, UTC, in ISO 8601 as every document holds it
+ * ("2026-01-01T12:00:00Z"), into buf (n bytes; RESULT_TIME_LEN is
+ * enough).  When it does not fit, buf is "" (n >= 1). */
+#define RESULT_TIME_LEN 32
+void result_time_now(char *buf, size_t n);
+
 /* A new document with kbench_version, kind and time set.  Returns a new
  * reference, NULL only when out of memory. */
 json_t *result_new(const char *kind);

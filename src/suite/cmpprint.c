@@ -9,33 +9,12 @@
 #include "config.h"
 #include "suite/compare.h"
 #include "suite/escape.h"
+#include "suite/figures.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-void cmp_change_text(char *buf, size_t n, double pct)
-{
-	if (isfinite(pct))
-		snprintf(buf, n, "%+.2f%%", pct);
-	else
-		snprintf(buf, n, "n/a");
-}
-
-static void fmt_num(char *buf, size_t n, double v)
-{
-	if (!isfinite(v))
-		snprintf(buf, n, "-");
-	else if (fabs(v) >= 1e9)
-		snprintf(buf, n, "%.6g", v);
-	else if (fabs(v) >= 100)
-		snprintf(buf, n, "%.1f", v);
-	else if (fabs(v) >= 1)
-		snprintf(buf, n, "%.2f", v);
-	else
-		snprintf(buf, n, "%.4g", v);
-}
 
 static void print_unmatched(FILE *out, const struct cmp *c)
 {
@@ -143,12 +122,12 @@ static void verdict_text(const struct cmp_row *r, size_t k, char *buf, size_t n)
 		break;
 	case T_BETTER:
 	case T_WORSE:
-		fmt_num(d, sizeof(d), r->d[k].diff);
-		fmt_num(h, sizeof(h), r->d[k].half);
+		fig_text(d, sizeof(d), r->d[k].diff);
+		fig_text(h, sizeof(h), r->d[k].half);
 		if (isfinite(r->d[k].pct) && isfinite(r->d[k].pct_half))
 			snprintf(pct, sizeof(pct), "%+.2f%% +- %.2f%%", r->d[k].pct, r->d[k].pct_half);
 		else
-			cmp_change_text(pct, sizeof(pct), NAN);
+			fig_change(pct, sizeof(pct), NAN);
 		snprintf(buf, n, "%s: %s%s +- %s (%s, p=%.3f)", t_verdict_word(r->v[k]),
 			 r->d[k].diff > 0 ? "+" : "", d, h, pct, r->d[k].p);
 		break;
@@ -167,16 +146,16 @@ static void print_cells(FILE *out, const struct cmp_row *r, size_t k)
 		fprintf(out, "%4d %10s %21s %9s  %s\n", 0, "-", "-", "-", "no runs");
 		return;
 	}
-	fmt_num(med, sizeof(med), r->s[k].median);
-	fmt_num(mean, sizeof(mean), r->s[k].mean);
-	fmt_num(ci, sizeof(ci), r->ci[k]);
+	fig_text(med, sizeof(med), r->s[k].median);
+	fig_text(mean, sizeof(mean), r->s[k].mean);
+	fig_text(ci, sizeof(ci), r->ci[k]);
 	snprintf(both, sizeof(both), "%s +- %s", mean, ci);
 	if (!k) {
 		fprintf(out, "%4zu %10s %21s\n", r->s[k].n, med, both);
 		return;
 	}
 	if (r->t[0]->n)
-		cmp_change_text(change, sizeof(change), r->change[k]);
+		fig_change(change, sizeof(change), r->change[k]);
 	else
 		snprintf(change, sizeof(change), "-");
 	verdict_text(r, k, verdict, sizeof(verdict));
@@ -208,7 +187,7 @@ void cmp_print_table(FILE *out, const struct cmp *c)
 		}
 	}
 	print_unmatched(out, c);
-	fprintf(out, "\nMB = 10^6 bytes (kbench load), MiB = 2^20 bytes (kbench disk)\n");
+	fprintf(out, "\n" FIG_UNITS_NOTE "\n");
 }
 
 void cmp_print_lkml(FILE *out, const struct cmp *c)
@@ -218,7 +197,7 @@ void cmp_print_lkml(FILE *out, const struct cmp *c)
 		if (!r->t[0]->n)
 			continue;
 		char m[32], change[32];
-		fmt_num(m, sizeof(m), r->s[0].mean);
+		fig_text(m, sizeof(m), r->s[0].mean);
 		esc_put(out, r->name, 0);
 		fputs(" (", out);
 		esc_put(out, r->unit, 0);
@@ -228,8 +207,8 @@ void cmp_print_lkml(FILE *out, const struct cmp *c)
 				fprintf(out, " -> -");
 				continue;
 			}
-			fmt_num(m, sizeof(m), r->s[k].mean);
-			cmp_change_text(change, sizeof(change), r->change[k]);
+			fig_text(m, sizeof(m), r->s[k].mean);
+			fig_change(change, sizeof(change), r->change[k]);
 			fprintf(out, " -> %s %s", m, change);
 		}
 		fputc('\n', out);

@@ -23,6 +23,7 @@
 #include "cli.h"
 #include "suite/compare.h"
 #include "suite/escape.h"
+#include "suite/plot.h"
 
 #include <errno.h>
 #include <math.h>
@@ -85,8 +86,9 @@ static void fill_row(const struct cmp *c, struct cmp_row *r)
 		r->ci[k] = NAN;
 		r->change[k] = NAN;
 		r->v[k] = T_TOO_FEW;
-		if (!r->t[k] || !r->t[k]->n || summary_of(r->t[k]->v, r->t[k]->n, &r->s[k]) < 0)
+		if (!r->t[k] || !r->t[k]->summarised)
 			continue;
+		r->s[k] = r->t[k]->sum;
 		r->ci[k] = t_mean_ci(&r->s[k], c->conf);
 		if (k == 0 || !a->n)
 			continue;
@@ -152,144 +154,171 @@ void cmp_sort(struct cmp *c, enum cmp_order order)
 		qsort(c->rows, c->nrows, sizeof(*c->rows), by_name);
 }
 
-int cmd_compare(int argc, const char **argv)
+/* compare's options as given (popt's strings, owned) and as they are used */
+struct cmp_opts {
+	char *conf_arg, *sort_arg, *style_arg, *plot;
+	int do_export;
+	int lkml;                 /* --style lkml */
+	enum cmp_order sort;
+	const char **paths;       /* the results files (popt's) */
+	size_t n;
+};
+
+/* Parse the options into o, leaving popt's context in *ctx (free it).
+ * Returns 0 or an exit status after one line. */
+static int parse_options(struct cmp_opts *o, const char *cmd, int argc, const char **argv,
+			 poptContext *ctx)
 {
-	const char *cmd = argv[0];
-	char *conf_arg = NULL, *sort_arg = NULL, *style_arg = NULL, *plot = NULL;
-	int do_export = 0;
 	struct poptOption options[] = {
-		{ "confidence", 0, POPT_ARG_STRING, &conf_arg, 0,
+		{ "confidence", 0, POPT_ARG_STRING, &o->conf_arg, 0,
 		  "confidence of the intervals and verdicts, percent: 90, 95 (default) or 99", "PCT" },
-		{ "sort", 0, POPT_ARG_STRING, &sort_arg, 0,
+		{ "sort", 0, POPT_ARG_STRING, &o->sort_arg, 0,
 		  "order of the tests: change (B against A, worst first) or name (default: A's "
 		  "order; lkml: change)", "KEY" },
-		{ "style", 0, POPT_ARG_STRING, &style_arg, 0,
+		{ "style", 0, POPT_ARG_STRING, &o->style_arg, 0,
 		  "table (default) or lkml: 'test || A -> B +x%' lines", "STYLE" },
-		{ "plot", 0, POPT_ARG_STRING, &plot, 0,
+		{ "plot", 0, POPT_ARG_STRING, &o->plot, 0,
 		  "also draw the figures into FILE.svg or FILE.png (needs gnuplot)", "FILE" },
-		{ "export", 0, POPT_ARG_NONE, &do_export, 0,
+		{ "export", 0, POPT_ARG_NONE, &o->do_export, 0,
 		  "print one results file in the Go benchmark format (benchstat reads it)", NULL },
 		POPT_AUTOHELP
 		POPT_TABLEEND
 	};
-	struct cmp c = { .cmd = cmd, .conf = 95 };
-	struct suitefile files[CMP_MAX_FILES];
-	size_t nloaded = 0;
-	int lkml = 0;
-	enum cmp_order sort = CMP_BY_FILE;
-
-	poptContext ctx = poptGetContext(cmd, argc, argv, options, 0);
-	poptSetOtherOptionHelp(ctx, "[OPTIONS] A.json B.json [C.json ...]");
-	int status = cli_popt_done(ctx, cmd, cli_popt_next(ctx, options));
+	*ctx = poptGetContext(cmd, argc, argv, options, 0);
+	poptSetOtherOptionHelp(*ctx, "[OPTIONS] A.json B.json [C.json ...]");
+	int status = cli_popt_done(*ctx, cmd, cli_popt_next(*ctx, options));
 	if (status)
-		goto out;
-	const char **paths = poptGetArgs(ctx);
-	size_t n = 0;
-	while (paths && paths[n])
-		n++;
-	if (conf_arg) {
-		if (!strcmp(conf_arg, "90") || !strcmp(conf_arg, "95") || !strcmp(conf_arg, "99"))
-			c.conf = atof(conf_arg);
-		else {
-			status = cli_usage_error(cmd, "--confidence %s: give 90, 95 or 99", conf_arg);
-			goto out;
-		}
+		return status;
+	o->paths = poptGetArgs(*ctx);
+	while (o->paths && o->paths[o->n])
+		o->n++;
+	return 0;
+}
+
+/* --plot FILE: a name gnuplot can take for a picture. */
+static int check_plot_name(const char *cmd, const char *plot)
+{
+	const char *dot = strrchr(plot, '.');
+	if (!dot || (strcmp(dot, ".svg") && strcmp(dot, ".png")))
+		return cli_usage_error(cmd, "--plot %s: the name must end in .svg or .png", plot);
+	for (const char *p = plot; *p; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			return cli_usage_error(cmd, "--plot: the name holds a control character; "
+					       "gnuplot cannot take it");
+	return 0;
+}
+
+/* The values of the options (the confidence into c->conf) and the count
+ * of files.  Returns 0 or KB_EXIT_USAGE after one line. */
+static int check_options(struct cmp_opts *o, struct cmp *c)
+{
+	const char *cmd = c->cmd;
+	if (o->conf_arg) {
+		if (!strcmp(o->conf_arg, "90") || !strcmp(o->conf_arg, "95") ||
+		    !strcmp(o->conf_arg, "99"))
+			c->conf = atof(o->conf_arg);
+		else
+			return cli_usage_error(cmd, "--confidence %s: give 90, 95 or 99", o->conf_arg);
 	}
-	if (style_arg && !strcmp(style_arg, "lkml")) {
-		lkml = 1;
-		sort = CMP_BY_CHANGE;
-	} else if (style_arg && strcmp(style_arg, "table")) {
-		status = cli_usage_error(cmd, "--style %s: give table or lkml", style_arg);
-		goto out;
+	if (o->style_arg && !strcmp(o->style_arg, "lkml")) {
+		o->lkml = 1;
+		o->sort = CMP_BY_CHANGE;
+	} else if (o->style_arg && strcmp(o->style_arg, "table")) {
+		return cli_usage_error(cmd, "--style %s: give table or lkml", o->style_arg);
 	}
-	if (sort_arg && !strcmp(sort_arg, "change")) {
-		sort = CMP_BY_CHANGE;
-	} else if (sort_arg && !strcmp(sort_arg, "name")) {
-		sort = CMP_BY_NAME;
-	} else if (sort_arg) {
-		status = cli_usage_error(cmd, "--sort %s: give change or name", sort_arg);
-		goto out;
-	}
-	if (plot) {
-		const char *dot = strrchr(plot, '.');
-		if (!dot || (strcmp(dot, ".svg") && strcmp(dot, ".png"))) {
-			status = cli_usage_error(cmd, "--plot %s: the name must end in .svg or .png",
-						 plot);
-			goto out;
-		}
-		for (const char *p = plot; *p; p++)
-			if ((unsigned char)*p < 0x20 || *p == 0x7f) {
-				status = cli_usage_error(cmd, "--plot: the name holds a control "
-							 "character; gnuplot cannot take it");
-				goto out;
-			}
-	}
-	if (do_export && n != 1) {
-		status = cli_usage_error(cmd, "--export takes one results file");
-		goto out;
-	}
-	if (!do_export && n < 2) {
-		status = cli_usage_error(cmd, "give at least two results files (A.json B.json)");
-		goto out;
-	}
-	if (n > CMP_MAX_FILES) {
-		status = cli_usage_error(cmd, "at most %d results files", CMP_MAX_FILES);
-		goto out;
-	}
+	if (o->sort_arg && !strcmp(o->sort_arg, "change"))
+		o->sort = CMP_BY_CHANGE;
+	else if (o->sort_arg && !strcmp(o->sort_arg, "name"))
+		o->sort = CMP_BY_NAME;
+	else if (o->sort_arg)
+		return cli_usage_error(cmd, "--sort %s: give change or name", o->sort_arg);
+	if (o->plot && check_plot_name(cmd, o->plot))
+		return KB_EXIT_USAGE;
+	if (o->do_export && o->n != 1)
+		return cli_usage_error(cmd, "--export takes one results file");
+	if (!o->do_export && o->n < 2)
+		return cli_usage_error(cmd, "give at least two results files (A.json B.json)");
+	if (o->n > CMP_MAX_FILES)
+		return cli_usage_error(cmd, "at most %d results files", CMP_MAX_FILES);
+	return 0;
+}
+
+/* Read and check every file into c->f (c->nf of them), refusing the same
+ * file twice.  Returns 0 or KB_EXIT_USAGE after one line naming it. */
+static int load_files(struct cmp *c, const struct cmp_opts *o)
+{
 	struct stat st[CMP_MAX_FILES];
-	for (size_t k = 0; k < n; k++) {
-		status = suitefile_load(cmd, paths[k], true, &files[k]);
+	for (size_t k = 0; k < o->n; k++) {
+		int status = suitefile_load(c->cmd, o->paths[k], true, &c->f[k]);
 		if (status)
-			goto out;
-		nloaded++;
+			return status;
+		c->nf++;
 		char shown[2][300];
-		esc_str(shown[0], sizeof(shown[0]), paths[k]);
-		if (stat(paths[k], &st[k]) < 0) {
-			fprintf(stderr, "%s: %s: %s\n", cmd, shown[0], strerror(errno));
-			status = KB_EXIT_USAGE;
-			goto out;
+		esc_str(shown[0], sizeof(shown[0]), o->paths[k]);
+		if (stat(o->paths[k], &st[k]) < 0) {
+			fprintf(stderr, "%s: %s: %s\n", c->cmd, shown[0], strerror(errno));
+			return KB_EXIT_USAGE;
 		}
 		for (size_t j = 0; j < k; j++)
 			if (st[j].st_dev == st[k].st_dev && st[j].st_ino == st[k].st_ino) {
 				fprintf(stderr, "%s: %s: the same file as %s; compare different runs\n",
-					cmd, shown[0], esc_str(shown[1], sizeof(shown[1]), paths[j]));
-				status = KB_EXIT_USAGE;
-				goto out;
+					c->cmd, shown[0], esc_str(shown[1], sizeof(shown[1]),
+								  o->paths[j]));
+				return KB_EXIT_USAGE;
 			}
 	}
-	if (do_export) {
-		suitefile_benchstat(stdout, files[0].doc);
-		goto out;
+	return 0;
+}
+
+/* The files read: the Go benchmark lines of one (--export), or the
+ * comparison as a table or lkml lines, and the plot.  Returns the exit
+ * status (1 when gnuplot is missing or fails, or memory runs out). */
+static int report(struct cmp *c, const struct cmp_opts *o)
+{
+	if (o->do_export) {
+		suitefile_benchstat(stdout, c->f[0].doc);
+		return 0;
 	}
-	if (plot && !plot_available()) {
+	if (o->plot && !plot_available()) {
 		fprintf(stderr, "%s: --plot: gnuplot is not installed; install it (Debian: apt-get "
-			"install gnuplot-nox) or leave out --plot\n", cmd);
-		status = KB_EXIT_FAIL;
-		goto out;
+			"install gnuplot-nox) or leave out --plot\n", c->cmd);
+		return KB_EXIT_FAIL;
 	}
-	c.f = files;
-	c.nf = n;
-	if (cmp_build(&c) < 0) {
-		fprintf(stderr, "%s: out of memory\n", cmd);
-		status = KB_EXIT_FAIL;
-		goto out;
+	if (cmp_build(c) < 0) {
+		fprintf(stderr, "%s: out of memory\n", c->cmd);
+		return KB_EXIT_FAIL;
 	}
-	cmp_sort(&c, sort);
-	if (lkml)
-		cmp_print_lkml(stdout, &c);
+	cmp_sort(c, o->sort);
+	if (o->lkml)
+		cmp_print_lkml(stdout, c);
 	else
-		cmp_print_table(stdout, &c);
+		cmp_print_table(stdout, c);
 	fflush(stdout);
-	if (plot)
-		status = plot_write(&c, plot);
-out:
-	for (size_t k = 0; k < nloaded; k++)
+	return o->plot ? plot_write(c, o->plot) : 0;
+}
+
+int cmd_compare(int argc, const char **argv)
+{
+	struct cmp_opts o = { .sort = CMP_BY_FILE };
+	struct suitefile files[CMP_MAX_FILES];
+	struct cmp c = { .cmd = argv[0], .f = files, .nf = 0, .conf = 95 };
+	poptContext ctx = NULL;
+
+	int status = parse_options(&o, c.cmd, argc, argv, &ctx);
+	if (!status)
+		status = check_options(&o, &c);
+	if (!status)
+		status = load_files(&c, &o);
+	if (!status)
+		status = report(&c, &o);
+	for (size_t k = 0; k < c.nf; k++)
 		suitefile_free(&files[k]);
 	free(c.rows);
-	free(conf_arg);
-	free(sort_arg);
-	free(style_arg);
-	free(plot);
-	poptFreeContext(ctx);
+	free(o.conf_arg);
+	free(o.sort_arg);
+	free(o.style_arg);
+	free(o.plot);
+	if (ctx)
+		poptFreeContext(ctx);
 	return status;
 }

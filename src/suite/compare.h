@@ -4,8 +4,8 @@
  * kbench compare reads results files A, B, C, ... (kbench suite's), matches
  * their tests by name and unit, and for each test and file computes the
  * summary, the interval of the mean and, for B, C, ..., the change against
- * A with Welch's verdict (stats/ttest.h).  The table, the lkml lines and
- * the plot are all printed from struct cmp.
+ * A with Welch's verdict (stats/ttest.h).  The table, the lkml lines
+ * (cmpprint.c) and the plot (plot.h) are all printed from struct cmp.
  */
 #ifndef KBENCH_COMPARE_H
 #define KBENCH_COMPARE_H
@@ -63,28 +63,9 @@ enum cmp_order {
 };
 void cmp_sort(struct cmp *c, enum cmp_order order);
 
-/* The change text of a percentage: "+2.02%", or "n/a" when it is not
- * finite (a change against a mean of 0), into buf (n bytes). */
-void cmp_change_text(char *buf, size_t n, double pct);
-
 /* The table (files, notes, every row and file, the tests not compared)
  * and the lkml lines ("test (unit) || A -> B +x%"), printed to out. */
 void cmp_print_table(FILE *out, const struct cmp *c);
 void cmp_print_lkml(FILE *out, const struct cmp *c);
-
-/* Does `gnuplot` exist in PATH?  1 yes, 0 no. */
-int plot_available(void);
-
-/* The gnuplot script plot_write runs, written to f: the terminal (PNG
- * when file ends in .png, else SVG), the output file, the figures inline
- * (every string from a results file escaped, escape.h, then quoted). */
-void plot_script(FILE *f, const struct cmp *c, const char *file);
-
-/* Draw c into file (.svg or .png) with gnuplot: MB/s against client count
- * for the load tests (one line per file, error bars: the interval of the
- * mean), and the change against A in percent of every other test (error
- * bars: the interval of the difference).  Returns 0, or 1 after one line
- * on stderr when gnuplot fails. */
-int plot_write(const struct cmp *c, const char *file);
 
 #endif

@@ -1,8 +1,8 @@
 /* kbench - text from results files shown safely on a terminal
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * One rule (shown()) decides, character by character, what is printed;
- * the three entry points only differ in where it goes.
+ * One rule (esc_next()) decides, character by character, what is
+ * printed; the entry points only differ in where it goes.
  */
 #include "config.h"
 #include "suite/escape.h"
@@ -69,29 +69,30 @@ size_t esc_next(const char *str, char out[8], size_t *used)
 	return 4;
 }
 
-size_t esc_len(const char *s)
-{
-	const unsigned char *p = (const unsigned char *)(s ? s : "");
-	size_t len = 0, used;
-	char out[8];
-	while (*p) {
-		len += esc_next((const char *)p, out, &used);
-		p += used;
-	}
-	return len;
-}
-
-size_t esc_put(FILE *f, const char *s, size_t width)
+/* s escaped, written to f unless f is NULL; returns its length in bytes */
+static size_t put(FILE *f, const char *s)
 {
 	const unsigned char *p = (const unsigned char *)(s ? s : "");
 	size_t len = 0, used;
 	char out[8];
 	while (*p) {
 		size_t k = esc_next((const char *)p, out, &used);
-		fwrite(out, 1, k, f);
+		if (f)
+			fwrite(out, 1, k, f);
 		len += k;
 		p += used;
 	}
+	return len;
+}
+
+size_t esc_len(const char *s)
+{
+	return put(NULL, s);
+}
+
+size_t esc_put(FILE *f, const char *s, size_t width)
+{
+	size_t len = put(f, s);
 	for (size_t i = len; i < width; i++)
 		fputc(' ', f);
 	return len;

@@ -18,10 +18,12 @@
 #include "suite/child.h"
 #include "suite/compare.h"
 #include "suite/escape.h"
+#include "suite/plot.h"
 
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -88,14 +90,18 @@ static void datum(FILE *f, const char *s)
 	free(e);
 }
 
-static const char *command_of(const struct cmp_row *r)
+/* Is r a kbench load test (drawn against its client count)? */
+static bool is_load(const struct cmp_row *r)
 {
-	return json_string_value(json_object_get(r->t[0]->params, "command"));
+	const char *command = json_string_value(json_object_get(r->t[0]->params, "command"));
+	return command && !strcmp(command, "load");
 }
 
-static const char *mem_of(const struct sf_test *t)
+/* The memory limit of r's load test in A, "" for none. */
+static const char *mem_of(const struct cmp_row *r)
 {
-	return json_string_value(json_object_get(t->params, "mem_limit"));
+	const char *m = json_string_value(json_object_get(r->t[0]->params, "mem_limit"));
+	return m ? m : "";
 }
 
 static const char *file_title(const struct cmp *c, size_t k, char *buf, size_t n)
@@ -111,11 +117,9 @@ static size_t mem_groups(const struct cmp *c, const char **mems, size_t max)
 	size_t n = 0;
 	for (size_t i = 0; i < c->nrows; i++) {
 		const struct cmp_row *r = &c->rows[i];
-		const char *command = command_of(r);
-		if (!command || strcmp(command, "load"))
+		if (!is_load(r))
 			continue;
-		const char *m = mem_of(r->t[0]);
-		m = m ? m : "";
+		const char *m = mem_of(r);
 		size_t j = 0;
 		while (j < n && strcmp(mems[j], m))
 			j++;
@@ -137,8 +141,7 @@ static void load_chart(FILE *f, const struct cmp *c, const char **mems, size_t n
 	long lo = 0, hi = 0;
 	fprintf(f, "set xtics (");
 	for (size_t i = 0, first = 1; i < c->nrows; i++) {
-		const char *command = command_of(&c->rows[i]);
-		if (!command || strcmp(command, "load"))
+		if (!is_load(&c->rows[i]))
 			continue;
 		long n = (long)json_integer_value(json_object_get(c->rows[i].t[0]->params, "clients"));
 		fprintf(f, "%s%ld", first ? "" : ", ", n);
@@ -152,11 +155,7 @@ static void load_chart(FILE *f, const struct cmp *c, const char **mems, size_t n
 			fprintf(f, "$L%zu_%zu << EOD\n", k, m);
 			for (size_t i = 0; i < c->nrows; i++) {
 				const struct cmp_row *r = &c->rows[i];
-				const char *command = command_of(r), *rm;
-				if (!command || strcmp(command, "load") || !r->t[k] || !r->t[k]->n)
-					continue;
-				rm = mem_of(r->t[0]);
-				if (strcmp(rm ? rm : "", mems[m]))
+				if (!is_load(r) || !r->t[k] || !r->t[k]->n || strcmp(mem_of(r), mems[m]))
 					continue;
 				fprintf(f, "%lld %.10g %.10g\n", (long long)json_integer_value(
 					json_object_get(r->t[0]->params, "clients")), r->s[k].mean,
@@ -197,8 +196,7 @@ static size_t other_rows(const struct cmp *c, size_t k)
 {
 	size_t n = 0;
 	for (size_t i = 0; i < c->nrows; i++) {
-		const char *command = command_of(&c->rows[i]);
-		if (command && !strcmp(command, "load"))
+		if (is_load(&c->rows[i]))
 			continue;
 		for (size_t j = k ? k : 1; j < (k ? k + 1 : c->nf); j++)
 			if (isfinite(bar(&c->rows[i], j))) {
@@ -222,8 +220,7 @@ static void change_chart(FILE *f, const struct cmp *c)
 	fprintf(f, "$R << EOD\n");
 	for (size_t i = 0; i < c->nrows; i++) {
 		const struct cmp_row *r = &c->rows[i];
-		const char *command = command_of(r);
-		if (command && !strcmp(command, "load"))
+		if (is_load(r))
 			continue;
 		fputc('"', f);
 		datum(f, r->name);

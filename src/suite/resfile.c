@@ -14,6 +14,7 @@
 #include "result/result.h"
 #include "result/sysinfo.h"
 #include "suite/escape.h"
+#include "suite/opts.h"
 #include "suite/resfile.h"
 
 #include <dirent.h>
@@ -97,6 +98,21 @@ static bool shadows_loadfile(const char *loadfile, const char *path)
 	       realpath(parent, rparent) && getcwd(here, sizeof(here)) && !strcmp(rparent, here);
 }
 
+/* Lock s->path into *lock (lock.h); when that is refused, one line
+ * "CMD: OPT FILE: reason" (shown: FILE escaped).  Returns 0 or
+ * KB_EXIT_USAGE. */
+static int take_lock(const struct suite *s, const char *opt, const char *shown,
+		     struct results_lock *lock)
+{
+	char why[PATH_MAX + 200];
+	if (results_lock(s->path, lock, why, sizeof(why)) == 0)
+		return 0;
+	fprintf(stderr, "%s: %s %s: ", s->cmd, opt, shown);
+	esc_put(stderr, why, 0);
+	fputc('\n', stderr);
+	return KB_EXIT_USAGE;
+}
+
 /* The results file passes the check every --json FILE passes
  * (result_destination: a new or regular file, a link followed to its
  * target, not the loadfile kbench load will read (load.h: the default or
@@ -129,12 +145,8 @@ int resfile_prepare(struct suite *s, struct results_lock *lock)
 		return KB_EXIT_USAGE;
 	}
 	snprintf(s->path, sizeof(s->path), "%s", dest);
-	if (lock->fd < 0 && results_lock(s->path, lock, why, sizeof(why)) < 0) {
-		fprintf(stderr, "%s: -o %s: ", s->cmd, shown);
-		esc_put(stderr, why, 0);
-		fputc('\n', stderr);
+	if (lock->fd < 0 && take_lock(s, "-o", shown, lock))
 		return KB_EXIT_USAGE;
-	}
 	errno = 0;
 	if (result_parent_dir(s->path, parent, sizeof(parent)) < 0 || !realpath(parent, rparent)) {
 		fprintf(stderr, "%s: %s: %s\n", s->cmd, shown,
@@ -173,7 +185,7 @@ void resfile_remove_tmp(struct suite *s)
 static int open_resume(struct suite *s, const char *file, struct results_lock *lock,
 		       struct suitefile *sf, int *argc, const char ***argv)
 {
-	char shown[300], why[PATH_MAX + 200];
+	char shown[300];
 	esc_str(shown, sizeof(shown), file);
 	struct stat st;
 	if (!realpath(file, s->path) || stat(s->path, &st) < 0) {
@@ -185,12 +197,8 @@ static int open_resume(struct suite *s, const char *file, struct results_lock *l
 			strerror(EISDIR) : "not a regular file");
 		return KB_EXIT_USAGE;
 	}
-	if (results_lock(s->path, lock, why, sizeof(why)) < 0) {
-		fprintf(stderr, "%s: --resume %s: ", s->cmd, shown);
-		esc_put(stderr, why, 0);
-		fputc('\n', stderr);
+	if (take_lock(s, "--resume", shown, lock))
 		return KB_EXIT_USAGE;
-	}
 	int rc = suitefile_load(s->cmd, file, false, sf);
 	if (rc)
 		return rc;
@@ -258,10 +266,10 @@ int resfile_resume(struct suite *s, struct results_lock *lock, struct suitefile 
 	char path[PATH_MAX], shown[300];
 	s->format = NULL;
 	snprintf(path, sizeof(path), "%s", s->path);   /* resolved before the chdir */
-	jobs_free(s);
+	opts_free(s);
 	memset(s, 0, sizeof(*s));
 	s->cmd = cmd;
-	status = jobs_parse(s, rargc, *rargv, rctx);
+	status = opts_parse(s, rargc, *rargv, rctx);
 	if (status || s->resume) {
 		fprintf(stderr, "%s: %s: its stored command line is not usable\n", s->cmd,
 			esc_str(shown, sizeof(shown), path));

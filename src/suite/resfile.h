@@ -7,7 +7,7 @@
 
 #include <popt.h>
 
-#include "suite/jobs.h"
+#include "suite/suite.h"
 #include "suite/lock.h"
 #include "suite/suitefile.h"
 
@@ -38,7 +38,7 @@ void resfile_remove_tmp(struct suite *s);
  * directory, and parse its stored command line into s afresh (s is
  * reset: s->path is the file's real path, s->doc a new reference to
  * sf->doc, --format of this command line kept).  *rargv (free it) and
- * *rctx (poptFreeContext, after jobs_free) hold that command line.
+ * *rctx (poptFreeContext, after opts_free) hold that command line.
  * Returns 0, or an exit status (KB_EXIT_USAGE, KB_EXIT_FAIL when out of
  * memory) after one line on stderr. */
 int resfile_resume(struct suite *s, struct results_lock *lock, struct suitefile *sf,

@@ -14,7 +14,7 @@
  * whole in one results file (suitefile.h), rewritten atomically after
  * every run, so an interruption loses at most the run in progress and
  * --resume carries on from the file.  The end is a table of every test's
- * figures with min, median, mean, max and CoV.
+ * figures with min, median, mean, max and CoV (figures.c).
  *
  * Invariants: a figure is recorded only from a child that exited 0 and
  * whose document holds it; a failed run is recorded as a failure (which
@@ -31,11 +31,13 @@
 #include "cli.h"
 #include "result/result.h"
 #include "result/sysinfo.h"
-#include "stats/summary.h"
 #include "suite/child.h"
 #include "suite/escape.h"
+#include "suite/figures.h"
 #include "suite/jobs.h"
 #include "suite/lock.h"
+#include "suite/opts.h"
+#include "suite/progress.h"
 #include "suite/resfile.h"
 #include "suite/suitefile.h"
 #include "sys/caches.h"
@@ -59,30 +61,11 @@ static void on_signal(int sig)
 	stop_signal = sig;
 }
 
-static void iso_now(char *buf, size_t n)
-{
-	time_t t = time(NULL);
-	struct tm tm;
-	gmtime_r(&t, &tm);
-	strftime(buf, n, "%Y-%m-%dT%H:%M:%SZ", &tm);
-}
-
 static json_t *now_json(void)
 {
-	char when[32];
-	iso_now(when, sizeof(when));
+	char when[RESULT_TIME_LEN];
+	result_time_now(when, sizeof(when));
 	return json_string(when);
-}
-
-static void fmt_duration(char *buf, size_t n, double s)
-{
-	long v = lround(s);
-	if (v >= 3600)
-		snprintf(buf, n, "%ldh%02ldm", v / 3600, v / 60 % 60);
-	else if (v >= 60)
-		snprintf(buf, n, "%ldm%02lds", v / 60, v % 60);
-	else
-		snprintf(buf, n, "%lds", v);
 }
 
 /* Sleep s seconds unless a signal stops the suite first. */
@@ -103,94 +86,6 @@ static int save(const struct suite *s)
 		return -1;
 	}
 	return 0;
-}
-
-/* ---- the end: a table of every test ---- */
-
-/* a figure in a 10-wide column: two decimals, or 4 significant digits in
- * a row whose figures are all below 1 (micro latencies in us) */
-static void cell(FILE *f, double v, bool small)
-{
-	if (small)
-		fprintf(f, " %10.4g", v);
-	else
-		fprintf(f, " %10.2f", v);
-}
-
-static void print_table(FILE *f, const struct suite *s)
-{
-	json_t *tests = json_object_get(s->doc, "tests");
-	size_t maxruns = 0, namew = 4, i;
-	json_t *t;
-	json_array_foreach(tests, i, t) {
-		size_t n = json_array_size(json_object_get(t, "runs"));
-		size_t w = esc_len(json_string_value(json_object_get(t, "name")));
-		maxruns = n > maxruns ? n : maxruns;
-		namew = w > namew ? w : namew;
-	}
-	fprintf(f, "\n%-*s", (int)namew, "test");
-	for (size_t r = 0; r < maxruns; r++) {
-		char h[32];
-		snprintf(h, sizeof(h), "run%zu", r + 1);
-		fprintf(f, " %10s", h);
-	}
-	fprintf(f, " %10s %10s %10s %10s %7s  %s\n", "min", "median", "mean", "max", "CoV%", "unit");
-	json_array_foreach(tests, i, t) {
-		json_t *runs = json_object_get(t, "runs");
-		size_t n = json_array_size(runs), j;
-		double *v = calloc(n + 1, sizeof(*v));
-		json_t *r;
-		if (!v)
-			continue;
-		esc_put(f, json_string_value(json_object_get(t, "name")), namew);
-		bool small = n > 0;
-		json_array_foreach(runs, j, r) {
-			v[j] = json_number_value(json_object_get(r, "value"));
-			small = small && fabs(v[j]) < 1;
-		}
-		for (j = 0; j < n; j++)
-			cell(f, v[j], small);
-		for (size_t k = n; k < maxruns; k++)
-			fprintf(f, " %10s", "-");
-		struct summary sm;
-		if (n && summary_of(v, n, &sm) == 0) {
-			cell(f, sm.min, small);
-			cell(f, sm.median, small);
-			cell(f, sm.mean, small);
-			cell(f, sm.max, small);
-			if (isfinite(sm.cov_pct))
-				fprintf(f, " %7.2f", sm.cov_pct);
-			else
-				fprintf(f, " %7s", "-");
-		} else {
-			fprintf(f, " %10s %10s %10s %10s %7s", "-", "-", "-", "-", "-");
-		}
-		const char *skipped = json_string_value(json_object_get(t, "skipped"));
-		fputs("  ", f);
-		esc_put(f, json_string_value(json_object_get(t, "unit")), 0);
-		if (skipped) {
-			fputs("  skipped: ", f);
-			esc_put(f, skipped, 0);
-		}
-		fputc('\n', f);
-		free(v);
-	}
-	json_t *fails = json_object_get(s->doc, "failures");
-	if (json_array_size(fails))
-		fprintf(f, "\n%zu run(s) failed:\n", json_array_size(fails));
-	json_array_foreach(fails, i, t) {
-		fputs("  ", f);
-		esc_put(f, json_string_value(json_object_get(t, "test")), 0);
-		fprintf(f, " run %lld: exit status %lld: ",
-			(long long)json_integer_value(json_object_get(t, "run")),
-			(long long)json_integer_value(json_object_get(t, "exit_status")));
-		esc_put(f, json_string_value(json_object_get(t, "message")), 0);
-		fputc('\n', f);
-	}
-	fprintf(f, "\nMB = 10^6 bytes (kbench load), MiB = 2^20 bytes (kbench disk); CoV = "
-		"stddev / mean\nresults: ");
-	esc_put(f, s->path, 0);
-	fputc('\n', f);
 }
 
 /* ---- the runs ---- */
@@ -238,77 +133,106 @@ static void record_failure(struct suite *s, const struct job *j, unsigned run, i
 					       "message", message, "started", started));
 }
 
-/* One run of job j (run number run, 1-based).  Returns 0 when it ran (a
- * figure or a recorded failure), -1 when a signal stopped it (nothing
- * recorded). */
-static int one_run(struct suite *s, struct job *j, unsigned run, unsigned pos, unsigned total)
+/* Where a run stands in the series, for its progress line. */
+struct run_pos {
+	unsigned run;      /* of its job, 1-based */
+	unsigned pos;      /* of the series, 1-based */
+	unsigned total;    /* runs of the series */
+};
+
+/* The progress line of a run on stderr: "CMD: [POS/TOTAL] JOB, run R of
+ * RUNS: " then head, what (escaped) and "; left" unless left is NULL. */
+static void say(const struct suite *s, const struct job *j, const struct run_pos *p,
+		const char *head, const char *what, const char *left)
 {
-	char why[300], started[32], line[600], left[64], shown[700];
+	char shown[700];
+	fprintf(stderr, "%s: [%u/%u] %s, run %u of %u: %s%s%s%s\n", s->cmd, p->pos, p->total,
+		j->name, p->run, s->runs, head, esc_str(shown, sizeof(shown), what),
+		left ? "; " : "", left ? left : "");
+}
+
+/* "about 3m07s left" after run p->run of j, or "time left unknown". */
+static void left_text(const struct suite *s, const struct job *j, unsigned run, char *buf,
+		      size_t n)
+{
+	double tl = time_left(s, (size_t)(j - s->jobs), run - 1);
+	if (isnan(tl)) {
+		snprintf(buf, n, "time left unknown");
+	} else {
+		char d[40];
+		fig_duration(d, sizeof(d), tl);
+		snprintf(buf, n, "about %s left", d);
+	}
+}
+
+/* The child of one run of j, its outcome in *cr (127 when it could not be
+ * started) and its time counted for the estimates.  Returns 0, or -1 when
+ * a signal stopped it. */
+static int run_child(struct suite *s, struct job *j, struct child_result *cr)
+{
+	struct job_args a;
+	jobs_args(s, j, &a);
+	unlink(s->child_json);
+	if (child_run(s->exe, a.argv, s->child_out, s->child_log, &stop_signal, cr) < 0) {
+		cr->status = 127;
+		snprintf(cr->last_line, sizeof(cr->last_line), "cannot start %.150s: %.80s", s->exe,
+			 strerror(errno));
+		return 0;
+	}
+	if (stop_signal)
+		return -1;
+	j->spent_s += cr->seconds + (s->drop_caches ? 1 : 0);
+	j->timed++;
+	return 0;
+}
+
+/* One run of job j.  Returns 0 when it ran (a figure or a recorded
+ * failure), -1 when a signal stopped it (nothing recorded). */
+static int one_run(struct suite *s, struct job *j, const struct run_pos *p)
+{
+	char why[300], started[RESULT_TIME_LEN], line[600], left[64], head[64];
+	struct child_result cr;
 	sync();
 	if (s->drop_caches && caches_drop(why, sizeof(why)) < 0) {
-		iso_now(started, sizeof(started));
-		record_failure(s, j, run, KB_EXIT_FAIL, why, started);
-		fprintf(stderr, "%s: [%u/%u] %s, run %u of %u: FAILED: %s\n", s->cmd, pos, total,
-			j->name, run, s->runs, esc_str(shown, sizeof(shown), why));
+		result_time_now(started, sizeof(started));
+		record_failure(s, j, p->run, KB_EXIT_FAIL, why, started);
+		say(s, j, p, "FAILED: ", why, NULL);
 		return 0;
 	}
 	pause_s(s->pause_s);
 	if (stop_signal)
 		return -1;
-	iso_now(started, sizeof(started));
-	struct child_result cr;
-	struct job_args a;
-	jobs_args(s, j, &a);
-	unlink(s->child_json);
-	if (child_run(s->exe, a.argv, s->child_out, s->child_log, &stop_signal, &cr) < 0) {
-		cr.status = 127;
-		snprintf(cr.last_line, sizeof(cr.last_line), "cannot start %.150s: %.80s", s->exe,
-			 strerror(errno));
-	} else if (stop_signal) {
+	result_time_now(started, sizeof(started));
+	if (run_child(s, j, &cr) < 0)
 		return -1;
-	} else {
-		j->spent_s += cr.seconds + (s->drop_caches ? 1 : 0);
-		j->timed++;
-	}
-	double tl = time_left(s, (size_t)(j - s->jobs), run - 1);
-	if (isnan(tl)) {
-		snprintf(left, sizeof(left), "time left unknown");
-	} else {
-		char d[40];
-		fmt_duration(d, sizeof(d), tl);
-		snprintf(left, sizeof(left), "about %s left", d);
-	}
+	left_text(s, j, p->run, left, sizeof(left));
 	if (cr.status != 0) {
 		if (jobs_failure_reason(s, j, line, sizeof(line)) < 0)
 			snprintf(line, sizeof(line), "%s", cr.last_line[0] ? cr.last_line :
 				 "(no output)");
-		record_failure(s, j, run, cr.status, line, started);
-		fprintf(stderr, "%s: [%u/%u] %s, run %u of %u: FAILED, exit status %d: %s; %s\n",
-			s->cmd, pos, total, j->name, run, s->runs, cr.status,
-			esc_str(shown, sizeof(shown), line), left);
-		return 0;
+		record_failure(s, j, p->run, cr.status, line, started);
+		snprintf(head, sizeof(head), "FAILED, exit status %d: ", cr.status);
+		say(s, j, p, head, line, left);
+	} else if (jobs_record(s, j, started, cr.seconds, line, sizeof(line)) < 0) {
+		record_failure(s, j, p->run, cr.status, line, started);
+		say(s, j, p, "FAILED: ", line, left);
+	} else {
+		say(s, j, p, "", line, left);
 	}
-	if (jobs_record(s, j, started, cr.seconds, line, sizeof(line)) < 0) {
-		record_failure(s, j, run, cr.status, line, started);
-		fprintf(stderr, "%s: [%u/%u] %s, run %u of %u: FAILED: %s; %s\n",
-			s->cmd, pos, total, j->name, run, s->runs, esc_str(shown, sizeof(shown), line),
-			left);
-		return 0;
-	}
-	fprintf(stderr, "%s: [%u/%u] %s, run %u of %u: %s; %s\n", s->cmd, pos, total,
-		j->name, run, s->runs, esc_str(shown, sizeof(shown), line), left);
 	return 0;
 }
 
 static int run_all(struct suite *s)
 {
-	unsigned total = (unsigned)s->njobs * s->runs, pos = 0;
+	struct run_pos p = { .total = (unsigned)s->njobs * s->runs };
 	for (size_t k = 0; k < s->njobs; k++)
-		pos += jobs_done(s, &s->jobs[k]) < s->runs ? jobs_done(s, &s->jobs[k]) : s->runs;
+		p.pos += jobs_done(s, &s->jobs[k]) < s->runs ? jobs_done(s, &s->jobs[k]) : s->runs;
 	for (size_t k = 0; k < s->njobs; k++) {
 		struct job *j = &s->jobs[k];
 		for (unsigned r = jobs_done(s, j); r < s->runs; r++) {
-			if (one_run(s, j, r + 1, ++pos, total) < 0)
+			p.run = r + 1;
+			p.pos++;
+			if (one_run(s, j, &p) < 0)
 				return -1;
 			jobs_set_done(s, j, r + 1);
 			if (save(s) < 0)
@@ -404,96 +328,134 @@ static int start_document(struct suite *s, int argc, const char **argv)
 	return 0;
 }
 
+/* What a series holds from its options to its end (cleanup() frees it). */
+struct series {
+	struct suite s;
+	struct suitefile sf;          /* --resume: the file as read */
+	struct results_lock lock;
+	const char **rargv;           /* --resume: its stored command line */
+	poptContext ctx, rctx;        /* popt's of this and of that command line */
+};
+
+/* Where the series writes (the file --resume names, read and its command
+ * line parsed again; -o FILE; or the default name), every check before a
+ * run, the jobs, and for --resume its progress.  Returns 0 or an exit
+ * status after one line. */
+static int check_series(struct series *x)
+{
+	struct suite *s = &x->s;
+	char shown[300], why[300];
+	int resuming = s->resume != NULL, status = 0;
+	if (resuming)
+		status = resfile_resume(s, &x->lock, &x->sf, &x->rargv, &x->rctx);
+	else if (s->out)
+		snprintf(s->path, sizeof(s->path), "%s", s->out);
+	else
+		resfile_default_path(s);
+	if (!status)
+		status = resfile_prepare(s, &x->lock);
+	if (!status)
+		status = opts_check(s);
+	if (!status)
+		jobs_build(s);
+	if (!status && resuming && progress_check(s, why, sizeof(why)) < 0) {
+		fprintf(stderr, "%s: %s: %s; cannot resume it\n", s->cmd,
+			esc_str(shown, sizeof(shown), s->path), why);
+		status = KB_EXIT_USAGE;
+	}
+	return status;
+}
+
+/* The document with a row for every load and disk job, saved before the
+ * first run.  Returns 0 or an exit status after one line. */
+static int open_series(struct suite *s, int argc, const char **argv)
+{
+	int status = start_document(s, argc, argv);
+	if (status)
+		return status;
+	jobs_rows(s);
+	return save(s) < 0 ? KB_EXIT_USAGE : 0;
+}
+
+/* A signal stopped the series: the file says so, and how to carry on.
+ * Returns 128 + the signal. */
+static int interrupted(struct suite *s)
+{
+	char shown[300];
+	unsigned done = 0;
+	esc_str(shown, sizeof(shown), s->path);
+	json_object_set_new(s->doc, "interrupted", json_true());
+	save(s);
+	for (size_t k = 0; k < s->njobs; k++)
+		done += jobs_done(s, &s->jobs[k]);
+	fprintf(stderr, "%s: interrupted by signal %d after %u of %u runs; %s holds them; "
+		"continue with: kbench suite --resume %s\n", s->cmd, (int)stop_signal, done,
+		(unsigned)s->njobs * s->runs, shown, shown);
+	return 128 + (int)stop_signal;
+}
+
+/* The end of a series after run_all() returned rc: interrupted, failed
+ * to save, or finished, saved, its lock and temporary directory gone
+ * before the table or the benchstat lines are printed.  Returns the exit
+ * status: 1 when a run failed. */
+static int finish_series(struct series *x, int rc)
+{
+	struct suite *s = &x->s;
+	cli_default_stop_signals();
+	if (rc == -1)
+		return interrupted(s);
+	if (rc == -2)
+		return KB_EXIT_FAIL;
+	json_object_set_new(s->doc, "ended", now_json());
+	json_object_set_new(s->doc, "finished", json_true());
+	if (save(s) < 0)
+		return KB_EXIT_FAIL;
+	/* the series is over: nothing is left behind if printing dies (SIGPIPE) */
+	resfile_remove_tmp(s);
+	results_unlock(&x->lock);
+	if (s->format && !strcmp(s->format, "benchstat"))
+		suitefile_benchstat(stdout, s->doc);
+	else
+		fig_table(stdout, s->doc, s->path);
+	fflush(stdout);
+	return json_array_size(json_object_get(s->doc, "failures")) ? KB_EXIT_FAIL : KB_EXIT_OK;
+}
+
+static void cleanup(struct series *x)
+{
+	cli_default_stop_signals();
+	resfile_remove_tmp(&x->s);
+	results_unlock(&x->lock);
+	json_decref(x->s.doc);
+	opts_free(&x->s);
+	suitefile_free(&x->sf);
+	free(x->rargv);
+	if (x->rctx)
+		poptFreeContext(x->rctx);
+	if (x->ctx)
+		poptFreeContext(x->ctx);
+}
+
 int cmd_suite(int argc, const char **argv)
 {
-	struct suite s;
-	struct suitefile sf = { 0 };
-	struct results_lock lock = { .fd = -1 };
-	const char **rargv = NULL;
-	char shown[300], why[300];
-	poptContext ctx = NULL, rctx = NULL;
-	memset(&s, 0, sizeof(s));
-	s.cmd = argv[0];
+	struct series x;
+	memset(&x, 0, sizeof(x));
+	x.lock.fd = -1;
+	x.s.cmd = argv[0];
 	stop_signal = 0;
 
-	int status = jobs_parse(&s, argc, argv, &ctx);
-	if (status)
-		goto out;
-	/* from the lock on, a signal stops the series cleanly (SIGHUP too: a
-	 * lost ssh session; not under nohup), so the lock and temporary
-	 * directory are removed */
-	cli_catch_stop_signals(on_signal);
-	int resuming = s.resume != NULL;
-	if (resuming)
-		status = resfile_resume(&s, &lock, &sf, &rargv, &rctx);
-	else if (s.out)
-		snprintf(s.path, sizeof(s.path), "%s", s.out);
-	else
-		resfile_default_path(&s);
-	if (!status)
-		status = resfile_prepare(&s, &lock);
-	if (!status)
-		status = jobs_check(&s);
-	if (!status && resuming && jobs_check_progress(&s, why, sizeof(why)) < 0) {
-		fprintf(stderr, "%s: %s: %s; cannot resume it\n", s.cmd,
-			esc_str(shown, sizeof(shown), s.path), why);
-		status = KB_EXIT_USAGE;
+	int status = opts_parse(&x.s, argc, argv, &x.ctx);
+	if (!status) {
+		/* from the lock on, a signal stops the series cleanly (SIGHUP too:
+		 * a lost ssh session; not under nohup), so the lock and temporary
+		 * directory are removed */
+		cli_catch_stop_signals(on_signal);
+		status = check_series(&x);
 	}
 	if (!status)
-		status = start_document(&s, argc, argv);
-	if (status)
-		goto out;
-	jobs_rows(&s);
-	if (save(&s) < 0) {
-		status = KB_EXIT_USAGE;
-		goto out;
-	}
-
-	int rc = run_all(&s);
-	cli_default_stop_signals();
-	esc_str(shown, sizeof(shown), s.path);
-	if (rc == -1) {
-		json_object_set_new(s.doc, "interrupted", json_true());
-		save(&s);
-		unsigned done = 0;
-		for (size_t k = 0; k < s.njobs; k++)
-			done += jobs_done(&s, &s.jobs[k]);
-		fprintf(stderr, "%s: interrupted by signal %d after %u of %u runs; %s holds them; "
-			"continue with: kbench suite --resume %s\n", s.cmd, (int)stop_signal, done,
-			(unsigned)s.njobs * s.runs, shown, shown);
-		status = 128 + (int)stop_signal;
-		goto out;
-	}
-	if (rc == -2) {
-		status = KB_EXIT_FAIL;
-		goto out;
-	}
-	json_object_set_new(s.doc, "ended", now_json());
-	json_object_set_new(s.doc, "finished", json_true());
-	if (save(&s) < 0) {
-		status = KB_EXIT_FAIL;
-		goto out;
-	}
-	/* the series is over: nothing is left behind if printing dies (SIGPIPE) */
-	resfile_remove_tmp(&s);
-	results_unlock(&lock);
-	if (s.format && !strcmp(s.format, "benchstat"))
-		suitefile_benchstat(stdout, s.doc);
-	else
-		print_table(stdout, &s);
-	fflush(stdout);
-	status = json_array_size(json_object_get(s.doc, "failures")) ? KB_EXIT_FAIL : KB_EXIT_OK;
-out:
-	cli_default_stop_signals();
-	resfile_remove_tmp(&s);
-	results_unlock(&lock);
-	json_decref(s.doc);
-	jobs_free(&s);
-	suitefile_free(&sf);
-	free(rargv);
-	if (rctx)
-		poptFreeContext(rctx);
-	if (ctx)
-		poptFreeContext(ctx);
+		status = open_series(&x.s, argc, argv);
+	if (!status)
+		status = finish_series(&x, run_all(&x.s));
+	cleanup(&x);
 	return status;
 }

@@ -56,12 +56,12 @@ void suitefile_free(struct suitefile *sf)
 	memset(sf, 0, sizeof(*sf));
 }
 
-/* Fill one sf_test from a tests[] entry; -1 if malformed (why says how). */
-static int read_test(json_t *t, struct sf_test *out, char *why, size_t whylen)
+int suitefile_test(const json_t *t, struct sf_test *out, char *why, size_t whylen)
 {
-	char name[120], unit[40];
+	char name[120];
 	json_t *jname = json_object_get(t, "name"), *junit = json_object_get(t, "unit");
 	json_t *hib = json_object_get(t, "higher_is_better"), *runs = json_object_get(t, "runs");
+	memset(out, 0, sizeof(*out));
 	if (!json_is_object(t) || !json_is_string(jname) || !json_is_string(junit) ||
 	    !json_is_boolean(hib) || !json_is_array(runs)) {
 		snprintf(why, whylen, "a test without name, unit, higher_is_better or runs");
@@ -69,12 +69,8 @@ static int read_test(json_t *t, struct sf_test *out, char *why, size_t whylen)
 	}
 	out->name = json_string_value(jname);
 	out->unit = json_string_value(junit);
-	esc_str(name, sizeof(name), out->name);
-	esc_str(unit, sizeof(unit), out->unit);
-	bool nonneg = suitefile_unit_nonnegative(out->unit);
 	out->higher_is_better = json_is_true(hib);
 	out->params = json_object_get(t, "params");
-	out->n = 0;
 	out->v = malloc((json_array_size(runs) + 1) * sizeof(double));
 	if (!out->v) {
 		snprintf(why, whylen, "out of memory");
@@ -85,21 +81,38 @@ static int read_test(json_t *t, struct sf_test *out, char *why, size_t whylen)
 	json_array_foreach(runs, i, r) {
 		json_t *v = json_object_get(r, "value");
 		if (!json_is_number(v) || !isfinite(json_number_value(v))) {
-			snprintf(why, whylen, "test '%s': run %zu has no numeric value", name, i + 1);
-			return -1;
-		}
-		if (nonneg && json_number_value(v) < 0) {
-			snprintf(why, whylen, "test '%s': run %zu is %g %s, and a figure in %s cannot "
-				 "be negative", name, i + 1, json_number_value(v), unit, unit);
+			snprintf(why, whylen, "test '%s': run %zu has no numeric value",
+				 esc_str(name, sizeof(name), out->name), i + 1);
 			return -1;
 		}
 		out->v[out->n++] = json_number_value(v);
 	}
-	/* figures whose sum or spread overflows a double would print made-up
-	 * means and intervals */
-	struct summary sm;
-	if (out->n && (summary_of(out->v, out->n, &sm) < 0 || !isfinite(sm.mean) ||
-		       (out->n > 1 && !isfinite(sm.stddev)))) {
+	out->summarised = out->n && summary_of(out->v, out->n, &out->sum) == 0;
+	return 0;
+}
+
+/* suitefile_test, and the figures no measurement gives: a negative one in
+ * a unit that cannot have one (the first such run, unless a run without
+ * a figure comes first), figures whose sum or spread overflows a double
+ * (they would print made-up means and intervals); -1 with why. */
+static int read_test(const json_t *t, struct sf_test *out, char *why, size_t whylen)
+{
+	char name[120], unit[40];
+	int rc = suitefile_test(t, out, why, whylen);
+	if (!out->v)
+		return -1;
+	esc_str(name, sizeof(name), out->name);
+	esc_str(unit, sizeof(unit), out->unit);
+	for (size_t i = 0; suitefile_unit_nonnegative(out->unit) && i < out->n; i++)
+		if (out->v[i] < 0) {
+			snprintf(why, whylen, "test '%s': run %zu is %g %s, and a figure in %s cannot "
+				 "be negative", name, i + 1, out->v[i], unit, unit);
+			return -1;
+		}
+	if (rc < 0)
+		return -1;
+	if (out->n && (!out->summarised || !isfinite(out->sum.mean) ||
+		       (out->n > 1 && !isfinite(out->sum.stddev)))) {
 		snprintf(why, whylen, "test '%s': its figures are too large to average", name);
 		return -1;
 	}
@@ -299,8 +312,8 @@ void suitefile_benchstat(FILE *f, const json_t *doc)
 	config_line(f, "cpu", json_string_value(json_object_get(sys, "cpu_model")));
 	config_line(f, "label", json_string_value(json_object_get(doc, "label")));
 	config_line(f, "kbench", json_string_value(json_object_get(doc, "kbench_version")));
-	size_t i, j;
-	json_t *t, *r;
+	size_t i;
+	json_t *t;
 	const json_t *tests = json_object_get(doc, "tests");
 	char unit[64], name[256];
 	/* each unit's direction once, before the lines that use it */
@@ -316,12 +329,13 @@ void suitefile_benchstat(FILE *f, const json_t *doc)
 	json_decref(seen);
 	fputc('\n', f);
 	json_array_foreach(tests, i, t) {
+		struct sf_test st;
+		char why[200];
+		suitefile_test(t, &st, why, sizeof(why));
 		suitefile_go_name(t, name, sizeof(name));
-		go_unit(unit, sizeof(unit), json_string_value(json_object_get(t, "unit")));
-		json_array_foreach(json_object_get(t, "runs"), j, r) {
-			json_t *v = json_object_get(r, "value");
-			if (json_is_number(v))
-				fprintf(f, "Benchmark%s 1 %.10g %s\n", name, json_number_value(v), unit);
-		}
+		go_unit(unit, sizeof(unit), st.unit);
+		for (size_t j = 0; j < st.n; j++)
+			fprintf(f, "Benchmark%s 1 %.10g %s\n", name, st.v[j], unit);
+		free(st.v);
 	}
 }

@@ -18,6 +18,8 @@
 #include <stdio.h>
 #include <jansson.h>
 
+#include "stats/summary.h"
+
 #define SUITE_SCHEMA 1    /* the newest layout this kbench writes and reads */
 
 /* One test of a results file, pointing into the document. */
@@ -26,8 +28,10 @@ struct sf_test {
 	const char *unit;       /* "MB/s" (10^6 bytes), "MiB/s" (2^20 bytes), a micro unit */
 	bool higher_is_better;
 	json_t *params;         /* the test's params object (borrowed) */
-	double *v;              /* the runs' figures, in file order */
+	double *v;              /* the runs' figures, in file order (owned) */
 	size_t n;
+	struct summary sum;     /* of v[0..n-1] (summary_of), when summarised */
+	bool summarised;        /* false when n is 0 or summary_of refused */
 };
 
 struct suitefile {
@@ -58,6 +62,17 @@ int suitefile_load(const char *cmd, const char *path, bool need_runs, struct sui
 int suitefile_read(const char *cmd, const char *name, FILE *in, FILE *errs, bool need_runs,
 		   struct suitefile *out);
 
+/* The one reader of a test's runs: the tests[] entry t into out (name,
+ * unit, higher_is_better and params point into t), the "value" of every
+ * run into out->v (malloc'd: free it, also after a refusal), their
+ * summary.  Checks the layout only (a name, a unit, higher_is_better,
+ * runs, and a finite number for every value), not what a figure may be
+ * (suitefile_read's further checks).  Returns 0, or -1 with a one-line
+ * reason in why (whylen bytes; the test's name escaped): out->v is NULL
+ * when the layout is wrong or memory runs out, else it holds the out->n
+ * figures before the first run without one. */
+int suitefile_test(const json_t *t, struct sf_test *out, char *why, size_t whylen);
+
 /* Is unit one whose figures cannot be negative: a throughput, a rate or
  * a time?  "MB/s", "MiB/s", "KBps", "lps", "lpm", "MWIPS", "ns", "us",
  * "ms", "s", "seconds", and any unit ending in "/s", "/op" or "ps". */
@@ -68,7 +83,8 @@ void suitefile_free(struct suitefile *sf);
 /* A string member of the document's "system" object, or "" if absent. */
 const char *suitefile_sys(const struct suitefile *sf, const char *key);
 
-/* Print the document's figures in the Go benchmark format
+/* Print the figures of doc (one suitefile_read accepts, or one kbench
+ * suite writes) in the Go benchmark format
  * (golang.org/design/14313-benchmark-format), which benchstat reads:
  * configuration lines "key: value" (goos, goarch, kernel, host, cpu,
  * label, kbench), "Unit UNIT better=higher|lower" lines, then one line per

@@ -21,7 +21,8 @@
 #include <string.h>
 
 #include "suite/compare.h"
-#include "suite/jobs.h"
+#include "suite/plot.h"
+#include "suite/progress.h"
 #include "suite/suitefile.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -59,7 +60,7 @@ static void progress(json_t *doc)
 		s.runs = 5;
 	}
 	s.doc = doc;
-	jobs_check_progress(&s, why, sizeof(why));
+	progress_check(&s, why, sizeof(why));
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

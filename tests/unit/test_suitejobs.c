@@ -13,8 +13,11 @@
 #include "config.h"
 #include "suite/compare.h"
 #include "suite/escape.h"
+#include "suite/figures.h"
 #include "suite/jobs.h"
 #include "suite/lock.h"
+#include "suite/plot.h"
+#include "suite/progress.h"
 #include "suite/suitefile.h"
 
 #include <math.h>
@@ -303,7 +306,7 @@ static void results_locked(void **state)
 	unlink(path);
 }
 
-/* ---- jobs_check_progress: --resume trusts done only when it adds up ---- */
+/* ---- progress_check: --resume trusts done only when it adds up ---- */
 static void add_test(json_t *doc, const char *name, const char *command, size_t runs)
 {
 	json_t *r = json_array();
@@ -337,37 +340,37 @@ static void progress_checked(void **state)
 	json_object_set_new(done, "load 1", json_integer(3));
 	json_object_set_new(done, "load 2", json_integer(2));
 	json_object_set_new(done, "micro", json_integer(2));
-	assert_int_equal(jobs_check_progress(s, why, sizeof(why)), 0);
+	assert_int_equal(progress_check(s, why, sizeof(why)), 0);
 	/* done says 1 of 3 runs made: a resume would make 2 more */
 	json_object_set_new(done, "load 1", json_integer(1));
-	assert_int_equal(jobs_check_progress(s, why, sizeof(why)), -1);
+	assert_int_equal(progress_check(s, why, sizeof(why)), -1);
 	assert_string_equal(why, "test 'load 1': done counts 1 run, but it holds 3 runs and "
 			    "0 failures");
 	/* more than --runs */
 	json_object_set_new(done, "load 1", json_integer(4));
-	assert_int_equal(jobs_check_progress(s, why, sizeof(why)), -1);
+	assert_int_equal(progress_check(s, why, sizeof(why)), -1);
 	assert_string_equal(why, "test 'load 1': done counts 4 runs, more than its --runs 3");
 	json_object_set_new(done, "load 1", json_integer(3));
 	/* a micro test with more runs than micro ran */
 	json_object_set_new(done, "micro", json_integer(1));
-	assert_int_equal(jobs_check_progress(s, why, sizeof(why)), -1);
+	assert_int_equal(progress_check(s, why, sizeof(why)), -1);
 	assert_string_equal(why, "test 'lat_x': done counts 1 micro run, but it holds 2 runs "
 			    "and micro 0 failures");
 	json_object_set_new(done, "micro", json_integer(3));
-	assert_int_equal(jobs_check_progress(s, why, sizeof(why)), 0);
+	assert_int_equal(progress_check(s, why, sizeof(why)), 0);
 	/* a count that is not one */
 	json_object_set_new(done, "load 2", json_string("2"));
-	assert_int_equal(jobs_check_progress(s, why, sizeof(why)), -1);
+	assert_int_equal(progress_check(s, why, sizeof(why)), -1);
 	assert_string_equal(why, "test 'load 2': done is not a whole number of runs");
 	json_object_set_new(done, "load 2", json_integer(2));
 	/* what no job of the command line makes, its name escaped */
 	json_object_set_new(done, "disk \x1b[2J", json_integer(1));
-	assert_int_equal(jobs_check_progress(s, why, sizeof(why)), -1);
+	assert_int_equal(progress_check(s, why, sizeof(why)), -1);
 	assert_string_equal(why, "done counts runs of 'disk \\x1b[2J', which is not a test of "
 			    "its command line");
 	json_object_del(done, "disk \x1b[2J");
 	add_test(s->doc, "load 7", "load", 0);
-	assert_int_equal(jobs_check_progress(s, why, sizeof(why)), -1);
+	assert_int_equal(progress_check(s, why, sizeof(why)), -1);
 	assert_string_equal(why, "test 'load 7' is not a test of its command line");
 }
 
@@ -462,9 +465,9 @@ static void change_against_zero(void **state)
 	assert_null(strstr(out, "nan%"));
 	assert_null(strstr(out, "inf"));
 	char buf[16];
-	cmp_change_text(buf, sizeof(buf), 2.025);
+	fig_change(buf, sizeof(buf), 2.025);
 	assert_string_equal(buf, "+2.02%");
-	cmp_change_text(buf, sizeof(buf), INFINITY);
+	fig_change(buf, sizeof(buf), INFINITY);
 	assert_string_equal(buf, "n/a");
 	free(out);
 	free(c.rows);
