@@ -103,12 +103,40 @@ static int refuse(const char *cmd, const char *opt, const char *json, const char
 	return 2;
 }
 
+/* Is the directory dir the directory top or below it?  Asked of the
+ * directories themselves, not their names: the way up from dir ("..",
+ * one step at a time, to the root) meets top's (device, inode), so a bind
+ * mount of top elsewhere, a path through links or top "/" all count. */
+static int within(const char *dir, const char *top)
+{
+	struct stat t, st, up;
+	if (stat(top, &t) < 0)
+		return 0;
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	for (int depth = 0; fd >= 0 && depth < PATH_MAX / 2; depth++) {
+		if (fstat(fd, &st) < 0)
+			break;
+		if (st.st_dev == t.st_dev && st.st_ino == t.st_ino) {
+			close(fd);
+			return 1;
+		}
+		int ufd = openat(fd, "..", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		close(fd);
+		fd = ufd;
+		if (fd < 0 || fstat(fd, &up) < 0 || (up.st_dev == st.st_dev && up.st_ino == st.st_ino))
+			break;  /* the root: its ".." is itself */
+	}
+	if (fd >= 0)
+		close(fd);
+	return 0;
+}
+
 int result_destination(const char *cmd, const char *opt, const char *json,
 		       const char *const *keep, size_t nkeep, const char *inside, char *dest,
 		       size_t destsz)
 {
 	struct stat st, lst;
-	char parent[PATH_MAX], rdir[PATH_MAX], rparent[PATH_MAX];
+	char parent[PATH_MAX];
 
 	if (!strcmp(json, "-")) {
 		snprintf(dest, destsz, "-");
@@ -119,8 +147,11 @@ int result_destination(const char *cmd, const char *opt, const char *json,
 		return 2;
 	}
 	snprintf(dest, destsz, "%s", json);
-	if (lstat(json, &lst) == 0 && S_ISLNK(lst.st_mode) && !realpath(json, dest))
-		return refuse(cmd, opt, json, "a symbolic link to nothing: ", strerror(errno));
+	/* kbench runs as root: a link someone else planted (in /tmp, say)
+	 * must not make it replace the file the link names */
+	if (lstat(json, &lst) == 0 && S_ISLNK(lst.st_mode))
+		return refuse(cmd, opt, json, "a symbolic link, which kbench does not follow; "
+			      "name the file itself", NULL);
 	if (stat(dest, &st) == 0) {
 		if (!S_ISREG(st.st_mode))
 			return refuse(cmd, opt, json, "not a regular file; refusing to replace it", NULL);
@@ -143,13 +174,10 @@ int result_destination(const char *cmd, const char *opt, const char *json,
 	}
 	close(pfd);
 	unlink(probe);
-	if (inside && realpath(inside, rdir) && realpath(parent, rparent)) {
-		size_t n = strlen(rdir);
-		if (!strncmp(rparent, rdir, n) && (rparent[n] == '/' || rparent[n] == '\0')) {
-			fprintf(stderr, "%s: %s %s: inside the run directory %s, whose cleanup "
-				"would remove it\n", cmd, opt, json, inside);
-			return 2;
-		}
+	if (inside && within(parent, inside)) {
+		fprintf(stderr, "%s: %s %s: inside the run directory %s, whose cleanup "
+			"would remove it\n", cmd, opt, json, inside);
+		return 2;
 	}
 	return 0;
 }

@@ -27,12 +27,15 @@ void result_time_now(char *buf, size_t n);
 json_t *result_new(const char *kind);
 
 /* Decide, before any measuring, where a --json FILE may be written: "-"
- * (standard output), or a path that is missing or a regular file (a
- * symbolic link is followed to its target), that is none of the nkeep
- * files in keep (the loadfile, the devices being measured: same inode),
- * that is not inside the directory inside (NULL: no such rule; a run
- * directory whose cleanup would remove it), and whose directory lets a
- * file be made (tried, not guessed: access() says yes to root on /proc).
+ * (standard output), or a path that is missing or a regular file (not a
+ * symbolic link: kbench runs as root, and a link planted in /tmp must not
+ * make it replace the link's target), that is none of the nkeep files in
+ * keep (the loadfile, the devices being measured: same inode), that is
+ * not inside the directory inside (NULL: no such rule; a run directory
+ * whose cleanup would remove it; told by the directories' identity, so a
+ * bind mount of it elsewhere or inside "/" counts), and whose directory
+ * lets a file be made (tried, not guessed: access() says yes to root on
+ * /proc).
  * Returns 0 with the path to write in dest (destsz bytes), or 2 after
  * printing one line "CMD: OPT FILE: reason" to stderr (OPT: the option
  * that named the file, "--json" or "-o"). */

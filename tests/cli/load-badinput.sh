@@ -95,6 +95,16 @@ expect_err_grep "inside DIR refused" 'inside the run directory'
 expect_rc "--json in a missing directory" 2 "$KBENCH" load -t 1 -c "$L" -D "$D" --json "$WORK/no/such/r.json" 1
 expect_err_grep "missing directory named" 'cannot write in .*/no/such'
 expect_rc "--json ''" 2 "$KBENCH" load -t 1 -c "$L" -D "$D" --json '' 1
+# a link (planted by anyone, in /tmp say) never makes root replace its target
+echo "someone's" >"$WORK/theirs"
+ln -s "$WORK/theirs" "$WORK/link.json"
+expect_rc "--json onto a symbolic link" 2 "$KBENCH" load -t 1 -c "$L" -D "$D" --json "$WORK/link.json" 1
+expect_err_grep "the link is refused" 'link\.json: a symbolic link, which kbench does not follow'
+expect_true "its target is untouched" [ "$(cat "$WORK/theirs")" = "someone's" ]
+# inside DIR by another name: DIR's own path through a link
+ln -s "$D" "$WORK/dirlink"
+expect_rc "--json inside DIR through a link to it" 2 "$KBENCH" load -t 1 -c "$L" -D "$D" --json "$WORK/dirlink/r.json" 1
+expect_err_grep "inside DIR by another name refused" 'inside the run directory'
 one_line_nothing_started "--json checks"
 
 finish

@@ -168,7 +168,16 @@ expect_out_grep "the FIFO is refused" \
 expect_true "nothing written through them" [ "$(jget "$WORK/dev.json" "d['results']['bytes']")" = 0 ]
 expect_true "and they stay" [ -c "$D/shared/dev" -a -p "$D/shared/fifo" ]
 
-# 7. DIR itself may be a mount point, a bind mount or not: that is DIR's
+# 7. --json inside DIR by another name: a bind mount of DIR elsewhere
+fresh
+mkdir -p "$WORK/alias"
+bind "$D" "$WORK/alias"
+kload -q --run-once -c "$DATA/small.txt" -D "$D" --json "$WORK/alias/r.json" 1
+expect_true "--json in a bind mount of DIR: exit 2" [ "$RC" -eq 2 ]
+expect_err_grep "it is inside the run directory" 'inside the run directory'
+cleanup_mounts
+
+# 8. DIR itself may be a mount point, a bind mount or not: that is DIR's
 #    own mount, and the run is normal
 fresh
 mkdir -p "$WORK/real"

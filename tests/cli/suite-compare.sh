@@ -276,7 +276,7 @@ expect_bad "suite results into a FIFO" '^kbench suite: -o fifo\.json: not a regu
 expect_true "the FIFO stays one" test -p fifo.json
 expect_bad "suite results into a directory" '^kbench suite: -o d: not a regular file' "$KBENCH" suite -o d
 ln -s /dev/null devnull.json
-expect_bad "suite results onto a device" '^kbench suite: -o devnull\.json: not a regular file' "$KBENCH" suite -o devnull.json
+expect_bad "suite results onto a link to a device" '^kbench suite: -o devnull\.json: a symbolic link, which kbench does not follow' "$KBENCH" suite -o devnull.json
 expect_true "the device stays one" test -c /dev/null
 expect_bad "suite results over the loadfile" '^kbench suite: -o bad\.txt: that is bad\.txt$' "$KBENCH" suite -c bad.txt -o bad.txt
 expect_true "the loadfile is kept" cmp -s bad.txt "$DATA/bad-line.txt"
