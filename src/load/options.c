@@ -6,10 +6,12 @@
  *
  * Only the command line is looked at here (and the limits of this machine
  * on processes, for NCLIENTS); the loadfile, the directory and what needs
- * root are cmd_load's.
+ * root are cmd_load's.  The value rules kbench suite shares (load.h) are
+ * defined here too.
  */
 #include "config.h"
 #include "cli.h"
+#include "load/load.h"
 #include "load/loadfile.h"
 #include "load/options.h"
 
@@ -18,8 +20,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
-
-#define MAX_CLIENTS 100000u
 
 void load_opts_init(struct load_opts *o, const char *cmd)
 {
@@ -94,12 +94,12 @@ int load_opts_parse(struct load_opts *o, int argc, const char **argv, poptContex
 	return KB_EXIT_OK;
 }
 
-/* The most clients this machine lets kbench fork: MAX_CLIENTS, fewer under
- * RLIMIT_NPROC, and half of pid_max, each times per_proc. */
+/* The most clients this machine lets kbench fork: LOAD_MAX_CLIENTS, fewer
+ * under RLIMIT_NPROC, and half of pid_max, each times per_proc. */
 static unsigned max_clients(unsigned per_proc)
 {
 	struct rlimit rl;
-	uint64_t max = MAX_CLIENTS;
+	uint64_t max = LOAD_MAX_CLIENTS;
 	if (getrlimit(RLIMIT_NPROC, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY) {
 		uint64_t by_procs = (uint64_t)rl.rlim_cur * per_proc;
 		if (by_procs < max)
@@ -135,6 +135,12 @@ static int check_nclients(struct load_opts *o, poptContext ctx)
 	return KB_EXIT_OK;
 }
 
+/* load.h: a fifth of the time limit */
+double load_default_warmup_s(double timelimit_s)
+{
+	return timelimit_s / 5;
+}
+
 /* --timelimit and --warmup, and their defaults. */
 static int check_times(struct load_opts *o)
 {
@@ -149,21 +155,30 @@ static int check_times(struct load_opts *o)
 	if (o->warmup && cli_parse_duration(o->warmup, &o->warmup_s) < 0)
 		return cli_usage_error(o->cmd, "bad --warmup '%s' (seconds, e.g. 10, 0, 1m)", o->warmup);
 	if (o->warmup_s < 0)
-		o->warmup_s = o->run_once ? 0 : o->timelimit_s / 5;
+		o->warmup_s = o->run_once ? 0 : load_default_warmup_s(o->timelimit_s);
 	return KB_EXIT_OK;
+}
+
+/* load.h: "none", or a size above 0 */
+int load_mem_limit_parse(const char *text, uint64_t *bytes)
+{
+	if (strcmp(text, "none") == 0) {
+		*bytes = 0;
+		return 0;
+	}
+	if (cli_parse_size(text, bytes) < 0)
+		return LOAD_MEM_LIMIT_BAD;
+	return *bytes ? 0 : LOAD_MEM_LIMIT_ZERO;
 }
 
 /* --mem-limit SIZE: bytes in *out (0 for "none").  Returns 0 or usage. */
 static int parse_mem_limit(const char *cmd, const char *text, uint64_t *out)
 {
-	if (strcmp(text, "none") == 0) {
-		*out = 0;
-		return KB_EXIT_OK;
-	}
-	if (cli_parse_size(text, out) < 0)
+	int rc = load_mem_limit_parse(text, out);
+	if (rc == LOAD_MEM_LIMIT_BAD)
 		return cli_usage_error(cmd, "bad --mem-limit '%s' (a size in bytes with k, M, G "
 				       "or T for 2^10, 2^20, 2^30, 2^40, e.g. 64M; or none)", text);
-	if (*out == 0)
+	if (rc == LOAD_MEM_LIMIT_ZERO)
 		return cli_usage_error(cmd, "--mem-limit 0 would let no client run "
 				       "(give a size such as 64M, or none for no limit)");
 	return KB_EXIT_OK;

@@ -10,6 +10,8 @@
  */
 #include "config.h"
 #include "cli.h"
+#include "disk/disk.h"
+#include "load/load.h"
 #include "suite/child.h"
 #include "suite/escape.h"
 #include "suite/jobs.h"
@@ -23,7 +25,6 @@
 #include <sys/stat.h>
 
 #define MAX_RUNS 1000
-#define MAX_CLIENTS 100000
 
 int jobs_parse(struct suite *s, int argc, const char **argv, poptContext *ctx)
 {
@@ -185,9 +186,9 @@ static int parse_lists(struct suite *s)
 	}
 	int bad = 0;
 	for (size_t i = 0; i < n; i++) {
-		if (!bad && cli_parse_uint(items[i], 1, MAX_CLIENTS, &v) < 0)
+		if (!bad && cli_parse_uint(items[i], 1, LOAD_MAX_CLIENTS, &v) < 0)
 			bad = cli_usage_error(s->cmd, "--clients %s: '%s' is not a client count "
-					      "from 1 to %d", clients, items[i], MAX_CLIENTS);
+					      "from 1 to %u", clients, items[i], LOAD_MAX_CLIENTS);
 		s->clients[i] = (unsigned)v;
 		for (size_t k = 0; !bad && k < i; k++)
 			if (s->clients[k] == s->clients[i])
@@ -208,10 +209,11 @@ static int parse_lists(struct suite *s)
 			if (strlen(s->mems[i]) > 32)
 				return cli_usage_error(s->cmd, "--mem-limit: '%.40s...' is too long for "
 						       "a size", s->mems[i]);
-			if (strcmp(s->mems[i], "none") && cli_parse_size(s->mems[i], &v) < 0)
+			int mem = load_mem_limit_parse(s->mems[i], &v);
+			if (mem == LOAD_MEM_LIMIT_BAD)
 				return cli_usage_error(s->cmd, "--mem-limit: '%s' is neither a size "
 						       "(32M, 1G) nor 'none'", s->mems[i]);
-			if (strcmp(s->mems[i], "none") && v == 0)
+			if (mem == LOAD_MEM_LIMIT_ZERO)
 				return cli_usage_error(s->cmd, "--mem-limit: '%s' would let no load "
 						       "run; give a size (32M, 1G) or 'none'",
 						       s->mems[i]);
@@ -524,7 +526,7 @@ int jobs_record(struct suite *s, const struct job *j, const char *started, doubl
 	json_t *results = json_object_get(doc, "results"), *v = NULL;
 	switch (j->kind) {
 	case JOB_LOAD:
-		v = json_object_get(results, "throughput_MBps");
+		v = json_object_get(results, LOAD_JSON_THROUGHPUT);
 		if (!json_is_number(v) || !isfinite(json_number_value(v))) {
 			snprintf(msg, msglen, "its document has no throughput figure");
 			break;
@@ -535,11 +537,12 @@ int jobs_record(struct suite *s, const struct job *j, const char *started, doubl
 		break;
 	case JOB_DISK_CACHED:
 	case JOB_DISK_BUFFERED: {
-		json_t *test = json_object_get(json_array_get(results, 0),
-					       j->kind == JOB_DISK_CACHED ? "cached" : "buffered");
-		v = json_object_get(json_array_get(json_object_get(test, "runs"), 0), "MB_per_s");
+		json_t *test = json_object_get(json_array_get(results, 0), j->kind == JOB_DISK_CACHED ?
+					       DISK_JSON_CACHED : DISK_JSON_BUFFERED);
+		v = json_object_get(json_array_get(json_object_get(test, DISK_JSON_RUNS), 0),
+				    DISK_JSON_MBPS);
 		if (!json_is_number(v) || !isfinite(json_number_value(v))) {
-			snprintf(msg, msglen, "its document has no MB_per_s figure");
+			snprintf(msg, msglen, "its document has no " DISK_JSON_MBPS " figure");
 			break;
 		}
 		add_run(job_row(s, j), json_number_value(v), started, seconds, doc);
@@ -561,22 +564,22 @@ int jobs_failure_reason(const struct suite *s, const struct job *j, char *msg, s
 		return -1;
 	json_t *doc = json_load_file(s->child_json, 0, NULL);
 	json_t *res = json_object_get(doc, "results");
-	json_t *errors = json_object_get(res, "errors");
-	json_t *first = json_array_get(json_object_get(res, "error_lines"), 0);
+	json_t *errors = json_object_get(res, LOAD_JSON_ERRORS);
+	json_t *first = json_array_get(json_object_get(res, LOAD_JSON_ERROR_LINES), 0);
 	int rc = -1;
-	if (json_is_true(json_object_get(res, "oom_killed"))) {
+	if (json_is_true(json_object_get(res, LOAD_JSON_OOM_KILLED))) {
 		snprintf(msg, msglen, "OOM-killed under the memory limit: no throughput figure");
 		rc = 0;
 	} else if (json_is_integer(errors) && json_integer_value(errors) > 0) {
-		const char *op = json_string_value(json_object_get(first, "op"));
-		const char *want = json_string_value(json_object_get(first, "expected"));
-		const char *got = json_string_value(json_object_get(first, "got"));
+		const char *op = json_string_value(json_object_get(first, LOAD_JSON_ERR_OP));
+		const char *want = json_string_value(json_object_get(first, LOAD_JSON_ERR_EXPECTED));
+		const char *got = json_string_value(json_object_get(first, LOAD_JSON_ERR_GOT));
 		int n = snprintf(msg, msglen, "%lld operations did not end as the loadfile expects",
 				 (long long)json_integer_value(errors));
 		if (op && want && got && n >= 0 && (size_t)n < msglen)
 			snprintf(msg + n, msglen - (size_t)n, " (first: line %lld, %s expected %s, "
 				 "got %s)", (long long)json_integer_value(json_object_get(first,
-				 "line")), op, want, got);
+				 LOAD_JSON_ERR_LINE)), op, want, got);
 		rc = 0;
 	}
 	json_decref(doc);
@@ -599,11 +602,12 @@ double jobs_guess_s(const struct suite *s, const struct job *j)
 {
 	switch (j->kind) {
 	case JOB_LOAD:
-		return (s->warmup_s >= 0 ? s->warmup_s : s->timelimit_s / 5) + s->timelimit_s + 3;
+		return (s->warmup_s >= 0 ? s->warmup_s : load_default_warmup_s(s->timelimit_s)) +
+		       s->timelimit_s + 3;
 	case JOB_DISK_CACHED:
-		return 5;     /* flush, 1 s pause, 2 s of reads, the loop's overhead */
+		return DISK_CACHED_GUESS_S;
 	case JOB_DISK_BUFFERED:
-		return 8;     /* flush, 3 s pause, up to 3 s of reads */
+		return DISK_BUFFERED_GUESS_S;
 	case JOB_MICRO:
 		break;
 	}
