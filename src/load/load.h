@@ -41,14 +41,15 @@ enum { LOAD_MEM_LIMIT_BAD = -1, LOAD_MEM_LIMIT_ZERO = -2 };
 int load_mem_limit_parse(const char *text, uint64_t *bytes);
 
 /* The loadfile kbench load reads for -c NAME (NULL: no -c):
- *   NULL       the shipped client.txt: in the build tree when this binary
- *              (/proc/self/exe) is the build tree's src/kbench (the build
- *              directory's loadfiles/, then the source tree's), else in the
- *              installed data directory (KBENCH_PKGDATADIR);
+ *   NULL       the shipped client.txt;
  *   NAME       as given when it holds a '/' or exists (relative to the
  *              current directory); otherwise, when one of the shipped
  *              loadfiles has that name (smallfiles.txt, ...), that one;
  *              otherwise as given (opening it then fails).
+ * The shipped loadfiles are in $KBENCH_LOADFILE_DIR when it is set and not
+ * empty; else, when this binary (/proc/self/exe) is TOP/src/kbench and
+ * TOP/loadfiles/client.txt can be read (a build tree), in TOP/loadfiles;
+ * else in the installed data directory (KBENCH_PKGDATADIR).
  * Nothing is opened; a path that does not exist may be returned.
  * Returns a malloc'd path for the caller to free, NULL when out of memory. */
 char *load_loadfile_path(const char *name);
