@@ -1,22 +1,55 @@
-/* kbench - the load command's entry points shared with other commands
+/* kbench - what kbench load shares with other commands: its rules and keys
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * kbench suite runs kbench load as a child and must know which loadfile
- * that child will read (to refuse a results file written over it), so the
- * one rule that finds a loadfile lives here, used by both.
+ * kbench suite runs kbench load as a child: it checks the child's values
+ * before the series starts, must know which loadfile that child will read
+ * (to refuse a results file written over it), guesses how long a run
+ * takes, and reads the figure back from the child's JSON document.  Each
+ * of those rules is written once, here, and used by both.
  */
 #ifndef KBENCH_LOAD_H
 #define KBENCH_LOAD_H
 
+#include <stdint.h>
+
+/* The most clients kbench load starts (fewer where RLIMIT_NPROC or
+ * pid_max would not let it fork them). */
+#define LOAD_MAX_CLIENTS 100000u
+
+/* Keys of the "results" object of load's JSON document (report.c writes
+ * it; kbench-load(1), JSON OUTPUT) that kbench suite reads back. */
+#define LOAD_JSON_THROUGHPUT "throughput_MBps"  /* MB/s, MB = 10^6 bytes; null: none */
+#define LOAD_JSON_ERRORS "errors"           /* ops that did not end as the loadfile expects */
+#define LOAD_JSON_ERROR_LINES "error_lines" /* those ops by line, most frequent first */
+#define LOAD_JSON_OOM_KILLED "oom_killed"   /* the OOM killer ended a client (--mem-limit) */
+/* and of each entry of error_lines */
+#define LOAD_JSON_ERR_LINE "line"           /* loadfile line */
+#define LOAD_JSON_ERR_OP "op"               /* its operation, the loadfile's name */
+#define LOAD_JSON_ERR_EXPECTED "expected"   /* the status the loadfile gives */
+#define LOAD_JSON_ERR_GOT "got"             /* what happened: an errno's name, or success */
+
+/* --warmup's default when --run-once is not given: a fifth of the time
+ * limit.  Takes and returns seconds. */
+double load_default_warmup_s(double timelimit_s);
+
+/* --mem-limit's value as kbench load takes it: "none" (no limit: 0 in
+ * *bytes) or a size of cli_parse_size (k, M, G, T: 2^10, 2^20, 2^30, 2^40)
+ * above 0, in bytes in *bytes.  Returns 0, LOAD_MEM_LIMIT_BAD when text is
+ * neither, or LOAD_MEM_LIMIT_ZERO for a size of 0 (it would let no client
+ * run); the caller says so in its own words. */
+enum { LOAD_MEM_LIMIT_BAD = -1, LOAD_MEM_LIMIT_ZERO = -2 };
+int load_mem_limit_parse(const char *text, uint64_t *bytes);
+
 /* The loadfile kbench load reads for -c NAME (NULL: no -c):
- *   NULL       the shipped client.txt: in the build tree when this binary
- *              (/proc/self/exe) is the build tree's src/kbench (the build
- *              directory's loadfiles/, then the source tree's), else in the
- *              installed data directory (KBENCH_PKGDATADIR);
+ *   NULL       the shipped client.txt;
  *   NAME       as given when it holds a '/' or exists (relative to the
  *              current directory); otherwise, when one of the shipped
  *              loadfiles has that name (smallfiles.txt, ...), that one;
  *              otherwise as given (opening it then fails).
+ * The shipped loadfiles are in $KBENCH_LOADFILE_DIR when it is set and not
+ * empty; else, when this binary (/proc/self/exe) is TOP/src/kbench and
+ * TOP/loadfiles/client.txt can be read (a build tree), in TOP/loadfiles;
+ * else in the installed data directory (KBENCH_PKGDATADIR).
  * Nothing is opened; a path that does not exist may be returned.
  * Returns a malloc'd path for the caller to free, NULL when out of memory. */
 char *load_loadfile_path(const char *name);

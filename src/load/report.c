@@ -8,6 +8,7 @@
 #include "config.h"
 #include "load/report.h"
 #include "load/backend.h"
+#include "load/load.h"
 #include "load/signals.h"
 
 #include <math.h>
@@ -224,27 +225,27 @@ json_t *load_report_json(const struct run_config *cfg, const struct load_params 
 	for (size_t i = 0; errs && i < res->nerrs; i++) {
 		const struct run_error *e = &res->errs[i];
 		json_array_append_new(errs, json_pack("{s:i, s:s, s:s, s:s, s:I}",
-			"line", (int)e->line, "op", op_file_name(e->code),
-			"expected", expect_word(e->expect),
-			"got", e->err ? backend_strerror(e->err) : "success",
+			LOAD_JSON_ERR_LINE, (int)e->line, LOAD_JSON_ERR_OP, op_file_name(e->code),
+			LOAD_JSON_ERR_EXPECTED, expect_word(e->expect),
+			LOAD_JSON_ERR_GOT, e->err ? backend_strerror(e->err) : "success",
 			"count", (json_int_t)e->count));
 	}
 	json_t *results = json_pack("{s:o, s:o, s:I, s:f, s:I, s:I, s:I, s:o, s:o, s:b, s:b, s:i}",
-		"throughput_MBps", num_or_null(res->mbps),
+		LOAD_JSON_THROUGHPUT, num_or_null(res->mbps),
 		"max_latency_ms", isfinite(res->mbps) ? json_real(ms(res->max_latency_ns)) : json_null(),
-		"errors", (json_int_t)res->errors,
+		LOAD_JSON_ERRORS, (json_int_t)res->errors,
 		"measured_s", res->measured_s,
 		"ops_total", (json_int_t)res->ops,
 		"bytes", (json_int_t)res->bytes,
 		"passes", (json_int_t)res->passes,
 		"ops", ops ? ops : json_array(),
-		"error_lines", errs ? errs : json_array(),
+		LOAD_JSON_ERROR_LINES, errs ? errs : json_array(),
 		"died", res->died || res->nfatal,
 		"strict_stop", res->strict_stop,
 		"interrupted_signal", res->interrupted);
 	if (results) {
 		json_object_set_new(results, "memory", memory_json(res));
-		json_object_set_new(results, "oom_killed", json_boolean(res->oom_killed));
+		json_object_set_new(results, LOAD_JSON_OOM_KILLED, json_boolean(res->oom_killed));
 		json_object_set_new(results, "stuck_killed", json_integer(res->stuck));
 	}
 	if (results && cfg->prog->timed)

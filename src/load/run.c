@@ -351,13 +351,23 @@ static int prepare(const struct run_config *cfg, struct procs *p, struct memcg *
 	return 0;
 }
 
-int run_load(const struct run_config *cfg, struct run_result *res)
+/* What run_load holds from its start to its end. */
+struct run_state {
+	struct run_shared *sh;           /* the shared mapping, size bytes */
+	size_t size;
+	struct procs p;                  /* the client processes */
+	struct memcg cg;                 /* their cgroup (p.cg points here with --mem-limit) */
+	int barrier[2];                  /* the clients wait on [0]; closing [1] starts them */
+};
+
+/* res reset, its per-client bytes, the process table, the shared mapping
+ * and the barrier pipe.  Returns 0, or -1 (said on stderr; only what res
+ * holds is left for run_result_free). */
+static int run_setup(const struct run_config *cfg, struct run_state *rs, struct run_result *res)
 {
 	unsigned n = cfg->nclients;
 	unsigned nprocs = (n + cfg->per_proc - 1) / cfg->per_proc;
-	size_t size = sizeof(struct run_shared) + (size_t)n * sizeof(struct client_stats);
-	int rc = 0;
-
+	rs->size = sizeof(struct run_shared) + (size_t)n * sizeof(struct client_stats);
 	memset(res, 0, sizeof(*res));
 	res->nprocs = nprocs;
 	res->mbps = NAN;
@@ -365,63 +375,36 @@ int run_load(const struct run_config *cfg, struct run_result *res)
 	 * allocated before the fork, every client would carry their pages */
 	res->hist = NULL;
 	res->client_bytes = calloc(n, sizeof(*res->client_bytes));
-	struct procs p = { calloc(nprocs, sizeof(pid_t)), calloc(nprocs, 1), nprocs, 0, NULL, 0 };
-	struct memcg cg;
-	memcg_init(&cg);
-	if (!res->client_bytes || !p.pid || !p.killed) {
+	rs->p = (struct procs){ calloc(nprocs, sizeof(pid_t)), calloc(nprocs, 1), nprocs, 0, NULL, 0 };
+	memcg_init(&rs->cg);
+	if (!res->client_bytes || !rs->p.pid || !rs->p.killed) {
 		fprintf(stderr, "kbench load: out of memory\n");
-		free(p.pid);
-		free(p.killed);
-		return -1;
+		goto fail;
 	}
-
-	struct run_shared *sh = mmap(NULL, size, PROT_READ | PROT_WRITE,
-				     MAP_SHARED | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-	if (sh == MAP_FAILED) {
+	rs->sh = mmap(NULL, rs->size, PROT_READ | PROT_WRITE,
+		      MAP_SHARED | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (rs->sh == MAP_FAILED) {
 		fprintf(stderr, "kbench load: cannot map %zu bytes of shared memory for %u clients: %s\n",
-			size, n, strerror(errno));
-		free(p.pid);
-		free(p.killed);
-		return -1;
+			rs->size, n, strerror(errno));
+		goto fail;
 	}
-	sh->end_ns = UINT64_MAX;
-	sh->warm_end_ns = UINT64_MAX;
-
-	int barrier[2];
-	if (pipe(barrier) < 0) {
+	rs->sh->end_ns = UINT64_MAX;
+	rs->sh->warm_end_ns = UINT64_MAX;
+	if (pipe(rs->barrier) < 0) {
 		fprintf(stderr, "kbench load: pipe: %s\n", strerror(errno));
-		munmap(sh, size);
-		free(p.pid);
-		free(p.killed);
-		return -1;
+		munmap(rs->sh, rs->size);
+		goto fail;
 	}
-	fflush(NULL);
+	return 0;
+fail:
+	free(rs->p.pid);
+	free(rs->p.killed);
+	return -1;
+}
 
-	/* the stop signals only set a note (load_signals_arm), so the cgroup
-	 * made here is removed at out whatever happens */
-	if (load_signal() || prepare(cfg, &p, &cg, res) < 0 || load_signal()) {
-		close(barrier[0]);
-		close(barrier[1]);
-		res->interrupted = load_signal();
-		rc = !res->interrupted ? -1 : alloc_hists(res) < 0 ? -1 : 1;
-		goto out;
-	}
-
-	int start = fork_clients(cfg, sh, &p, barrier);
-	close(barrier[0]);
-	if (!start)
-		start = wait_ready(cfg, sh, &p, res);
-	if (start) {
-		call_off(cfg, sh, &p, res, barrier[1]);
-		res->interrupted = load_signal();
-		rc = res->interrupted ? 1 : -1;
-		if (alloc_hists(res) < 0)
-			rc = -1;
-		if (res->died)
-			fprintf(stderr, "kbench load: %s\n", res->died_msg);
-		goto out;
-	}
-
+/* Every client is ready: set the clock of the run and open the barrier. */
+static void start_clients(const struct run_config *cfg, struct run_shared *sh, int barrier_fd)
+{
 	uint64_t t0 = now_ns();
 	sh->t0_ns = t0;
 	sh->warm_end_ns = t0 + (uint64_t)(cfg->warmup_s * 1e9);
@@ -430,34 +413,90 @@ int run_load(const struct run_config *cfg, struct run_result *res)
 	else
 		sh->end_ns = sh->warm_end_ns + (uint64_t)(cfg->timelimit_s * 1e9);
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
-	close(barrier[1]);  /* go */
+	close(barrier_fd);  /* go */
+}
 
-	uint64_t stop_at = watch(cfg, sh, &p, res);
-	res->strict_stop = sh->strict_failed;
+/* Fork the clients and wait for all of them to be ready; a signal or a
+ * client that ends first calls the run off.  Returns 0 when they are
+ * ready, or what run_load returns for a run called off (1 after a
+ * signal, -1 otherwise). */
+static int launch(const struct run_config *cfg, struct run_state *rs, struct run_result *res)
+{
+	int start = fork_clients(cfg, rs->sh, &rs->p, rs->barrier);
+	close(rs->barrier[0]);
+	if (!start)
+		start = wait_ready(cfg, rs->sh, &rs->p, res);
+	if (!start)
+		return 0;
+	call_off(cfg, rs->sh, &rs->p, res, rs->barrier[1]);
+	res->interrupted = load_signal();
+	int rc = res->interrupted ? 1 : -1;
+	if (alloc_hists(res) < 0)
+		rc = -1;
+	if (res->died)
+		fprintf(stderr, "kbench load: %s\n", res->died_msg);
+	return rc;
+}
+
+/* From the start until the clients have gone, then their slots merged
+ * into res.  Returns 0, 1 when the run was cut short, -1 when out of
+ * memory. */
+static int measure(const struct run_config *cfg, struct run_state *rs, struct run_result *res)
+{
+	uint64_t stop_at = watch(cfg, rs->sh, &rs->p, res);
+	res->strict_stop = rs->sh->strict_failed;
 	if (alloc_hists(res) < 0) {
 		fprintf(stderr, "kbench load: out of memory merging the results\n");
-		rc = -1;
-		goto out;
+		return -1;
 	}
-	merge(cfg, sh, window_end_of(cfg, sh, stop_at), res);
+	merge(cfg, rs->sh, window_end_of(cfg, rs->sh, stop_at), res);
 	if (res->died)
 		fprintf(stderr, "kbench load: %s\n", res->died_msg);
 	if (res->died || res->interrupted || res->strict_stop || res->setup_failed || res->nfatal ||
 	    res->stuck)
-		rc = 1;
-out:
-	if (p.cg) {
-		/* every client has gone: read what the cgroup did, then remove it */
+		return 1;
+	return 0;
+}
+
+/* Once every client process has gone: what the cgroup did read and the
+ * cgroup removed, the mapping and the process table released. */
+static void run_teardown(struct run_state *rs, struct run_result *res)
+{
+	if (rs->p.cg) {
 		char why[PATH_MAX + 160];
-		memcg_read(p.cg, &res->mem);
-		if (memcg_remove(p.cg, why, sizeof(why)) < 0) {
+		memcg_read(rs->p.cg, &res->mem);
+		if (memcg_remove(rs->p.cg, why, sizeof(why)) < 0) {
 			fprintf(stderr, "kbench load: --mem-limit: %s\n", why);
 			res->mem_left = 1;
 		}
 	}
-	munmap(sh, size);
-	free(p.pid);
-	free(p.killed);
+	munmap(rs->sh, rs->size);
+	free(rs->p.pid);
+	free(rs->p.killed);
+}
+
+int run_load(const struct run_config *cfg, struct run_result *res)
+{
+	struct run_state rs;
+	if (run_setup(cfg, &rs, res) < 0)
+		return -1;
+	fflush(NULL);
+	int rc;
+	/* the stop signals only set a note (load_signals_arm), so the cgroup
+	 * made here is removed in run_teardown whatever happens */
+	if (load_signal() || prepare(cfg, &rs.p, &rs.cg, res) < 0 || load_signal()) {
+		close(rs.barrier[0]);
+		close(rs.barrier[1]);
+		res->interrupted = load_signal();
+		rc = !res->interrupted ? -1 : alloc_hists(res) < 0 ? -1 : 1;
+	} else {
+		rc = launch(cfg, &rs, res);
+		if (!rc) {
+			start_clients(cfg, rs.sh, rs.barrier[1]);
+			rc = measure(cfg, &rs, res);
+		}
+	}
+	run_teardown(&rs, res);
 	return rc;
 }
 

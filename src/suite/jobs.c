@@ -9,6 +9,8 @@
  *          "skipped" gives no figure and its row says why.
  */
 #include "config.h"
+#include "disk/disk.h"
+#include "load/load.h"
 #include "suite/jobs.h"
 
 #include <math.h>
@@ -237,13 +239,13 @@ static json_t *figure_of(const struct job *j, json_t *doc, const char **what, co
 	if (j->kind == JOB_LOAD) {
 		*what = "throughput";
 		*unit = "MB/s (MB = 10^6 bytes)";
-		return json_object_get(results, "throughput_MBps");
+		return json_object_get(results, LOAD_JSON_THROUGHPUT);
 	}
 	json_t *test = json_object_get(json_array_get(results, 0),
-				       j->kind == JOB_DISK_CACHED ? "cached" : "buffered");
-	*what = "MB_per_s";
+				       j->kind == JOB_DISK_CACHED ? DISK_JSON_CACHED : DISK_JSON_BUFFERED);
+	*what = DISK_JSON_MBPS;
 	*unit = "MiB/s (MiB = 2^20 bytes)";
-	return json_object_get(json_array_get(json_object_get(test, "runs"), 0), "MB_per_s");
+	return json_object_get(json_array_get(json_object_get(test, DISK_JSON_RUNS), 0), DISK_JSON_MBPS);
 }
 
 int jobs_record(struct suite *s, const struct job *j, const char *started, double seconds,
@@ -279,22 +281,22 @@ int jobs_failure_reason(const struct suite *s, const struct job *j, char *msg, s
 		return -1;
 	json_t *doc = json_load_file(s->child_json, 0, NULL);
 	json_t *res = json_object_get(doc, "results");
-	json_t *errors = json_object_get(res, "errors");
-	json_t *first = json_array_get(json_object_get(res, "error_lines"), 0);
+	json_t *errors = json_object_get(res, LOAD_JSON_ERRORS);
+	json_t *first = json_array_get(json_object_get(res, LOAD_JSON_ERROR_LINES), 0);
 	int rc = -1;
-	if (json_is_true(json_object_get(res, "oom_killed"))) {
+	if (json_is_true(json_object_get(res, LOAD_JSON_OOM_KILLED))) {
 		snprintf(msg, msglen, "OOM-killed under the memory limit: no throughput figure");
 		rc = 0;
 	} else if (json_is_integer(errors) && json_integer_value(errors) > 0) {
-		const char *op = json_string_value(json_object_get(first, "op"));
-		const char *want = json_string_value(json_object_get(first, "expected"));
-		const char *got = json_string_value(json_object_get(first, "got"));
+		const char *op = json_string_value(json_object_get(first, LOAD_JSON_ERR_OP));
+		const char *want = json_string_value(json_object_get(first, LOAD_JSON_ERR_EXPECTED));
+		const char *got = json_string_value(json_object_get(first, LOAD_JSON_ERR_GOT));
 		int n = snprintf(msg, msglen, "%lld operations did not end as the loadfile expects",
 				 (long long)json_integer_value(errors));
 		if (op && want && got && n >= 0 && (size_t)n < msglen)
 			snprintf(msg + n, msglen - (size_t)n, " (first: line %lld, %s expected %s, "
 				 "got %s)", (long long)json_integer_value(json_object_get(first,
-				 "line")), op, want, got);
+				 LOAD_JSON_ERR_LINE)), op, want, got);
 		rc = 0;
 	}
 	json_decref(doc);
@@ -317,11 +319,12 @@ double jobs_guess_s(const struct suite *s, const struct job *j)
 {
 	switch (j->kind) {
 	case JOB_LOAD:
-		return (s->warmup_s >= 0 ? s->warmup_s : s->timelimit_s / 5) + s->timelimit_s + 3;
+		return (s->warmup_s >= 0 ? s->warmup_s : load_default_warmup_s(s->timelimit_s)) +
+		       s->timelimit_s + 3;
 	case JOB_DISK_CACHED:
-		return 5;     /* flush, 1 s pause, 2 s of reads, the loop's overhead */
+		return DISK_CACHED_GUESS_S;
 	case JOB_DISK_BUFFERED:
-		return 8;     /* flush, 3 s pause, up to 3 s of reads */
+		return DISK_BUFFERED_GUESS_S;
 	case JOB_MICRO:
 		break;
 	}

@@ -9,6 +9,7 @@
  * one line and status 2 with nothing run.
  */
 #include "config.h"
+#include "load/load.h"
 #include "cli.h"
 #include "suite/child.h"
 #include "suite/escape.h"
@@ -21,7 +22,6 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#define MAX_CLIENTS 100000
 
 int opts_parse(struct suite *s, int argc, const char **argv, poptContext *ctx)
 {
@@ -191,9 +191,9 @@ static int parse_lists(struct suite *s)
 	}
 	int bad = 0;
 	for (size_t i = 0; i < n; i++) {
-		if (!bad && cli_parse_uint(items[i], 1, MAX_CLIENTS, &v) < 0)
+		if (!bad && cli_parse_uint(items[i], 1, LOAD_MAX_CLIENTS, &v) < 0)
 			bad = cli_usage_error(s->cmd, "--clients %s: '%s' is not a client count "
-					      "from 1 to %d", clients, items[i], MAX_CLIENTS);
+					      "from 1 to %u", clients, items[i], LOAD_MAX_CLIENTS);
 		s->clients[i] = (unsigned)v;
 		for (size_t k = 0; !bad && k < i; k++)
 			if (s->clients[k] == s->clients[i])
@@ -214,10 +214,11 @@ static int parse_lists(struct suite *s)
 			if (strlen(s->mems[i]) > 32)
 				return cli_usage_error(s->cmd, "--mem-limit: '%.40s...' is too long for "
 						       "a size", s->mems[i]);
-			if (strcmp(s->mems[i], "none") && cli_parse_size(s->mems[i], &v) < 0)
+			int mem = load_mem_limit_parse(s->mems[i], &v);
+			if (mem == LOAD_MEM_LIMIT_BAD)
 				return cli_usage_error(s->cmd, "--mem-limit: '%s' is neither a size "
 						       "(32M, 1G) nor 'none'", s->mems[i]);
-			if (strcmp(s->mems[i], "none") && v == 0)
+			if (mem == LOAD_MEM_LIMIT_ZERO)
 				return cli_usage_error(s->cmd, "--mem-limit: '%s' would let no load "
 						       "run; give a size (32M, 1G) or 'none'",
 						       s->mems[i]);

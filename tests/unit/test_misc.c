@@ -1,5 +1,6 @@
 /* kbench - unit tests: option parsing (a repeated string option frees the
- * value it replaces), the stop signals, throughput arithmetic, confinement
+ * value it replaces; the load values suite shares), the stop signals,
+ * throughput arithmetic, confinement
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include "config.h"
@@ -24,6 +25,7 @@
 
 #include "cli.h"
 #include "sys/fsutil.h"
+#include "load/load.h"
 #include "load/run.h"
 #include "result/result.h"
 
@@ -72,6 +74,30 @@ static void test_sizes_and_counts(void **state)
 	assert_int_equal(cli_parse_uint("4x", 1, 10, &v), -1);
 	assert_int_equal(cli_parse_uint("-4", 1, 10, &v), -1);
 	assert_int_equal(cli_parse_uint("99999999999999999999999", 1, UINT64_MAX, &v), -1);
+}
+
+/* the --mem-limit values and the default warm-up of load.h, which kbench
+ * load and kbench suite both apply */
+static void test_load_shared_values(void **state)
+{
+	(void)state;
+	uint64_t v = 1;
+	assert_int_equal(load_mem_limit_parse("none", &v), 0);
+	assert_int_equal(v, 0);
+	assert_int_equal(load_mem_limit_parse("64M", &v), 0);
+	assert_int_equal(v, 64u << 20);
+	assert_int_equal(load_mem_limit_parse("4096", &v), 0);
+	assert_int_equal(v, 4096);
+	assert_int_equal(load_mem_limit_parse("0", &v), LOAD_MEM_LIMIT_ZERO);
+	assert_int_equal(load_mem_limit_parse("0k", &v), LOAD_MEM_LIMIT_ZERO);
+	assert_int_equal(load_mem_limit_parse("abc", &v), LOAD_MEM_LIMIT_BAD);
+	assert_int_equal(load_mem_limit_parse("None", &v), LOAD_MEM_LIMIT_BAD);
+	assert_int_equal(load_mem_limit_parse("", &v), LOAD_MEM_LIMIT_BAD);
+	assert_int_equal(load_mem_limit_parse("-1M", &v), LOAD_MEM_LIMIT_BAD);
+	assert_true(load_default_warmup_s(600) == 120);
+	assert_true(load_default_warmup_s(60) == 12);
+	assert_true(load_default_warmup_s(1) == 0.2);
+	assert_true(load_default_warmup_s(0) == 0);
 }
 
 /* a size that must carry its unit: a bare number is told apart (-2) */
@@ -328,6 +354,7 @@ int main(void)
 		cmocka_unit_test(test_durations),
 		cmocka_unit_test(test_sizes_and_counts),
 		cmocka_unit_test(test_sizes_with_unit),
+		cmocka_unit_test(test_load_shared_values),
 		cmocka_unit_test(test_throughput),
 		cmocka_unit_test(test_confinement),
 		cmocka_unit_test(test_deep_tree_removal),

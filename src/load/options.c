@@ -1,0 +1,214 @@
+/* kbench - kbench load's command line: the options and their checks
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * usage: kbench load [OPTIONS] NCLIENTS
+ *        kbench load --check FILE [--format FORMAT]
+ *
+ * Only the command line is looked at here (and the limits of this machine
+ * on processes, for NCLIENTS); the loadfile, the directory and what needs
+ * root are cmd_load's.  The value rules kbench suite shares (load.h) are
+ * defined here too.
+ */
+#include "config.h"
+#include "cli.h"
+#include "load/load.h"
+#include "load/loadfile.h"
+#include "load/options.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+
+void load_opts_init(struct load_opts *o, const char *cmd)
+{
+	memset(o, 0, sizeof(*o));
+	o->cmd = cmd;
+	o->per_proc = 1;
+	o->lf_format = LF_AUTO;
+}
+
+int load_opts_parse(struct load_opts *o, int argc, const char **argv, poptContext *ctx)
+{
+	struct poptOption options[] = {
+		{ "loadfile", 'c', POPT_ARG_STRING, &o->loadfile, 0,
+		  "loadfile to replay (default: the shipped client.txt)", "FILE" },
+		{ "directory", 'D', POPT_ARG_STRING, &o->directory, 0,
+		  "directory to run in (default: a new one under $TMPDIR, removed after)", "DIR" },
+		{ "timelimit", 't', POPT_ARG_STRING, &o->timelimit, 0,
+		  "seconds measured after warm-up (default 600; 90, 1.5m, 2h)", "TIME" },
+		{ "warmup", 0, POPT_ARG_STRING, &o->warmup, 0,
+		  "warm-up before measuring (default timelimit/5)", "TIME" },
+		{ "sync", 's', POPT_ARG_NONE, &o->sync_open, 0, "open files with O_SYNC", NULL },
+		{ "sync-dirs", 'S', POPT_ARG_NONE, &o->sync_dirs, 0,
+		  "fsync the directory after every create, rename, unlink, mkdir, rmdir", NULL },
+		{ "fsync", 'F', POPT_ARG_NONE, &o->fsync_write, 0, "fsync after every WriteX", NULL },
+		{ "xattr", 'x', POPT_ARG_NONE, &o->xattr, 0,
+		  "keep DOS attributes in the user.DosAttrib xattr (as dbench -x)", NULL },
+		{ "target-rate", 'R', POPT_ARG_DOUBLE, &o->target_rate, 0,
+		  "hold each client to this rate (MB/sec, MB = 10^6 bytes)", "MBPS" },
+		{ "clients-per-process", 0, POPT_ARG_INT, &o->per_proc, 0,
+		  "clients interleaved in each process (default 1)", "N" },
+		{ "run-once", 0, POPT_ARG_NONE, &o->run_once, 0,
+		  "each client replays the loadfile once, then stops", NULL },
+		{ "strict", 0, POPT_ARG_NONE, &o->strict, 0,
+		  "stop the run at the first op that does not end as expected", NULL },
+		{ "skip-cleanup", 0, POPT_ARG_NONE, &o->skip_cleanup, 0,
+		  "leave the files of the run in the directory", NULL },
+		{ "per-client-results", 0, POPT_ARG_NONE, &o->per_client, 0,
+		  "show each client's MB/sec", NULL },
+		{ "json", 0, POPT_ARG_STRING, &o->json, 0,
+		  "also write the results as JSON to FILE ('-': standard output)", "FILE" },
+		{ "quiet", 'q', POPT_ARG_NONE, &o->quiet, 0, "no line a second", NULL },
+		{ "mem-limit", 0, POPT_ARG_STRING, &o->mem_limit, 0,
+		  "run the clients in a memory cgroup holding their memory and page cache "
+		  "to SIZE (k, M, G: 2^10, 2^20, 2^30; none: no limit); root only", "SIZE" },
+		{ "drop-caches", 0, POPT_ARG_NONE, &o->drop_caches, 0,
+		  "sync and drop the page cache, dentries and inodes before the run; root only",
+		  NULL },
+		{ "format", 0, POPT_ARG_STRING, &o->format, 0,
+		  "loadfile format: auto (default), dbench4, dbench2, dbench1", "FORMAT" },
+		{ "check", 0, POPT_ARG_NONE, &o->check, 0,
+		  "parse FILE without running it and show what one pass of one client does",
+		  NULL },
+		POPT_AUTOHELP
+		POPT_TABLEEND
+	};
+
+	*ctx = poptGetContext(o->cmd, argc, argv, options, 0);
+	poptSetOtherOptionHelp(*ctx, "[OPTIONS] NCLIENTS\n       kbench load --check FILE [--format FORMAT]");
+	int status = cli_popt_done(*ctx, o->cmd, cli_popt_next(*ctx, options));
+	if (status)
+		return status;
+	if (o->format && lf_format_parse(o->format, &o->lf_format) < 0)
+		return cli_usage_error(o->cmd, "unknown --format '%s' (auto, dbench4, dbench2, dbench1)",
+				       o->format);
+	if (!o->check)
+		return KB_EXIT_OK;
+	o->check_file = poptGetArg(*ctx);
+	if (!o->check_file)
+		return cli_usage_error(o->cmd, "--check needs a FILE");
+	if (poptPeekArg(*ctx))
+		return cli_usage_error(o->cmd, "--check takes one FILE, not '%s' too", poptPeekArg(*ctx));
+	return KB_EXIT_OK;
+}
+
+/* The most clients this machine lets kbench fork: LOAD_MAX_CLIENTS, fewer
+ * under RLIMIT_NPROC, and half of pid_max, each times per_proc. */
+static unsigned max_clients(unsigned per_proc)
+{
+	struct rlimit rl;
+	uint64_t max = LOAD_MAX_CLIENTS;
+	if (getrlimit(RLIMIT_NPROC, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY) {
+		uint64_t by_procs = (uint64_t)rl.rlim_cur * per_proc;
+		if (by_procs < max)
+			max = by_procs;
+	}
+	FILE *f = fopen("/proc/sys/kernel/pid_max", "re");
+	unsigned long pid_max;
+	if (f) {
+		if (fscanf(f, "%lu", &pid_max) == 1 && (uint64_t)pid_max / 2 * per_proc < max)
+			max = (uint64_t)pid_max / 2 * per_proc;
+		fclose(f);
+	}
+	return (unsigned)max;
+}
+
+/* NCLIENTS, the one argument, and --clients-per-process. */
+static int check_nclients(struct load_opts *o, poptContext ctx)
+{
+	const char *arg = poptGetArg(ctx);
+	if (!arg)
+		return cli_usage_error(o->cmd, "missing NCLIENTS (the number of clients)");
+	if (poptPeekArg(ctx))
+		return cli_usage_error(o->cmd, "unexpected argument '%s'", poptPeekArg(ctx));
+	if (o->per_proc < 1)
+		return cli_usage_error(o->cmd, "--clients-per-process must be at least 1");
+	unsigned limit = max_clients((unsigned)o->per_proc);
+	if (cli_parse_uint(arg, 1, UINT64_MAX, &o->nclients) < 0)
+		return cli_usage_error(o->cmd, "NCLIENTS must be a whole number of at least 1, not '%s'",
+				       arg);
+	if (o->nclients > limit)
+		return cli_usage_error(o->cmd, "NCLIENTS %s is more than this machine can fork "
+				       "(at most %u)", arg, limit);
+	return KB_EXIT_OK;
+}
+
+/* load.h: a fifth of the time limit */
+double load_default_warmup_s(double timelimit_s)
+{
+	return timelimit_s / 5;
+}
+
+/* --timelimit and --warmup, and their defaults. */
+static int check_times(struct load_opts *o)
+{
+	o->timelimit_s = 600;
+	o->warmup_s = -1;
+	if (o->timelimit && (cli_parse_duration(o->timelimit, &o->timelimit_s) < 0 ||
+			     (o->timelimit_s <= 0 && !o->run_once)))
+		return cli_usage_error(o->cmd, "bad --timelimit '%s' (seconds above 0, e.g. 60, 1.5m)",
+				       o->timelimit);
+	if (o->run_once && !o->timelimit)
+		o->timelimit_s = 0;
+	if (o->warmup && cli_parse_duration(o->warmup, &o->warmup_s) < 0)
+		return cli_usage_error(o->cmd, "bad --warmup '%s' (seconds, e.g. 10, 0, 1m)", o->warmup);
+	if (o->warmup_s < 0)
+		o->warmup_s = o->run_once ? 0 : load_default_warmup_s(o->timelimit_s);
+	return KB_EXIT_OK;
+}
+
+/* load.h: "none", or a size above 0 */
+int load_mem_limit_parse(const char *text, uint64_t *bytes)
+{
+	if (strcmp(text, "none") == 0) {
+		*bytes = 0;
+		return 0;
+	}
+	if (cli_parse_size(text, bytes) < 0)
+		return LOAD_MEM_LIMIT_BAD;
+	return *bytes ? 0 : LOAD_MEM_LIMIT_ZERO;
+}
+
+/* --mem-limit SIZE: bytes in *out (0 for "none").  Returns 0 or usage. */
+static int parse_mem_limit(const char *cmd, const char *text, uint64_t *out)
+{
+	int rc = load_mem_limit_parse(text, out);
+	if (rc == LOAD_MEM_LIMIT_BAD)
+		return cli_usage_error(cmd, "bad --mem-limit '%s' (a size in bytes with k, M, G "
+				       "or T for 2^10, 2^20, 2^30, 2^40, e.g. 64M; or none)", text);
+	if (rc == LOAD_MEM_LIMIT_ZERO)
+		return cli_usage_error(cmd, "--mem-limit 0 would let no client run "
+				       "(give a size such as 64M, or none for no limit)");
+	return KB_EXIT_OK;
+}
+
+int load_opts_check(struct load_opts *o, poptContext ctx)
+{
+	int status = check_nclients(o, ctx);
+	if (!status)
+		status = check_times(o);
+	if (status)
+		return status;
+	if (!(o->target_rate >= 0) || !isfinite(o->target_rate))
+		return cli_usage_error(o->cmd, "--target-rate must be a positive MB/sec figure");
+	if (o->mem_limit)
+		return parse_mem_limit(o->cmd, o->mem_limit, &o->mem_limit_bytes);
+	return KB_EXIT_OK;
+}
+
+int load_opts_json_stdout(const struct load_opts *o)
+{
+	return o->json && !strcmp(o->json, "-");
+}
+
+void load_opts_free(struct load_opts *o)
+{
+	char **strs[] = { &o->loadfile, &o->directory, &o->timelimit, &o->warmup, &o->json,
+			  &o->format, &o->mem_limit };
+	for (size_t i = 0; i < sizeof(strs) / sizeof(strs[0]); i++) {
+		free(*strs[i]);
+		*strs[i] = NULL;
+	}
+}

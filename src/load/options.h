@@ -1,0 +1,57 @@
+/* kbench - kbench load's command line: the options and their checks
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Two steps, so that the stop signals can be caught between them as
+ * cmd_load needs (load/signals.h): load_opts_parse() reads the options
+ * (and --check's FILE), load_opts_check() the run's NCLIENTS and the
+ * values that need a parse of their own.  Each bad value is one line on
+ * stderr and KB_EXIT_USAGE; nothing is touched.
+ */
+#ifndef KBENCH_LOAD_OPTIONS_H
+#define KBENCH_LOAD_OPTIONS_H
+
+#include <stdint.h>
+#include <popt.h>
+#include "load/program.h"
+
+struct load_opts {
+	const char *cmd;             /* "kbench load", for messages */
+	/* as given: popt's strings, owned (NULL when not given) */
+	char *loadfile, *directory, *timelimit, *warmup, *json, *format, *mem_limit;
+	int sync_open, sync_dirs, fsync_write, xattr, run_once, strict;
+	int skip_cleanup, per_client, quiet, per_proc, drop_caches, check;
+	double target_rate;          /* MB/s per client (MB = 10^6 bytes), 0: none */
+	/* parsed by load_opts_parse */
+	enum lf_format lf_format;    /* --format, LF_AUTO when not given */
+	const char *check_file;      /* --check FILE (popt's, valid while its context is) */
+	/* parsed by load_opts_check */
+	uint64_t nclients;           /* at least 1, at most what this machine can fork */
+	double timelimit_s;          /* seconds measured after warm-up (0: --run-once alone) */
+	double warmup_s;             /* seconds of warm-up */
+	uint64_t mem_limit_bytes;    /* --mem-limit, 0: no limit */
+};
+
+/* Set o to no options given (per_proc 1), for the command named cmd. */
+void load_opts_init(struct load_opts *o, const char *cmd);
+
+/* Read the options of argv (argv[0] is the command name) into o, and
+ * --format; with --check, its one FILE into o->check_file.  Leaves popt's
+ * context in *ctx for the caller to free (poptFreeContext, after
+ * load_opts_free), also on an error.  Returns 0 or KB_EXIT_USAGE (said in
+ * one line on stderr). */
+int load_opts_parse(struct load_opts *o, int argc, const char **argv, poptContext *ctx);
+
+/* For a run (not --check): the one NCLIENTS argument left in ctx, and
+ * --clients-per-process, --timelimit, --warmup (default
+ * timelimit/5, 0 with --run-once), --target-rate, --mem-limit.  Returns 0 or
+ * KB_EXIT_USAGE (said in one line on stderr). */
+int load_opts_check(struct load_opts *o, poptContext ctx);
+
+/* 1 when --json - sends the JSON to standard output (the text then goes to
+ * standard error), else 0. */
+int load_opts_json_stdout(const struct load_opts *o);
+
+/* Free popt's strings in o. */
+void load_opts_free(struct load_opts *o);
+
+#endif
