@@ -38,6 +38,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -215,9 +216,28 @@ static int prepare_directory(const struct load_opts *o, struct load_state *st)
 	if (status)
 		return status;
 	st->rootfd = open(st->directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (st->rootfd < 0 || !(st->plan = cleanup_plan(st->rootfd, &st->prog,
-							 (unsigned)o->nclients))) {
+	if (st->rootfd < 0) {
 		fprintf(stderr, "%s: %s: %s\n", o->cmd, st->directory, strerror(errno));
+		return KB_EXIT_USAGE;
+	}
+	/* one run a directory: two would share clients/client0 and each
+	 * clean up the other's live trees (the lock goes with the fd) */
+	if (flock(st->rootfd, LOCK_EX | LOCK_NB) < 0) {
+		fprintf(stderr, "%s: %s: %s\n", o->cmd, st->directory, errno == EWOULDBLOCK ?
+			"in use by another kbench load; give each run its own directory" :
+			strerror(errno));
+		return KB_EXIT_USAGE;
+	}
+	if (!(st->plan = cleanup_plan(st->rootfd, &st->prog, (unsigned)o->nclients))) {
+		fprintf(stderr, "%s: %s: %s\n", o->cmd, st->directory, strerror(errno));
+		return KB_EXIT_USAGE;
+	}
+	/* the clients' trees go in DIR/clients: a directory where it cannot
+	 * be made (/proc, say) is bad input, found before any client starts;
+	 * made after the note, it is the run's and goes with the cleanup */
+	if (mkdirat(st->rootfd, "clients", 0777) < 0 && errno != EEXIST) {
+		fprintf(stderr, "%s: %s: cannot make clients/ there: %s\n", o->cmd, st->directory,
+			strerror(errno));
 		return KB_EXIT_USAGE;
 	}
 	if (cleanup_inexact(st->plan))

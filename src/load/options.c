@@ -147,7 +147,7 @@ static int check_times(struct load_opts *o)
 	o->timelimit_s = 600;
 	o->warmup_s = -1;
 	if (o->timelimit && (cli_parse_duration(o->timelimit, &o->timelimit_s) < 0 ||
-			     (o->timelimit_s <= 0 && !o->run_once)))
+			     o->timelimit_s <= 0))
 		return cli_usage_error(o->cmd, "bad --timelimit '%s' (seconds above 0, e.g. 60, 1.5m)",
 				       o->timelimit);
 	if (o->run_once && !o->timelimit)

@@ -56,6 +56,9 @@ void load_signals_catch(int fd)
 
 void load_signals_arm(void)
 {
+	/* a reader that goes away (kbench load | head) must not kill kbench
+	 * before its cleanup: the writes fail instead, and that is reported */
+	signal(SIGPIPE, SIG_IGN);
 	armed = 1;
 }
 
@@ -72,5 +75,6 @@ unsigned load_signal_count(void)
 void load_signals_release(void)
 {
 	cli_default_stop_signals();
+	signal(SIGPIPE, SIG_DFL);
 	armed = 0;
 }

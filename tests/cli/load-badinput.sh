@@ -95,6 +95,13 @@ expect_err_grep "inside DIR refused" 'inside the run directory'
 expect_rc "--json in a missing directory" 2 "$KBENCH" load -t 1 -c "$L" -D "$D" --json "$WORK/no/such/r.json" 1
 expect_err_grep "missing directory named" 'cannot write in .*/no/such'
 expect_rc "--json ''" 2 "$KBENCH" load -t 1 -c "$L" -D "$D" --json '' 1
+# a directory where no client tree can be made is bad input, found before
+# any client starts
+if [ -d /proc/self ]; then
+    expect_rc "-D /proc" 2 "$KBENCH" load -t 1 -c "$L" -D /proc 1
+    expect_err_grep "-D /proc: said" '/proc: cannot make clients/ there'
+fi
+expect_rc "--run-once -t 0" 2 "$KBENCH" load --run-once -t 0 -c "$L" -D "$D" 1
 # a link (planted by anyone, in /tmp say) never makes root replace its target
 echo "someone's" >"$WORK/theirs"
 ln -s "$WORK/theirs" "$WORK/link.json"

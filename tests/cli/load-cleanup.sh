@@ -45,6 +45,30 @@ else
     fail "a concurrent writer's files" "the client tree never appeared"
 fi
 
+# one run a directory: a second kbench load in the same DIR is refused
+rm -rf "$D"; mkdir -p "$D"
+"$KBENCH" load -q -t 3 --warmup 0 -c "$L" -D "$D" 1 >"$WORK/out" 2>"$WORK/err" &
+BG=$!
+if wait_tree; then
+    kload -q -t 1 --warmup 0 -c "$L" -D "$D" 1
+    expect_true "a second run in the same DIR: exit 2" [ "$RC" -eq 2 ]
+    expect_err_grep "it names the reason" 'in use by another kbench load'
+    wait "$BG"
+    RC=$?
+    expect_true "the first run is not disturbed: exit 0" [ "$RC" -eq 0 ]
+    expect_empty_dir "and cleans up" "$D"
+else
+    kill "$BG"; wait "$BG"
+    fail "a second run in the same DIR" "the client tree never appeared"
+fi
+
+# a reader that goes away (kbench load | head) does not stop the cleanup
+rm -rf "$D"; mkdir -p "$D"
+("$KBENCH" load -t 3 --warmup 0 -c "$L" -D "$D" 1 2>"$WORK/err"; echo $? >"$WORK/rc") | head -c 1 >/dev/null
+expect_true "a closed pipe: the run says it could not write (exit $(cat "$WORK/rc"))" [ "$(cat "$WORK/rc")" -eq 1 ]
+expect_err_grep "the lost report is said" 'cannot write the report'
+expect_empty_dir "a closed pipe: cleaned up" "$D"
+
 # names that only look like client trees are not the run's trees
 rm -rf "$D"; mkdir -p "$D/clients"
 cat >"$WORK/like.txt" <<'EOT'
