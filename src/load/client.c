@@ -141,17 +141,24 @@ static int setup_client(struct client *c, const struct run_config *cfg)
 	return 0;
 }
 
-static void note_latency(struct client_stats *st, const struct run_shared *sh,
-			 uint64_t end, uint64_t lat)
+/* The second (from t0) an op completed in gets its latency and bytes, so
+ * the progress line of each second says what happened in it, however late
+ * the parent reads it.  A slot is claimed by storing its tag last. */
+static void note_second(struct client_stats *st, const struct run_shared *sh,
+			uint64_t end, uint64_t lat, uint64_t bytes)
 {
 	uint64_t sec = (end - sh->t0_ns) / 1000000000ull;
 	unsigned s = (unsigned)(sec % SEC_SLOTS);
 	if (__atomic_load_n(&st->sec_tag[s], __ATOMIC_RELAXED) != sec) {
 		__atomic_store_n(&st->sec_max[s], lat, __ATOMIC_RELAXED);
-		__atomic_store_n(&st->sec_tag[s], sec, __ATOMIC_RELAXED);
-	} else if (lat > st->sec_max[s]) {
-		__atomic_store_n(&st->sec_max[s], lat, __ATOMIC_RELAXED);
+		__atomic_store_n(&st->sec_bytes[s], bytes, __ATOMIC_RELAXED);
+		__atomic_store_n(&st->sec_tag[s], sec, __ATOMIC_RELEASE);
+		return;
 	}
+	if (lat > st->sec_max[s])
+		__atomic_store_n(&st->sec_max[s], lat, __ATOMIC_RELAXED);
+	if (bytes)
+		__atomic_store_n(&st->sec_bytes[s], st->sec_bytes[s] + bytes, __ATOMIC_RELAXED);
 }
 
 /* End of the program: the pass is complete. */
@@ -256,7 +263,7 @@ static int client_step(struct client *c, const struct run_config *cfg, struct ru
 		st->ops++;
 		st->bytes += bytes;
 	}
-	note_latency(st, sh, t2 < sh->end_ns ? t2 : t1, lat);
+	note_second(st, sh, t2 < sh->end_ns ? t2 : t1, lat, bytes);
 
 	if (bad) {
 		record_error(st, op, rc);

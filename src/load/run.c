@@ -24,7 +24,7 @@
 /* Stop the clients now: nothing that completes after this is measured. */
 static void stop_clients(struct run_shared *sh, uint64_t *stop_at)
 {
-	uint64_t now = now_ns();
+	uint64_t now = kb_now_ns();
 	if (!*stop_at)
 		*stop_at = now;
 	if (sh->end_ns > now)
@@ -42,19 +42,29 @@ static uint64_t sum_live(const struct run_shared *sh, unsigned n, int bytes)
 	return s;
 }
 
-static uint64_t max_in_second(const struct run_shared *sh, unsigned n, uint64_t sec)
+/* Second sec (from t0) over all clients: the largest latency and the
+ * bytes moved.  Returns 0, or -1 when a client's slot already holds a
+ * later second (the parent was held up longer than the ring lasts): the
+ * bytes are then unknown. */
+static int in_second(const struct run_shared *sh, unsigned n, uint64_t sec, uint64_t *max,
+		     uint64_t *bytes)
 {
-	uint64_t m = 0;
 	unsigned s = (unsigned)(sec % SEC_SLOTS);
+	int lost = 0;
+	*max = *bytes = 0;
 	for (unsigned i = 0; i < n; i++) {
 		const struct client_stats *st = &sh->client[i];
-		if (__atomic_load_n(&st->sec_tag[s], __ATOMIC_RELAXED) == sec) {
+		uint64_t tag = __atomic_load_n(&st->sec_tag[s], __ATOMIC_ACQUIRE);
+		if (tag == sec) {
 			uint64_t v = __atomic_load_n(&st->sec_max[s], __ATOMIC_RELAXED);
-			if (v > m)
-				m = v;
+			if (v > *max)
+				*max = v;
+			*bytes += __atomic_load_n(&st->sec_bytes[s], __ATOMIC_RELAXED);
+		} else if (tag > sec) {
+			lost = 1;
 		}
 	}
-	return m;
+	return lost ? -1 : 0;
 }
 
 static int cmp_err(const void *a, const void *b)
@@ -143,20 +153,29 @@ double run_throughput_mbps(uint64_t bytes, uint64_t start_ns, uint64_t end_ns)
 	return (double)bytes / 1e6 / ((double)(end_ns - start_ns) / 1e9);
 }
 
+/* The line for second sec (it ended at the tick now): the bytes of the ops
+ * that completed in it, from the clients' rings, however late this is
+ * printed; the average since warm-up from the live totals over the real
+ * time (a parent held up does not inflate it). */
 static void progress(const struct run_config *cfg, const struct run_shared *sh,
-		     uint64_t sec, uint64_t now, uint64_t *prev_bytes,
-		     uint64_t *warm_bytes, uint64_t *warm_t, int *warm_seen)
+		     uint64_t sec, uint64_t tick, uint64_t *warm_bytes, uint64_t *warm_t,
+		     int *warm_seen)
 {
 	uint64_t bytes = sum_live(sh, cfg->nclients, 1);
 	uint64_t ops = sum_live(sh, cfg->nclients, 0);
-	double this_sec = (double)(bytes - *prev_bytes) / 1e6;
-	*prev_bytes = bytes;
+	uint64_t lat, sec_bytes, now = kb_now_ns();
+	int lost = in_second(sh, cfg->nclients, sec - 1, &lat, &sec_bytes) < 0;
+	char this_sec[32];
+	if (lost)
+		snprintf(this_sec, sizeof(this_sec), "%9s", "-");
+	else
+		snprintf(this_sec, sizeof(this_sec), "%9.2f", (double)sec_bytes / 1e6);
 	const char *phase = "warmup";
 	double avg;
-	if (now > sh->end_ns) {
+	if (tick > sh->end_ns) {
 		phase = "cleanup";
 		avg = NAN;
-	} else if (now > sh->warm_end_ns) {
+	} else if (tick > sh->warm_end_ns) {
 		phase = "execute";
 		if (!*warm_seen) {  /* no tick fell in warm-up: count from t0 */
 			*warm_seen = 1;
@@ -172,13 +191,12 @@ static void progress(const struct run_config *cfg, const struct run_shared *sh,
 		double t = (double)(now - sh->t0_ns) / 1e9;
 		avg = t > 0 ? (double)bytes / 1e6 / t : NAN;
 	}
-	uint64_t lat = max_in_second(sh, cfg->nclients, sec - 1);
 	if (isnan(avg))
-		fprintf(cfg->out, "%4u  %10llu  %9.2f MB/sec  avg       -   %-7s %4llu sec  latency %.3f ms\n",
+		fprintf(cfg->out, "%4u  %10llu  %s MB/sec  avg       -   %-7s %4llu sec  latency %.3f ms\n",
 		       cfg->nclients, (unsigned long long)ops, this_sec, phase,
 		       (unsigned long long)sec, (double)lat / 1e6);
 	else
-		fprintf(cfg->out, "%4u  %10llu  %9.2f MB/sec  avg %9.2f  %-7s %4llu sec  latency %.3f ms\n",
+		fprintf(cfg->out, "%4u  %10llu  %s MB/sec  avg %9.2f  %-7s %4llu sec  latency %.3f ms\n",
 		       cfg->nclients, (unsigned long long)ops, this_sec, avg, phase,
 		       (unsigned long long)sec, (double)lat / 1e6);
 	fflush(cfg->out);
@@ -267,11 +285,11 @@ static void call_off(const struct run_config *cfg, struct run_shared *sh, struct
 static uint64_t watch(const struct run_config *cfg, struct run_shared *sh, struct procs *p,
 		      struct run_result *res)
 {
-	uint64_t t0 = sh->t0_ns, stop_at = 0, prev_bytes = 0, warm_bytes = 0, warm_t = 0, sec = 1;
+	uint64_t t0 = sh->t0_ns, stop_at = 0, warm_bytes = 0, warm_t = 0, sec = 1;
 	int warm_seen = 0, killed = 0;
 	while (p->alive) {
 		uint64_t tick = t0 + sec * 1000000000ull;
-		while (now_ns() < tick && p->alive) {
+		while (kb_now_ns() < tick && p->alive) {
 			if (procs_reap(p, cfg, res) && !sh->stop)
 				stop_clients(sh, &stop_at);
 			if (load_signal() && !res->interrupted) {
@@ -280,7 +298,7 @@ static uint64_t watch(const struct run_config *cfg, struct run_shared *sh, struc
 			}
 			if (sh->strict_failed && !stop_at)
 				stop_clients(sh, &stop_at);
-			uint64_t now = now_ns(), wake = now + 20000000ull;
+			uint64_t now = kb_now_ns(), wake = now + 20000000ull;
 			/* the time limit counts as a stop for a client that does not end */
 			int limit = !stop_at && sh->end_ns != UINT64_MAX && now >= sh->end_ns;
 			procs_kill_stuck(p, cfg, limit ? sh->end_ns : stop_at, limit, &killed);
@@ -291,13 +309,13 @@ static uint64_t watch(const struct run_config *cfg, struct run_shared *sh, struc
 		if (p->cg)
 			memcg_sample(p->cg);
 		if (!cfg->quiet && !sh->stop)
-			progress(cfg, sh, sec, tick, &prev_bytes, &warm_bytes, &warm_t, &warm_seen);
+			progress(cfg, sh, sec, tick, &warm_bytes, &warm_t, &warm_seen);
 		sec++;
 	}
 	if (load_signal() && !res->interrupted) {
 		res->interrupted = load_signal();
 		if (!stop_at)
-			stop_at = now_ns();
+			stop_at = kb_now_ns();
 	}
 	return stop_at;
 }
@@ -405,7 +423,7 @@ fail:
 /* Every client is ready: set the clock of the run and open the barrier. */
 static void start_clients(const struct run_config *cfg, struct run_shared *sh, int barrier_fd)
 {
-	uint64_t t0 = now_ns();
+	uint64_t t0 = kb_now_ns();
 	sh->t0_ns = t0;
 	sh->warm_end_ns = t0 + (uint64_t)(cfg->warmup_s * 1e9);
 	if (cfg->run_once && cfg->timelimit_s <= 0)

@@ -24,7 +24,8 @@
 #include "sys/memcg.h"
 
 #define ERR_SLOTS 32      /* distinct (line, errno) errors kept per client */
-#define SEC_SLOTS 4       /* per-second max latency ring */
+#define SEC_SLOTS 8       /* per-second ring (max latency, bytes): a parent held
+			   * up to 7 s still reports each second's own figures */
 
 struct err_slot {
 	uint32_t line;        /* loadfile line */
@@ -42,6 +43,7 @@ struct client_stats {
 	uint64_t bytes_all;              /* ReadX+WriteX bytes since the start */
 	uint64_t sec_tag[SEC_SLOTS];     /* second (from t0) the slot describes */
 	uint64_t sec_max[SEC_SLOTS];     /* largest latency in that second, ns */
+	uint64_t sec_bytes[SEC_SLOTS];   /* bytes of the ops completed in it */
 	/* measured window */
 	uint64_t ops;                    /* ops completed in the window */
 	uint64_t bytes;                  /* bytes moved in the window */
@@ -158,11 +160,5 @@ double run_throughput_mbps(uint64_t bytes, uint64_t start_ns, uint64_t end_ns);
 /* Release what run_load allocated in res. */
 void run_result_free(struct run_result *res);
 
-/* Now on CLOCK_MONOTONIC in ns: kb_now_ns() (sys/clock.h), by the name
- * the parent's loop in run.c reads it. */
-static inline uint64_t now_ns(void)
-{
-	return kb_now_ns();
-}
 
 #endif

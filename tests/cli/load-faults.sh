@@ -305,4 +305,28 @@ else
     skip "ENOSPC (needs root to mount a small tmpfs)"
 fi
 
+# a progress line counts the bytes of its own second, however late the
+# parent prints it: writes of 1 MB at least 1.5 s apart (Sleep), so no
+# second can hold two, and the parent held up for 3 s
+cat >"$WORK/paced.txt" <<'EOT'
+NTCreateX "\clients\client1\p" 0x0 0x5 1 NT_STATUS_OK
+WriteX 1 0 1000000 1000000 NT_STATUS_OK
+Sleep 1500000 NT_STATUS_OK
+WriteX 1 0 1000000 1000000 NT_STATUS_OK
+Sleep 1500000 NT_STATUS_OK
+WriteX 1 0 1000000 1000000 NT_STATUS_OK
+Sleep 1500000 NT_STATUS_OK
+Close 1 NT_STATUS_OK
+EOT
+bg_load -t 5 --warmup 0 -c "$WORK/paced.txt" -D "$D" 1
+sleep 0.5
+kill -STOP "$BG"
+sleep 3
+kill -CONT "$BG"
+wait "$BG"
+most=$(awk '/ MB\/sec  avg / { if ($3 + 0 > m) m = $3 + 0 } END { print m + 0 }' "$WORK/out")
+lines=$(grep -c ' MB/sec  avg ' "$WORK/out")
+expect_true "a parent held up 3 s: every second keeps its own bytes (largest $most MB in $lines lines)" \
+    awk -v m="$most" -v n="$lines" 'BEGIN { exit !(m > 0 && m < 2 && n >= 4) }'
+
 finish
