@@ -142,6 +142,10 @@ static void report_failure(const struct disk_cmd *c, const struct disk_result *r
 	if (run->size_errno)
 		fprintf(stderr, "%s: %s: %s: cannot re-read the size after the run: %s; no figure\n",
 			c->cmd, r->t.path, label, strerror(run->size_errno));
+	else if (run->size_changed && run->size_after == r->t.size)
+		fprintf(stderr, "%s: %s: %s: the data ended at byte %" PRIu64 ", before its size "
+			"of %" PRIu64 " bytes (cut and grown back during the run, or a file whose "
+			"size is not its length, as in /proc or /sys); no figure\n", c->cmd, r->t.path, label, f->err_offset, r->t.size);
 	else if (run->size_changed)
 		fprintf(stderr, "%s: %s: %s: the size changed during the run (%" PRIu64 " bytes at "
 			"the start, %" PRIu64 " after%s); no figure\n", c->cmd, r->t.path, label,
