@@ -184,3 +184,24 @@ void cli_default_stop_signals(void)
 	if (!hup_state)
 		signal(SIGHUP, SIG_DFL);
 }
+
+int cli_make_tmpdir(const char *cmd, const char *name, char *out, size_t len)
+{
+	const char *base = getenv("TMPDIR");
+	const char *what = "TMPDIR";
+	if (!base || !*base) {
+		base = "/tmp";
+		what = "the temporary directory (TMPDIR unset)";
+	}
+	if (snprintf(out, len, "%s/%s.XXXXXX", base, name) >= (int)len) {
+		fprintf(stderr, "%s: %s %.64s...: too long for a path; set TMPDIR to a shorter "
+			"directory\n", cmd, what, base);
+		return -1;
+	}
+	if (!mkdtemp(out)) {
+		fprintf(stderr, "%s: %s %s: cannot make a directory there: %s; set TMPDIR to a "
+			"writable directory\n", cmd, what, base, strerror(errno));
+		return -1;
+	}
+	return 0;
+}

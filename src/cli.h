@@ -73,4 +73,12 @@ void cli_catch_stop_signals(void (*handler)(int));
  * ignored stays ignored). */
 void cli_default_stop_signals(void);
 
+/* Make a new private directory NAME.XXXXXX (mkdtemp, mode 0700) under
+ * $TMPDIR, or /tmp when TMPDIR is unset or empty, and put its path in out
+ * (len bytes).  Returns 0, or -1 after one line on stderr: "CMD: TMPDIR
+ * DIR: cannot make a directory there: REASON; set TMPDIR to a writable
+ * directory" (or that the path would be too long).  Async-signal-safe
+ * callers may block signals around it; it allocates nothing. */
+int cli_make_tmpdir(const char *cmd, const char *name, char *out, size_t len);
+
 #endif

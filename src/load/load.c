@@ -160,13 +160,8 @@ static int check_directory(const char *cmd, const char *dir)
 /* Without -D: a new directory under $TMPDIR (or /tmp), st->tmpdir. */
 static int make_tmpdir(const char *cmd, struct load_state *st)
 {
-	const char *t = getenv("TMPDIR");
-	snprintf(st->tmpdir, sizeof(st->tmpdir), "%s/kbench-load.XXXXXX", t && *t ? t : "/tmp");
-	if (!mkdtemp(st->tmpdir)) {
-		fprintf(stderr, "%s: cannot create a directory under %s: %s\n", cmd,
-			t && *t ? t : "/tmp", strerror(errno));
+	if (cli_make_tmpdir(cmd, "kbench-load", st->tmpdir, sizeof(st->tmpdir)) < 0)
 		return KB_EXIT_USAGE;
-	}
 	st->directory = st->tmpdir;
 	st->made_tmpdir = 1;
 	return KB_EXIT_OK;

@@ -140,32 +140,14 @@ static void catch_signals(void)
  * not a directory, read-only or not writable is bad input (nothing ran). */
 static int make_tmp(const char *cmd)
 {
-	const char *base = getenv("TMPDIR");
-	const char *what = "TMPDIR";
-	if (!base || !*base) {
-		base = "/tmp";
-		what = "the temporary directory (TMPDIR unset)";
-	}
-	if (snprintf(tmp_path, sizeof(tmp_path), "%s/kbench-micro.XXXXXX", base) >=
-	    (int)sizeof(tmp_path)) {
-		fprintf(stderr, "%s: %s %.64s...: too long for a path; set TMPDIR to a shorter "
-			"directory\n", cmd, what, base);
-		return -1;
-	}
 	sigset_t all, old;
 	sigfillset(&all);
 	sigprocmask(SIG_BLOCK, &all, &old);    /* made and noted at once */
-	char *p = mkdtemp(tmp_path);
-	int e = errno;
-	if (p)
+	int rc = cli_make_tmpdir(cmd, "kbench-micro", tmp_path, sizeof(tmp_path));
+	if (rc == 0)
 		tmp_made = 1;
 	sigprocmask(SIG_SETMASK, &old, NULL);
-	if (!p) {
-		fprintf(stderr, "%s: %s %s: cannot make a directory there: %s; set TMPDIR to a "
-			"writable directory\n", cmd, what, base, strerror(e));
-		return -1;
-	}
-	return 0;
+	return rc;
 }
 
 /* ---- the test list ---- */
