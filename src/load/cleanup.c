@@ -301,16 +301,22 @@ static int scan_op(void *arg, const struct op *op)
 	return 0;
 }
 
+/* DIR's top level as a stream of its own (its own offset, not rootfd's). */
+static DIR *open_top(int rootfd)
+{
+	int fd = openat(rootfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+	if (!d && fd >= 0)
+		close(fd);
+	return d;
+}
+
 /* Note DIR's top level; a mount point there is opaque. */
 static int note_top(struct cleanup_plan *p, int rootfd)
 {
-	int fd = openat(rootfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);  /* own offset */
-	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
-	if (!d) {
-		if (fd >= 0)
-			close(fd);
+	DIR *d = open_top(rootfd);
+	if (!d)
 		return -1;
-	}
 	struct dirent *de;
 	while ((de = readdir(d))) {
 		struct stat st;
@@ -398,13 +404,9 @@ static int remove_client_trees(struct cleanup_plan *p, int rootfd)
 static int sweep_top(struct cleanup_plan *p, int rootfd)
 {
 	int failed = 0;
-	int fd = openat(rootfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);  /* own offset */
-	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
-	if (!d) {
-		if (fd >= 0)
-			close(fd);
+	DIR *d = open_top(rootfd);
+	if (!d)
 		return -1;
-	}
 	struct dirent *de;
 	while ((de = readdir(d))) {
 		struct stat st;
