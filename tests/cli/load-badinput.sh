@@ -13,7 +13,7 @@ one_line_nothing_started() {
     lines=$(wc -l <"$WORK/err")
     if [ "$lines" -eq 1 ] || grep -q "see 'kbench load --help'" "$WORK/err"; then pass "$1: one line"; else
         fail "$1: one line" "$(cat "$WORK/err")"; fi
-    if [ -z "$(ls -A "$D")" ]; then pass "$1: no client started"; else fail "$1: no client started" "$(ls -A "$D")"; fi
+    expect_empty_dir "$1: no client started" "$D"
 }
 
 for bad in "" 0 -1 abc 1.5 " 3" 99999999999 4x; do
@@ -83,13 +83,13 @@ fi
 if [ "$(id -u)" -eq 0 ] && mknod "$WORK/dev" c 1 3 2>/dev/null; then
     expect_rc "--json onto a device node" 2 "$KBENCH" load -t 1 -c "$L" -D "$D" --json "$WORK/dev" 1
     expect_err_grep "device refused" 'not a regular file; refusing to replace it'
-    if [ -c "$WORK/dev" ]; then pass "the device node is still a device"; else fail "device node replaced"; fi
+    expect_true "the device node is still a device" [ -c "$WORK/dev" ]
 fi
 cp "$L" "$WORK/mine.txt"
 expect_rc "--json onto the loadfile" 2 "$KBENCH" load -t 1 -c "$WORK/mine.txt" -D "$D" --json "$WORK/mine.txt" 1
 expect_err_grep "loadfile refused" "that is $WORK/mine.txt"
 
-if cmp -s "$L" "$WORK/mine.txt"; then pass "the loadfile is untouched"; else fail "loadfile changed"; fi
+expect_same_file "the loadfile is untouched" "$WORK/mine.txt" "$L"
 expect_rc "--json inside DIR" 2 "$KBENCH" load -t 1 -c "$L" -D "$D" --json "$D/r.json" 1
 expect_err_grep "inside DIR refused" 'inside the run directory'
 expect_rc "--json in a missing directory" 2 "$KBENCH" load -t 1 -c "$L" -D "$D" --json "$WORK/no/such/r.json" 1
