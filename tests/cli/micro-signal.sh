@@ -49,10 +49,9 @@ for case in "INT 130 lat_ctx_16p_64k 16" "TERM 143 lat_ctx_8p_16k 8" "INT 130 la
     set -- $case
     stop "$1" "$3" "$4"
     name="SIG$1 during $3"
-    if [ "$RC" -eq "$2" ]; then pass "$name: exit $2"; else fail "$name: exit $2" "exit $RC" "$(cat "$WORK/err")"; fi
+    expect_status "$name: exit $2" "$2"
     case $3 in
-        lat_ctx_16p_64k) if [ "$KIDS" -ge 16 ]; then pass "$name: the ring was running ($KIDS processes)"; else
-                             fail "$name: the ring was running" "$KIDS processes in the session"; fi ;;
+        lat_ctx_16p_64k) expect_true "$name: the ring was running ($KIDS processes)" [ "$KIDS" -ge 16 ] ;;
     esac
     # kbench reaps its children before it exits; what they started (a
     # shell script's jobs) dies with them, but not at once: wait for it
@@ -61,12 +60,10 @@ for case in "INT 130 lat_ctx_16p_64k 16" "TERM 143 lat_ctx_8p_16k 8" "INT 130 la
     while left=$(in_session "$SID"); [ "$left" -gt 0 ] && [ $i -lt 600 ]; do
         sleep 0.1; i=$((i + 1))
     done
-    if [ "$left" -eq 0 ]; then pass "$name: no process left"; else
-        fail "$name: no process left" "$left processes in session $SID"; fi
+    expect_eq "$name: no process left (processes in session $SID)" "$left" 0
     expect_empty_dir "$name: no temporary directory left" "$WORK/tmp"
     expect_err_grep "$name: said so" "^kbench micro: interrupted; children stopped, temporary files removed, no figures reported$"
-    if [ -s "$WORK/out" ]; then fail "$name: no figure printed" "$(cat "$WORK/out")"; else
-        pass "$name: no figure printed"; fi
+    expect_empty_file "$name: no figure printed" "$WORK/out"
 done
 
 # ---- SIGTERM during 300 copies: every copy killed and reaped before kbench
@@ -86,10 +83,9 @@ kill -TERM "$pid"
 wait "$pid"
 RC=$?
 left=$(all_in_session "$pid")
-if [ "$RC" -eq 143 ] && [ "$kids" -ge 301 ]; then pass "SIGTERM during 300 copies: exit 143"; else
-    fail "SIGTERM during 300 copies: exit 143" "exit $RC, $kids processes" "$(cat "$WORK/err")"; fi
-if [ "$left" -eq 0 ]; then pass "SIGTERM during 300 copies: every copy reaped"; else
-    fail "SIGTERM during 300 copies: every copy reaped" "$left processes left in session $pid"; fi
+expect_true "SIGTERM during 300 copies: all were running ($kids processes)" [ "$kids" -ge 301 ]
+expect_status "SIGTERM during 300 copies: exit 143" 143
+expect_eq "SIGTERM during 300 copies: every copy reaped (processes left in session $pid)" "$left" 0
 expect_empty_dir "SIGTERM during 300 copies: no temporary directory left" "$WORK/tmp"
 
 # ---- an ignored SIGHUP (nohup) stays ignored ----
@@ -109,8 +105,7 @@ if kill -0 "$pid" 2>/dev/null; then pass "ignored SIGHUP: still running"; else
 kill -TERM "$pid"
 wait "$pid"
 RC=$?
-if [ "$RC" -eq 143 ]; then pass "ignored SIGHUP: SIGTERM still stops it"; else
-    fail "ignored SIGHUP: SIGTERM still stops it" "exit $RC"; fi
+expect_status "ignored SIGHUP: SIGTERM still stops it" 143
 expect_empty_dir "ignored SIGHUP: no temporary directory left" "$WORK/tmp"
 
 finish
