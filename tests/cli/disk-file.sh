@@ -219,7 +219,7 @@ fi
 
 # ---- the sequence of a run on a file: fadvise DONTNEED, pause, reads ----
 if have_strace; then
-    seq_t=$(run_sequence -t "$F")
+    seq_t=$(run_sequence --real-pause -t "$F")
     expect_true "-t on a file: flush, 3 s pause, reads of 2 MiB ($seq_t)" \
         [ "$seq_t" = "flush pause3 lseek read2097152" ]
 else

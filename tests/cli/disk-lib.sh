@@ -94,13 +94,20 @@ inject_eio() {
     ASAN_OPTIONS=$ASAN_NOLEAK strace -qq -o /dev/null -P "$p" -e trace=read -e inject=read:error=EIO:when="$nth" "$@"
 }
 
-# run_sequence ARGS...: run `kbench disk ARGS...` under strace and print
-# what one run does from its flush on, as words: "flush" (BLKFLSBUF, or
-# fadvise DONTNEED on a file), "pauseN" (a sleep of N seconds), "lseek"
-# and "readN" (a read of N bytes) on the timed descriptor, up to and
-# including the first read, e.g. "flush pause3 lseek read2097152".
+# run_sequence [--real-pause] ARGS...: run `kbench disk ARGS...` under
+# strace and print what one run does from its flush on, as words: "flush"
+# (BLKFLSBUF, or fadvise DONTNEED on a file), "pauseN" (a sleep of N whole
+# seconds), "lseek" and "readN" (a read of N bytes) on the timed
+# descriptor, up to and including the first read, e.g. "flush pause3 lseek
+# read2097152".  The pause is the tests' (lib.sh: "pause0") unless
+# --real-pause asks for kbench's own.
 run_sequence() {
-    ASAN_OPTIONS=$ASAN_NOLEAK strace -qq -o "$WORK/seq.trace" \
+    rs_scale=$KBENCH_TEST_PAUSE_SCALE
+    if [ "${1:-}" = --real-pause ]; then
+        rs_scale=
+        shift
+    fi
+    KBENCH_TEST_PAUSE_SCALE=$rs_scale ASAN_OPTIONS=$ASAN_NOLEAK strace -qq -o "$WORK/seq.trace" \
         -e trace='/^(ioctl|fadvise64.*|clock_nanosleep|nanosleep|lseek|read)$' \
         "$KBENCH" disk "$@" >/dev/null 2>&1
     awk '
