@@ -160,12 +160,7 @@ resize_during() {
         -e inject=read:signal=SIGSTOP:when=1 \
         sh -c 'echo $$ >"$0"; exec "$@"' "$WORK/rs.pid" "$@" >"$WORK/out" 2>"$WORK/err" &
     RS_STRACE=$!
-    i=0
-    while ! grep -q 'stopped by SIGSTOP' "$WORK/rs.trace" 2>/dev/null && [ $i -lt 1200 ]; do
-        sleep 0.1
-        i=$((i + 1))
-    done
-    if [ $i -ge 1200 ]; then
+    if ! wait_until 120 grep -qs 'stopped by SIGSTOP' "$WORK/rs.trace"; then
         kill -KILL "$(cat "$WORK/rs.pid" 2>/dev/null)" "$RS_STRACE" 2>/dev/null
         wait "$RS_STRACE"
         RS_STRACE=

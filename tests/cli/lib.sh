@@ -219,5 +219,5 @@ bg_load() {
 # progress line of second SEC (any progress line without SEC): the clients
 # are running.  Returns 1 if none came within 120 s.
 wait_progress() {
-    wait_until 120 grep -Eq -- " ${1:-[0-9]+} sec  latency" "$WORK/out"
+    wait_until 120 grep -Eqs -- " ${1:-[0-9]+} sec  latency" "$WORK/out"
 }

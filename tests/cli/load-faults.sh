@@ -17,6 +17,13 @@ only_line() {
         fail "$1" "stdout: $got" "stderr: $(head -c 600 "$WORK/err")"; fi
 }
 
+# first_client_forked PID: kbench, the child of PID (strace), has forked
+# a client; kbench's pid in $KB
+first_client_forked() {
+    KB=$(pgrep -P "$1" | head -1)
+    [ -n "$KB" ] && [ -n "$(pgrep -P "$KB")" ]
+}
+
 # sigwant SIG: the exit status a stop by SIG gives
 sigwant() {
     case $1 in INT) echo 130 ;; TERM) echo 143 ;; HUP) echo 129 ;; esac
@@ -24,8 +31,7 @@ sigwant() {
 
 for sig in INT TERM HUP; do
     bg_load -t 30 --warmup 1 -c "$L" -D "$D" 2
-    wait_progress
-    sleep 1
+    wait_progress 2     # a second past the warm-up: something was measured
     kill -s "$sig" "$BG"
     wait "$BG"
     RC=$?
@@ -40,9 +46,7 @@ done
 rm -rf "$D"; mkdir -p "$D"
 (trap '' HUP; exec "$KBENCH" load -q -t 2 --warmup 0 -c "$L" -D "$D" 2 >"$WORK/out" 2>"$WORK/err") &
 BG=$!
-i=0
-while [ -z "$(pgrep -P "$BG")" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
-sleep 0.5
+wait_until 120 test -d "$D/clients/client1"   # both clients set up: the run goes on
 kill -HUP "$BG"
 wait "$BG"
 RC=$?
@@ -64,13 +68,7 @@ if command -v strace >/dev/null 2>&1 &&
             "$KBENCH" load -t 4 --warmup 0 -q -c "$L" -D "$D" 40 >"$WORK/out" 2>"$WORK/err" &
         ST=$!
         KB=""
-        i=0
-        while [ $i -lt 200 ]; do
-            KB=$(pgrep -P "$ST" | head -1)
-            if [ -n "$KB" ] && [ -n "$(pgrep -P "$KB")" ]; then break; fi
-            sleep 0.05
-            i=$((i + 1))
-        done
+        wait_until 120 first_client_forked "$ST"
         kill -s "$sig" "$KB"
         wait "$ST"
         RC=$?
@@ -88,8 +86,7 @@ if command -v strace >/dev/null 2>&1 &&
     ASAN_OPTIONS=$ASAN_NOLEAK strace -o "$WORK/strace" -e trace=openat,read -e inject=read:delay_exit=300000 \
         "$KBENCH" load -t 2 --warmup 0 -q -c "$L" -D "$D" 2 >"$WORK/out" 2>"$WORK/err" &
     ST=$!
-    i=0
-    while ! grep -q "small.txt" "$WORK/strace" 2>/dev/null && [ $i -lt 400 ]; do sleep 0.05; i=$((i + 1)); done
+    wait_until 120 grep -qs "small.txt" "$WORK/strace"
     kill -INT "$(pgrep -P "$ST" | head -1)"
     wait "$ST"
     RC=$?
@@ -104,10 +101,8 @@ fi
 # a stopped client cannot hold the run past its time limit: 10 s after it
 # the client is named and killed, and the run fails
 rm -rf "$D"; mkdir -p "$D"
-bg_load -q -t 2 --warmup 0 --json "$WORK/stuck.json" -c "$L" -D "$D" 2
-i=0
-while [ -z "$(pgrep -P "$BG")" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
-sleep 0.5
+bg_load -t 2 --warmup 0 --json "$WORK/stuck.json" -c "$L" -D "$D" 2
+wait_progress      # the run has started: both clients were ready
 pids=$(pgrep -P "$BG" | tr '\n' ' ')
 stuck=${pids%% *}
 kill -STOP "$stuck"

@@ -174,7 +174,7 @@ expect_empty_dir "64M: files cleaned up" "$DISK"
 # ---- SIGINT in the middle: the cgroup goes too ----
 bg_load -c stream.txt --mem-limit 64M -t 30 --warmup 0 -D "$DISK" 2
 if wait_progress; then check_members "SIGINT"; else fail "SIGINT: the run started" "$(cat "$WORK/err")"; fi
-sleep 1
+wait_progress 2
 kill -INT "$BG"
 wait "$BG"
 RC=$?
@@ -203,8 +203,7 @@ if wait_progress; then check_members "SIGKILL"; else fail "SIGKILL: the run star
 KILLED=$BG
 kill -KILL "$KILLED"
 wait "$KILLED"
-i=0
-while [ $i -lt 1200 ] && [ -s "$CG/kbench-$KILLED/cgroup.procs" ]; do sleep 0.1; i=$((i + 1)); done
+wait_until 120 test ! -s "$CG/kbench-$KILLED/cgroup.procs"
 expect_true "SIGKILL: the clients died with kbench" [ ! -s "$CG/kbench-$KILLED/cgroup.procs" ]
 expect_true "SIGKILL: its empty cgroup is left" [ -d "$CG/kbench-$KILLED" ]
 rm -rf "${DISK:?}"/*

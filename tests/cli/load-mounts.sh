@@ -123,8 +123,7 @@ Unlink "\clients\client1\w\f.dat" 0x6 NT_STATUS_OK
 EOT
 "$KBENCH" load -t 4 --warmup 0 -q -c "$WORK/loop.txt" -D "$D" 1 >"$WORK/out" 2>"$WORK/err" &
 BG=$!
-i=0
-while [ $i -lt 100 ] && [ ! -d "$D/clients/client0/w" ]; do sleep 0.05; i=$((i + 1)); done
+wait_until 120 test -d "$D/clients/client0/w"
 if bind "$O" "$D/clients/client0/w"; then
     wait "$BG"
     RC=$?

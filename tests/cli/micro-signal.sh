@@ -19,6 +19,18 @@ in_session() {
         awk -v s="$1" '{ sub(/^.*\) /, ""); split($0, f, " "); if (f[4] == s && f[1] != "Z") n++ } END { print n + 0 }'
 }
 
+# session_has SID N: N processes or more in session SID (how many in $kids)
+session_has() {
+    kids=$(in_session "$1")
+    [ "$kids" -ge "$2" ]
+}
+
+# session_empty SID: no live process in session SID (how many in $left)
+session_empty() {
+    left=$(in_session "$1")
+    [ "$left" -eq 0 ]
+}
+
 # stop SIG AT PROCS: start a run of test AT in its own session, wait for
 # its progress line and for PROCS processes in the session, send SIG, wait
 stop() {
@@ -27,15 +39,9 @@ stop() {
     TMPDIR="$WORK/tmp" setsid "$KBENCH" micro --enough 50ms "$at" lat_syscall_null \
         >"$WORK/out" 2>"$WORK/err" &
     pid=$!
-    i=0
-    while ! grep -q "\\[1/2\\] $at" "$WORK/err" 2>/dev/null && [ $i -lt 2400 ]; do
-        sleep 0.05; i=$((i + 1))
-    done
+    wait_until 120 grep -qs "\\[1/2\\] $at" "$WORK/err"
     sid=$pid     # setsid made kbench the leader of a new session
-    i=0
-    while kids=$(in_session "$sid"); [ "$kids" -lt "$want" ] && [ $i -lt 6000 ]; do
-        sleep 0.02; i=$((i + 1))
-    done
+    wait_until 120 session_has "$sid" "$want"
     sleep 0.1
     kill -"$sig" "$pid"
     wait "$pid"
@@ -56,10 +62,7 @@ for case in "INT 130 lat_ctx_16p_64k 16" "TERM 143 lat_ctx_8p_16k 8" "INT 130 la
     # kbench reaps its children before it exits; what they started (a
     # shell script's jobs) dies with them, but not at once: wait for it
     # (a guard, ~60 s), never for a set time
-    i=0
-    while left=$(in_session "$SID"); [ "$left" -gt 0 ] && [ $i -lt 600 ]; do
-        sleep 0.1; i=$((i + 1))
-    done
+    wait_until 60 session_empty "$SID"
     expect_eq "$name: no process left (processes in session $SID)" "$left" 0
     expect_empty_dir "$name: no temporary directory left" "$WORK/tmp"
     expect_err_grep "$name: said so" "^kbench micro: interrupted; children stopped, temporary files removed, no figures reported$"
@@ -75,10 +78,7 @@ all_in_session() {
 rm -rf "$WORK/tmp" && mkdir -p "$WORK/tmp"
 TMPDIR="$WORK/tmp" setsid "$KBENCH" micro --copies 300 byte_pipe >"$WORK/out" 2>"$WORK/err" &
 pid=$!
-i=0
-while kids=$(in_session "$pid"); [ "$kids" -lt 301 ] && [ $i -lt 6000 ]; do
-    sleep 0.02; i=$((i + 1))
-done
+wait_until 120 session_has "$pid" 301
 kill -TERM "$pid"
 wait "$pid"
 RC=$?
@@ -93,10 +93,7 @@ rm -rf "$WORK/tmp" && mkdir -p "$WORK/tmp"
 (trap '' HUP; TMPDIR="$WORK/tmp" exec setsid "$KBENCH" micro byte_shell1 \
     lat_syscall_null >"$WORK/out" 2>"$WORK/err") &
 pid=$!
-i=0
-while ! grep -q "\\[1/2\\] byte_shell1" "$WORK/err" 2>/dev/null && [ $i -lt 2400 ]; do
-    sleep 0.05; i=$((i + 1))
-done
+wait_until 120 grep -qs "\\[1/2\\] byte_shell1" "$WORK/err"
 sleep 0.2
 kill -HUP "$pid"
 sleep 0.3

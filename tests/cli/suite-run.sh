@@ -120,16 +120,24 @@ expect_eq "suite prints benchstat lines: the configuration first" "$(head -1 "$W
 expect_no_grep "suite prints benchstat lines instead of the table" "$WORK/out" 'CoV'
 
 # ---- interrupted, then resumed ----
+# runs_done FILE N: the results file FILE records N runs or more
+runs_done() {
+    n=$(jget "$1" 'sum(d["done"].values())' 2>/dev/null || echo 0)
+    [ "${n:-0}" -ge "$2" ]
+}
+# writing FILE PID: kbench suite PID holds FILE's lock and wrote FILE
+writing() {
+    [ "$(cat "$1.lock" 2>/dev/null)" = "$2" ] && [ -s "$1" ]
+}
+# load_child PID: kbench suite PID runs a kbench load; its pid in $child
+load_child() {
+    child=$(pgrep -P "$1" -f -- ' --json ')
+    [ -n "$child" ]
+}
 # shellcheck disable=SC2086
 "$KBENCH" suite $SHORT -o r.json >r.out 2>r.err &
 pid=$!
-i=0
-while [ $i -lt 1200 ]; do
-    n=$(jget r.json 'sum(d["done"].values())' 2>/dev/null || echo 0)
-    [ "${n:-0}" -ge 2 ] && break
-    sleep 0.1
-    i=$((i + 1))
-done
+wait_until 120 runs_done r.json 2
 kill -INT $pid
 wait $pid
 RC=$?
@@ -148,9 +156,7 @@ expect_lines "resume: ran only the $((6 - before)) remaining runs" -eq $((6 - be
 # SIGHUP (a closed ssh session) during the pause: stopped like SIGINT
 "$KBENCH" suite -D "$D" --clients 1 --runs 2 -t 1 --warmup 0 --pause 30 -c "$LF" -o hup.json >hup.out 2>hup.err &
 pid=$!
-i=0
-while [ $i -lt 1200 ] && ! ls -A | grep -q '^\.kbench-suite\.'; do sleep 0.1; i=$((i + 1)); done
-sleep 1
+wait_until 120 writing hup.json $pid    # the file is written before the first pause
 kill -HUP $pid
 wait $pid
 RC=$?
@@ -162,14 +168,12 @@ expect_true "SIGHUP: no lock file left" test ! -e hup.json.lock
 # kernel), cleans up its files and does not run on alone
 "$KBENCH" suite -D "$D" --clients 1 --runs 2 -t 20 --warmup 0 --pause 0 -c "$LF" -o k9.json >k9.out 2>k9.err &
 pid=$!
-i=0
 child=
-while [ $i -lt 1200 ] && [ -z "$child" ]; do sleep 0.1; child=$(pgrep -P $pid -f -- ' --json '); i=$((i + 1)); done
-sleep 1
+wait_until 120 load_child $pid
+wait_until 120 test -d "$D/clients/client0"    # the load has made its files
 kill -KILL $pid
 wait $pid 2>/dev/null
-i=0
-while [ $i -lt 1200 ] && [ -n "$child" ] && kill -0 "$child" 2>/dev/null; do sleep 0.1; i=$((i + 1)); done
+[ -z "$child" ] || wait_until 120 not_running "$child"
 expect_true "SIGKILL: the load child ($child) stopped with the suite" sh -c '[ -n "$0" ] && ! kill -0 "$0" 2>/dev/null' "$child"
 expect_empty_dir "SIGKILL: the load cleaned up its files" "$D"
 expect_true "SIGKILL: the file still parses, no run recorded" test "$(jget k9.json '(d["finished"], d["done"])')" = "(False, {})"
@@ -190,11 +194,7 @@ rm -rf .kbench-suite.*
 # ---- one writer per results file: a second one is refused, named ----
 "$KBENCH" suite -D "$D" --clients 1 --runs 1 -t 1 --warmup 0 --pause 30 -c "$LF" -o same.json >same.out 2>same.err &
 pid=$!
-i=0
-while [ $i -lt 100 ] && ! { [ "$(cat same.json.lock 2>/dev/null)" = "$pid" ] && [ -s same.json ]; }; do
-    sleep 0.1
-    i=$((i + 1))
-done
+wait_until 120 writing same.json $pid
 expect_true "the lock beside the results file holds the suite's PID" test "$(cat same.json.lock 2>/dev/null)" = "$pid"
 sum=$(cksum <same.json)
 expect_rc "a second suite into the same file: exit 2" 2 "$KBENCH" suite -D "$D" --clients 1 --runs 1 -t 1 --warmup 0 --pause 0 -c "$LF" -o same.json
