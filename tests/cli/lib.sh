@@ -169,17 +169,17 @@ expect_gone() {
         fail "$gname" "still there:$gleft" "$(ps -o pid,stat,args -p "${gleft# }" 2>&1)"; fi
 }
 
-# wait_until SECONDS CMD...: run CMD every 0.05 s until it succeeds, for at
+# wait_until SECONDS CMD...: run CMD every 0.1 s until it succeeds, for at
 # most about SECONDS: a guard against a hang, never a time to wait (use
 # 120 s, however busy the machine).  Returns 0 once CMD succeeded, 1 if
 # the guard ran out.
 wait_until() {
-    wu_left=$(($1 * 20))
+    wu_left=$(($1 * 10))
     shift
     until "$@"; do
         if [ "$wu_left" -le 0 ]; then return 1; fi
         wu_left=$((wu_left - 1))
-        sleep 0.05
+        sleep 0.1
     done
 }
 
