@@ -37,7 +37,8 @@ void disk_buf_free(struct disk_buf *b);
 
 /* Sleep `seconds` (DISK_CACHED_PAUSE or DISK_BUFFERED_PAUSE), going back
  * to sleep after a signal: the idle pause between the flush and the
- * timed reads (see timer.c for why it is there). */
+ * timed reads (see timer.c for why it is there).  The test suite alone
+ * shortens it, with KBENCH_TEST_PAUSE_SCALE (HACKING.md). */
 void disk_pause(unsigned seconds);
 
 /* The outcome of one timed run. */

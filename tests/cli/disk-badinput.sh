@@ -7,21 +7,6 @@
 GOOD=$WORK/good
 dd if=/dev/urandom of="$GOOD" bs=1M count=4 status=none
 
-# expect_bad NAME REGEX CMD...: exit 2, exactly one line on stderr matching
-# REGEX, and nothing timed.
-expect_bad() {
-    bname=$1 re=$2
-    shift 2
-    expect_rc "$bname: exit 2" 2 "$@"
-    if [ "$(wc -l <"$WORK/err")" -eq 1 ] && grep -Eq -- "$re" "$WORK/err"; then
-        pass "$bname: one line"
-    else
-        fail "$bname: one line" "want /$re/" "stderr: $(cat "$WORK/err")"
-    fi
-    if grep -q '^ Timing' "$WORK/out"; then fail "$bname: nothing timed" "$(cat "$WORK/out")"; else
-        pass "$bname: nothing timed"; fi
-}
-
 # ---- the command line ----
 expect_bad "no device" "missing DEVICE or FILE" "$KBENCH" disk
 expect_bad "unknown option" "--frob: unknown option" "$KBENCH" disk --frob "$GOOD"
@@ -62,7 +47,7 @@ expect_bad "--direct --offset unaligned" "$GOOD: --offset 1000B is not a multipl
 
 # one bad path among good ones: nothing is timed at all
 expect_rc "good and bad paths: exit 2" 2 "$KBENCH" disk -t "$GOOD" "$WORK/nope"
-expect_true "good and bad paths: nothing timed" sh -c "! grep -q '^ Timing' '$WORK/out'"
+expect_no_grep "good and bad paths: nothing timed" "$WORK/out" '^ Timing'
 expect_err_grep "good and bad paths: the bad one named" "$WORK/nope: no such file"
 
 # ---- not readable: as an unprivileged user ----
@@ -88,16 +73,14 @@ expect_err_grep "--offset with -T only: warned" "--offset applies to -t only; ig
 # ---- --json is checked before anything is timed: exit 2, nothing measured ----
 expect_rc "--json in a missing directory" 2 "$KBENCH" disk -t "$GOOD" --json "$WORK/no/dir/r.json"
 expect_err_grep "--json failure named" "--json $WORK/no/dir/r.json: cannot write in $WORK/no/dir"
-if grep -q 'Timing' "$WORK/out"; then fail "--json failure: nothing timed" "$(cat "$WORK/out")"; else
-    pass "--json failure: nothing timed"; fi
+expect_no_grep "--json failure: nothing timed" "$WORK/out" 'Timing'
 cp "$GOOD" "$WORK/measured.bin"
 expect_rc "--json onto the measured file" 2 "$KBENCH" disk -T "$WORK/measured.bin" --json "$WORK/measured.bin"
 expect_err_grep "measured file refused" "that is $WORK/measured.bin"
-if cmp -s "$GOOD" "$WORK/measured.bin"; then pass "the measured file is unchanged"; else
-    fail "the measured file was replaced"; fi
+expect_same_file "the measured file is unchanged" "$WORK/measured.bin" "$GOOD"
 if [ "$(id -u)" -eq 0 ] && mknod "$WORK/nodev" c 1 3 2>/dev/null; then
     expect_rc "--json onto a device node" 2 "$KBENCH" disk -T "$GOOD" --json "$WORK/nodev"
-    if [ -c "$WORK/nodev" ]; then pass "the device node is still a device"; else fail "device node replaced"; fi
+    expect_true "the device node is still a device" [ -c "$WORK/nodev" ]
 fi
 
 finish

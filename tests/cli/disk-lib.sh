@@ -87,23 +87,27 @@ have_strace() {
 }
 
 # inject_eio PATH N CMD...: run CMD under strace with the Nth read() on
-# PATH failing with EIO.  LeakSanitizer cannot run under ptrace, so leak
-# checks are off for this one command in a sanitizer build.
+# PATH failing with EIO (no leak check: ASAN_NOLEAK).
 inject_eio() {
     p=$1 nth=$2
     shift 2
-    env ASAN_OPTIONS="${ASAN_OPTIONS:-}${ASAN_OPTIONS:+:}detect_leaks=0" \
-        strace -qq -o /dev/null -P "$p" -e trace=read -e inject=read:error=EIO:when="$nth" "$@"
+    ASAN_OPTIONS=$ASAN_NOLEAK strace -qq -o /dev/null -P "$p" -e trace=read -e inject=read:error=EIO:when="$nth" "$@"
 }
 
-# run_sequence ARGS...: run `kbench disk ARGS...` under strace and print
-# what one run does from its flush on, as words: "flush" (BLKFLSBUF, or
-# fadvise DONTNEED on a file), "pauseN" (a sleep of N seconds), "lseek"
-# and "readN" (a read of N bytes) on the timed descriptor, up to and
-# including the first read, e.g. "flush pause3 lseek read2097152".
+# run_sequence [--real-pause] ARGS...: run `kbench disk ARGS...` under
+# strace and print what one run does from its flush on, as words: "flush"
+# (BLKFLSBUF, or fadvise DONTNEED on a file), "pauseN" (a sleep of N whole
+# seconds), "lseek" and "readN" (a read of N bytes) on the timed
+# descriptor, up to and including the first read, e.g. "flush pause3 lseek
+# read2097152".  The pause is the tests' (lib.sh: "pause0") unless
+# --real-pause asks for kbench's own.
 run_sequence() {
-    env ASAN_OPTIONS="${ASAN_OPTIONS:-}${ASAN_OPTIONS:+:}detect_leaks=0" \
-        strace -qq -o "$WORK/seq.trace" \
+    rs_scale=$KBENCH_TEST_PAUSE_SCALE
+    if [ "${1:-}" = --real-pause ]; then
+        rs_scale=
+        shift
+    fi
+    KBENCH_TEST_PAUSE_SCALE=$rs_scale ASAN_OPTIONS=$ASAN_NOLEAK strace -qq -o "$WORK/seq.trace" \
         -e trace='/^(ioctl|fadvise64.*|clock_nanosleep|nanosleep|lseek|read)$' \
         "$KBENCH" disk "$@" >/dev/null 2>&1
     awk '
@@ -120,6 +124,27 @@ run_sequence() {
         }' "$WORK/seq.trace"
 }
 
+# resize_stop: kill what a resize_during left running (for the scripts'
+# EXIT traps: a failure half-way must not leave a stopped kbench behind).
+RS_STRACE=
+resize_stop() {
+    [ -z "$RS_STRACE" ] || kill -KILL "$(cat "$WORK/rs.pid" 2>/dev/null)" "$RS_STRACE" 2>/dev/null
+}
+
+# expect_resized NAME PATH LABEL AFTER ENDED: the last run (of test LABEL,
+# "buffered disk reads" or "cached reads", on PATH of 8 MiB at the start)
+# saw the size change to AFTER bytes: exit 1, that one line on stderr
+# (ENDED: ", the data ended at byte N" when the reads found the end
+# early, else empty), no figure.
+expect_resized() {
+    rname=$1 rpath=$2 label=$3 after=$4 ended=$5
+    expect_status "$rname: exit 1" 1
+    expect_err_grep "$rname: said in one line" \
+        "^kbench disk: $rpath: $label: the size changed during the run \\(8388608 bytes at the start, $after after$ended\\); no figure\$"
+    expect_true "$rname: one line on stderr" [ "$(wc -l <"$WORK/err")" -eq 1 ]
+    expect_no_grep "$rname: no figure printed" "$WORK/out" '^ Timing'
+}
+
 # resize_during PATH RESIZE CMD...: run CMD under strace, stopped (SIGSTOP
 # injected) right after its first read() of PATH, which is the first timed
 # read; while it is stopped, run the shell command RESIZE (which changes
@@ -131,17 +156,11 @@ resize_during() {
     p=$1 resize=$2
     shift 2
     rm -f "$WORK/rs.trace" "$WORK/rs.pid"
-    env ASAN_OPTIONS="${ASAN_OPTIONS:-}${ASAN_OPTIONS:+:}detect_leaks=0" \
-        strace -qq -o "$WORK/rs.trace" -P "$p" -e trace=read \
+    ASAN_OPTIONS=$ASAN_NOLEAK strace -qq -o "$WORK/rs.trace" -P "$p" -e trace=read \
         -e inject=read:signal=SIGSTOP:when=1 \
         sh -c 'echo $$ >"$0"; exec "$@"' "$WORK/rs.pid" "$@" >"$WORK/out" 2>"$WORK/err" &
     RS_STRACE=$!
-    i=0
-    while ! grep -q 'stopped by SIGSTOP' "$WORK/rs.trace" 2>/dev/null && [ $i -lt 1200 ]; do
-        sleep 0.1
-        i=$((i + 1))
-    done
-    if [ $i -ge 1200 ]; then
+    if ! wait_until 120 grep -qs 'stopped by SIGSTOP' "$WORK/rs.trace"; then
         kill -KILL "$(cat "$WORK/rs.pid" 2>/dev/null)" "$RS_STRACE" 2>/dev/null
         wait "$RS_STRACE"
         RS_STRACE=

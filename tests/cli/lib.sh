@@ -9,6 +9,12 @@ set -u
 : "${KBENCH:?KBENCH must name the kbench binary (make check sets it)}"
 : "${KBENCH_TOP_SRCDIR:=$(cd "$(dirname "$0")/../.." && pwd)}"
 DATA="$KBENCH_TOP_SRCDIR/tests/data"
+# kbench disk's idle pauses (1 s before -T, 3 s before -t) cut to nothing:
+# the tests check what is read and printed, not the idling; the checks of
+# the pause itself unset it (disk-lib.sh's run_sequence --real-pause).  A
+# knob for the tests only (HACKING.md), read in src/disk/timer.c.
+KBENCH_TEST_PAUSE_SCALE=0
+export KBENCH_TEST_PAUSE_SCALE
 T_PASS=0
 T_FAIL=0
 T_SKIP=0
@@ -51,6 +57,83 @@ expect_err_grep() {
         fail "$1" "stderr does not match /$2/" "stderr: $(head -c 600 "$WORK/err")"; fi
 }
 
+# expect_status NAME STATUS: the last command's status, $RC (as `run`
+# leaves it, or set from `wait`), is STATUS; else its stderr and the end
+# of its stdout are shown.
+expect_status() {
+    if [ "$RC" -eq "$2" ]; then pass "$1"; else
+        fail "$1" "exit status $RC, expected $2" "stderr: $(head -c 600 "$WORK/err")" \
+            "stdout, last lines: $(tail -n 5 "$WORK/out" | tail -c 600)"; fi
+}
+
+# expect_bad NAME REGEX CMD...: bad input: the command exits with status 2,
+# says so in exactly one line on stderr, matching REGEX, and prints nothing
+# on stdout (so nothing was timed, run or listed).
+expect_bad() {
+    bname=$1 bre=$2
+    shift 2
+    expect_rc "$bname: exit 2" 2 "$@"
+    if [ "$(wc -l <"$WORK/err")" -eq 1 ] && grep -Eq -- "$bre" "$WORK/err"; then
+        pass "$bname: one line"
+    else
+        fail "$bname: one line" "want /$bre/" "stderr: $(head -c 600 "$WORK/err")"
+    fi
+    expect_empty_file "$bname: nothing on stdout" "$WORK/out"
+}
+
+# expect_eq NAME GOT WANT [DETAIL...]: two strings are the same; the
+# DETAIL lines are shown too when they are not.
+expect_eq() {
+    if [ "$2" = "$3" ]; then pass "$1"; else
+        en=$1 eg=$2 ew=$3
+        shift 3
+        fail "$en" "got:  $eg" "want: $ew" "$@"
+    fi
+}
+
+# expect_file_grep NAME FILE REGEX: FILE has a line matching REGEX (grep -E).
+expect_file_grep() {
+    if grep -Eq -- "$3" "$2"; then pass "$1"; else
+        fail "$1" "$2 does not match /$3/" "$2: $(head -c 600 "$2" 2>&1)"; fi
+}
+
+# expect_no_grep NAME FILE REGEX: no line of FILE matches REGEX (grep -E).
+expect_no_grep() {
+    if grep -Eq -- "$3" "$2"; then
+        fail "$1" "$2 matches /$3/:" "$(grep -E -- "$3" "$2" | head -c 600)"
+    else
+        pass "$1"
+    fi
+}
+
+# expect_empty_file NAME FILE: FILE is empty (or missing).
+expect_empty_file() {
+    if [ -s "$2" ]; then fail "$1" "$2 is not empty:" "$(head -c 600 "$2")"; else pass "$1"; fi
+}
+
+# expect_lines NAME TEST N FILE REGEX: the number of lines of FILE that
+# match REGEX (grep -E) passes `[ COUNT TEST N ]`, e.g. -eq 2 or -ge 1.
+expect_lines() {
+    lc=$(grep -Ec -- "$5" "$4" 2>/dev/null)
+    if [ "${lc:-0}" "$2" "$3" ]; then pass "$1"; else
+        fail "$1" "${lc:-0} lines of $4 match /$5/, expected $2 $3" "$4: $(head -c 600 "$4" 2>&1)"; fi
+}
+
+# expect_same_file NAME GOT WANT: the two files hold the same bytes.
+expect_same_file() {
+    if cmp -s -- "$2" "$3"; then pass "$1"; else
+        fail "$1" "$2 differs from $3:" "$(diff -- "$2" "$3" 2>&1 | head -c 600)"; fi
+}
+
+# expect_py NAME ARG...: the Python program on standard input, run with
+# the ARGs (sys.argv[1:]), succeeds; what it printed is the failure's detail.
+expect_py() {
+    pyname=$1
+    shift
+    if python3 - "$@" >"$WORK/py.out" 2>&1; then pass "$pyname"; else
+        fail "$pyname" "$(head -c 2000 "$WORK/py.out")"; fi
+}
+
 # expect_true NAME CMD...: the command succeeds.
 expect_true() {
     name=$1
@@ -74,6 +157,43 @@ finish() {
     exit 0
 }
 
+# expect_gone NAME PID...: none of the processes is there any more.
+expect_gone() {
+    gname=$1
+    shift
+    gleft=""
+    for p in "$@"; do
+        if kill -0 "$p" 2>/dev/null; then gleft="$gleft $p"; fi
+    done
+    if [ -z "$gleft" ]; then pass "$gname"; else
+        fail "$gname" "still there:$gleft" "$(ps -o pid,stat,args -p "${gleft# }" 2>&1)"; fi
+}
+
+# wait_until SECONDS CMD...: run CMD every 0.1 s until it succeeds, for at
+# most about SECONDS: a guard against a hang, never a time to wait (use
+# 120 s, however busy the machine).  Returns 0 once CMD succeeded, 1 if
+# the guard ran out.
+wait_until() {
+    wu_left=$(($1 * 10))
+    shift
+    until "$@"; do
+        if [ "$wu_left" -le 0 ]; then return 1; fi
+        wu_left=$((wu_left - 1))
+        sleep 0.1
+    done
+}
+
+# not_running PID: the process is gone (for wait_until).
+not_running() {
+    ! kill -0 "$1" 2>/dev/null
+}
+
+# ASAN_NOLEAK: ASAN_OPTIONS with the leak check off, for a command run
+# under strace (LeakSanitizer cannot run under ptrace), as
+# `ASAN_OPTIONS=$ASAN_NOLEAK strace ...` (a sanitizer build checks leaks
+# in every other run)
+ASAN_NOLEAK="${ASAN_OPTIONS:-}${ASAN_OPTIONS:+:}detect_leaks=0"
+
 # jget FILE EXPR: evaluate a Python expression over the JSON document d
 # in FILE and print the result (python3 is a test dependency).
 jget() {
@@ -83,4 +203,21 @@ jget() {
 # kload ARGS...: run kbench load quietly in the test's work directory.
 kload() {
     run "$KBENCH" load "$@"
+}
+
+# bg_load ARGS...: kbench load ARGS in the background, its stdout and
+# stderr in $WORK/out and $WORK/err (emptied first: wait_progress reads
+# them), its pid in $BG.
+bg_load() {
+    : >"$WORK/out"
+    : >"$WORK/err"
+    "$KBENCH" load "$@" >"$WORK/out" 2>"$WORK/err" &
+    BG=$!
+}
+
+# wait_progress [SEC]: until the background kbench load has printed its
+# progress line of second SEC (any progress line without SEC): the clients
+# are running.  Returns 1 if none came within 120 s.
+wait_progress() {
+    wait_until 120 grep -Eqs -- " ${1:-[0-9]+} sec  latency" "$WORK/out"
 }

@@ -13,7 +13,7 @@ one_line_nothing_started() {
     lines=$(wc -l <"$WORK/err")
     if [ "$lines" -eq 1 ] || grep -q "see 'kbench load --help'" "$WORK/err"; then pass "$1: one line"; else
         fail "$1: one line" "$(cat "$WORK/err")"; fi
-    if [ -z "$(ls -A "$D")" ]; then pass "$1: no client started"; else fail "$1: no client started" "$(ls -A "$D")"; fi
+    expect_empty_dir "$1: no client started" "$D"
 }
 
 for bad in "" 0 -1 abc 1.5 " 3" 99999999999 4x; do
@@ -38,18 +38,20 @@ expect_rc "bad warmup" 2 "$KBENCH" load -t 1 --warmup=-1 -c "$L" -D "$D" 1
 expect_rc "clients-per-process 0" 2 "$KBENCH" load -t 1 --clients-per-process 0 -c "$L" -D "$D" 1
 expect_rc "negative target rate" 2 "$KBENCH" load -t 1 -R -1 -c "$L" -D "$D" 1
 
-expect_rc "missing loadfile" 2 "$KBENCH" load -t 1 -c "$WORK/nope.txt" -D "$D" 1
-expect_err_grep "missing loadfile named" "nope.txt: cannot open loadfile: No such file or directory"
-one_line_nothing_started "missing loadfile"
-expect_rc "loadfile is a directory" 2 "$KBENCH" load -t 1 -c "$WORK" -D "$D" 1
-expect_err_grep "directory loadfile named" "$WORK: "
-one_line_nothing_started "loadfile is a directory"
-expect_rc "malformed line" 2 "$KBENCH" load -t 1 -c "$DATA/bad-line.txt" -D "$D" 1
-expect_err_grep "FILE:LINE: problem" 'bad-line.txt:3: ReadX: too few arguments \(3 tokens after it, expected 4 and a status\)$'
-one_line_nothing_started "malformed line"
-expect_rc "path climbing out" 2 "$KBENCH" load -t 1 -c "$DATA/escape.txt" -D "$D" 1
-expect_err_grep "escape refused at parse" "escape.txt:2: path climbs out of the directory"
-one_line_nothing_started "path climbing out"
+# bad_loadfile NAME WHAT REGEX FILE: kbench load -c FILE exits 2, names the
+# problem (REGEX, the check WHAT), in one line, and starts no client
+bad_loadfile() {
+    expect_rc "$1" 2 "$KBENCH" load -t 1 -c "$4" -D "$D" 1
+    expect_err_grep "$2" "$3"
+    one_line_nothing_started "$1"
+}
+bad_loadfile "missing loadfile" "missing loadfile named" \
+    "nope.txt: cannot open loadfile: No such file or directory" "$WORK/nope.txt"
+bad_loadfile "loadfile is a directory" "directory loadfile named" "$WORK: " "$WORK"
+bad_loadfile "malformed line" "FILE:LINE: problem" \
+    'bad-line.txt:3: ReadX: too few arguments \(3 tokens after it, expected 4 and a status\)$' "$DATA/bad-line.txt"
+bad_loadfile "path climbing out" "escape refused at parse" "escape.txt:2: path climbs out of the directory" \
+    "$DATA/escape.txt"
 printf 'Close 1 NT_STATUS_OK\n\001\002\003\000\377binary\n' >"$WORK/bin.txt"
 expect_rc "binary loadfile" 2 "$KBENCH" load -t 1 -c "$WORK/bin.txt" -D "$D" 1
 expect_err_grep "binary named with line" 'bin.txt:2: NUL byte'
@@ -83,13 +85,13 @@ fi
 if [ "$(id -u)" -eq 0 ] && mknod "$WORK/dev" c 1 3 2>/dev/null; then
     expect_rc "--json onto a device node" 2 "$KBENCH" load -t 1 -c "$L" -D "$D" --json "$WORK/dev" 1
     expect_err_grep "device refused" 'not a regular file; refusing to replace it'
-    if [ -c "$WORK/dev" ]; then pass "the device node is still a device"; else fail "device node replaced"; fi
+    expect_true "the device node is still a device" [ -c "$WORK/dev" ]
 fi
 cp "$L" "$WORK/mine.txt"
 expect_rc "--json onto the loadfile" 2 "$KBENCH" load -t 1 -c "$WORK/mine.txt" -D "$D" --json "$WORK/mine.txt" 1
 expect_err_grep "loadfile refused" "that is $WORK/mine.txt"
 
-if cmp -s "$L" "$WORK/mine.txt"; then pass "the loadfile is untouched"; else fail "loadfile changed"; fi
+expect_same_file "the loadfile is untouched" "$WORK/mine.txt" "$L"
 expect_rc "--json inside DIR" 2 "$KBENCH" load -t 1 -c "$L" -D "$D" --json "$D/r.json" 1
 expect_err_grep "inside DIR refused" 'inside the run directory'
 expect_rc "--json in a missing directory" 2 "$KBENCH" load -t 1 -c "$L" -D "$D" --json "$WORK/no/such/r.json" 1

@@ -27,21 +27,16 @@ ReadX 1 4000 1000 0 NT_STATUS_OK
 Close 1 NT_STATUS_OK
 EOT
 kload -q --run-once --json "$WORK/r.json" -c "$WORK/short.txt" -D "$D" 1
-expect_true "short reads: exit 1" [ "$RC" -eq 1 ]
+expect_status "short reads: exit 1" 1
 expect_out_grep "a short read is counted against its line" \
     "short.txt:4: ReadX expected success, failed: moved another size than the line's ret_size \\(1 times\\)"
 expect_out_grep "a read past the end is counted against its line" \
     "short.txt:6: ReadX expected success, failed: moved another size than the line's ret_size \\(1 times\\)"
-if grep -Eq 'short.txt:(2|3|5|7):' "$WORK/out"; then
-    fail "reads of the expected size are not errors" "$(cat "$WORK/out")"
-else
-    pass "reads of the expected size are not errors"
-fi
-expect_true "two errors in all" [ "$(jget "$WORK/r.json" "d['results']['errors']")" = 2 ]
+expect_no_grep "reads of the expected size are not errors" "$WORK/out" 'short.txt:(2|3|5|7):'
+expect_eq "two errors in all" "$(jget "$WORK/r.json" "d['results']['errors']")" 2
 # counted: the WriteX (1000) and what the reads of lines 3, 5 and 7 read
 # (1000, 500 and 0: their ret_size)
-got=$(counted)
-expect_true "only the ops that ended as expected are counted (2500 bytes, got $got)" [ "$got" = 2500 ]
+expect_eq "only the ops that ended as expected are counted (2500 bytes)" "$(counted)" 2500
 expect_empty_dir "short reads: cleaned up" "$D"
 
 # a read whose line expects fewer bytes than it asks for counts what it
@@ -68,8 +63,7 @@ EOT
 kload -q --run-once --json "$WORK/r.json" -c "$WORK/wsize.txt" -D "$D" 1
 expect_out_grep "a WriteX of another size than expected is counted" \
     "wsize.txt:2: WriteX expected success, failed: moved another size than the line's ret_size"
-got=$(counted)
-expect_true "its bytes are not counted (1000 bytes, got $got)" [ "$got" = 1000 ]
+expect_eq "its bytes are not counted (1000 bytes)" "$(counted)" 1000
 
 # an op that succeeds where its line expects a failure moves no counted bytes
 cat >"$WORK/unexpected.txt" <<'EOT'
@@ -80,8 +74,7 @@ EOT
 kload -q --run-once --json "$WORK/r.json" -c "$WORK/unexpected.txt" -D "$D" 1
 expect_out_grep "a success where a failure was expected is counted" \
     'unexpected.txt:2: WriteX expected failure, succeeded'
-got=$(counted)
-expect_true "and its bytes are not throughput (0 bytes, got $got)" [ "$got" = 0 ]
+expect_eq "and its bytes are not throughput (0 bytes)" "$(counted)" 0
 
 # dbench 1: an open gives the file the size its reply reports (written, as
 # dbench 1 did), and a read counts what it read: 4096, then the 2000 bytes
@@ -96,9 +89,8 @@ SMBclose REQUEST Handle 5
 SMBclose REPLY
 EOT
 kload -q --run-once --json "$WORK/r.json" -c "$WORK/d1.txt" -D "$D" 1
-expect_true "dbench 1 reads: exit 0" [ "$RC" -eq 0 ]
-got=$(counted)
-expect_true "dbench 1 reads count what they read (6096 bytes, got $got)" [ "$got" = 6096 ]
+expect_status "dbench 1 reads: exit 0" 0
+expect_eq "dbench 1 reads count what they read (6096 bytes)" "$(counted)" 6096
 
 # a full file system: every WriteX fails, the reads of the empty file
 # return nothing; no throughput may come of that
@@ -114,11 +106,10 @@ Unlink "\clients\client1\big" 0x6 NT_STATUS_OK
 EOT
     kload -q -t 2 --warmup 0 --json "$WORK/r.json" -c "$WORK/full.txt" -D "$WORK/small" 1
     umount "$WORK/small"
-    expect_true "full disk: exit 1" [ "$RC" -eq 1 ]
+    expect_status "full disk: exit 1" 1
     expect_out_grep "full disk: the reads are failures" \
         "full.txt:3: ReadX expected success, failed: moved another size than the line's ret_size"
-    got=$(counted)
-    expect_true "full disk: no bytes counted (got $got)" [ "$got" = 0 ]
+    expect_eq "full disk: no bytes counted" "$(counted)" 0
     expect_out_grep "full disk: a Throughput of 0, not thousands of MB/sec" '^Throughput 0(\.0+)? MB/sec'
 else
     skip "full disk (needs root to mount a small tmpfs)"

@@ -28,7 +28,7 @@ done
 # "none" is no limit and needs no root
 expect_rc "--mem-limit none" 0 "$KBENCH" load --mem-limit none -c "$S" --run-once -q \
     -D "$DISK" --json "$WORK/none.json" 1
-expect_true "--mem-limit none: no memory line" sh -c "! grep -q '^Memory limit' '$WORK/out'"
+expect_no_grep "--mem-limit none: no memory line" "$WORK/out" '^Memory limit'
 expect_true "--mem-limit none: JSON memory null, limit null" [ "$(jget "$WORK/none.json" \
     '(d["results"]["memory"], d["params"]["mem_limit_bytes"], d["params"]["drop_caches"])')" = "(None, None, False)" ]
 
@@ -101,32 +101,13 @@ no_new_cgroup() {
         pid=${d##*/kbench-}
         [ "$(cat "/proc/$pid/comm" 2>/dev/null)" = kbench ] || left="$left $d"
     done
-    if [ -z "$left" ]; then pass "$1"; else fail "$1" "left:$left"; fi
+    expect_eq "$1" "$left" "" "(kbench-* cgroups made since the start and not a running kbench's)"
 }
 
 # ---- a limit below what the clients need to start ----
 expect_rc "--mem-limit 8M for 4 clients" 2 "$KBENCH" load --mem-limit 8M -c "$S" --run-once -D "$DISK" 4
 expect_err_grep "below the floor: named" "^kbench load: --mem-limit 8M is below the 16\\.[0-9]+ MiB \\(2\\^20 bytes\\) 4 clients need to start"
 no_new_cgroup "bad limits made no cgroup"
-
-# bg_load ARGS...: kbench load in the background, its pid in $BG
-bg_load() {
-    : >"$WORK/out"
-    "$KBENCH" load "$@" >"$WORK/out" 2>"$WORK/err" &
-    BG=$!
-}
-
-# wait_running: until the first progress line (a guard against a hang:
-# at most ~120 s, however busy the machine)
-wait_running() {
-    i=0
-    while [ $i -lt 1200 ]; do
-        if grep -q ' sec  latency' "$WORK/out" 2>/dev/null; then return 0; fi
-        sleep 0.1
-        i=$((i + 1))
-    done
-    return 1
-}
 
 # check_members NAME: while the run goes, the clients (children of $BG)
 # are in kbench-$BG and kbench itself is not
@@ -138,18 +119,17 @@ check_members() {
     fi
     pass "$1: cgroup kbench-$BG exists during the run"
     members=$(cat "$procs")
+    echo "$members" >"$WORK/members"
     bad=
     for m in $members; do
         pp=$(awk '$1 == "PPid:" { print $2 }' "/proc/$m/status" 2>/dev/null)
         [ "$pp" = "$BG" ] || bad="$bad $m(ppid $pp)"
     done
-    if [ -n "$members" ] && [ -z "$bad" ]; then pass "$1: its members are kbench's clients"; else
-        fail "$1: its members are kbench's clients" "members: $members; not clients:$bad"; fi
-    if echo "$members" | grep -qx "$BG"; then fail "$1: kbench itself stays outside" "$members"; else
-        pass "$1: kbench itself stays outside"; fi
-    children=$(ps -o pid= --ppid "$BG" | tr -d ' ' | sort)
-    if [ "$children" = "$(echo "$members" | sort)" ]; then pass "$1: every client is in it"; else
-        fail "$1: every client is in it" "children: $children; members: $members"; fi
+    expect_true "$1: it has members" [ -n "$members" ]
+    expect_eq "$1: its members are kbench's clients (members not clients)" "$bad" ""
+    expect_no_grep "$1: kbench itself stays outside" "$WORK/members" "^$BG\$"
+    expect_eq "$1: every client is in it (members, children)" "$(echo "$members" | sort)" \
+        "$(ps -o pid= --ppid "$BG" | tr -d ' ' | sort)"
 }
 
 # ---- a load far above the limit, a fixed amount of it: one pass that
@@ -166,7 +146,7 @@ check_members() {
     echo 'Close 1 NT_STATUS_OK'
 } >"$WORK/big.txt"
 run "$KBENCH" load -c "$WORK/big.txt" --run-once --mem-limit 64M -D "$DISK" --json "$WORK/lim.json" 1
-if [ "$RC" -eq 0 ]; then pass "64M: exit 0"; else fail "64M: exit 0" "rc=$RC" "$(cat "$WORK/err")"; fi
+expect_status "64M: exit 0" 0
 expect_out_grep "64M: the memory line, limit hit" \
     '^Memory limit 64\.00 MiB \(2\^20\): peak [0-9]+\.[0-9]{2} MiB, limit hit [1-9][0-9]* times?, 0 OOM kills, page cache [0-9]+\.[0-9]{2} MiB at end$'
 expect_out_grep "64M: a throughput" '^Throughput [0-9.]+ MB/sec  1 clients  1 procs'
@@ -193,12 +173,12 @@ expect_empty_dir "64M: files cleaned up" "$DISK"
 
 # ---- SIGINT in the middle: the cgroup goes too ----
 bg_load -c stream.txt --mem-limit 64M -t 30 --warmup 0 -D "$DISK" 2
-if wait_running; then check_members "SIGINT"; else fail "SIGINT: the run started" "$(cat "$WORK/err")"; fi
-sleep 1
+if wait_progress; then check_members "SIGINT"; else fail "SIGINT: the run started" "$(cat "$WORK/err")"; fi
+wait_progress 2
 kill -INT "$BG"
 wait "$BG"
 RC=$?
-if [ "$RC" -eq 130 ]; then pass "SIGINT: exit 130"; else fail "SIGINT: exit 130" "rc=$RC" "$(cat "$WORK/err")"; fi
+expect_status "SIGINT: exit 130" 130
 expect_out_grep "SIGINT: partial results marked" '^interrupted by SIGINT: partial results over [0-9.]+ s measured$'
 expect_out_grep "SIGINT: the memory line" '^Memory limit 64\.00 MiB \(2\^20\): peak '
 expect_true "SIGINT: cgroup kbench-$BG removed" [ ! -e "$CG/kbench-$BG" ]
@@ -207,11 +187,11 @@ expect_empty_dir "SIGINT: files cleaned up" "$DISK"
 
 # ---- SIGTERM, with --drop-caches too ----
 bg_load -c "$S" --mem-limit 64M --drop-caches -t 30 --warmup 0 -D "$DISK" 1
-if wait_running; then check_members "SIGTERM"; else fail "SIGTERM: the run started" "$(cat "$WORK/err")"; fi
+if wait_progress; then check_members "SIGTERM"; else fail "SIGTERM: the run started" "$(cat "$WORK/err")"; fi
 kill -TERM "$BG"
 wait "$BG"
 RC=$?
-if [ "$RC" -eq 143 ]; then pass "SIGTERM: exit 143"; else fail "SIGTERM: exit 143" "rc=$RC" "$(cat "$WORK/err")"; fi
+expect_status "SIGTERM: exit 143" 143
 expect_true "SIGTERM: cgroup kbench-$BG removed" [ ! -e "$CG/kbench-$BG" ]
 no_new_cgroup "SIGTERM: no kbench-* cgroup left"
 expect_empty_dir "SIGTERM: files cleaned up" "$DISK"
@@ -219,12 +199,11 @@ expect_empty_dir "SIGTERM: files cleaned up" "$DISK"
 # ---- SIGKILL of kbench: its clients die with it, the empty cgroup is
 # left, and the next run with --mem-limit removes it and says so ----
 bg_load -c "$S" --mem-limit 64M -t 30 --warmup 0 -D "$DISK" 2
-if wait_running; then check_members "SIGKILL"; else fail "SIGKILL: the run started" "$(cat "$WORK/err")"; fi
+if wait_progress; then check_members "SIGKILL"; else fail "SIGKILL: the run started" "$(cat "$WORK/err")"; fi
 KILLED=$BG
 kill -KILL "$KILLED"
 wait "$KILLED"
-i=0
-while [ $i -lt 1200 ] && [ -s "$CG/kbench-$KILLED/cgroup.procs" ]; do sleep 0.1; i=$((i + 1)); done
+wait_until 120 test ! -s "$CG/kbench-$KILLED/cgroup.procs"
 expect_true "SIGKILL: the clients died with kbench" [ ! -s "$CG/kbench-$KILLED/cgroup.procs" ]
 expect_true "SIGKILL: its empty cgroup is left" [ -d "$CG/kbench-$KILLED" ]
 rm -rf "${DISK:?}"/*
@@ -243,11 +222,11 @@ if [ "$swap" = 0 ] && [ -d /dev/shm ] && [ "$(stat -f -c %T /dev/shm)" = tmpfs ]
     bg_load -c stream.txt --mem-limit 64M --run-once -D "$SHM" --json "$WORK/oom.json" 1
     wait "$BG"
     RC=$?
-    if [ "$RC" -eq 1 ]; then pass "OOM: exit 1"; else fail "OOM: exit 1" "rc=$RC" "$(cat "$WORK/err")"; fi
+    expect_status "OOM: exit 1" 1
     expect_err_grep "OOM: said, with the limit" \
         '^kbench load: client 0 \(pid [0-9]+\) was killed by the OOM killer at the 64 MiB memory limit$'
     expect_out_grep "OOM: the memory line counts it" ', [1-9][0-9]* OOM kills?, '
-    expect_true "OOM: no Throughput line" sh -c "! grep -q '^Throughput' '$WORK/out'"
+    expect_no_grep "OOM: no Throughput line" "$WORK/out" '^Throughput'
     expect_true "OOM: JSON" python3 -c '
 import json, sys
 d = json.load(open(sys.argv[1]))

@@ -33,11 +33,7 @@ fresh() {
 }
 # the outside directory holds exactly its one file, unchanged
 outside_intact() {
-    if [ "$(ls -A "$O")" = precious ] && [ "$(cat "$O/precious")" = keep ]; then
-        pass "$1"
-    else
-        fail "$1" "$(ls -lA "$O")" "precious: $(cat "$O/precious" 2>&1 | head -c 100)"
-    fi
+    expect_eq "$1" "$(ls -A "$O")/$(cat "$O/precious" 2>&1 | head -c 100)" precious/keep "$(ls -lA "$O")"
 }
 
 # 1. DIR/clients/client0 is a bind mount of another directory
@@ -45,7 +41,7 @@ fresh
 mkdir -p "$D/clients/client0"
 bind "$O" "$D/clients/client0"
 kload -t 1 --warmup 0 -q -D "$D" 1
-expect_true "client tree on a bind mount: exit 1" [ "$RC" -eq 1 ]
+expect_status "client tree on a bind mount: exit 1" 1
 outside_intact "client tree on a bind mount: nothing outside removed"
 expect_err_grep "the mount is named" "$D/clients/client0 is a mount point: left alone"
 expect_err_grep "the client says why it cannot start" 'client0: crosses into another mount'
@@ -67,7 +63,7 @@ Unlink "\clients\client1\t\f.dat" 0x6 NT_STATUS_OK
 Deltree "\clients\client1\t" NT_STATUS_OK
 EOT
 kload -q --run-once -c "$WORK/file.txt" -D "$D" 1
-expect_true "file bind mount: exit 1" [ "$RC" -eq 1 ]
+expect_status "file bind mount: exit 1" 1
 outside_intact "file bind mount: the mounted file is not truncated, moved or removed"
 expect_out_grep "the open that would cross is counted against its line" \
     'file.txt:1: NTCreateX expected success, failed: crosses into another mount \(left alone\)'
@@ -92,7 +88,7 @@ Deltree "\clients\client1\t" NT_STATUS_OK
 Deltree "\clients\client1" NT_STATUS_OK
 EOT
 kload -q --run-once -c "$WORK/dir.txt" -D "$D" 1
-expect_true "directory mount: exit 1" [ "$RC" -eq 1 ]
+expect_status "directory mount: exit 1" 1
 outside_intact "directory mount: the loadfile's Deltree and Rename leave it whole"
 expect_out_grep "Deltree of the mount point is counted" \
     'dir.txt:7: Deltree expected success, failed: crosses into another mount'
@@ -100,12 +96,8 @@ expect_out_grep "Deltree of a tree holding it is counted" \
     'dir.txt:8: Deltree expected success, failed: crosses into another mount'
 expect_err_grep "cleanup names the directory mount" "$D/clients/client0/t/m is a mount point: left alone"
 cleanup_mounts
-left=$(cd "$D" && find . | sort | tr '\n' ' ')
-if [ "$left" = ". ./clients ./clients/client0 ./clients/client0/t ./clients/client0/t/m " ]; then
-    pass "directory mount: everything else the run made is gone"
-else
-    fail "directory mount: everything else the run made is gone" "left: $left"
-fi
+expect_eq "directory mount: everything else the run made is gone" "$(cd "$D" && find . | sort | tr '\n' ' ')" \
+    ". ./clients ./clients/client0 ./clients/client0/t ./clients/client0/t/m "
 
 # 4. shared paths into a bind mount at DIR's top level
 fresh
@@ -131,12 +123,11 @@ Unlink "\clients\client1\w\f.dat" 0x6 NT_STATUS_OK
 EOT
 "$KBENCH" load -t 4 --warmup 0 -q -c "$WORK/loop.txt" -D "$D" 1 >"$WORK/out" 2>"$WORK/err" &
 BG=$!
-i=0
-while [ $i -lt 100 ] && [ ! -d "$D/clients/client0/w" ]; do sleep 0.05; i=$((i + 1)); done
+wait_until 120 test -d "$D/clients/client0/w"
 if bind "$O" "$D/clients/client0/w"; then
     wait "$BG"
     RC=$?
-    expect_true "mount during the run: exit 1" [ "$RC" -eq 1 ]
+    expect_status "mount during the run: exit 1" 1
     outside_intact "mount during the run: nothing made or removed in it"
     expect_err_grep "mount during the run: named at cleanup" "$D/clients/client0/w is a mount point: left alone"
 else
@@ -183,7 +174,7 @@ fresh
 mkdir -p "$WORK/real"
 bind "$WORK/real" "$D"
 kload -q --run-once -c "$DATA/small.txt" -D "$D" 2
-expect_true "DIR on a bind mount: exit 0" [ "$RC" -eq 0 ]
+expect_status "DIR on a bind mount: exit 0" 0
 expect_empty_dir "DIR on a bind mount: cleaned up" "$D"
 cleanup_mounts
 

@@ -39,19 +39,17 @@ nops=$(awk '/^op / { s += $3 } END { print s }' "$WORK/awk.all")
 
 # the awk count itself: what dbench 1's Throughput line assumed (132 MB
 # moved per client), and every kind of line the trace has
-if [ $((total / 1000000)) -eq 132 ]; then pass "awk: 132 MB read and written per client, as dbench 1 assumed"; else
-    fail "awk: 132 MB per client" "$total bytes"; fi
-if [ "$nops" -gt 40000 ]; then pass "awk: $nops operations per pass"; else fail "awk: operations" "$nops"; fi
+expect_eq "awk: 132 MB read and written per client, as dbench 1 assumed ($total bytes)" $((total / 1000000)) 132
+expect_true "awk: $nops operations per pass" [ "$nops" -gt 40000 ]
 
 for f in "$TRACE" "$PLAIN"; do
     case $f in *.gz) k=gzip ;; *) k=plain ;; esac
     run "$KBENCH" load --check "$f"
-    if [ "$RC" -eq 0 ] && [ ! -s "$WORK/err" ]; then pass "$k: --check exits 0, no message"; else
-        fail "$k: --check exits 0" "rc=$RC" "$(head -5 "$WORK/err")"; fi
+    expect_status "$k: --check exits 0" 0
+    expect_empty_file "$k: --check: no message" "$WORK/err"
     expect_out_grep "$k: read as dbench 1" 'dbench1 format, valid'
     check_figures >"$WORK/mine"
-    if cmp -s "$WORK/mine" "$WORK/theirs"; then pass "$k: --check counts, bytes, ignored lines = awk"; else
-        fail "$k: --check = awk" "$(diff "$WORK/mine" "$WORK/theirs")"; fi
+    expect_same_file "$k: --check counts, bytes, ignored lines = awk" "$WORK/mine" "$WORK/theirs"
 done
 run "$KBENCH" load --check "$PLAIN"
 expect_out_grep "locks with no range listed" '^  SMBlockingX \(no range\) +381 '
@@ -71,14 +69,12 @@ lines_of() {  # the error lines of a JSON document, without their counts
 }
 
 kload -q --run-once -c "$PLAIN" -D "$D" --json "$WORK/r.json" 2
-if [ "$RC" -eq 1 ]; then pass "run-once: exits 1 (six operations did not end as expected)"; else
-    fail "run-once: exit status" "rc=$RC" "$(tail -5 "$WORK/err")"; fi
+expect_status "run-once: exits 1 (six operations did not end as expected)" 1
 expect_out_grep "run-once: says how many" '^6 operations did not end as the loadfile expects:$'
-if [ "$(lines_of "$WORK/r.json")" = "$expected_lines" ]; then pass "run-once: only lines 49, 70, 18550 fail"; else
-    fail "run-once: error lines" "$(lines_of "$WORK/r.json")"; fi
-e=$(jget "$WORK/r.json" '(d["results"]["errors"], d["results"]["passes"], d["results"]["ops_total"])')
-if [ "$e" = "(6, 2, $((2 * nops)))" ]; then pass "run-once: 2 passes, 2 x the awk operations"; else
-    fail "run-once: figures" "$e, expected (6, 2, $((2 * nops)))"; fi
+expect_eq "run-once: only lines 49, 70, 18550 fail" "$(lines_of "$WORK/r.json")" "$expected_lines"
+expect_eq "run-once: 2 passes, 2 x the awk operations" \
+    "$(jget "$WORK/r.json" '(d["results"]["errors"], d["results"]["passes"], d["results"]["ops_total"])')" \
+    "(6, 2, $((2 * nops)))"
 # every write moves its size; a read counts what it read, which is its
 # size but at the end of a file (dbench 1 did not check reads)
 b=$(jget "$WORK/r.json" 'd["results"]["bytes"]')
@@ -91,12 +87,11 @@ fi
 expect_empty_dir "run-once: directory left empty" "$D"
 
 kload -q -t 3 --warmup 1 -c "$TRACE" -D "$D" --json "$WORK/t.json" 2
-if [ "$RC" -eq 1 ]; then pass "timed: exits 1"; else fail "timed: exit status" "rc=$RC" "$(tail -5 "$WORK/err")"; fi
+expect_status "timed: exits 1" 1
 # the run may stop anywhere in a pass: the lines that failed are some of
 # the three, the first two among them (reached in the first second)
 e=$(jget "$WORK/t.json" 'str(sorted(set(e["line"] for e in d["results"]["error_lines"]) - {49, 70, 18550})) + " " + str({49, 70} <= set(e["line"] for e in d["results"]["error_lines"]))')
-if [ "$e" = "[] True" ]; then pass "timed: only lines 49, 70 (and 18550) fail"; else
-    fail "timed: error lines" "$(jget "$WORK/t.json" 'd["results"]["error_lines"]')"; fi
+expect_eq "timed: only lines 49, 70 (and 18550) fail" "$e" "[] True" "$(jget "$WORK/t.json" 'd["results"]["error_lines"]')"
 expect_empty_dir "timed: directory left empty" "$D"
 
 finish

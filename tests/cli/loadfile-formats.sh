@@ -39,21 +39,19 @@ smbtrace_awk() {
 for f in small dbench2 dbench1; do
     L="$DATA/$f.txt"
     run "$KBENCH" load --check "$L"
-    if [ "$RC" -eq 0 ]; then pass "$f: --check exits 0"; else fail "$f: --check exits 0" "$(cat "$WORK/err")"; fi
+    expect_status "$f: --check exits 0" 0
     check_counts >"$WORK/mine"
     bytes_mine=$(check_bytes)
     case $f in
         dbench1) smbtrace_awk "$L" >"$WORK/theirs"; bytes_theirs=$(cat "$WORK/awkbytes") ;;
         *) netbench_awk "$L" >"$WORK/theirs"; bytes_theirs=$(netbench_bytes "$L") ;;
     esac
-    if cmp -s "$WORK/mine" "$WORK/theirs"; then pass "$f: --check counts = awk counts"; else
-        fail "$f: --check counts = awk counts" "$(diff "$WORK/mine" "$WORK/theirs")"; fi
-    if [ "$bytes_mine" = "$bytes_theirs" ]; then pass "$f: bytes read/written = awk ($bytes_mine MB)"; else
-        fail "$f: bytes = awk" "kbench $bytes_mine, awk $bytes_theirs"; fi
+    expect_same_file "$f: --check counts = awk counts" "$WORK/mine" "$WORK/theirs"
+    expect_eq "$f: bytes read/written = awk (kbench, awk: MB)" "$bytes_mine" "$bytes_theirs"
     kload -q --run-once -c "$L" -D "$D" --json "$WORK/r.json" 2
-    e=$(jget "$WORK/r.json" '(d["results"]["errors"], d["results"]["passes"])')
-    if [ "$RC" -eq 0 ] && [ "$e" = "(0, 2)" ]; then pass "$f: runs, two passes, no errors"; else
-        fail "$f: runs without errors" "rc=$RC $e" "$(tail -8 "$WORK/out")"; fi
+    expect_status "$f: runs, exit 0" 0
+    expect_eq "$f: runs, two passes, no errors" "$(jget "$WORK/r.json" '(d["results"]["errors"], d["results"]["passes"])')" \
+        "(0, 2)" "$(tail -8 "$WORK/out")"
     expect_empty_dir "$f: directory left empty" "$D"
 done
 
@@ -78,7 +76,7 @@ gzip -c "$DATA/dbench1.txt" >"$WORK/trace.txt.gz"
 run "$KBENCH" load --check "$WORK/trace.txt.gz"
 expect_out_grep "gzip loadfile read" 'dbench1 format, valid'
 kload -q --run-once -c "$WORK/trace.txt.gz" -D "$D" 1
-if [ "$RC" -eq 0 ]; then pass "gzip loadfile runs"; else fail "gzip loadfile runs" "$(cat "$WORK/err")"; fi
+expect_status "gzip loadfile runs" 0
 
 # a shipped loadfile by its bare name, from any directory
 (cd "$WORK" && "$KBENCH" load --check smallfiles.txt) >"$WORK/out" 2>"$WORK/err"
@@ -90,8 +88,7 @@ expect_err_grep "refusal named" 'rmroot.txt:1: SMBrmdir of the run directory its
 # every error, with its line, not just the first
 printf 'Close 1 NT_STATUS_OK\nBogus 1 NT_STATUS_OK\nReadX 1 NT_STATUS_OK\nClose x NT_STATUS_OK\n' >"$WORK/bad.txt"
 expect_rc "--check of a bad file exits 2" 2 "$KBENCH" load --check "$WORK/bad.txt"
-n=$(grep -c '^.*bad.txt:[0-9]*: ' "$WORK/err")
-if [ "$n" -eq 3 ]; then pass "--check lists all three errors"; else fail "--check lists all errors" "$(cat "$WORK/err")"; fi
+expect_lines "--check lists all three errors" -eq 3 "$WORK/err" '^.*bad.txt:[0-9]*: '
 # a reply whose request the trace lacks (a capture loses packets) is
 # counted, not replayed, and not an error
 printf 'SMBopenX REPLY Handle 3\nSMBmkdir REQUEST Path \\D\n' >"$WORK/orphan.txt"

@@ -24,20 +24,16 @@ for w in $WORKLOADS; do
             "$(diff "$WORK/$w.txt" "$LF/$w.txt" 2>&1 | head -6)" "$(cat "$WORK/err")"
     fi
     head -5 "$LF/$w.txt" >"$WORK/head"
-    if grep -q '^# kbench generated workload' "$WORK/head" &&
-       grep -qx '# SPDX-License-Identifier: GPL-3.0-or-later' "$WORK/head"; then
-        pass "$w.txt: header says what it is and its licence"
-    else
-        fail "$w.txt: header" "$(cat "$WORK/head")"
-    fi
+    expect_file_grep "$w.txt: header says what it is" "$WORK/head" '^# kbench generated workload'
+    expect_file_grep "$w.txt: header says its licence" "$WORK/head" '^# SPDX-License-Identifier: GPL-3\.0-or-later$'
 done
 
 # --- same seed, same bytes; another seed, another file ----------------------
 if [ -x "$GENLOAD" ]; then
     "$GENLOAD" --seed 7 smallfiles >"$WORK/a" && "$GENLOAD" --seed 7 smallfiles >"$WORK/b"
-    if cmp -s "$WORK/a" "$WORK/b"; then pass "genload: same seed, same output"; else fail "genload: same seed, same output"; fi
+    expect_same_file "genload: same seed, same output" "$WORK/a" "$WORK/b"
     "$GENLOAD" --seed 8 smallfiles >"$WORK/c"
-    if cmp -s "$WORK/a" "$WORK/c"; then fail "genload: the seed matters"; else pass "genload: the seed matters"; fi
+    expect_true "genload: the seed matters" sh -c '! cmp -s "$0" "$1"' "$WORK/a" "$WORK/c"
     expect_rc "genload: unknown workload is a usage error" 2 "$GENLOAD" nosuch
     expect_rc "genload: bad seed is a usage error" 2 "$GENLOAD" --seed x client
 fi
@@ -54,13 +50,10 @@ for w in $WORKLOADS; do
     fi
     kload --run-once -q --json "$WORK/$w.json" -c "$LF/$w.txt" -D "$D" 1
     want=$(grep -cv '^#' "$LF/$w.txt")
-    got=$(jget "$WORK/$w.json" '(d["results"]["errors"], d["results"]["ops_total"])' 2>&1)
-    if [ "$RC" -eq 0 ] && [ "$got" = "(0, $want)" ]; then
-        pass "$w.txt: one pass, $want operations, no errors"
-    else
-        fail "$w.txt: one pass, $want operations, no errors" "rc=$RC (errors, ops) = $got" \
-            "$(head -20 "$WORK/out")" "$(head -5 "$WORK/err")"
-    fi
+    expect_status "$w.txt: one pass, exit 0" 0
+    expect_eq "$w.txt: one pass, $want operations, no errors (errors, ops)" \
+        "$(jget "$WORK/$w.json" '(d["results"]["errors"], d["results"]["ops_total"])' 2>&1)" "(0, $want)" \
+        "$(head -20 "$WORK/out")"
     expect_empty_dir "$w.txt: directory empty after" "$D"
 done
 
@@ -69,10 +62,8 @@ if [ -r /usr/share/dbench/client.txt ]; then
     LC_ALL=C sort -u /usr/share/dbench/client.txt >"$WORK/dbench.sorted"
     for w in $WORKLOADS; do
         grep -v '^#' "$LF/$w.txt" | LC_ALL=C sort -u >"$WORK/$w.sorted"
-        n=$(LC_ALL=C comm -12 "$WORK/dbench.sorted" "$WORK/$w.sorted" | wc -l)
-        if [ "$n" -eq 0 ]; then pass "$w.txt: no line in common with dbench's client.txt"; else
-            fail "$w.txt: no line in common with dbench's client.txt" \
-                "$(LC_ALL=C comm -12 "$WORK/dbench.sorted" "$WORK/$w.sorted" | head -3)"; fi
+        expect_eq "$w.txt: no line in common with dbench's client.txt" \
+            "$(LC_ALL=C comm -12 "$WORK/dbench.sorted" "$WORK/$w.sorted" | head -3)" ""
     done
 else
     skip "no line of dbench's client.txt (install Debian's dbench package)"
@@ -173,7 +164,6 @@ END {
     print (bad == "" ? "mix: ok" : "mix: out of range:" bad)
 }' "$WORK/mix" >"$WORK/table"
 cat "$WORK/table"
-if grep -qx 'mix: ok' "$WORK/table"; then pass "client.txt: the office mix, W:R, handles, peak, size"; else
-    fail "client.txt: the office mix, W:R, handles, peak, size" "$(tail -1 "$WORK/table")"; fi
+expect_eq "client.txt: the office mix, W:R, handles, peak, size" "$(tail -1 "$WORK/table")" "mix: ok"
 
 finish

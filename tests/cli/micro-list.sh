@@ -19,21 +19,17 @@ missing=
 for t in $LM_TESTS; do
     grep -Eq "^$t +lmbench +(us|ns|MB/s) +[^ ].* \\(lmbench [a-z_]+.*\\)$" "$WORK/out" || missing="$missing $t"
 done
-if [ -z "$missing" ]; then pass "--list: every lmbench test with its unit and method"; else
-    fail "--list: every lmbench test with its unit and method" "missing or malformed:$missing"; fi
+expect_eq "--list: every lmbench test with its unit and method (missing or malformed)" "$missing" ""
 expect_out_grep "--list: null call is getppid in us" "^lat_syscall_null +lmbench +us +getppid\\(\\) system call \\(lmbench lat_syscall null\\)$"
 expect_out_grep "--list: bandwidths in MB/s" "^bw_mem_rd +lmbench +MB/s "
 expect_out_grep "--list: memory latencies in ns" "^lat_mem_main +lmbench +ns "
 expect_out_grep "--list: the byte family too" "^byte_[a-z0-9_]+ +byte "
-n_lm=$(grep -c " lmbench " "$WORK/out")
-if [ "$n_lm" -eq 43 ]; then pass "--list: 43 lmbench tests"; else fail "--list: 43 lmbench tests" "found $n_lm"; fi
+expect_lines "--list: 43 lmbench tests" -eq 43 "$WORK/out" " lmbench "
 
 expect_rc "--list --family lmbench" 0 "$KBENCH" micro --list --family lmbench
-if grep -q " byte " "$WORK/out"; then fail "--family lmbench lists no byte test" "$(grep ' byte ' "$WORK/out" | head -3)"; else
-    pass "--family lmbench lists no byte test"; fi
+expect_no_grep "--family lmbench lists no byte test" "$WORK/out" " byte "
 expect_rc "--list --family byte" 0 "$KBENCH" micro --list --family byte
-if grep -q " lmbench " "$WORK/out"; then fail "--family byte lists no lmbench test"; else
-    pass "--family byte lists no lmbench test"; fi
+expect_no_grep "--family byte lists no lmbench test" "$WORK/out" " lmbench "
 
 # ---- unknown test: exit 2, the list of valid names ----
 expect_rc "unknown test" 2 "$KBENCH" micro --quick lat_syscall_null lat_nothing
@@ -41,16 +37,9 @@ expect_err_grep "unknown test: named" "^kbench micro: unknown test 'lat_nothing'
 expect_err_grep "unknown test: valid names follow" "^valid tests:$"
 expect_err_grep "unknown test: lmbench names listed" " lat_syscall_null .*lat_syscall_io"
 expect_err_grep "unknown test: byte names listed" "byte_"
-if grep -q '\[1/' "$WORK/err"; then fail "unknown test: nothing ran"; else pass "unknown test: nothing ran"; fi
+expect_no_grep "unknown test: nothing ran" "$WORK/err" '\[1/'
 
 # ---- bad options: exit 2, one line, nothing run ----
-expect_bad() {
-    bname=$1 re=$2
-    shift 2
-    expect_rc "$bname: exit 2" 2 "$@"
-    if grep -Eq -- "$re" "$WORK/err" && ! grep -q '\[1/' "$WORK/err"; then pass "$bname: said, nothing run"; else
-        fail "$bname: said, nothing run" "want /$re/" "stderr: $(cat "$WORK/err")"; fi
-}
 expect_bad "--family foo" "--family must be lmbench or byte, not 'foo'" "$KBENCH" micro --family foo
 expect_bad "--enough 0" "--enough must be a time from 0.1ms to 10s, not '0'" "$KBENCH" micro --enough 0
 expect_bad "--enough abc" "--enough must be a time .* not 'abc'" "$KBENCH" micro --enough abc
@@ -62,8 +51,7 @@ expect_bad "--baseline foo" "--baseline must be byte4 or unixbench5, not 'foo'" 
 expect_bad "unknown option" "--frob" "$KBENCH" micro --frob
 expect_bad "--list with a test name" "--list takes no test name \\('lat_pipe'\\)" \
     "$KBENCH" micro --list lat_pipe
-if [ -s "$WORK/out" ]; then fail "--list with a test name: nothing listed" "$(head -3 "$WORK/out")"; else
-    pass "--list with a test name: nothing listed"; fi
+expect_empty_file "--list with a test name: nothing listed" "$WORK/out"
 expect_bad "test of another family" "test 'lat_pipe' is in the lmbench family, not byte" \
     "$KBENCH" micro --family byte lat_pipe
 mkdir -p "$WORK/tmp"
@@ -117,24 +105,24 @@ nohelp=
 for opt in --list --family --enough --duration --quick --copies --baseline --json; do
     grep -q -- "$opt" "$WORK/out" || nohelp="$nohelp $opt"
 done
-if [ -z "$nohelp" ]; then pass "--help names every option"; else fail "--help names every option" "missing:$nohelp"; fi
+expect_eq "--help names every option (missing)" "$nohelp" ""
 
 
 # ---- standard output that cannot be written: said, exit 1 ----
 mkdir -p "$WORK/tmp"
+: >"$WORK/out"   # (not written by these runs)
 TMPDIR="$WORK/tmp" "$KBENCH" micro --quick lat_syscall_null >&- 2>"$WORK/err"
 RC=$?
-if [ "$RC" -eq 1 ]; then pass "closed stdout: exit 1"; else fail "closed stdout: exit 1" "exit $RC"; fi
+expect_status "closed stdout: exit 1" 1
 expect_err_grep "closed stdout: said" "^kbench micro: cannot write the results to standard output: "
 if [ -c /dev/full ]; then
     TMPDIR="$WORK/tmp" "$KBENCH" micro --quick lat_syscall_null >/dev/full 2>"$WORK/err"
     RC=$?
-    if [ "$RC" -eq 1 ]; then pass "full stdout: exit 1"; else fail "full stdout: exit 1" "exit $RC"; fi
+    expect_status "full stdout: exit 1" 1
     expect_err_grep "full stdout: said" "^kbench micro: cannot write the results to standard output: "
     "$KBENCH" micro --list >/dev/full 2>"$WORK/err"
     RC=$?
-    if [ "$RC" -eq 1 ]; then pass "--list to a full stdout: exit 1"; else
-        fail "--list to a full stdout: exit 1" "exit $RC"; fi
+    expect_status "--list to a full stdout: exit 1" 1
     expect_err_grep "--list to a full stdout: said" "^kbench micro: cannot write the list to standard output: "
 else
     skip "no /dev/full"

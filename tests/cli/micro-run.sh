@@ -7,13 +7,12 @@
 
 mkdir -p "$WORK/tmp"
 TMPDIR="$WORK/tmp" run "$KBENCH" micro --quick --family lmbench --json "$WORK/m.json"
-if [ "$RC" -eq 0 ]; then pass "quick lmbench run: exit 0"; else
-    fail "quick lmbench run: exit 0" "exit $RC" "$(grep -v '\[[0-9]*/' "$WORK/err" | head -20)"; fi
+expect_eq "quick lmbench run: exit 0 (status)" "$RC" 0 "$(grep -v '\[[0-9]*/' "$WORK/err" | head -20)"
 cp "$WORK/out" "$WORK/text"
 expect_empty_dir "temporary directory removed" "$WORK/tmp"
 
 # the JSON: every test, a positive finite value or a reason
-python3 - "$WORK/m.json" >"$WORK/py" 2>&1 <<'PY'
+expect_py "JSON: every lmbench test has a positive finite figure or a reason" "$WORK/m.json" <<'PY'
 import json, math, sys
 d = json.load(open(sys.argv[1]))
 bad = []
@@ -57,8 +56,6 @@ for must in ("lat_syscall_null", "lat_syscall_io", "lat_pipe", "lat_ctx_2p_0k", 
 print("\n".join(bad))
 sys.exit(1 if bad else 0)
 PY
-if [ $? -eq 0 ]; then pass "JSON: every lmbench test has a positive finite figure or a reason"; else
-    fail "JSON: every lmbench test has a positive finite figure or a reason" "$(cat "$WORK/py")"; fi
 
 # the text: lmbench's tables and one line per test
 for h in "Processor, Processes - times in microseconds - smaller is better" \
@@ -67,15 +64,12 @@ for h in "Processor, Processes - times in microseconds - smaller is better" \
          "File & VM system latencies in microseconds - smaller is better" \
          "\\*Local\\* Communication bandwidths in MB/s - bigger is better" \
          "Memory latencies in nanoseconds - smaller is better"; do
-    grep -q "^$h\$" "$WORK/text" || fail "text: heading '$h'" "$(head -40 "$WORK/text")"
+    expect_file_grep "text: lmbench heading '$h'" "$WORK/text" "^$h\$"
 done
-pass "text: the six lmbench headings"
-if grep -Eq "^Host +OS +Mhz +null +null +stat +open +slct +sig +sig +fork +exec +sh$" "$WORK/text"; then
-    pass "text: processor table columns"; else fail "text: processor table columns" "$(head -12 "$WORK/text")"; fi
-host=$(uname -n)
-if grep -Eq "^$host +Linux $(uname -r) +[0-9-]+ " "$WORK/text"; then pass "text: host, OS and Mhz"; else
-    fail "text: host, OS and Mhz" "$(head -12 "$WORK/text")"; fi
-python3 - "$WORK/m.json" "$WORK/text" >"$WORK/py" 2>&1 <<'PY'
+expect_file_grep "text: processor table columns" "$WORK/text" \
+    "^Host +OS +Mhz +null +null +stat +open +slct +sig +sig +fork +exec +sh$"
+expect_file_grep "text: host, OS and Mhz" "$WORK/text" "^$(uname -n) +Linux $(uname -r) +[0-9-]+ "
+expect_py "text: one line per test, same figures as the JSON" "$WORK/m.json" "$WORK/text" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
 text = open(sys.argv[2]).read().splitlines()
@@ -99,42 +93,38 @@ for t in d["results"]["tests"]:
 print("\n".join(bad))
 sys.exit(1 if bad else 0)
 PY
-if [ $? -eq 0 ]; then pass "text: one line per test, same figures as the JSON"; else
-    fail "text: one line per test, same figures as the JSON" "$(cat "$WORK/py")"; fi
 expect_true "text: MB is 10^6 bytes" grep -q "MB = 10^6 bytes" "$WORK/text"
 
 # ---- chosen tests only; --json - keeps stdout pure JSON ----
 TMPDIR="$WORK/tmp" run "$KBENCH" micro --quick --json - lat_syscall_null bw_mem_wr
-expect_true "--json -: exit 0" test "$RC" -eq 0
-if jget "$WORK/out" '",".join(t["name"] for t in d["results"]["tests"])' >"$WORK/names" 2>&1 &&
-   [ "$(cat "$WORK/names")" = "lat_syscall_null,bw_mem_wr" ]; then pass "--json -: the two tests, in order"; else
-    fail "--json -: the two tests, in order" "$(cat "$WORK/names")" "$(head -c 300 "$WORK/out")"; fi
+expect_status "--json -: exit 0" 0
+expect_eq "--json -: the two tests, in order" \
+    "$(jget "$WORK/out" '",".join(t["name"] for t in d["results"]["tests"])' 2>&1)" "lat_syscall_null,bw_mem_wr" \
+    "$(head -c 300 "$WORK/out")"
 expect_err_grep "--json -: the text on stderr" "^lat_syscall_null +null call "
 expect_err_grep "--json -: progress on stderr" "^kbench micro: \\[2/2\\] bw_mem_wr\\.\\.\\.$"
-if grep -q "Context switching" "$WORK/err"; then fail "only the tables of the chosen tests"; else
-    pass "only the tables of the chosen tests"; fi
+expect_no_grep "only the tables of the chosen tests" "$WORK/err" "Context switching"
 expect_empty_dir "temporary directory removed again" "$WORK/tmp"
 
 # ---- a test that cannot run here is skipped with its reason, the others run ----
 (ulimit -n 40 && TMPDIR="$WORK/tmp" exec "$KBENCH" micro --quick --json "$WORK/s.json" \
     lat_select_file lat_sig_prot) >"$WORK/out" 2>"$WORK/err"
 RC=$?
-expect_true "out of descriptors: exit 0" test "$RC" -eq 0
+expect_status "out of descriptors: exit 0" 0
 expect_out_grep "out of descriptors: skipped with the reason" \
     "^lat_select_file +slct file +skipped: cannot open 100 descriptors: Too many open files$"
 expect_out_grep "out of descriptors: the table shows -" "^$(uname -n) +Linux [^ ]+ +[0-9.]+ +-$"
 expect_out_grep "out of descriptors: the next test ran" "^lat_sig_prot +prot fault +[0-9.]+ us "
-if jget "$WORK/s.json" '[sorted(t) for t in d["results"]["tests"]]' >"$WORK/keys" 2>&1 &&
-   grep -q "\['family', 'name', 'skipped', 'title'\], \['cov_pct', 'family'" "$WORK/keys"; then
-    pass "out of descriptors: JSON has the reason and no value"; else
-    fail "out of descriptors: JSON has the reason and no value" "$(cat "$WORK/keys")"; fi
+jget "$WORK/s.json" '[sorted(t) for t in d["results"]["tests"]]' >"$WORK/keys" 2>&1
+expect_file_grep "out of descriptors: JSON has the reason and no value" "$WORK/keys" \
+    "\['family', 'name', 'skipped', 'title'\], \['cov_pct', 'family'"
 expect_empty_dir "out of descriptors: temporary directory removed" "$WORK/tmp"
 
 # ---- no loopback (a new network namespace: lo is down): every TCP test
 # is skipped with its reason, none fails ----
 if unshare -n true 2>/dev/null; then
     TMPDIR="$WORK/tmp" run unshare -n "$KBENCH" micro --quick lat_connect lat_tcp lat_unix
-    expect_true "no loopback: exit 0" test "$RC" -eq 0
+    expect_status "no loopback: exit 0" 0
     expect_out_grep "no loopback: lat_connect skipped" \
         "^lat_connect +TCP conn +skipped: cannot connect to 127.0.0.1: Network is unreachable$"
     expect_out_grep "no loopback: lat_tcp skipped" "^lat_tcp +TCP +skipped: "
@@ -151,16 +141,15 @@ if [ "$(id -u)" -eq 0 ] && unshare -m true 2>/dev/null; then
     run unshare -m sh -c 'mount -t tmpfs -o size=64k tmpfs "$1" && shift &&
         TMPDIR="$0" exec "$@"' "$WORK/tiny" "$WORK/tiny" "$KBENCH" micro --quick \
         --json "$WORK/full.json" bw_file_rd byte_fcopy_1024 byte_shell1
-    expect_true "full file system: exit 0" test "$RC" -eq 0
+    expect_status "full file system: exit 0" 0
     expect_out_grep "full file system: bw_file_rd skipped" "^bw_file_rd +File reread +skipped: .*No space left on device$"
     expect_out_grep "full file system: File Copy skipped" \
         "^File Copy 1024 bufsize 2000 maxblocks +- KBps +\\(writing the test file: No space left on device\\)$"
     expect_out_grep "full file system: Shell Scripts skipped" \
         "^Shell Scripts \\(1 concurrent\\) +- lpm +\\(.*: No space left on device\\)$"
-    if jget "$WORK/full.json" '[("skipped" in t, "error" in t) for t in d["results"]["tests"]]' \
-        >"$WORK/keys" 2>&1 && grep -qx "\[(True, False), (True, False), (True, False)\]" "$WORK/keys"; then
-        pass "full file system: JSON says skipped, not error"; else
-        fail "full file system: JSON says skipped, not error" "$(cat "$WORK/keys")"; fi
+    expect_eq "full file system: JSON says skipped, not error" \
+        "$(jget "$WORK/full.json" '[("skipped" in t, "error" in t) for t in d["results"]["tests"]]' 2>&1)" \
+        "[(True, False), (True, False), (True, False)]"
 else
     skip "full file system: needs root and a mount namespace"
 fi
@@ -170,8 +159,8 @@ fi
 for base in byte4 unixbench5; do
     TMPDIR="$WORK/tmp" run "$KBENCH" micro --quick --baseline "$base" --json "$WORK/b.json" \
         byte_syscall byte_whet byte_shell1 byte_hanoi
-    expect_true "BYTE JSON ($base): exit 0" test "$RC" -eq 0
-    python3 - "$WORK/b.json" "$base" >"$WORK/py" 2>&1 <<'PY'
+    expect_status "BYTE JSON ($base): exit 0" 0
+    expect_py "BYTE JSON ($base): units, index and score check" "$WORK/b.json" "$base" <<'PY'
 import json, math, sys
 d = json.load(open(sys.argv[1]))
 base = {"byte4": {"byte_syscall": 15000.0, "byte_whet": 55.0},
@@ -194,8 +183,6 @@ for t in ix["tests"]:
 score = math.exp(sum(logs) / len(logs))
 assert abs(ix["final_score"] - score) <= 1e-6 * score, (ix["final_score"], score)
 PY
-    if [ $? -eq 0 ]; then pass "BYTE JSON ($base): units, index and score check"; else
-        fail "BYTE JSON ($base): units, index and score check" "$(cat "$WORK/py")"; fi
 done
 expect_empty_dir "BYTE JSON: temporary directory removed" "$WORK/tmp"
 
@@ -208,7 +195,7 @@ if command -v taskset >/dev/null 2>&1 && cpu=$(taskset -pc $$ 2>/dev/null | sed 
    [ -n "$cpu" ]; then
     TMPDIR="$WORK/tmp" run taskset -c "$cpu" "$KBENCH" micro --quick --copies 256 --json "$WORK/c.json" \
         byte_syscall
-    expect_true "--copies 256 on one CPU: exit 0" test "$RC" -eq 0
+    expect_status "--copies 256 on one CPU: exit 0" 0
     expect_out_grep "--copies 256 on one CPU: a figure" "^System Call Overhead +[0-9.]+ lps "
     expect_true "--copies 256: the JSON says 256 copies" \
         test "$(jget "$WORK/c.json" 'd["params"]["copies"]' 2>&1)" = 256

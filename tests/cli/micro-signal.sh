@@ -19,6 +19,18 @@ in_session() {
         awk -v s="$1" '{ sub(/^.*\) /, ""); split($0, f, " "); if (f[4] == s && f[1] != "Z") n++ } END { print n + 0 }'
 }
 
+# session_has SID N: N processes or more in session SID (how many in $kids)
+session_has() {
+    kids=$(in_session "$1")
+    [ "$kids" -ge "$2" ]
+}
+
+# session_empty SID: no live process in session SID (how many in $left)
+session_empty() {
+    left=$(in_session "$1")
+    [ "$left" -eq 0 ]
+}
+
 # stop SIG AT PROCS: start a run of test AT in its own session, wait for
 # its progress line and for PROCS processes in the session, send SIG, wait
 stop() {
@@ -27,15 +39,9 @@ stop() {
     TMPDIR="$WORK/tmp" setsid "$KBENCH" micro --enough 50ms "$at" lat_syscall_null \
         >"$WORK/out" 2>"$WORK/err" &
     pid=$!
-    i=0
-    while ! grep -q "\\[1/2\\] $at" "$WORK/err" 2>/dev/null && [ $i -lt 2400 ]; do
-        sleep 0.05; i=$((i + 1))
-    done
+    wait_until 120 grep -qs "\\[1/2\\] $at" "$WORK/err"
     sid=$pid     # setsid made kbench the leader of a new session
-    i=0
-    while kids=$(in_session "$sid"); [ "$kids" -lt "$want" ] && [ $i -lt 6000 ]; do
-        sleep 0.02; i=$((i + 1))
-    done
+    wait_until 120 session_has "$sid" "$want"
     sleep 0.1
     kill -"$sig" "$pid"
     wait "$pid"
@@ -49,24 +55,18 @@ for case in "INT 130 lat_ctx_16p_64k 16" "TERM 143 lat_ctx_8p_16k 8" "INT 130 la
     set -- $case
     stop "$1" "$3" "$4"
     name="SIG$1 during $3"
-    if [ "$RC" -eq "$2" ]; then pass "$name: exit $2"; else fail "$name: exit $2" "exit $RC" "$(cat "$WORK/err")"; fi
+    expect_status "$name: exit $2" "$2"
     case $3 in
-        lat_ctx_16p_64k) if [ "$KIDS" -ge 16 ]; then pass "$name: the ring was running ($KIDS processes)"; else
-                             fail "$name: the ring was running" "$KIDS processes in the session"; fi ;;
+        lat_ctx_16p_64k) expect_true "$name: the ring was running ($KIDS processes)" [ "$KIDS" -ge 16 ] ;;
     esac
     # kbench reaps its children before it exits; what they started (a
     # shell script's jobs) dies with them, but not at once: wait for it
     # (a guard, ~60 s), never for a set time
-    i=0
-    while left=$(in_session "$SID"); [ "$left" -gt 0 ] && [ $i -lt 600 ]; do
-        sleep 0.1; i=$((i + 1))
-    done
-    if [ "$left" -eq 0 ]; then pass "$name: no process left"; else
-        fail "$name: no process left" "$left processes in session $SID"; fi
+    wait_until 60 session_empty "$SID"
+    expect_eq "$name: no process left (processes in session $SID)" "$left" 0
     expect_empty_dir "$name: no temporary directory left" "$WORK/tmp"
     expect_err_grep "$name: said so" "^kbench micro: interrupted; children stopped, temporary files removed, no figures reported$"
-    if [ -s "$WORK/out" ]; then fail "$name: no figure printed" "$(cat "$WORK/out")"; else
-        pass "$name: no figure printed"; fi
+    expect_empty_file "$name: no figure printed" "$WORK/out"
 done
 
 # ---- SIGTERM during 300 copies: every copy killed and reaped before kbench
@@ -78,18 +78,14 @@ all_in_session() {
 rm -rf "$WORK/tmp" && mkdir -p "$WORK/tmp"
 TMPDIR="$WORK/tmp" setsid "$KBENCH" micro --copies 300 byte_pipe >"$WORK/out" 2>"$WORK/err" &
 pid=$!
-i=0
-while kids=$(in_session "$pid"); [ "$kids" -lt 301 ] && [ $i -lt 6000 ]; do
-    sleep 0.02; i=$((i + 1))
-done
+wait_until 120 session_has "$pid" 301
 kill -TERM "$pid"
 wait "$pid"
 RC=$?
 left=$(all_in_session "$pid")
-if [ "$RC" -eq 143 ] && [ "$kids" -ge 301 ]; then pass "SIGTERM during 300 copies: exit 143"; else
-    fail "SIGTERM during 300 copies: exit 143" "exit $RC, $kids processes" "$(cat "$WORK/err")"; fi
-if [ "$left" -eq 0 ]; then pass "SIGTERM during 300 copies: every copy reaped"; else
-    fail "SIGTERM during 300 copies: every copy reaped" "$left processes left in session $pid"; fi
+expect_true "SIGTERM during 300 copies: all were running ($kids processes)" [ "$kids" -ge 301 ]
+expect_status "SIGTERM during 300 copies: exit 143" 143
+expect_eq "SIGTERM during 300 copies: every copy reaped (processes left in session $pid)" "$left" 0
 expect_empty_dir "SIGTERM during 300 copies: no temporary directory left" "$WORK/tmp"
 
 # ---- an ignored SIGHUP (nohup) stays ignored ----
@@ -97,10 +93,7 @@ rm -rf "$WORK/tmp" && mkdir -p "$WORK/tmp"
 (trap '' HUP; TMPDIR="$WORK/tmp" exec setsid "$KBENCH" micro byte_shell1 \
     lat_syscall_null >"$WORK/out" 2>"$WORK/err") &
 pid=$!
-i=0
-while ! grep -q "\\[1/2\\] byte_shell1" "$WORK/err" 2>/dev/null && [ $i -lt 2400 ]; do
-    sleep 0.05; i=$((i + 1))
-done
+wait_until 120 grep -qs "\\[1/2\\] byte_shell1" "$WORK/err"
 sleep 0.2
 kill -HUP "$pid"
 sleep 0.3
@@ -109,8 +102,7 @@ if kill -0 "$pid" 2>/dev/null; then pass "ignored SIGHUP: still running"; else
 kill -TERM "$pid"
 wait "$pid"
 RC=$?
-if [ "$RC" -eq 143 ]; then pass "ignored SIGHUP: SIGTERM still stops it"; else
-    fail "ignored SIGHUP: SIGTERM still stops it" "exit $RC"; fi
+expect_status "ignored SIGHUP: SIGTERM still stops it" 143
 expect_empty_dir "ignored SIGHUP: no temporary directory left" "$WORK/tmp"
 
 finish

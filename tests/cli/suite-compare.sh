@@ -148,17 +148,6 @@ if command -v gnuplot >/dev/null 2>&1; then
 fi
 
 # ---- bad input: one line naming the file, exit 2 ----
-# expect_bad NAME REGEX CMD...
-expect_bad() {
-    bname=$1 re=$2
-    shift 2
-    expect_rc "$bname: exit 2" 2 "$@"
-    if [ "$(wc -l <"$WORK/err")" -eq 1 ] && grep -Eq -- "$re" "$WORK/err" && [ ! -s "$WORK/out" ]; then
-        pass "$bname: one line"
-    else
-        fail "$bname: one line" "want /$re/" "stderr: $(cat "$WORK/err")" "stdout: $(head -3 "$WORK/out")"
-    fi
-}
 echo 'not json' >text.json
 expect_bad "not JSON" '^kbench compare: text\.json: not a kbench results file: not JSON \(line 1' "$KBENCH" compare a.json text.json
 echo '{"kbench_version": "0.1.0", "kind": "load", "results": {}}' >load.json

@@ -30,12 +30,10 @@ expect_true "kernel release recorded" test "$(jget a.json 'd["system"]["kernel"]
 expect_true "start and end times" test "$(jget a.json 'd["started"] <= d["ended"] and d["ended"].endswith("Z")')" = True
 
 # the progress lines: which run of how many, the figure with its unit, time left
-if grep -Eq '^kbench suite: \[1/6\] load 1, run 1 of 3: [0-9.]+ MB/s \(MB = 10\^6 bytes\); about [0-9]+(s|m[0-9]+s) left$' progress.txt &&
-   grep -Eq '^kbench suite: \[6/6\] load 2, run 3 of 3: ' progress.txt && [ "$(wc -l <progress.txt)" -eq 6 ]; then
-    pass "a progress line per run"
-else
-    fail "a progress line per run" "$(cat progress.txt)"
-fi
+expect_file_grep "a progress line per run: the first" progress.txt \
+    '^kbench suite: \[1/6\] load 1, run 1 of 3: [0-9.]+ MB/s \(MB = 10\^6 bytes\); about [0-9]+(s|m[0-9]+s) left$'
+expect_file_grep "a progress line per run: the last" progress.txt '^kbench suite: \[6/6\] load 2, run 3 of 3: '
+expect_lines "a progress line per run: six" -eq 6 progress.txt ''
 
 # the table: the runs, then min, median, mean, max, CoV (checked against the file)
 # (two decimals; 4 significant digits in a row of figures all below 1)
@@ -47,12 +45,10 @@ for t in json.load(open(sys.argv[1]))["tests"]:
     print(t["name"], " ".join(f % x for x in v + [min(v), sorted(v)[1], sum(v) / 3, max(v)]))
 EOF
 )
-got=$(awk '$1 == "load" { print $1 " " $2 " " $3 " " $4 " " $5 " " $6 " " $7 " " $8 " " $9 }' table.txt)
-if [ "$got" = "$want" ] && grep -Eq '^test +run1 +run2 +run3 +min +median +mean +max +CoV% +unit$' table.txt; then
-    pass "table: runs, min, median, mean, max"
-else
-    fail "table: runs, min, median, mean, max" "want: $want" "got:  $got" "$(cat table.txt)"
-fi
+expect_eq "table: runs, min, median, mean, max" \
+    "$(awk '$1 == "load" { print $1 " " $2 " " $3 " " $4 " " $5 " " $6 " " $7 " " $8 " " $9 }' table.txt)" "$want" \
+    "$(cat table.txt)"
+expect_file_grep "table: its heading" table.txt '^test +run1 +run2 +run3 +min +median +mean +max +CoV% +unit$'
 
 # ---- compare: the file against itself, a copy, and a clearly different copy ----
 expect_rc "compare a file with itself" 2 "$KBENCH" compare a.json a.json
@@ -61,11 +57,8 @@ ln a.json hardlink.json
 expect_rc "compare a file with a hard link to it" 2 "$KBENCH" compare a.json hardlink.json
 cp a.json copy.json
 expect_rc "compare with a copy" 0 "$KBENCH" compare a.json copy.json
-if [ "$(grep -c '+0.00%  ~ (p=1.00)$' "$WORK/out")" -eq 2 ] && ! grep -Eq 'better|worse' "$WORK/out"; then
-    pass "copy: no difference proven anywhere (~)"
-else
-    fail "copy: no difference proven anywhere (~)" "$(cat "$WORK/out")"
-fi
+expect_lines "copy: no difference anywhere (~)" -eq 2 "$WORK/out" '\+0\.00%  ~ \(p=1\.00\)$'
+expect_no_grep "copy: no difference proven anywhere" "$WORK/out" 'better|worse'
 
 # B: every figure of A plus a shift far beyond the spread, so the
 # difference is the shift exactly and must be proven
@@ -80,14 +73,10 @@ d["label"] = "shifted"
 json.dump(d, open(sys.argv[2], "w"))
 EOF
 expect_rc "compare with a shifted copy" 0 "$KBENCH" compare a.json shifted.json
-if [ "$(grep -Ec 'better: \+1000\.0 \+- [0-9.]+ \(\+[0-9.]+% \+- [0-9.]+%, p=0\.000\)$' "$WORK/out")" -eq 2 ]; then
-    pass "shifted: proven better by +1000.0"
-else
-    fail "shifted: proven better by +1000.0" "$(cat "$WORK/out")"
-fi
+expect_lines "shifted: proven better by +1000.0" -eq 2 "$WORK/out" \
+    'better: \+1000\.0 \+- [0-9.]+ \(\+[0-9.]+% \+- [0-9.]+%, p=0\.000\)$'
 expect_rc "the other way round" 0 "$KBENCH" compare shifted.json a.json
-if [ "$(grep -Ec 'worse: -1000\.0 \+- ' "$WORK/out")" -eq 2 ]; then pass "reversed: proven worse"; else
-    fail "reversed: proven worse" "$(cat "$WORK/out")"; fi
+expect_lines "reversed: proven worse" -eq 2 "$WORK/out" 'worse: -1000\.0 \+- '
 
 # where lower is better, the same rise is worse
 python3 - a.json shifted.json <<'EOF'
@@ -99,8 +88,7 @@ for p in sys.argv[1:]:
     json.dump(d, open(p.replace(".json", "-low.json"), "w"))
 EOF
 expect_rc "lower is better" 0 "$KBENCH" compare a-low.json shifted-low.json
-if [ "$(grep -Ec 'worse: \+1000\.0 ' "$WORK/out")" -eq 2 ]; then pass "lower is better: a rise is worse"; else
-    fail "lower is better: a rise is worse" "$(cat "$WORK/out")"; fi
+expect_lines "lower is better: a rise is worse" -eq 2 "$WORK/out" 'worse: \+1000\.0 '
 
 # --style=lkml: "test (unit) || A's mean -> B's mean change", worst first
 expect_rc "lkml style" 0 "$KBENCH" compare --style=lkml a.json shifted.json
@@ -115,45 +103,47 @@ for ta, tb in zip(a["tests"], b["tests"]):
 print(" ".join("%s:%+.2f%%" % (n, c) for c, n in sorted(rows)))
 EOF
 )
-got=$(sed -E 's/^(load [0-9]+) \(MB\/s\) \|\| [0-9.]+ -> [0-9.]+ ([+-][0-9.]+%)$/\1:\2/' "$WORK/out" | tr '\n' ' ' | sed 's/ $//')
-if [ "$got" = "$want" ]; then pass "lkml lines, sorted by change"; else
-    fail "lkml lines, sorted by change" "want: $want" "got: $got" "$(cat "$WORK/out")"; fi
+expect_eq "lkml lines, sorted by change" \
+    "$(sed -E 's/^(load [0-9]+) \(MB\/s\) \|\| [0-9.]+ -> [0-9.]+ ([+-][0-9.]+%)$/\1:\2/' "$WORK/out" | tr '\n' ' ' | sed 's/ $//')" \
+    "$want" "$(cat "$WORK/out")"
 
 # ---- the Go benchmark format ----
 expect_rc "compare --export" 0 "$KBENCH" compare --export a.json
 want=$(jget a.json '"\n".join("BenchmarkLoad/clients=%d 1 %.10g MB/s" % (t["params"]["clients"], r["value"]) for t in d["tests"] for r in t["runs"])')
-if [ "$(grep '^Benchmark' "$WORK/out")" = "$want" ] && grep -qx 'goos: linux' "$WORK/out" &&
-   grep -qx "kernel: $(uname -r)" "$WORK/out" && grep -qx 'label: base' "$WORK/out" &&
-   grep -qx 'Unit MB/s better=higher' "$WORK/out"; then
-    pass "export: configuration lines and one benchmark line per run"
-else
-    fail "export: configuration lines and one benchmark line per run" "want: $want" "$(cat "$WORK/out")"
-fi
+expect_eq "export: one benchmark line per run" "$(grep '^Benchmark' "$WORK/out")" "$want"
+for l in 'goos: linux' "kernel: $(uname -r)" 'label: base' 'Unit MB/s better=higher'; do
+    expect_true "export: the configuration line '$l'" grep -qxF -- "$l" "$WORK/out"
+done
 expect_rc "suite --format=benchstat" 0 "$KBENCH" suite -D "$D" --clients 3 --runs 1 -t 1 --warmup 0 --pause 0 -c "$LF" --format=benchstat -o bs.json
-if [ "$(grep -c '^BenchmarkLoad/clients=3 1 [0-9.e+-]* MB/s$' "$WORK/out")" -eq 1 ] &&
-   [ "$(head -1 "$WORK/out")" = "goos: linux" ] && ! grep -q 'CoV' "$WORK/out"; then
-    pass "suite prints benchstat lines instead of the table"
-else
-    fail "suite prints benchstat lines instead of the table" "$(cat "$WORK/out")"
-fi
+expect_lines "suite prints benchstat lines: the run" -eq 1 "$WORK/out" '^BenchmarkLoad/clients=3 1 [0-9.e+-]* MB/s$'
+expect_eq "suite prints benchstat lines: the configuration first" "$(head -1 "$WORK/out")" "goos: linux"
+expect_no_grep "suite prints benchstat lines instead of the table" "$WORK/out" 'CoV'
 
 # ---- interrupted, then resumed ----
+# runs_done FILE N: the results file FILE records N runs or more
+runs_done() {
+    n=$(jget "$1" 'sum(d["done"].values())' 2>/dev/null || echo 0)
+    [ "${n:-0}" -ge "$2" ]
+}
+# writing FILE PID: kbench suite PID holds FILE's lock and wrote FILE
+writing() {
+    [ "$(cat "$1.lock" 2>/dev/null)" = "$2" ] && [ -s "$1" ]
+}
+# load_child PID: kbench suite PID runs a kbench load; its pid in $child
+load_child() {
+    child=$(pgrep -P "$1" -f -- ' --json ')
+    [ -n "$child" ]
+}
 # shellcheck disable=SC2086
 "$KBENCH" suite $SHORT -o r.json >r.out 2>r.err &
 pid=$!
-i=0
-while [ $i -lt 1200 ]; do
-    n=$(jget r.json 'sum(d["done"].values())' 2>/dev/null || echo 0)
-    [ "${n:-0}" -ge 2 ] && break
-    sleep 0.1
-    i=$((i + 1))
-done
+wait_until 120 runs_done r.json 2
 kill -INT $pid
 wait $pid
-rc=$?
-if [ $rc -eq 130 ]; then pass "SIGINT: exit 130"; else fail "SIGINT: exit 130" "exit $rc" "$(cat r.err)"; fi
-if grep -q 'interrupted by signal 2 after [0-9] of 6 runs; r.json holds them; continue with: kbench suite --resume r.json' r.err; then
-    pass "SIGINT: says how to continue"; else fail "SIGINT: says how to continue" "$(cat r.err)"; fi
+RC=$?
+expect_eq "SIGINT: exit 130 (status)" "$RC" 130 "$(cat r.err)"
+expect_file_grep "SIGINT: says how to continue" r.err \
+    'interrupted by signal 2 after [0-9] of 6 runs; r\.json holds them; continue with: kbench suite --resume r\.json'
 before=$(jget r.json 'sum(len(t["runs"]) for t in d["tests"])')
 expect_true "SIGINT: file kept, not finished, fewer runs ($before)" test "$(jget r.json '(d["interrupted"], d["finished"], sum(d["done"].values()) < 6, sum(d["done"].values()) == sum(len(t["runs"]) for t in d["tests"]))')" = "(True, False, True, True)"
 expect_empty_dir "SIGINT: run directory left empty" "$D"
@@ -162,19 +152,15 @@ mkdir -p elsewhere
 expect_rc "resume" 0 sh -c 'cd elsewhere && "$0" suite --resume ../r.json' "$KBENCH"
 expect_true "resume: no lock file left" test ! -e r.json.lock
 expect_true "resume: 3 runs of each test, the earlier ones kept" test "$(jget r.json '([len(t["runs"]) for t in d["tests"]], d["done"], d["finished"], d["interrupted"], len(d["resumed"]))')" = "([3, 3], {'load 1': 3, 'load 2': 3}, True, False, 1)"
-n=$(grep -c ', run [0-9] of 3: ' "$WORK/err")
-if [ "$n" -eq $((6 - before)) ]; then pass "resume: ran only the $n remaining runs"; else
-    fail "resume: ran only the remaining runs" "ran $n, $before were done" "$(cat "$WORK/err")"; fi
+expect_lines "resume: ran only the $((6 - before)) remaining runs" -eq $((6 - before)) "$WORK/err" ', run [0-9] of 3: '
 # SIGHUP (a closed ssh session) during the pause: stopped like SIGINT
 "$KBENCH" suite -D "$D" --clients 1 --runs 2 -t 1 --warmup 0 --pause 30 -c "$LF" -o hup.json >hup.out 2>hup.err &
 pid=$!
-i=0
-while [ $i -lt 1200 ] && ! ls -A | grep -q '^\.kbench-suite\.'; do sleep 0.1; i=$((i + 1)); done
-sleep 1
+wait_until 120 writing hup.json $pid    # the file is written before the first pause
 kill -HUP $pid
 wait $pid
-rc=$?
-if [ $rc -eq 129 ]; then pass "SIGHUP: exit 129"; else fail "SIGHUP: exit 129" "exit $rc" "$(cat hup.err)"; fi
+RC=$?
+expect_eq "SIGHUP: exit 129 (status)" "$RC" 129 "$(cat hup.err)"
 expect_true "SIGHUP: file kept, interrupted, no run" test "$(jget hup.json '(d["interrupted"], d["finished"], d["done"])')" = "(True, False, {})"
 expect_true "SIGHUP: no temporary directory left" sh -c '! ls -A | grep -q kbench-suite'
 expect_true "SIGHUP: no lock file left" test ! -e hup.json.lock
@@ -182,14 +168,12 @@ expect_true "SIGHUP: no lock file left" test ! -e hup.json.lock
 # kernel), cleans up its files and does not run on alone
 "$KBENCH" suite -D "$D" --clients 1 --runs 2 -t 20 --warmup 0 --pause 0 -c "$LF" -o k9.json >k9.out 2>k9.err &
 pid=$!
-i=0
 child=
-while [ $i -lt 1200 ] && [ -z "$child" ]; do sleep 0.1; child=$(pgrep -P $pid -f -- ' --json '); i=$((i + 1)); done
-sleep 1
+wait_until 120 load_child $pid
+wait_until 120 test -d "$D/clients/client0"    # the load has made its files
 kill -KILL $pid
 wait $pid 2>/dev/null
-i=0
-while [ $i -lt 1200 ] && [ -n "$child" ] && kill -0 "$child" 2>/dev/null; do sleep 0.1; i=$((i + 1)); done
+[ -z "$child" ] || wait_until 120 not_running "$child"
 expect_true "SIGKILL: the load child ($child) stopped with the suite" sh -c '[ -n "$0" ] && ! kill -0 "$0" 2>/dev/null' "$child"
 expect_empty_dir "SIGKILL: the load cleaned up its files" "$D"
 expect_true "SIGKILL: the file still parses, no run recorded" test "$(jget k9.json '(d["finished"], d["done"])')" = "(False, {})"
@@ -210,11 +194,7 @@ rm -rf .kbench-suite.*
 # ---- one writer per results file: a second one is refused, named ----
 "$KBENCH" suite -D "$D" --clients 1 --runs 1 -t 1 --warmup 0 --pause 30 -c "$LF" -o same.json >same.out 2>same.err &
 pid=$!
-i=0
-while [ $i -lt 100 ] && ! { [ "$(cat same.json.lock 2>/dev/null)" = "$pid" ] && [ -s same.json ]; }; do
-    sleep 0.1
-    i=$((i + 1))
-done
+wait_until 120 writing same.json $pid
 expect_true "the lock beside the results file holds the suite's PID" test "$(cat same.json.lock 2>/dev/null)" = "$pid"
 sum=$(cksum <same.json)
 expect_rc "a second suite into the same file: exit 2" 2 "$KBENCH" suite -D "$D" --clients 1 --runs 1 -t 1 --warmup 0 --pause 0 -c "$LF" -o same.json
@@ -264,13 +244,9 @@ EOF
 # matching REGEX, runs nothing and leaves FILE as it was
 expect_resume_bad() {
     sum=$(cksum <"$2")
-    expect_rc "$1: exit 2" 2 "$KBENCH" suite --resume "$2"
-    if [ "$(wc -l <"$WORK/err")" -eq 1 ] && grep -Eq -- "$3" "$WORK/err" && [ "$(cksum <"$2")" = "$sum" ] &&
-       [ ! -e "$2.lock" ]; then
-        pass "$1: one line, the file untouched, no lock left"
-    else
-        fail "$1: one line, the file untouched, no lock left" "want /$3/" "stderr: $(cat "$WORK/err")"
-    fi
+    expect_bad "$1" "$3" "$KBENCH" suite --resume "$2"
+    expect_eq "$1: the file untouched (cksum)" "$(cksum <"$2")" "$sum"
+    expect_true "$1: no lock left" [ ! -e "$2.lock" ]
 }
 edit p1.json 'd["done"]["load 1"] = 1'
 expect_resume_bad "done 1 with 3 runs" p1.json "^kbench suite: .*/p1\.json: test 'load 1': done counts 1 run, but it holds 3 runs and 0 failures; cannot resume it\$"

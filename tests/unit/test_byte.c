@@ -26,6 +26,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <cmocka.h>
@@ -186,6 +187,12 @@ static void copies_window(void **state)
 }
 
 /* harness behaviour with made-up bodies */
+
+/* The loops count_body ran, in every copy and sample: a page shared with
+ * the forked copies, so the work they report can be checked to the loop
+ * however many the machine's load let them run. */
+static unsigned long *loops_run;
+
 static int count_body(void *st, const void *arg, volatile sig_atomic_t *stop, double *amount,
 		      char *err, size_t errlen)
 {
@@ -195,6 +202,7 @@ static int count_body(void *st, const void *arg, volatile sig_atomic_t *stop, do
 		usleep(1000);
 		n++;
 	} while (!*stop);
+	__atomic_add_fetch(loops_run, n, __ATOMIC_SEQ_CST);
 	*amount = (double)n;
 	return 0;
 }
@@ -243,15 +251,27 @@ static void harness(void **state)
 	/* Only what no load can change is checked: amounts of work, and
 	 * bounds that the sleeps and the alarm guarantee.  How fast the
 	 * machine is shows in no assertion (bench/timing-claims). */
+	loops_run = mmap(NULL, sizeof(*loops_run), PROT_READ | PROT_WRITE,
+			 MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	assert_true(loops_run != MAP_FAILED);
 	const struct fixed_ops counting = { NULL, count_body, NULL };
 	assert_int_equal(fixed_run(&counting, NULL, &o, FIXED_SHORT, 1, &r), 0);
 	assert_string_equal(r.skipped, "");
-	/* at least the loop each of the 3 samples finishes after its alarm */
-	assert_true(r.work >= 3);
+	/* the work counted is exactly the loops the copy ran, at least the
+	 * loop each of the 3 samples finishes after its alarm */
+	assert_true(*loops_run >= 3);
+	assert_close(r.work, (double)*loops_run, 0);
 	/* each loop sleeps 1 ms or more: at most 1000 a second */
 	assert_true(r.value > 0 && r.value <= 1000);
 	assert_int_equal(r.samples, 2);
 	assert_true(r.sample_s >= 0.2);        /* an alarm never rings early */
+	/* two copies: every loop of both, each counted once */
+	*loops_run = 0;
+	o.copies = 2;
+	assert_int_equal(fixed_run(&counting, NULL, &o, FIXED_SHORT, 1, &r), 0);
+	assert_true(*loops_run >= 2 * 3);
+	assert_close(r.work, (double)*loops_run, 0);
+	o.copies = 1;
 	/* a fixed amount per copy and sample: the work counted is exactly
 	 * 3 samples x copies x 100, and the window is at least the 0.2 s
 	 * sample, so the rate per minute is at most the work over 0.2 s */
@@ -274,14 +294,19 @@ static void harness(void **state)
 	assert_true(isnan(r.value));
 
 	const struct fixed_ops skipping = { skip_setup, count_body, NULL };
+	*loops_run = 0;
 	assert_int_equal(fixed_run(&skipping, NULL, &o, FIXED_SHORT, 1, &r), 0);
 	assert_string_equal(r.skipped, "not here");
 	assert_true(isnan(r.value));
+	assert_int_equal(*loops_run, 0);       /* a skipped test runs nothing */
+	assert_close(r.work, 0, 0);
 
 	const struct fixed_ops crashing = { NULL, crash_body, NULL };
 	assert_int_equal(fixed_run(&crashing, NULL, &o, FIXED_SHORT, 1, &r), -1);
 	assert_string_equal(r.skipped, "a copy ended without a report");
 	assert_true(isnan(r.value));
+	munmap(loops_run, sizeof(*loops_run));
+	loops_run = NULL;
 }
 
 static int dir_entries(const char *path)
