@@ -16,6 +16,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -130,7 +131,8 @@ int fs_parent_beneath(int dirfd, const char *path, const char **leaf, int *owned
  * between the two is refused too.  A mount point is also never unlinked
  * (the kernel refuses that with EBUSY), so what is mounted stays whole. */
 struct frame {
-	char *name;          /* this directory's name in its parent */
+	size_t name;         /* this directory's name in its parent: an offset
+			      * into the walk's names */
 	dev_t pdev;          /* the parent's identity */
 	ino_t pino;
 };
@@ -140,14 +142,32 @@ struct seen {
 	ino_t ino;
 };
 
+/* The walk's way back lives in fixed room first, so removing a tree of
+ * ordinary depth (a loadfile's Deltree) allocates nothing; a deeper one
+ * moves it to the heap. */
+#define INLINE_FRAMES 64
+#define INLINE_NAMES 4096
+
 struct walk {
 	struct frame *stack;
 	size_t depth, cap;
+	char *names;                     /* the stack's names, NUL-separated */
+	size_t names_len, names_cap;
+	struct frame inline_stack[INLINE_FRAMES];
+	char inline_names[INLINE_NAMES];
 	struct seen *failed;
 	size_t nfailed, capf;
 	const char *top;                 /* the tree's path, for notes */
 	const struct fs_mount_note *note;
 	int first;                       /* first error */
+};
+
+struct kdirent64 {
+	uint64_t d_ino;
+	int64_t d_off;
+	unsigned short d_reclen;
+	unsigned char d_type;
+	char d_name[];
 };
 
 static void fail(struct walk *w, int e)
@@ -184,9 +204,7 @@ static void met_mount(struct walk *w, const char *name)
 	fail(w, EXDEV);
 	if (!w->note || !w->note->fn)
 		return;
-	size_t len = strlen(w->top) + strlen(name) + 2;
-	for (size_t i = 0; i < w->depth; i++)
-		len += strlen(w->stack[i].name) + 1;
+	size_t len = strlen(w->top) + strlen(name) + 2 + w->names_len;
 	char *p = malloc(len);
 	if (!p) {
 		w->note->fn(w->note->arg, name);
@@ -195,7 +213,7 @@ static void met_mount(struct walk *w, const char *name)
 	strcpy(p, w->top);
 	for (size_t i = 0; i < w->depth; i++) {
 		strcat(p, "/");
-		strcat(p, w->stack[i].name);
+		strcat(p, w->names + w->stack[i].name);
 	}
 	strcat(p, "/");
 	strcat(p, name);
@@ -203,74 +221,104 @@ static void met_mount(struct walk *w, const char *name)
 	free(p);
 }
 
-static int push(struct walk *w, int cur, const char *name)
+/* Room for one more frame and n more bytes of names: the inline room
+ * first, then the heap.  Returns 0, or -1 when out of memory. */
+static int make_room(struct walk *w, size_t n)
 {
-	struct stat here;
 	if (w->depth == w->cap) {
-		size_t ncap = w->cap ? w->cap * 2 : 64;
-		struct frame *ns = realloc(w->stack, ncap * sizeof(*ns));
+		size_t ncap = w->cap * 2;
+		struct frame *ns = w->stack == w->inline_stack ? malloc(ncap * sizeof(*ns)) :
+				   realloc(w->stack, ncap * sizeof(*ns));
 		if (!ns)
 			return -1;
+		if (w->stack == w->inline_stack)
+			memcpy(ns, w->inline_stack, sizeof(w->inline_stack));
 		w->stack = ns;
 		w->cap = ncap;
 	}
-	char *copy = strdup(name);
-	if (!copy || fstat(cur, &here) < 0) {
-		free(copy);
-		return -1;
+	if (w->names_len + n > w->names_cap) {
+		size_t ncap = w->names_cap * 2;
+		while (ncap < w->names_len + n)
+			ncap *= 2;
+		char *nn = w->names == w->inline_names ? malloc(ncap) : realloc(w->names, ncap);
+		if (!nn)
+			return -1;
+		if (w->names == w->inline_names)
+			memcpy(nn, w->inline_names, w->names_len);
+		w->names = nn;
+		w->names_cap = ncap;
 	}
-	w->stack[w->depth++] = (struct frame){ copy, here.st_dev, here.st_ino };
+	return 0;
+}
+
+static int push(struct walk *w, int cur, const char *name)
+{
+	struct stat here;
+	size_t n = strlen(name) + 1;
+	if (make_room(w, n) < 0 || fstat(cur, &here) < 0)
+		return -1;
+	memcpy(w->names + w->names_len, name, n);
+	w->stack[w->depth++] = (struct frame){ w->names_len, here.st_dev, here.st_ino };
+	w->names_len += n;
 	return 0;
 }
 
 /* Remove what cur holds but its subdirectories; returns an fd on the
- * first subdirectory to go into (pushed on the stack), or -1. */
+ * first subdirectory to go into (pushed on the stack), -1 when none is
+ * left, -2 when cur cannot be read.  Reads cur from its start with
+ * getdents64 into a buffer on the stack: no allocation. */
 static int empty_dir(struct walk *w, int cur)
 {
-	int lfd = openat(cur, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	DIR *d = lfd >= 0 ? fdopendir(lfd) : NULL;
-	if (!d) {
+	char buf[8192] __attribute__((aligned(8)));
+	if (lseek(cur, 0, SEEK_SET) < 0) {
 		fail(w, errno);
-		if (lfd >= 0)
-			close(lfd);
 		return -2;
 	}
-	int down = -1;
-	struct dirent *de;
-	while (down == -1 && (de = readdir(d)) != NULL) {
-		struct stat st;
-		int mnt;
-		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
-			continue;
-		if (fs_stat_entry(cur, de->d_name, &st, &mnt) < 0)
-			continue;
-		if (mnt) {
-			met_mount(w, de->d_name);
-			continue;
+	for (;;) {
+		long got = syscall(SYS_getdents64, cur, buf, sizeof(buf));
+		if (got < 0) {
+			fail(w, errno);
+			return -2;
 		}
-		if (!S_ISDIR(st.st_mode)) {
-			if (unlinkat(cur, de->d_name, 0) < 0 && errno != ENOENT)
-				fail(w, errno == EBUSY ? EXDEV : errno);
-			continue;
-		}
-		if (in_seen(w, st.st_dev, st.st_ino))
-			continue;
-		down = fs_open_beneath(cur, de->d_name, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
-		if (down < 0) {
-			if (errno == EXDEV)
-				met_mount(w, de->d_name);  /* mounted since the statx */
-			else
-				fail(w, errno);
-			continue;
-		}
-		if (push(w, cur, de->d_name) < 0) {
-			close(down);
-			fail(w, ENOMEM);
-			down = -2;
+		if (got == 0)
+			return -1;
+		for (long off = 0; off < got;) {
+			struct kdirent64 *de = (struct kdirent64 *)(buf + off);
+			off += de->d_reclen;
+			const char *n = de->d_name;
+			struct stat st;
+			int mnt;
+			if (n[0] == '.' && (!n[1] || (n[1] == '.' && !n[2])))
+				continue;
+			if (fs_stat_entry(cur, n, &st, &mnt) < 0)
+				continue;
+			if (mnt) {
+				met_mount(w, n);
+				continue;
+			}
+			if (!S_ISDIR(st.st_mode)) {
+				if (unlinkat(cur, n, 0) < 0 && errno != ENOENT)
+					fail(w, errno == EBUSY ? EXDEV : errno);
+				continue;
+			}
+			if (in_seen(w, st.st_dev, st.st_ino))
+				continue;
+			int down = fs_open_beneath(cur, n, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
+			if (down < 0) {
+				if (errno == EXDEV)
+					met_mount(w, n);  /* mounted since the statx */
+				else
+					fail(w, errno);
+				continue;
+			}
+			if (push(w, cur, n) < 0) {
+				close(down);
+				fail(w, ENOMEM);
+				return -2;
+			}
+			return down;
 		}
 	}
-	closedir(d);
-	return down;
 }
 
 /* cur is as empty as it gets: go up to its parent and remove it there.
@@ -278,27 +326,37 @@ static int empty_dir(struct walk *w, int cur)
 static int climb(struct walk *w, int cur)
 {
 	struct frame *fr = &w->stack[--w->depth];
+	const char *name = w->names + fr->name;
 	struct stat self, up_st;
 	int up = openat(cur, "..", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	w->names_len = fr->name;  /* the name stays readable until the next push */
 	if (up < 0 || fstat(up, &up_st) < 0 || up_st.st_dev != fr->pdev ||
 	    up_st.st_ino != fr->pino || fstat(cur, &self) < 0) {
 		fail(w, ESTALE);  /* stop rather than guess */
 		if (up >= 0)
 			close(up);
-		free(fr->name);
 		return -1;
 	}
-	if (unlinkat(up, fr->name, AT_REMOVEDIR) < 0 && errno != ENOENT) {
+	if (unlinkat(up, name, AT_REMOVEDIR) < 0 && errno != ENOENT) {
 		fail(w, errno);
 		add_seen(w, self.st_dev, self.st_ino);
 	}
-	free(fr->name);
 	return up;
 }
 
 static int remove_contents(int topfd, const char *top, const struct fs_mount_note *note)
 {
-	struct walk w = { .top = top, .note = note };
+	struct walk w;
+	memset(&w, 0, offsetof(struct walk, inline_stack));
+	w.stack = w.inline_stack;
+	w.cap = INLINE_FRAMES;
+	w.names = w.inline_names;
+	w.names_cap = INLINE_NAMES;
+	w.failed = NULL;
+	w.nfailed = w.capf = 0;
+	w.top = top;
+	w.note = note;
+	w.first = 0;
 	int cur = topfd;
 
 	for (;;) {
@@ -326,9 +384,10 @@ static int remove_contents(int topfd, const char *top, const struct fs_mount_not
 	}
 	if (cur != topfd)
 		close(cur);
-	while (w.depth)
-		free(w.stack[--w.depth].name);
-	free(w.stack);
+	if (w.stack != w.inline_stack)
+		free(w.stack);
+	if (w.names != w.inline_names)
+		free(w.names);
 	free(w.failed);
 	return w.first;
 }
