@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -329,6 +330,58 @@ static int gz_cookie_close(void *cookie)
 	return gzclose_r((gzFile)cookie) == Z_OK ? 0 : -1;
 }
 
+/* zlib's gzread ends at the last gzip member and passes over whatever
+ * follows it without a word; those bytes are no line of the loadfile, and
+ * nothing may be dropped silently.  So a gzip file is walked member by
+ * member first (inflate only, nothing kept).  Returns the number of bytes
+ * after the last member (0: none, or not a gzip file), or -1 when the
+ * file cannot be read that way (gzread then reports why). */
+static off_t after_gzip(int fd)
+{
+	unsigned char in[64 * 1024], out[64 * 1024], magic[2];
+	struct stat st;
+	z_stream z;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || pread(fd, magic, 2, 0) != 2 ||
+	    magic[0] != 0x1f || magic[1] != 0x8b)
+		return 0;
+	memset(&z, 0, sizeof(z));
+	if (inflateInit2(&z, 15 + 16) != Z_OK)
+		return -1;
+	off_t at = 0, rest = -1;
+	for (;;) {
+		if (z.avail_in == 0) {
+			ssize_t n = pread(fd, in, sizeof(in), at);
+			if (n <= 0)
+				break;  /* cut short or unreadable: gzread says so */
+			at += n;
+			z.next_in = in;
+			z.avail_in = (uInt)n;
+		}
+		z.next_out = out;
+		z.avail_out = sizeof(out);
+		int r = inflate(&z, Z_NO_FLUSH);
+		if (r != Z_STREAM_END) {
+			if (r != Z_OK && r != Z_BUF_ERROR)
+				break;  /* corrupt: gzread says so */
+			continue;
+		}
+		/* a member ended: the file ends, another member starts, or the
+		 * bytes left are not gzip */
+		off_t next = at - (off_t)z.avail_in;
+		if (next == st.st_size) {
+			rest = 0;
+			break;
+		}
+		if (pread(fd, magic, 2, next) != 2 || magic[0] != 0x1f || magic[1] != 0x8b) {
+			rest = st.st_size - next;
+			break;
+		}
+		inflateReset(&z);
+	}
+	inflateEnd(&z);
+	return rest;
+}
+
 int loadfile_load(const char *path, enum lf_format format, struct program *prog,
 		  FILE *errs, unsigned max_errors)
 {
@@ -339,6 +392,14 @@ int loadfile_load(const char *path, enum lf_format format, struct program *prog,
 		if (errs)
 			fprintf(errs, "%s: cannot open loadfile: %s\n", path, strerror(errno));
 		return -1;
+	}
+	off_t rest = after_gzip(fd);
+	if (rest > 0) {
+		if (errs)
+			fprintf(errs, "%s: %lld bytes after the end of the gzip data, which are not "
+				"loadfile lines\n", path, (long long)rest);
+		close(fd);
+		return 1;
 	}
 	gzFile gz = gzdopen(fd, "rb");
 	if (!gz) {

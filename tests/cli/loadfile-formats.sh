@@ -77,6 +77,14 @@ run "$KBENCH" load --check "$WORK/trace.txt.gz"
 expect_out_grep "gzip loadfile read" 'dbench1 format, valid'
 kload -q --run-once -c "$WORK/trace.txt.gz" -D "$D" 1
 expect_status "gzip loadfile runs" 0
+# two gzip members are one loadfile; bytes after the last member are no
+# line of it and are not passed over in silence
+cat "$WORK/trace.txt.gz" "$WORK/trace.txt.gz" >"$WORK/two.txt.gz"
+run "$KBENCH" load --check "$WORK/two.txt.gz"
+expect_out_grep "two gzip members read as one file" 'dbench1 format, valid'
+{ cat "$WORK/trace.txt.gz"; echo garbage; } >"$WORK/tail.txt.gz"
+expect_rc "bytes after the gzip data refused" 2 "$KBENCH" load --check "$WORK/tail.txt.gz"
+expect_err_grep "and said" 'tail.txt.gz: 8 bytes after the end of the gzip data, which are not loadfile lines'
 
 # a shipped loadfile by its bare name, from any directory
 (cd "$WORK" && "$KBENCH" load --check smallfiles.txt) >"$WORK/out" 2>"$WORK/err"
