@@ -380,14 +380,6 @@ static int do_sfileinfo(struct backend_ctx *c, const struct op *op, uint64_t *by
 	return 0;
 }
 
-struct kdirent64 {
-	uint64_t d_ino;
-	int64_t d_off;
-	unsigned short d_reclen;
-	unsigned char d_type;
-	char d_name[];
-};
-
 /* FIND_FIRST: a plain name is a lookup; a pattern lists the directory
  * (at most maxcnt matches, as the request asks) and succeeds if anything
  * matches.  getdents64 into the client's buffer: no allocation. */
@@ -422,7 +414,7 @@ static int do_find_first(struct backend_ctx *c, const struct op *op, uint64_t *b
 		if (n == 0)
 			break;
 		for (long at = 0; at < n && matches < maxcnt;) {
-			struct kdirent64 *de = (struct kdirent64 *)(c->dentbuf + at);
+			struct fs_dirent64 *de = (struct fs_dirent64 *)(c->dentbuf + at);
 			if (fnmatch(pat, de->d_name, FNM_CASEFOLD) == 0)
 				matches++;
 			at += de->d_reclen;

@@ -54,14 +54,6 @@ static const struct micro_test *const tables[] = { micro_lmbench_tests, micro_by
 static char tmp_path[PATH_MAX];
 static volatile sig_atomic_t tmp_made;
 
-struct linux_dirent64 {
-	uint64_t d_ino;
-	int64_t d_off;
-	unsigned short d_reclen;
-	unsigned char d_type;
-	char d_name[];
-};
-
 /* Remove everything inside the directory open as fd, depth levels deep at
  * most; only async-signal-safe calls (getdents64, openat2, statx,
  * unlinkat).  A mount point is neither entered nor removed (rmdir of one
@@ -75,7 +67,7 @@ static void empty_dir(int fd, int depth)
 			return;
 		int removed = 0;
 		for (long off = 0; off < got;) {
-			struct linux_dirent64 *d = (struct linux_dirent64 *)(buf + off);
+			struct fs_dirent64 *d = (struct fs_dirent64 *)(buf + off);
 			off += d->d_reclen;
 			const char *n = d->d_name;
 			if (n[0] == '.' && (!n[1] || (n[1] == '.' && !n[2])))

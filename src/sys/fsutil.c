@@ -162,14 +162,6 @@ struct walk {
 	int first;                       /* first error */
 };
 
-struct kdirent64 {
-	uint64_t d_ino;
-	int64_t d_off;
-	unsigned short d_reclen;
-	unsigned char d_type;
-	char d_name[];
-};
-
 static void fail(struct walk *w, int e)
 {
 	if (!w->first)
@@ -283,7 +275,7 @@ static int empty_dir(struct walk *w, int cur)
 		if (got == 0)
 			return -1;
 		for (long off = 0; off < got;) {
-			struct kdirent64 *de = (struct kdirent64 *)(buf + off);
+			struct fs_dirent64 *de = (struct fs_dirent64 *)(buf + off);
 			off += de->d_reclen;
 			const char *n = de->d_name;
 			struct stat st;

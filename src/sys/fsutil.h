@@ -4,7 +4,19 @@
 #ifndef KBENCH_FSUTIL_H
 #define KBENCH_FSUTIL_H
 
+#include <stdint.h>
 #include <sys/stat.h>
+
+/* One entry as getdents64(2) returns it (the kernel's struct
+ * linux_dirent64), for reading a directory into a buffer of one's own,
+ * with no allocation, as readdir(3) would not. */
+struct fs_dirent64 {
+	uint64_t d_ino;
+	int64_t d_off;
+	unsigned short d_reclen;
+	unsigned char d_type;
+	char d_name[];
+};
 
 /* Open path below dirfd, refusing symbolic links anywhere in it, any
  * resolution that would leave dirfd, and any mount crossing, bind mounts
