@@ -503,8 +503,12 @@ void lf_emit(struct parser *ps, const struct op *op)
 		else
 			p->bytes_written += op->len;
 	}
-	if ((op->flags & OPF_SETSIZE) && p->max_io < SETSIZE_CHUNK)
-		p->max_io = op->off < SETSIZE_CHUNK ? (uint32_t)op->off : SETSIZE_CHUNK;
+	if (op->flags & OPF_SETSIZE) {
+		/* the chunks the open writes with come from the same buffer */
+		uint32_t chunk = op->off < SETSIZE_CHUNK ? (uint32_t)op->off : SETSIZE_CHUNK;
+		if (chunk > p->max_io)
+			p->max_io = chunk;
+	}
 	if ((op->flags & OPF_TIMED) && op->ts_ns)
 		p->timed = 1;
 	ps->batch[ps->nbatch++] = *op;

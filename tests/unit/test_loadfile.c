@@ -430,6 +430,39 @@ static uint64_t ignored(const struct program *prog, const char *kind)
 /* The forms of the client.txt dbench 1 shipped: its size keys, its
  * TRANSACT2_ names, OldPath/NewPath, replies that come after other
  * requests, and the lines a packet capture leaves without their half. */
+/* The I/O buffer each client allocates holds the largest ReadX or WriteX
+ * and the chunks an open that sets a size writes: an open of a small file
+ * after a large read must not shrink it. */
+static void test_max_io_never_shrinks(void **state)
+{
+	(void)state;
+	struct program prog;
+	struct op *ops;
+	char *errs;
+	const char *d1 =
+		"SMBopenX REQUEST  Size 0 Path \\CLIENTS\\CLIENT1\\A.DOC\n"
+		"SMBopenX REPLY  Handle 5 Size 100000\n"
+		"SMBread REQUEST  Handle 5 Offset 0 Size 40000\n"
+		"SMBopenX REQUEST  Size 0 Path \\CLIENTS\\CLIENT1\\B.DOC\n"
+		"SMBopenX REPLY  Handle 6 Size 10\n";
+	assert_int_equal(parse_str(d1, &prog, &ops, &errs), 0);
+	assert_int_equal(prog.max_io, 65536);  /* the SETSIZE chunk, not 10 */
+	free(ops);
+	free(errs);
+	prog_free(&prog);
+	const char *d2 =
+		"SMBopenX REQUEST  Size 0 Path \\CLIENTS\\CLIENT1\\A.DOC\n"
+		"SMBopenX REPLY  Handle 5 Size 0\n"
+		"SMBread REQUEST  Handle 5 Offset 0 Size 4096\n"
+		"SMBopenX REQUEST  Size 0 Path \\CLIENTS\\CLIENT1\\B.DOC\n"
+		"SMBopenX REPLY  Handle 6 Size 10\n";
+	assert_int_equal(parse_str(d2, &prog, &ops, &errs), 0);
+	assert_int_equal(prog.max_io, 4096);   /* the read's size, not 10 */
+	free(ops);
+	free(errs);
+	prog_free(&prog);
+}
+
 static void test_dbench1_trace_forms(void **state)
 {
 	(void)state;
@@ -602,6 +635,7 @@ int main(void)
 		cmocka_unit_test(test_lock_lengths_and_brackets),
 		cmocka_unit_test(test_dbench2_and_dbench1),
 		cmocka_unit_test(test_dbench1_trace_forms),
+		cmocka_unit_test(test_max_io_never_shrinks),
 		cmocka_unit_test(test_path_rewrite),
 		cmocka_unit_test(test_missing_file),
 	};
