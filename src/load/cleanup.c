@@ -189,7 +189,8 @@ static int walk(struct cleanup_plan *p, int rootfd, const char *top, visit_fn fn
 	int rc = 0, mnt;
 	if (fs_stat_entry(rootfd, top, &topst, &mnt) < 0 || !S_ISDIR(topst.st_mode))
 		return 0;
-	if (mnt || has(&p->opaque, top)) {
+	/* opaque is sorted, and asked, only once the note is taken */
+	if (mnt || (p->mounts.fn && has(&p->opaque, top))) {
 		if (p->mounts.fn)
 			p->mounts.fn(p->mounts.arg, top);
 		return p->mounts.fn ? -1 : 0;  /* another mount is never entered */

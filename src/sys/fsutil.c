@@ -10,7 +10,6 @@
 #include "config.h"
 #include "sys/fsutil.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
