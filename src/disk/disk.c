@@ -225,13 +225,13 @@ static int write_json(const struct disk_cmd *c)
 		json_array_append_new(tests, json_string("cached"));
 	if (tests && c->do_buffered)
 		json_array_append_new(tests, json_string("buffered"));
-	json_t *params = json_pack("{s:o, s:b, s:i, s:I, s:I, s:f, s:f, s:i, s:i, s:o}",
+	json_t *params = json_pack("{s:o, s:b, s:i, s:I, s:I, s:f, s:f, s:f, s:f, s:o}",
 		"tests", tests ? tests : json_array(), "direct", c->p.direct,
 		"runs", (int)c->p.runs, "offset_bytes", (json_int_t)c->p.offset,
 		"request_bytes", (json_int_t)DISK_REQ_BYTES,
 		"cached_seconds", DISK_CACHED_SECONDS, "buffered_seconds", DISK_BUFFERED_SECONDS,
-		"cached_pause_seconds", DISK_CACHED_PAUSE,
-		"buffered_pause_seconds", DISK_BUFFERED_PAUSE,
+		"cached_pause_seconds", disk_pause_seconds(DISK_CACHED_PAUSE),
+		"buffered_pause_seconds", disk_pause_seconds(DISK_BUFFERED_PAUSE),
 		"devices", devs ? devs : json_array());
 	if (doc) {
 		json_object_set_new(doc, "units", json_pack("{s:s, s:s, s:s}", "MB", "2^20 bytes",

@@ -101,9 +101,14 @@ static double pause_scale(void)
 	return v;
 }
 
+double disk_pause_seconds(unsigned seconds)
+{
+	return (double)seconds * pause_scale();
+}
+
 void disk_pause(unsigned seconds)
 {
-	double s = (double)seconds * pause_scale();
+	double s = disk_pause_seconds(seconds);
 	struct timespec ts = { (time_t)s, (long)((s - (double)(time_t)s) * 1e9) };
 	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
 		;

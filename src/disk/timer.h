@@ -41,6 +41,11 @@ void disk_buf_free(struct disk_buf *b);
  * shortens it, with KBENCH_TEST_PAUSE_SCALE (HACKING.md). */
 void disk_pause(unsigned seconds);
 
+/* The pause disk_pause(seconds) sleeps, in seconds: seconds itself, or
+ * less under the test suite's KBENCH_TEST_PAUSE_SCALE.  The JSON reports
+ * this, the pause that was slept, not the method's. */
+double disk_pause_seconds(unsigned seconds);
+
 /* The outcome of one timed run. */
 struct disk_timing {
 	uint64_t bytes;           /* bytes read and counted, all runs' unit */

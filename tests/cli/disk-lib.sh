@@ -49,7 +49,7 @@ expect_json() {
     if [ "$HAVE_PY" -ne 1 ]; then skip "$an (no python3)"; return; fi
     timing_lines "$tf" >"$WORK/lines"
     if python3 - "$jf" "$WORK/lines" >"$WORK/py.out" 2>&1 <<EOF
-import json, math, sys
+import json, math, os, sys
 d = json.load(open(sys.argv[1]))
 lines = [tuple(l.split()) for l in open(sys.argv[2])]
 assert d["kind"] == "disk", d["kind"]
