@@ -3,8 +3,13 @@
  *
  * A backend carries out one op for one client.  It must not allocate,
  * parse strings or look anything up by name: everything it needs is in
- * the op, the program's arena and the client's context.  Only the POSIX
- * file backend (fileio.c, dbench's "fileio" semantics) exists so far.
+ * the op, the program's arena and the client's context.
+ *
+ * Backends are rows of backends[] (backend.c), chosen with -B NAME.  A
+ * backend is "local" (BACKEND_LOCAL: it works in the directory DIR on this
+ * machine, which load.c checks, notes and cleans up) or reaches a server
+ * (its prepare() checks the target before any fork, its cleanup() removes
+ * what the run made there).  The POSIX file backend is fileio.c.
  */
 #ifndef KBENCH_BACKEND_H
 #define KBENCH_BACKEND_H
@@ -12,18 +17,34 @@
 #include <stdint.h>
 #include "load/program.h"
 
-/* Options that change how ops are carried out (kbench load -s -S -F -x). */
+/* Options that change how ops are carried out (kbench load -s -S -F -x),
+ * and the target of a backend that reaches a server, as given on the
+ * command line (NULL when not given). */
 struct backend_opts {
 	int sync_open;   /* -s: open files with O_SYNC */
 	int sync_dirs;   /* -S: fsync the parent directory after a namespace change */
 	int fsync_write; /* -F: fsync after every WriteX */
 	int xattr;       /* -x: keep DOS attributes in the user.DosAttrib xattr */
+	const char *directory;   /* -D DIR as given (a server's backend: inside its export) */
+	const char *server;      /* --server HOST[:PORT] (sockio) */
+	const char *tcp_options; /* -T/--tcp-options WORDS (sockio) */
+	const char *nfs_url;     /* --nfs nfs://SERVER/EXPORT[?version=3|4] */
+	const char *smb_share;   /* --smb-share //SERVER/SHARE */
+	const char *smb_user;    /* --smb-user [DOMAIN/]USER%PASSWORD */
+	void *target;            /* what prepare() resolved, before any fork: the
+				  * clients inherit it; the backend's own type */
 };
 
 /* One client's state as the backend sees it. */
 struct backend_ctx {
-	int dirfd;                      /* the client's tree, DIR/clients/clientK */
-	int rootfd;                     /* the run directory DIR */
+	unsigned id;                    /* client number K (clients/clientK) */
+	void *priv;                     /* the backend's own per-client state */
+	int dead;                       /* set by an op that leaves the client
+					 * unable to go on (its connection lost):
+					 * the op's error is counted against its
+					 * line and the client stops with it */
+	int dirfd;                      /* fileio: the client's tree, DIR/clients/clientK */
+	int rootfd;                     /* fileio: the run directory DIR */
 	int *fds;                       /* handle index -> fd, -1 if not open */
 	uint32_t nhandles;
 	char *iobuf;                    /* at least prog->max_io bytes */
@@ -39,6 +60,12 @@ struct backend_ctx {
 /* Not an errno: NTCreateX opened something that is neither a regular
  * file nor a directory (a device node, a FIFO); it is closed unused. */
 #define BE_ENOTREG 0x10001
+/* Not an errno: a server's reply was not the size its protocol says
+ * (tbench calls that "lost sync"); the client stops. */
+#define BE_ELOSTSYNC 0x10002
+/* Not an errno: the backend's protocol cannot express this op; it is
+ * counted as unsupported, never carried out some other way. */
+#define BE_EUNSUPPORTED 0x10003
 
 /* Carry out op.  Returns 0 if it succeeded or a positive errno value if
  * it failed (EBADF for a handle that is not open, EXDEV for a path that
@@ -48,23 +75,60 @@ struct backend_ctx {
  * requested ReadX/WriteX size), 0 for other ops and for failures. */
 typedef int (*backend_fn)(struct backend_ctx *c, const struct op *op, uint64_t *bytes);
 
+#define BACKEND_LOCAL 0x1   /* works in a local DIR (load.c's directory steps) */
+
 struct backend {
-	const char *name;
+	const char *name;          /* -B NAME, and the JSON's "backend" */
+	const char *help;          /* one line for -B's list */
+	unsigned flags;            /* BACKEND_* */
+	const char *missing;       /* non-NULL: kbench was built without it, and
+				    * this names the library (-B exits 2) */
+	/* In the parent, before any fork: check the options and reach the
+	 * target once (o->target may be set).  Returns 0, or KB_EXIT_USAGE
+	 * after one line on stderr starting with cmd.  NULL: nothing to do. */
+	int (*prepare)(struct backend_opts *o, unsigned nclients, const char *cmd);
+	/* In the client process, before the barrier: the client's own
+	 * connection and tree (c->id, c->prog, c->opts are set).  Returns 0
+	 * or an errno (or BE_*) value.  NULL: nothing to do. */
+	int (*client_open)(struct backend_ctx *c);
+	/* Close every handle c holds open (at the end of a pass, and before
+	 * client_close).  Never fails. */
+	void (*close_all)(struct backend_ctx *c);
+	/* In the client process at its end: what client_open made.  NULL:
+	 * nothing to do. */
+	void (*client_close)(struct backend_ctx *c);
+	/* In the parent after the run, unless --skip-cleanup: remove what
+	 * the run made on the server and nothing else.  Returns 0, or -1
+	 * after a line on stderr.  NULL: nothing to do (or BACKEND_LOCAL). */
+	int (*cleanup)(struct backend_opts *o, unsigned nclients, const char *cmd);
+	/* In the parent at the end: release what prepare() holds.  NULL:
+	 * nothing to do. */
+	void (*release)(struct backend_opts *o);
+	/* The target as reports and the JSON name it ("127.0.0.1:7003",
+	 * "nfs://host/export"), never a password; NULL for a local one. */
+	const char *(*describe)(const struct backend_opts *o);
 	backend_fn op[OP_COUNT];   /* Sleep has none: the client loop waits,
 				    * since only it knows the stop flag and
-				    * the other clients of its process */
+				    * the other clients of its process.  An
+				    * op with no function here fails with
+				    * BE_EUNSUPPORTED. */
 };
+
+/* Every backend this kbench knows, built in or not, NULL-terminated;
+ * backends[0] is the default (fileio). */
+extern const struct backend *const backends[];
+
+/* The backend called name, or NULL for a name no row has. */
+const struct backend *backend_find(const char *name);
 
 /* The POSIX file backend: open/pread/pwrite/rename/... relative to the
  * client's directory fd, never following symbolic links. */
 extern const struct backend fileio_backend;
 
 /* What an op's result means, for reports: strerror(), but for BE_ESHORT
- * "moved another size than the line's ret_size" and for EXDEV "crosses
- * into another mount (left alone)".  Returns a static string. */
+ * "moved another size than the line's ret_size", for EXDEV "crosses into
+ * another mount (left alone)", and the other BE_* values' meanings.
+ * Returns a static string. */
 const char *backend_strerror(int err);
-
-/* Close every open handle of the context. */
-void backend_close_all(struct backend_ctx *c);
 
 #endif

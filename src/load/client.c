@@ -40,6 +40,7 @@ struct client {
 	uint64_t last_ns;        /* completion time of the last op */
 	uint64_t wait_until;     /* waiting for this time (ns), 0 if not */
 	int solo;                /* the only client of its process */
+	int opened;              /* the backend's client_open succeeded */
 	int done;
 };
 
@@ -94,27 +95,8 @@ static long load_window(struct client *c, const struct program *prog, size_t fir
 
 static int setup_client(struct client *c, const struct run_config *cfg)
 {
-	char name[32];
-	int e;
-
-	/* opened beneath DIR and on its mount: a tree that is a symbolic link
-	 * or a mount point (a bind mount of something else) is refused */
-	if (mkdirat(cfg->rootfd, "clients", 0777) < 0 && errno != EEXIST)
-		return errno;
-	int clients = fs_open_beneath(cfg->rootfd, "clients", O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
-	if (clients < 0)
-		return errno;
-	snprintf(name, sizeof(name), "client%u", c->id);
-	if (mkdirat(clients, name, 0777) < 0 && errno != EEXIST) {
-		e = errno;
-		close(clients);
-		return e;
-	}
-	c->ctx.dirfd = fs_open_beneath(clients, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
-	e = errno;
-	close(clients);
-	if (c->ctx.dirfd < 0)
-		return e;
+	c->ctx.id = c->id;
+	c->ctx.dirfd = -1;
 	c->ctx.rootfd = cfg->rootfd;
 	c->ctx.prog = cfg->prog;
 	c->ctx.opts = &cfg->bopts;
@@ -127,6 +109,12 @@ static int setup_client(struct client *c, const struct run_config *cfg)
 		return ENOMEM;
 	for (uint32_t i = 0; i < c->ctx.nhandles; i++)
 		c->ctx.fds[i] = -1;
+	if (cfg->backend->client_open) {
+		int e = cfg->backend->client_open(&c->ctx);
+		if (e)
+			return e;
+		c->opened = 1;
+	}
 	/* written data: a fixed non-zero pattern, so that compressing or
 	 * zero-detecting filesystems do not get an easy ride */
 	uint32_t x = 0x9e3779b9u ^ c->id;
@@ -164,7 +152,7 @@ static void note_second(struct client_stats *st, const struct run_shared *sh,
 /* End of the program: the pass is complete. */
 static int next_pass(struct client *c, const struct run_config *cfg)
 {
-	backend_close_all(&c->ctx);
+	cfg->backend->close_all(&c->ctx);
 	c->st->passes++;
 	if (cfg->run_once) {
 		c->done = 1;
@@ -244,14 +232,17 @@ static int client_step(struct client *c, const struct run_config *cfg, struct ru
 		else
 			t2 = kb_now_ns();
 	} else {
-		rc = cfg->backend->op[op->code](&c->ctx, op, &bytes);
+		backend_fn fn = cfg->backend->op[op->code];
+		rc = fn ? fn(&c->ctx, op, &bytes) : BE_EUNSUPPORTED;
 		t2 = kb_now_ns();
 	}
 	c->last_ns = t2;
 	st->last_op_ns = t2;
 
 	/* only an op that ended as its line expects moves counted bytes */
-	int bad = (op->expect == EXPECT_OK && rc != 0) || (op->expect == EXPECT_FAIL && rc == 0);
+	/* an op that lost the backend's connection failed, whatever its line expects */
+	int bad = c->ctx.dead || (op->expect == EXPECT_OK && rc != 0) ||
+		  (op->expect == EXPECT_FAIL && rc == 0);
 	if (bad)
 		bytes = 0;
 	__atomic_store_n(&st->ops_all, st->ops_all + 1, __ATOMIC_RELAXED);
@@ -266,7 +257,7 @@ static int client_step(struct client *c, const struct run_config *cfg, struct ru
 	note_second(st, sh, t2 < sh->end_ns ? t2 : t1, lat, bytes);
 
 	if (bad) {
-		record_error(st, op, rc);
+		record_error(st, op, c->ctx.dead && !rc ? EPIPE : rc);
 		if (cfg->strict) {
 			/* the run ends with this op */
 			if (sh->end_ns > t2 + 1)
@@ -274,6 +265,8 @@ static int client_step(struct client *c, const struct run_config *cfg, struct ru
 			sh->strict_failed = 1;
 			sh->stop = 1;
 		}
+		if (c->ctx.dead)
+			return rc ? rc : EPIPE;  /* the backend cannot go on: the client stops */
 	}
 
 	if (cfg->target_rate > 0 && bytes && !c->wait_until) {
@@ -314,6 +307,9 @@ int client_main(const struct run_config *cfg, struct run_shared *sh,
 		if (e) {
 			fprintf(stderr, "kbench load: client %u: cannot set up clients/client%u: %s\n",
 				first + i, first + i, backend_strerror(e));
+			if (cfg->backend->describe)
+				fprintf(stderr, "kbench load: client %u: (%s backend, %s)\n", first + i,
+					cfg->backend->name, cfg->backend->describe(&cfg->bopts));
 			return 3;
 		}
 	}
@@ -366,9 +362,11 @@ int client_main(const struct run_config *cfg, struct run_shared *sh,
 			sleep_until(earliest, &sh->stop);  /* everyone is waiting */
 	}
 	for (unsigned i = 0; i < count; i++) {
-		backend_close_all(&cl[i].ctx);
-		if (cl[i].ctx.dirfd >= 0)
-			close(cl[i].ctx.dirfd);
+		if (cl[i].opened) {
+			cfg->backend->close_all(&cl[i].ctx);
+			if (cfg->backend->client_close)
+				cfg->backend->client_close(&cl[i].ctx);
+		}
 		free(cl[i].ctx.fds);
 		free(cl[i].ctx.iobuf);
 		free(cl[i].ctx.dentbuf);

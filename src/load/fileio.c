@@ -505,8 +505,55 @@ static int do_flush(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
 	return fsync(fd) < 0 ? errno : 0;
 }
 
+/* The client's tree DIR/clients/clientK, opened beneath DIR and on its
+ * mount: a tree that is a symbolic link or a mount point (a bind mount of
+ * something else) is refused. */
+static int fileio_client_open(struct backend_ctx *c)
+{
+	char name[32];
+	int e;
+
+	if (mkdirat(c->rootfd, "clients", 0777) < 0 && errno != EEXIST)
+		return errno;
+	int clients = fs_open_beneath(c->rootfd, "clients", O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
+	if (clients < 0)
+		return errno;
+	snprintf(name, sizeof(name), "client%u", c->id);
+	if (mkdirat(clients, name, 0777) < 0 && errno != EEXIST) {
+		e = errno;
+		close(clients);
+		return e;
+	}
+	c->dirfd = fs_open_beneath(clients, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
+	e = errno;
+	close(clients);
+	return c->dirfd < 0 ? e : 0;
+}
+
+static void fileio_close_all(struct backend_ctx *c)
+{
+	for (uint32_t i = 0; i < c->nhandles; i++) {
+		if (c->fds[i] >= 0) {
+			close(c->fds[i]);
+			c->fds[i] = -1;
+		}
+	}
+}
+
+static void fileio_client_close(struct backend_ctx *c)
+{
+	if (c->dirfd >= 0)
+		close(c->dirfd);
+	c->dirfd = -1;
+}
+
 const struct backend fileio_backend = {
 	.name = "fileio",
+	.help = "files in a local directory (-D), dbench's default",
+	.flags = BACKEND_LOCAL,
+	.client_open = fileio_client_open,
+	.close_all = fileio_close_all,
+	.client_close = fileio_client_close,
 	.op = {
 		[OP_NTCREATEX] = do_ntcreatex,
 		[OP_CLOSE] = do_close,
@@ -527,24 +574,3 @@ const struct backend fileio_backend = {
 		[OP_FLUSH] = do_flush,
 	},
 };
-
-void backend_close_all(struct backend_ctx *c)
-{
-	for (uint32_t i = 0; i < c->nhandles; i++) {
-		if (c->fds[i] >= 0) {
-			close(c->fds[i]);
-			c->fds[i] = -1;
-		}
-	}
-}
-
-const char *backend_strerror(int err)
-{
-	if (err == BE_ESHORT)
-		return "moved another size than the line's ret_size";
-	if (err == EXDEV)
-		return "crosses into another mount (left alone)";
-	if (err == BE_ENOTREG)
-		return "not a regular file or directory (left alone)";
-	return strerror(err);
-}

@@ -60,6 +60,8 @@ struct load_state {
 	int made_tmpdir;
 	int rootfd;                  /* DIR, -1 until opened */
 	struct cleanup_plan *plan;   /* what DIR held before the run */
+	struct backend_opts bopts;   /* -s -S -F -x and the backend's target */
+	int prepared;                /* the backend's prepare() succeeded */
 	char json_dest[PATH_MAX];    /* --json, checked (result_destination) */
 	struct run_result res;
 };
@@ -248,8 +250,8 @@ static struct run_config run_config_of(const struct load_opts *o, struct load_st
 	unsigned per_proc = (unsigned)o->per_proc;
 	return (struct run_config){
 		.prog = &st->prog,
-		.backend = &fileio_backend,
-		.bopts = { o->sync_open, o->sync_dirs, o->fsync_write, o->xattr },
+		.backend = o->backend,
+		.bopts = st->bopts,
 		.rootfd = st->rootfd,
 		.nclients = (unsigned)o->nclients,
 		.per_proc = per_proc > o->nclients ? (unsigned)o->nclients : per_proc,
@@ -271,8 +273,14 @@ static struct run_config run_config_of(const struct load_opts *o, struct load_st
 static void print_banner(const struct run_config *cfg, const struct load_state *st)
 {
 	FILE *out = cfg->out;
-	fprintf(out, "kbench %s load: %u clients, loadfile %s (%zu ops a pass), directory %s\n",
-		PACKAGE_VERSION, cfg->nclients, st->loadfile, st->prog.nops, st->directory);
+	if (cfg->backend->flags & BACKEND_LOCAL)
+		fprintf(out, "kbench %s load: %u clients, loadfile %s (%zu ops a pass), directory %s\n",
+			PACKAGE_VERSION, cfg->nclients, st->loadfile, st->prog.nops, st->directory);
+	else
+		fprintf(out, "kbench %s load: %u clients, loadfile %s (%zu ops a pass), -B %s %s\n",
+			PACKAGE_VERSION, cfg->nclients, st->loadfile, st->prog.nops,
+			cfg->backend->name, cfg->backend->describe ?
+			cfg->backend->describe(&cfg->bopts) : "");
 	if (cfg->run_once)
 		fprintf(out, "one pass per client, warm-up %.1f s; MB = 10^6 bytes\n", cfg->warmup_s);
 	else
@@ -352,6 +360,16 @@ static int finish(const struct load_opts *o, FILE *out, struct load_state *st, i
 		if (!status)
 			status = KB_EXIT_FAIL;
 	}
+	if (!(o->backend->flags & BACKEND_LOCAL)) {
+		if (o->skip_cleanup || !o->backend->cleanup) {
+			if (o->skip_cleanup && !o->quiet)
+				fprintf(out, "files left on the server (--skip-cleanup)\n");
+		} else if (o->backend->cleanup(&st->bopts, (unsigned)o->nclients, o->cmd) < 0 &&
+			   !status) {
+			status = KB_EXIT_FAIL;
+		}
+		return status;
+	}
 	if (o->skip_cleanup) {
 		if (!o->quiet)
 			fprintf(out, "files left in %s (--skip-cleanup)\n", st->directory);
@@ -396,16 +414,35 @@ static int run_command(struct load_opts *o, poptContext ctx, struct load_state *
 		status = check_system(o, st);
 	if (status)
 		return status;
-	/* the directory: from here on there is something to clean up */
+	st->bopts = (struct backend_opts){
+		.sync_open = o->sync_open, .sync_dirs = o->sync_dirs,
+		.fsync_write = o->fsync_write, .xattr = o->xattr,
+		.directory = o->directory, .server = o->server, .tcp_options = o->tcp_options,
+		.nfs_url = o->nfs_url, .smb_share = o->smb_share, .smb_user = o->smb_user,
+	};
+	/* the directory, or the server: from here on there may be something
+	 * to clean up */
 	load_signals_arm();
-	status = prepare_directory(o, st);
+	if (o->backend->flags & BACKEND_LOCAL) {
+		status = prepare_directory(o, st);
+	} else if (o->backend->prepare) {
+		status = o->backend->prepare(&st->bopts, (unsigned)o->nclients, o->cmd);
+		st->prepared = !status;
+	}
+	if (!status && !(o->backend->flags & BACKEND_LOCAL) && o->json) {
+		const char *keep[] = { st->loadfile };
+		status = result_destination(o->cmd, "--json", o->json, keep, 1, NULL,
+					    st->json_dest, sizeof(st->json_dest));
+	}
 	return status ? status : run_and_report(o, st);
 }
 
 /* Release what st holds; a directory made for a run that never started
  * (bad input, status 2) is removed. */
-static void state_free(struct load_state *st, int status)
+static void state_free(const struct load_opts *o, struct load_state *st, int status)
 {
+	if (st->prepared && o->backend->release)
+		o->backend->release(&st->bopts);
 	run_result_free(&st->res);  /* takes a result that was never filled */
 	if (st->rootfd >= 0)
 		close(st->rootfd);
@@ -429,7 +466,7 @@ int cmd_load(int argc, const char **argv)
 	if (!status)
 		status = o.check ? check_command(&o, &st) : run_command(&o, ctx, &st);
 	load_signals_release();
-	state_free(&st, status);
+	state_free(&o, &st, status);
 	load_opts_free(&o);
 	poptFreeContext(ctx);
 	return status;

@@ -27,6 +27,39 @@ void load_opts_init(struct load_opts *o, const char *cmd)
 	o->cmd = cmd;
 	o->per_proc = 1;
 	o->lf_format = LF_AUTO;
+	o->backend = backends[0];
+}
+
+/* -B NAME: a backend this kbench has and was built with; the target
+ * options only with the backend that takes them. */
+static int check_backend(struct load_opts *o)
+{
+	if (o->backend_name) {
+		o->backend = backend_find(o->backend_name);
+		if (!o->backend) {
+			char names[256] = "";
+			size_t n = 0;
+			for (size_t i = 0; backends[i] && n < sizeof(names); i++)
+				n += (size_t)snprintf(names + n, sizeof(names) - n, "%s%s",
+						      i ? ", " : "", backends[i]->name);
+			return cli_usage_error(o->cmd, "unknown -B '%s' (%s)", o->backend_name, names);
+		}
+		if (o->backend->missing)
+			return cli_usage_error(o->cmd, "-B %s: this kbench was built without %s",
+					       o->backend->name, o->backend->missing);
+	}
+	const struct { const char *opt, *value, *backend; } targets[] = {
+		{ "--server", o->server, "sockio" },
+		{ "--tcp-options", o->tcp_options, "sockio" },
+		{ "--nfs", o->nfs_url, "nfs" },
+		{ "--smb-share", o->smb_share, "smb" },
+		{ "--smb-user", o->smb_user, "smb" },
+	};
+	for (size_t i = 0; i < sizeof(targets) / sizeof(targets[0]); i++)
+		if (targets[i].value && strcmp(o->backend->name, targets[i].backend))
+			return cli_usage_error(o->cmd, "%s is for -B %s, not -B %s", targets[i].opt,
+					       targets[i].backend, o->backend->name);
+	return KB_EXIT_OK;
 }
 
 int load_opts_parse(struct load_opts *o, int argc, const char **argv, poptContext *ctx)
@@ -67,6 +100,19 @@ int load_opts_parse(struct load_opts *o, int argc, const char **argv, poptContex
 		{ "drop-caches", 0, POPT_ARG_NONE, &o->drop_caches, 0,
 		  "sync and drop the page cache, dentries and inodes before the run; root only",
 		  NULL },
+		{ "backend", 'B', POPT_ARG_STRING, &o->backend_name, 0,
+		  "how ops are carried out: fileio (default: files in -D), "
+		  "sockio (tbench's packets to --server), nfs (--nfs), smb (--smb-share)", "NAME" },
+		{ "server", 0, POPT_ARG_STRING, &o->server, 0,
+		  "-B sockio: the tbench server (port 7003 unless given)", "HOST[:PORT]" },
+		{ "tcp-options", 'T', POPT_ARG_STRING, &o->tcp_options, 0,
+		  "-B sockio: socket options (default: TCP_NODELAY SO_REUSEADDR)", "OPTIONS" },
+		{ "nfs", 0, POPT_ARG_STRING, &o->nfs_url, 0,
+		  "-B nfs: the export, through libnfs", "nfs://SERVER/EXPORT[?version=3|4]" },
+		{ "smb-share", 0, POPT_ARG_STRING, &o->smb_share, 0,
+		  "-B smb: the share, through libsmbclient", "//SERVER/SHARE" },
+		{ "smb-user", 0, POPT_ARG_STRING, &o->smb_user, 0,
+		  "-B smb: who logs in", "[DOMAIN/]USER%PASSWORD" },
 		{ "format", 0, POPT_ARG_STRING, &o->format, 0,
 		  "loadfile format: auto (default), dbench4, dbench2, dbench1", "FORMAT" },
 		{ "check", 0, POPT_ARG_NONE, &o->check, 0,
@@ -84,8 +130,9 @@ int load_opts_parse(struct load_opts *o, int argc, const char **argv, poptContex
 	if (o->format && lf_format_parse(o->format, &o->lf_format) < 0)
 		return cli_usage_error(o->cmd, "unknown --format '%s' (auto, dbench4, dbench2, dbench1)",
 				       o->format);
-	if (!o->check)
-		return KB_EXIT_OK;
+	status = check_backend(o);
+	if (status || !o->check)
+		return status;
 	o->check_file = poptGetArg(*ctx);
 	if (!o->check_file)
 		return cli_usage_error(o->cmd, "--check needs a FILE");
@@ -206,7 +253,8 @@ int load_opts_json_stdout(const struct load_opts *o)
 void load_opts_free(struct load_opts *o)
 {
 	char **strs[] = { &o->loadfile, &o->directory, &o->timelimit, &o->warmup, &o->json,
-			  &o->format, &o->mem_limit };
+			  &o->format, &o->mem_limit, &o->backend_name, &o->server, &o->tcp_options,
+			  &o->nfs_url, &o->smb_share, &o->smb_user };
 	for (size_t i = 0; i < sizeof(strs) / sizeof(strs[0]); i++) {
 		free(*strs[i]);
 		*strs[i] = NULL;

@@ -12,17 +12,23 @@
 
 #include <stdint.h>
 #include <popt.h>
+#include "load/backend.h"
 #include "load/program.h"
 
 struct load_opts {
 	const char *cmd;             /* "kbench load", for messages */
 	/* as given: popt's strings, owned (NULL when not given) */
 	char *loadfile, *directory, *timelimit, *warmup, *json, *format, *mem_limit;
+	char *backend_name;          /* -B NAME */
+	char *server, *tcp_options;  /* --server, -T (sockio) */
+	char *nfs_url;               /* --nfs (nfs) */
+	char *smb_share, *smb_user;  /* --smb-share, --smb-user (smb) */
 	int sync_open, sync_dirs, fsync_write, xattr, run_once, strict;
 	int skip_cleanup, per_client, quiet, per_proc, drop_caches, check;
 	double target_rate;          /* MB/s per client (MB = 10^6 bytes), 0: none */
 	/* parsed by load_opts_parse */
 	enum lf_format lf_format;    /* --format, LF_AUTO when not given */
+	const struct backend *backend; /* -B, fileio when not given */
 	const char *check_file;      /* --check FILE (popt's, valid while its context is) */
 	/* parsed by load_opts_check */
 	uint64_t nclients;           /* at least 1, at most what this machine can fork */
@@ -35,7 +41,8 @@ struct load_opts {
 void load_opts_init(struct load_opts *o, const char *cmd);
 
 /* Read the options of argv (argv[0] is the command name) into o, and
- * --format; with --check, its one FILE into o->check_file.  Leaves popt's
+ * --format and -B (a backend this kbench has, built in, given only the
+ * target options it takes); with --check, its one FILE into o->check_file.  Leaves popt's
  * context in *ctx for the caller to free (poptFreeContext, after
  * load_opts_free), also on an error.  Returns 0 or KB_EXIT_USAGE (said in
  * one line on stderr). */

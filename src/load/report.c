@@ -191,7 +191,7 @@ json_t *load_report_json(const struct run_config *cfg, const struct load_params 
 	json_t *doc = result_new("load");
 	if (!doc)
 		return NULL;
-	json_t *params = json_pack("{s:i, s:i, s:f, s:f, s:s, s:s, s:b, s:b, s:b, s:b, s:f, s:b, s:b, s:s}",
+	json_t *params = json_pack("{s:i, s:i, s:f, s:f, s:s, s:s?, s:b, s:b, s:b, s:b, s:f, s:b, s:b, s:s, s:s?}",
 				   "clients", (int)cfg->nclients,
 				   "procs", (int)res->nprocs,
 				   "timelimit_s", cfg->timelimit_s,
@@ -205,7 +205,9 @@ json_t *load_report_json(const struct run_config *cfg, const struct load_params 
 				   "target_rate_MBps", cfg->target_rate,
 				   "run_once", cfg->run_once,
 				   "strict", cfg->strict,
-				   "backend", cfg->backend->name);
+				   "backend", cfg->backend->name,
+				   "server", cfg->backend->describe ?
+				   cfg->backend->describe(&cfg->bopts) : NULL);
 	if (params) {
 		json_object_set_new(params, "mem_limit_bytes", lp->mem_limit ?
 				    json_integer((json_int_t)lp->mem_limit) : json_null());

@@ -37,6 +37,15 @@ done
 expect_rc "bad warmup" 2 "$KBENCH" load -t 1 --warmup=-1 -c "$L" -D "$D" 1
 expect_rc "clients-per-process 0" 2 "$KBENCH" load -t 1 --clients-per-process 0 -c "$L" -D "$D" 1
 expect_rc "negative target rate" 2 "$KBENCH" load -t 1 -R -1 -c "$L" -D "$D" 1
+expect_rc "unknown backend" 2 "$KBENCH" load -t 1 -B tape -c "$L" -D "$D" 1
+expect_err_grep "unknown backend named, with the known ones" "unknown -B 'tape' \(fileio"
+one_line_nothing_started "unknown backend"
+for opt in "--server=127.0.0.1" "--tcp-options=TCP_NODELAY" "--nfs=nfs://h/e" "--smb-share=//h/s" \
+           "--smb-user=u%p"; do
+    expect_rc "$opt with fileio" 2 "$KBENCH" load -t 1 "$opt" -c "$L" -D "$D" 1
+    expect_err_grep "$opt with fileio: its backend named" "${opt%%=*} is for -B [a-z]+, not -B fileio"
+    one_line_nothing_started "$opt with fileio"
+done
 
 # bad_loadfile NAME WHAT REGEX FILE: kbench load -c FILE exits 2, names the
 # problem (REGEX, the check WHAT), in one line, and starts no client
