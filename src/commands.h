@@ -16,5 +16,6 @@ int cmd_disk(int argc, const char **argv);     /* src/disk/disk.c */
 int cmd_micro(int argc, const char **argv);    /* src/micro/micro.c */
 int cmd_suite(int argc, const char **argv);    /* src/suite/suite.c */
 int cmd_compare(int argc, const char **argv);  /* src/suite/compare.c */
+int cmd_server(int argc, const char **argv);   /* src/server/server.c */
 
 #endif

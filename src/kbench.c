@@ -17,6 +17,7 @@ static const struct kb_command commands[] = {
 	{ "disk", cmd_disk, "hdparm-style read timer: cached (-T), buffered (-t), O_DIRECT reads" },
 	{ "micro", cmd_micro, "lmbench and BYTE UNIX microtests: latencies, bandwidths, index" },
 	{ "suite", cmd_suite, "repeat load, disk and micro runs into one results file" },
+	{ "server", cmd_server, "a tbench server (one process per connection) for load -B sockio and tbench" },
 	{ "compare", cmd_compare, "compare results files: change and whether it is beyond the noise" },
 	{ NULL, NULL, NULL },
 };

@@ -9,6 +9,7 @@
 
 const struct backend *const backends[] = {
 	&fileio_backend,
+	&sockio_backend,
 	NULL,
 };
 
@@ -31,6 +32,8 @@ const char *backend_strerror(int err)
 		return "the server's reply had another size than asked for (lost sync)";
 	case BE_EUNSUPPORTED:
 		return "not supported by this backend's protocol";
+	case BE_ASTRACED:
+		return "failed as the line expects (the tbench server answers as traced)";
 	case EXDEV:
 		return "crosses into another mount (left alone)";
 	default:

@@ -52,6 +52,11 @@ struct backend_ctx {
 	size_t dentbuf_len;
 	const struct program *prog;
 	const struct backend_opts *opts;
+	const volatile uint64_t *end_ns; /* the run's end, CLOCK_MONOTONIC ns (shared: a
+					  * stop moves it earlier; 0 before the start,
+					  * UINT64_MAX with --run-once): a backend that
+					  * waits for a server waits no longer than this
+					  * and a grace */
 };
 
 /* Not an errno: a ReadX or WriteX moved another number of bytes than its
@@ -66,6 +71,10 @@ struct backend_ctx {
 /* Not an errno: the backend's protocol cannot express this op; it is
  * counted as unsupported, never carried out some other way. */
 #define BE_EUNSUPPORTED 0x10003
+/* Not an errno: the op failed as its line expects, by construction (a
+ * tbench server answers every request alike, as the traced server did);
+ * -B sockio returns it for lines that expect a failure. */
+#define BE_ASTRACED 0x10004
 
 /* Carry out op.  Returns 0 if it succeeded or a positive errno value if
  * it failed (EBADF for a handle that is not open, EXDEV for a path that
@@ -124,6 +133,10 @@ const struct backend *backend_find(const char *name);
 /* The POSIX file backend: open/pread/pwrite/rename/... relative to the
  * client's directory fd, never following symbolic links. */
 extern const struct backend fileio_backend;
+
+/* tbench's network load (sockio.c): one TCP connection per client to
+ * --server, one request and reply per op, with dbench's sizes. */
+extern const struct backend sockio_backend;
 
 /* What an op's result means, for reports: strerror(), but for BE_ESHORT
  * "moved another size than the line's ret_size", for EXDEV "crosses into

@@ -93,9 +93,10 @@ static long load_window(struct client *c, const struct program *prog, size_t fir
 	return n;
 }
 
-static int setup_client(struct client *c, const struct run_config *cfg)
+static int setup_client(struct client *c, const struct run_config *cfg, const struct run_shared *sh)
 {
 	c->ctx.id = c->id;
+	c->ctx.end_ns = &sh->end_ns;
 	c->ctx.dirfd = -1;
 	c->ctx.rootfd = cfg->rootfd;
 	c->ctx.prog = cfg->prog;
@@ -303,7 +304,7 @@ int client_main(const struct run_config *cfg, struct run_shared *sh,
 	for (unsigned i = 0; i < count; i++) {
 		cl[i].id = first + i;
 		cl[i].st = &sh->client[first + i];
-		int e = setup_client(&cl[i], cfg);
+		int e = setup_client(&cl[i], cfg, sh);
 		if (e) {
 			fprintf(stderr, "kbench load: client %u: cannot set up clients/client%u: %s\n",
 				first + i, first + i, backend_strerror(e));

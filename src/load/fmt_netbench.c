@@ -117,6 +117,7 @@ static int parse_args(struct parser *ps, struct op *op, char **a)
 		    lf_num(ps, a[3], "count", UINT32_MAX, &v) < 0)
 			return -1;
 		op->arg = (uint32_t)w;
+		op->ret = (uint32_t)v;  /* entries the traced server returned (tbench's reply size) */
 		return 0;
 	case OP_WRITEX:
 	case OP_READX:

@@ -70,7 +70,8 @@ enum expect {
  *   Rename     path1 -> path2
  *   Unlink Deltree Rmdir Mkdir Qpathinfo   path1
  *   Qfsinfo    arg = info level
- *   FIND_FIRST path1 = pattern (or name), arg = maxcnt
+ *   FIND_FIRST path1 = pattern (or name), arg = maxcnt, ret = count (the
+ *              entries the line says came back; 0 when its format has none)
  *   Sleep      off = microseconds
  */
 struct op {
