@@ -51,7 +51,7 @@ while True:
 PY
 CLOSER=$!
 SRV_PIDS="$SRV_PIDS $CLOSER"
-wait_until 120 grep -q '^[0-9]' "$WORK/closer.out"
+wait_until 120 grep -qs '^[0-9]' "$WORK/closer.out"
 CPORT=$(head -1 "$WORK/closer.out")
 expect_bad "a server that closes the connection" "kbench load: --server 127\.0\.0\.1:$CPORT: no tbench reply from 127\.0\.0\.1:$CPORT: the connection was closed" \
     "$KBENCH" load -B sockio --server "127.0.0.1:$CPORT" -c "$L" -t 1 1
