@@ -10,8 +10,8 @@
 # its own, where 127.0.0.1 is its alone, when it can make one (root,
 # unshare -n); else on this machine's 7003 if it is free, else it skips.
 if [ -z "${KBENCH_IN_NETNS:-}" ] && command -v unshare >/dev/null 2>&1 &&
-    unshare -n true 2>/dev/null; then
-    KBENCH_IN_NETNS=1 exec unshare -n sh -c 'ip link set lo up 2>/dev/null || ifconfig lo up; exec sh "$0"' "$0"
+    command -v ip >/dev/null 2>&1 && unshare -n ip link set lo up 2>/dev/null; then
+    KBENCH_IN_NETNS=1 exec unshare -n sh -c 'ip link set lo up && exec sh "$0"' "$0"
 fi
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/sockio-lib.sh"
