@@ -48,4 +48,14 @@ expect_rc "compare: repeated options, one file short" 2 "$KBENCH" compare \
     --plot a --plot b.svg
 expect_err_grep "compare: the last values count" 'give at least two results files'
 
+# server: the last --port counts (the first is no port)
+expect_rc "server: repeated options, a bad last value" 2 "$KBENCH" server \
+    --address a --address b -T BOGUS -T TCP_NODELAY --port x --port 70000
+expect_err_grep "server: the last --port counts" "kbench server: --port '70000'"
+
+# load -B sockio: the last --server counts
+expect_rc "load -B sockio: repeated target options, then bad input" 2 "$KBENCH" load \
+    -B fileio -B sockio --server a --server 127.0.0.1:x -T BOGUS -T TCP_NODELAY -c "$L" 1
+expect_err_grep "load -B sockio: the last --server counts" "bad port 'x'"
+
 finish
