@@ -36,6 +36,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/time.h>
 #include <unistd.h>
@@ -345,9 +346,20 @@ static int probe(const struct sockio_target *t, const char **stage, const char *
 	return e;
 }
 
+/* A process may interleave many clients (--clients-per-process), each
+ * with its socket: room for all of them, as far as the hard limit goes. */
+static void raise_nofile(unsigned nclients)
+{
+	struct rlimit rl;
+	rlim_t need = (rlim_t)nclients + 64;
+	if (getrlimit(RLIMIT_NOFILE, &rl) < 0 || rl.rlim_cur >= need)
+		return;
+	rl.rlim_cur = rl.rlim_max == RLIM_INFINITY || rl.rlim_max > need ? need : rl.rlim_max;
+	setrlimit(RLIMIT_NOFILE, &rl);
+}
+
 static int sio_prepare(struct backend_opts *o, unsigned nclients, const char *cmd)
 {
-	(void)nclients;
 	char host[256], port[8], err[300];
 	if (!o->server) {
 		fprintf(stderr, "%s: -B sockio needs --server HOST[:PORT] (a tbench server: "
@@ -407,6 +419,7 @@ static int sio_prepare(struct backend_opts *o, unsigned nclients, const char *cm
 	}
 	snprintf(t->addrname, sizeof(t->addrname), "%s", where);
 	o->target = t;
+	raise_nofile(nclients);
 	return 0;
 bad:
 	free(t);
