@@ -57,6 +57,25 @@ expect_bad "a server that closes the connection" "kbench load: --server 127\.0\.
     "$KBENCH" load -B sockio --server "127.0.0.1:$CPORT" -c "$L" -t 1 1
 kill "$CLOSER"
 
+# something that accepts and never answers: kbench gives up within 5 s
+python3 - >"$WORK/mute.out" 2>&1 <<'PY' &
+import socket, time
+l = socket.socket()
+l.bind(("127.0.0.1", 0))
+l.listen(8)
+print(l.getsockname()[1], flush=True)
+held = []
+while True:
+    held.append(l.accept()[0])
+PY
+MUTE=$!
+SRV_PIDS="$SRV_PIDS $MUTE"
+wait_until 120 grep -qs '^[0-9]' "$WORK/mute.out"
+MPORT=$(head -1 "$WORK/mute.out")
+expect_bad "a server that never answers" "kbench load: --server 127\.0\.0\.1:$MPORT: no tbench reply from 127\.0\.0\.1:$MPORT: Connection timed out" \
+    "$KBENCH" load -B sockio --server "127.0.0.1:$MPORT" -c "$L" -t 1 1
+kill "$MUTE"
+
 # ---- runs against kbench server ----
 start_server s
 S=$SRV
