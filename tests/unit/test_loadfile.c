@@ -351,7 +351,8 @@ static void test_lock_lengths_and_brackets(void **state)
 	(void)state;
 	const char *text =
 		"LockX 1 0 8589934593 NT_STATUS_OK\n"
-		"FIND_FIRST \"\\clients\\client1\\[a]*.TXT\" 260 10 0 NT_STATUS_OK\n";
+		"FIND_FIRST \"\\clients\\client1\\[a]*.TXT\" 260 10 0 NT_STATUS_OK\n"
+		"FIND_FIRST \"\\clients\\client1\\x*\" 260 1366 7 NT_STATUS_OK\n";
 	struct program prog;
 	struct op *ops;
 	char *errs;
@@ -360,6 +361,11 @@ static void test_lock_lengths_and_brackets(void **state)
 	assert_int_equal(((uint64_t)ops[0].arg << 32) | ops[0].len, 8589934593ull);
 	/* '[' is a plain character for DOS: escaped for fnmatch */
 	assert_string_equal(prog_path(&prog, ops[1].path1), "\\[a\\]*.txt");
+	/* FIND_FIRST keeps the count of entries its line says came back
+	 * (tbench's reply size), and maxcnt */
+	assert_int_equal(ops[1].ret, 0);
+	assert_int_equal(ops[2].ret, 7);
+	assert_int_equal(ops[2].arg, 1366);
 	free(ops);
 	free(errs);
 	prog_free(&prog);
