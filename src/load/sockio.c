@@ -366,6 +366,12 @@ static int sio_prepare(struct backend_opts *o, unsigned nclients, const char *cm
 			"kbench server, or tbench_srv on port 7003)\n", cmd);
 		return KB_EXIT_USAGE;
 	}
+	if (o->sync_open || o->sync_dirs || o->fsync_write || o->xattr) {
+		fprintf(stderr, "%s: %s has no meaning with -B sockio, which makes no file system "
+			"call (tbench ignores it)\n", cmd, o->sync_open ? "-s" : o->sync_dirs ? "-S" :
+			o->fsync_write ? "-F" : "-x");
+		return KB_EXIT_USAGE;
+	}
 	struct sockio_target *t = calloc(1, sizeof(*t));
 	if (!t) {
 		fprintf(stderr, "%s: out of memory\n", cmd);

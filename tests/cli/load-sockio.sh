@@ -24,6 +24,10 @@ expect_bad "an unclosed [" "kbench load: --server '\[::1': an IPv6 address in \[
     "$KBENCH" load -B sockio --server '[::1' -c "$L" -t 1 1
 expect_bad "a name that does not resolve" "kbench load: --server nosuch\.invalid: cannot resolve 'nosuch\.invalid': " \
     "$KBENCH" load -B sockio --server nosuch.invalid -c "$L" -t 1 1
+for o in -s -S -F -x; do
+    expect_bad "$o means nothing here" "kbench load: $o has no meaning with -B sockio" \
+        "$KBENCH" load -B sockio --server 127.0.0.1 "$o" -c "$L" -t 1 1
+done
 expect_bad "-T unknown word" "kbench load: -T: unknown socket option 'TCP_FASTER'" \
     "$KBENCH" load -B sockio --server 127.0.0.1 -T "TCP_NODELAY TCP_FASTER" -c "$L" -t 1 1
 expect_bad "-T SO_RCVTIMEO" "kbench load: -T: SO_RCVTIMEO is not taken" \
