@@ -53,7 +53,6 @@ struct sockio_target {
 	struct tb_opts opts;
 	unsigned dirlen;           /* strlen(-D), 1 for tbench's "." */
 	char name[300];            /* HOST:PORT as given (describe) */
-	char addrname[64];         /* the address connected to */
 };
 
 struct sio {
@@ -423,7 +422,6 @@ static int sio_prepare(struct backend_opts *o, unsigned nclients, const char *cm
 			e == ECONNRESET ? "the connection was closed" : backend_strerror(e));
 		goto bad;
 	}
-	snprintf(t->addrname, sizeof(t->addrname), "%s", where);
 	o->target = t;
 	raise_nofile(nclients);
 	return 0;
