@@ -125,6 +125,9 @@ const struct backend *backend_find(const char *name);
  * client's directory fd, never following symbolic links. */
 extern const struct backend fileio_backend;
 
+/* NFSv3 or v4 through libnfs (nfs.c); .missing when built without it. */
+extern const struct backend nfs_backend;
+
 /* What an op's result means, for reports: strerror(), but for BE_ESHORT
  * "moved another size than the line's ret_size", for EXDEV "crosses into
  * another mount (left alone)", and the other BE_* values' meanings.
