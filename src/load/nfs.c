@@ -1,7 +1,7 @@
 /* kbench - the NFS backend: the NetBench ops over NFS through libnfs
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * kbench load -B nfs --nfs nfs://SERVER/EXPORT[?version=3|4] replays the
+ * kbench load -B nfs --nfs nfs://SERVER/EXPORT[?ARGS] replays the
  * loadfile straight over the protocol, as dbench 4's nfs backend does:
  * no kernel mount, no root.  Every client has its own libnfs context and
  * mount (its own TCP connection: N clients are N clients of the server)
@@ -10,10 +10,15 @@
  * removes.  The sync API is used: a client does one op at a time, as the
  * file load's clients do.
  *
+ * NFSv3 only: libnfs documents its NFSv4 client as not yet functional,
+ * and against nfs-ganesha its OPEN with O_CREAT is an exclusive create,
+ * SETATTR of a directory fails, WRITEs after some opens fail, and its LOCK
+ * does not advance the open owner's seqid (every later OPEN and CLOSE then
+ * fails with NFS4ERR_BAD_SEQID); prepare() refuses version=4.
+ *
  * What each op sends is in kbench-load(1), BACKENDS, nfs.  Byte-range
- * locks are not supported: libnfs 4.0 has none for NFSv3 (no NLM in its
- * file API), and its NFSv4 LOCK does not advance the open owner's seqid,
- * after which every OPEN and CLOSE of the client fails (NFS4ERR_BAD_SEQID).
+ * locks are not supported: libnfs's file API has no NLM for NFSv3, so
+ * LockX and UnlockX are counted as unsupported.
  *
  * Timeouts: every RPC times out after NFS_TIMEOUT_MS and the connection is
  * never re-established (autoreconnect 0), so a killed or stalled server
@@ -52,7 +57,7 @@ const struct backend nfs_backend = {
 #define FILE_OVERWRITE 4
 #define FILE_OVERWRITE_IF 5
 
-/* ftype3 / nfs_ftype4: a directory is 2 in both (RFC 1813, RFC 7530) */
+/* ftype3 NF3DIR (RFC 1813), the type libnfs gives a directory entry */
 #define NFS_TYPE_DIR 2
 
 #define NFS_TIMEOUT_MS 5000   /* every RPC (libnfs takes whole seconds) */
@@ -61,7 +66,7 @@ const struct backend nfs_backend = {
 /* What prepare() resolved, inherited by the clients. */
 struct nfs_target {
 	const char *url;       /* --nfs as given (no secret in an NFS URL) */
-	int version;           /* 3 or 4 */
+	int version;           /* the URL's version=, 3 when it has none */
 	char dir[PATH_MAX];    /* DIR inside the export: "" is its root,
 				* else "/a/b" (no trailing '/') */
 	int made_dir;          /* prepare() made DIR (kbench-PID) */
@@ -230,7 +235,6 @@ static int is_dir(struct backend_ctx *c, const char *path)
 static int do_ntcreatex(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
 {
 	struct nfs_client *nc = c->priv;
-	const struct nfs_target *t = c->opts->target;
 	int creates = op->aux == FILE_CREATE || op->aux == FILE_OVERWRITE ||
 		      op->aux == FILE_OVERWRITE_IF;
 	struct nfsfh *fh = NULL;
@@ -258,15 +262,8 @@ static int do_ntcreatex(struct backend_ctx *c, const struct op *op, uint64_t *by
 			flags |= O_CREAT | O_TRUNC;
 		if (c->opts->sync_open)
 			flags |= O_SYNC;
-		r = -ENOENT;
-		/* libnfs 4.0's NFSv4 OPEN with O_CREAT is an exclusive create
-		 * (EEXIST for a file that is there): open it first */
-		if (t->version == 4 && (flags & O_CREAT))
-			r = nfs_open2(nc->nfs, nc->p1, flags & ~O_CREAT, 0600, &fh);
-		if (r == -ENOENT)
-			r = nfs_open2(nc->nfs, nc->p1, flags, 0600, &fh);
-		if (r == -EISDIR || (r == -EINVAL && t->version == 4)) {
-			/* a directory (NFSv4 refuses to OPEN one) */
+		r = nfs_open2(nc->nfs, nc->p1, flags, 0600, &fh);
+		if (r == -EISDIR) {
 			if ((e = is_dir(c, nc->p1)))
 				return e == ENOTDIR ? fail(c, r) : e;
 			isdir = 1;
@@ -641,9 +638,6 @@ static int nfs_client_open(struct backend_ctx *c)
 	nc->nfs = nfs_open_context(t->url, "kbench load", &u);
 	if (!nc->nfs)
 		return EINVAL;
-	char name[96];
-	snprintf(name, sizeof(name), "kbench pid %ld client %u", (long)getpid(), c->id);
-	nfs4_set_client_name(nc->nfs, name);
 	int r = nfs_mount(nc->nfs, u->server, u->path);
 	nfs_destroy_url(u);
 	if (r < 0) {
@@ -693,14 +687,19 @@ static void nfs_client_close(struct backend_ctx *c)
 	c->priv = NULL;
 }
 
-/* The version the URL asks for: 3 (libnfs's default) or 4. */
+/* The version the URL asks for: 3 (libnfs's default, also when the URL
+ * says none), 4, or 0 for any other value. */
 static int url_version(const char *url)
 {
 	const char *q = strchr(url, '?');
 	while (q) {
 		q++;
-		if (!strncmp(q, "version=", 8))
-			return atoi(q + 8);
+		if (!strncmp(q, "version=", 8)) {
+			q += 8;
+			if ((q[0] == '3' || q[0] == '4') && (q[1] == '\0' || q[1] == '&'))
+				return q[0] - '0';
+			return 0;
+		}
 		q = strchr(q, '&');
 	}
 	return 3;
@@ -792,8 +791,10 @@ static struct nfs_context *mount_once(const char *url, const char *cmd)
 	int r = nfs_mount(nfs, u->server, u->path);
 	nfs_destroy_url(u);
 	if (r < 0) {
-		fprintf(stderr, "%s: --nfs %s: cannot mount the export: %s\n", cmd, url,
-			nfs_get_error(nfs));
+		const char *msg = nfs_get_error(nfs);
+		fprintf(stderr, "%s: --nfs %s: cannot mount the export: %s%s\n", cmd, url, msg,
+			msg && !strcmp(msg, "nfs_service failed") ?
+			" (no NFS server answers there, or it closed the connection)" : "");
 		nfs_destroy_context(nfs);
 		return NULL;
 	}
@@ -820,6 +821,17 @@ static int nfs_prepare(struct backend_opts *o, unsigned nclients, const char *cm
 	}
 	t->url = o->nfs_url;
 	t->version = url_version(o->nfs_url);
+	if (!t->version) {
+		target_free(t);
+		return cli_usage_error(cmd, "--nfs %s: version= takes 3 (or 4, which is refused)",
+				       o->nfs_url);
+	}
+	if (t->version == 4) {
+		target_free(t);
+		return cli_usage_error(cmd, "--nfs %s: version=4: libnfs's NFSv4 client is not "
+				       "usable (its own documentation says so; against nfs-ganesha its "
+				       "OPEN, WRITE, SETATTR and LOCK fail): use version=3", o->nfs_url);
+	}
 	if (o->directory && export_path(o->directory, t->dir, sizeof(t->dir)) < 0) {
 		target_free(t);
 		return cli_usage_error(cmd, "-D %s: not a path inside the export (no '..', "
