@@ -263,7 +263,9 @@ static int do_ntcreatex(struct backend_ctx *c, const struct op *op, uint64_t *by
 		if (c->opts->sync_open)
 			flags |= O_SYNC;
 		r = nfs_open2(nc->nfs, nc->p1, flags, 0600, &fh);
-		if (r == -EISDIR) {
+		if (r == -EISDIR || r == -EEXIST) {
+			/* a directory: its open fails (EISDIR), or its CREATE
+			 * does (EEXIST); fileio opens it as a directory then */
 			if ((e = is_dir(c, nc->p1)))
 				return e == ENOTDIR ? fail(c, r) : e;
 			isdir = 1;
@@ -377,15 +379,25 @@ static int do_mkdir(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
  * restores) over the protocol: READDIRPLUS, REMOVE for what is not a
  * directory (a symbolic link is removed, never followed), RMDIR.  With
  * keep_top only the contents go.  A missing path is not an error.
+ * top: path is the tree's root, whose type is asked (LOOKUP, GETATTR).
  * Returns 0 or a libnfs result (< 0) of the first failure. */
 static int rm_tree(struct nfs_context *nfs, char *buf, size_t len, int keep_top, int top)
 {
 	struct nfsdir *d;
-	int r = nfs_opendir(nfs, len ? buf : "/", &d);
-	if (r == -ENOTDIR && !keep_top)
-		return nfs_unlink(nfs, buf);
-	if (r == -ENOENT && top)
-		return 0;
+	int r;
+	if (top) {
+		/* what the path names itself (libnfs would follow a link to a
+		 * directory and list that); below it, READDIRPLUS's types */
+		struct nfs_stat_64 st;
+		r = nfs_lstat64(nfs, len ? buf : "/", &st);
+		if (r == -ENOENT)
+			return 0;
+		if (r < 0)
+			return r;
+		if (!S_ISDIR(st.nfs_mode))
+			return keep_top ? -ENOTDIR : nfs_unlink(nfs, buf);
+	}
+	r = nfs_opendir(nfs, len ? buf : "/", &d);
 	if (r < 0)
 		return r;
 	struct nfsdirent *de;
@@ -668,8 +680,11 @@ static void nfs_close_all(struct backend_ctx *c)
 		struct nfs_handle *h = &nc->h[i];
 		/* a lost server is not asked again (NFSv4 CLOSE would wait out
 		 * its timeout once per handle) */
-		if (h->open && h->fh && !c->dead)
-			nfs_close(nc->nfs, h->fh);
+		if (h->open && h->fh && !c->dead) {
+			int r = nfs_close(nc->nfs, h->fh);  /* COMMIT when dirty */
+			if (r < 0 && lost(-r, nc->nfs))
+				c->dead = 1;
+		}
 		h->open = 0;
 		h->fh = NULL;
 	}

@@ -146,6 +146,16 @@ kload -q --run-once -c "$DATA/allops.txt" -B nfs --nfs "$URL" --skip-cleanup -D 
 expect_status "--skip-cleanup: exit 0" 0
 expect_true "--skip-cleanup leaves the client's tree" test -d "$EXPORT/keep/clients/client0"
 rm -rf "$EXPORT/keep"
+# a symbolic link where the loadfile's Deltree goes: the link is removed,
+# what it points to is not entered (a new name: ganesha caches the names
+# of what this script removes under it)
+mkdir -p "$EXPORT/link/clients/client0" "$EXPORT/outside"
+echo precious >"$EXPORT/outside/file"
+ln -s ../../../outside "$EXPORT/link/clients/client0/t"
+kload -q --run-once -c "$DATA/allops.txt" -B nfs --nfs "$URL" -D link 1
+expect_status "Deltree of a symbolic link: exit 0" 0
+expect_true "... and what the link pointed to is still there" test -f "$EXPORT/outside/file"
+rm -rf "$EXPORT/link" "$EXPORT/outside"
 
 # --- bad input: one line, exit 2, before any client, nothing made ----------
 expect_bad "-B nfs without --nfs" 'needs --nfs' "$KBENCH" load -q -B nfs 1
