@@ -22,11 +22,13 @@
  *
  * Timeouts: every RPC times out after NFS_TIMEOUT_MS and the connection is
  * never re-established (autoreconnect 0), so a killed or stalled server
- * ends each client's op within that time; the client then stops (dead).
+ * ends each client's op within that time; the client then stops (dead),
+ * as a soft mount's client gives up, and close_all() sends nothing more.
  */
 #include "config.h"
 #include "load/backend.h"
 #include "cli.h"
+#include "sys/clock.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -60,7 +62,10 @@ const struct backend nfs_backend = {
 /* ftype3 NF3DIR (RFC 1813), the type libnfs gives a directory entry */
 #define NFS_TYPE_DIR 2
 
-#define NFS_TIMEOUT_MS 5000   /* every RPC (libnfs takes whole seconds) */
+/* every RPC (libnfs takes whole seconds): below the 10 s a client has
+ * after the time limit, so an op a stalled server never answers ends in
+ * time; above what a busy server's COMMIT takes */
+#define NFS_TIMEOUT_MS 8000
 #define NFS_SYN_COUNT 3       /* SYNs before a connect gives up */
 
 /* What prepare() resolved, inherited by the clients. */
@@ -676,11 +681,15 @@ static void nfs_close_all(struct backend_ctx *c)
 	struct nfs_client *nc = c->priv;
 	if (!nc || !nc->h)
 		return;
+	uint64_t until = kb_now_ns() + NFS_TIMEOUT_MS * 1000000ull;
 	for (uint32_t i = 0; i < c->nhandles; i++) {
 		struct nfs_handle *h = &nc->h[i];
-		/* a lost server is not asked again (NFSv4 CLOSE would wait out
-		 * its timeout once per handle) */
-		if (h->open && h->fh && !c->dead) {
+		/* a lost server is not asked again, and a slow one for no
+		 * longer than one RPC's timeout in all (each close of a file
+		 * written since its COMMIT sends one): the client must stop
+		 * within the 10 s after the time limit.  A handle not closed
+		 * then is left to the process's end. */
+		if (h->open && h->fh && !c->dead && kb_now_ns() < until) {
 			int r = nfs_close(nc->nfs, h->fh);  /* COMMIT when dirty */
 			if (r < 0 && lost(-r, nc->nfs))
 				c->dead = 1;
