@@ -17,8 +17,12 @@
  * fails with NFS4ERR_BAD_SEQID); prepare() refuses version=4.
  *
  * What each op sends is in kbench-load(1), BACKENDS, nfs.  Byte-range
- * locks are not supported: libnfs's file API has no NLM for NFSv3, so
- * LockX and UnlockX are counted as unsupported.
+ * locks are NLM version 4 (RFC 1813, appendix II):
+ * libnfs's file API has none, so each client makes its own NLM connection
+ * at its first lock (the server's portmapper names the port) and sends
+ * LOCK and UNLOCK through libnfs's raw NLM calls, waiting for the reply
+ * itself; a close of a file the client holds locks on sends an UNLOCK of
+ * the whole file first, as a kernel client does.
  *
  * Timeouts: every RPC times out after NFS_TIMEOUT_MS and the connection is
  * never re-established (autoreconnect 0), so a killed or stalled server
@@ -50,8 +54,11 @@ const struct backend nfs_backend = {
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <sys/time.h>
+#include <poll.h>
 #include <unistd.h>
 #include <nfsc/libnfs.h>
+#include <nfsc/libnfs-raw.h>
+#include <nfsc/libnfs-raw-nlm.h>
 
 /* NTCreateX create_options and dispositions (MS-SMB), as fileio.c */
 #define FILE_DIRECTORY_FILE 0x0001
@@ -67,6 +74,23 @@ const struct backend nfs_backend = {
  * time; above what a busy server's COMMIT takes */
 #define NFS_TIMEOUT_MS 8000
 #define NFS_SYN_COUNT 3       /* SYNs before a connect gives up */
+
+/* libnfs's struct nfs_fh, what nfs_get_fh() returns for its raw calls:
+ * the same two fields from libnfs 4.0 to its current release, declared
+ * in its private header only */
+struct kb_nfs_fh {
+	int len;
+	char *val;
+};
+
+/* The end of an NLM call, written by its callback (kept in the client,
+ * not on a stack: libnfs calls back a call it cancels when its context is
+ * destroyed). */
+struct nlm_reply {
+	int done;
+	int status;          /* RPC_STATUS_* */
+	int nlm;             /* nlmstat4 of a reply */
+};
 
 /* What prepare() resolved, inherited by the clients. */
 struct nfs_target {
@@ -88,6 +112,7 @@ struct nfs_handle {
 	uint8_t shared;        /* the path is relative to DIR, not the tree */
 	uint8_t open;
 	uint8_t isdir;
+	uint32_t locks;        /* NLM locks granted on it, less those undone */
 };
 
 struct nfs_client {
@@ -97,6 +122,14 @@ struct nfs_client {
 	char root[PATH_MAX];       /* DIR */
 	char tree[PATH_MAX];       /* DIR/clients/clientK */
 	char p1[PATH_MAX], p2[PATH_MAX], work[PATH_MAX];
+	/* NLM: connected at the first lock */
+	struct rpc_context *nlm;
+	int nlm_err;               /* its connect failed: every lock fails so */
+	struct nlm_reply reply;
+	uint32_t cookie;
+	char server[256];          /* the URL's server */
+	char host[256];            /* caller_name: this machine */
+	char owner[64];            /* oh: this client */
 };
 
 /* A new context for url, with kbench's timeouts; NULL after a line on
@@ -237,6 +270,160 @@ static int is_dir(struct backend_ctx *c, const char *path)
 	return S_ISDIR(st.nfs_mode) ? 0 : ENOTDIR;
 }
 
+static void nlm_cb(struct rpc_context *rpc, int status, void *data, void *priv)
+{
+	struct nlm_reply *w = priv;
+	(void)rpc;
+	w->status = status;
+	/* NLM4_LOCKres and NLM4_UNLOCKres: the cookie, then the status */
+	if (status == RPC_STATUS_SUCCESS && data)
+		w->nlm = (int)((NLM4_LOCKres *)data)->status;
+	w->done = 1;
+}
+
+/* Wait for the NLM call in flight, at most NFS_TIMEOUT_MS.  Returns 0
+ * (nc->reply says how it ended), ETIMEDOUT or ENOTCONN. */
+static int nlm_wait(struct nfs_client *nc)
+{
+	uint64_t until = kb_now_ns() + NFS_TIMEOUT_MS * 1000000ull;
+	while (!nc->reply.done) {
+		if (kb_now_ns() >= until)
+			return ETIMEDOUT;
+		struct pollfd p = { .fd = rpc_get_fd(nc->nlm), .events = (short)rpc_which_events(nc->nlm) };
+		if (poll(&p, 1, 100) < 0 && errno != EINTR)
+			return ENOTCONN;
+		if (rpc_service(nc->nlm, p.revents) < 0)
+			return ENOTCONN;
+	}
+	return 0;
+}
+
+/* The client's NLM connection, made once: 0, or ENOLCK when the server
+ * offers none (every lock then fails so, without asking again). */
+static int nlm_connect(struct backend_ctx *c)
+{
+	struct nfs_client *nc = c->priv;
+	if (nc->nlm)
+		return 0;
+	if (nc->nlm_err)
+		return nc->nlm_err;
+	nc->nlm_err = ENOLCK;
+	if (!(nc->nlm = rpc_init_context()))
+		return ENOLCK;
+	nc->reply = (struct nlm_reply){ 0 };
+	if (rpc_connect_program_async(nc->nlm, nc->server, NLM_PROGRAM, NLM_V4, nlm_cb,
+				      &nc->reply) < 0 ||
+	    nlm_wait(nc) || nc->reply.status != RPC_STATUS_SUCCESS) {
+		fprintf(stderr, "kbench load: client %u: no NLM (byte-range locks) on %s: %s\n",
+			c->id, nc->server, rpc_get_error(nc->nlm));
+		rpc_destroy_context(nc->nlm);
+		nc->nlm = NULL;
+		return ENOLCK;
+	}
+	nc->nlm_err = 0;
+	return 0;
+}
+
+/* nlmstat4 as an errno, as fcntl(F_SETLK) would say it */
+static int nlm_errno(int st)
+{
+	switch (st) {
+	case NLM4_GRANTED:
+		return 0;
+	case NLM4_DENIED:
+	case NLM4_BLOCKED:
+	case NLM4_DENIED_GRACE_PERIOD:
+		return EAGAIN;
+	case NLM4_DEADLCK:
+		return EDEADLK;
+	case NLM4_ROFS:
+		return EROFS;
+	case NLM4_STALE_FH:
+		return ESTALE;
+	case NLM4_FBIG:
+		return EFBIG;
+	default:
+		return ENOLCK;  /* DENIED_NOLOCKS, FAILED */
+	}
+}
+
+/* One NLM LOCK (exclusive, not blocking) or UNLOCK of len bytes at off
+ * (len 0: to the end) on h.  Returns 0 or an errno; a server that does
+ * not answer, or whose connection is gone, stops the client. */
+static int nlm_call(struct backend_ctx *c, struct nfs_handle *h, int unlock,
+		    uint64_t off, uint64_t len)
+{
+	struct nfs_client *nc = c->priv;
+	int e = nlm_connect(c);
+	if (e)
+		return e;
+	struct kb_nfs_fh *fh = (struct kb_nfs_fh *)nfs_get_fh(h->fh);
+	uint32_t cookie = ++nc->cookie;
+	nlm4_lock lk = {
+		.caller_name = nc->host,
+		.fh = { .data = { .data_len = (u_int)fh->len, .data_val = fh->val } },
+		.oh = nc->owner,
+		.svid = c->id + 1,
+		.l_offset = off,
+		.l_len = len,
+	};
+	nlm_cookie ck = { .data = { .data_len = sizeof(cookie), .data_val = (char *)&cookie } };
+	nc->reply = (struct nlm_reply){ 0 };
+	int r;
+	if (unlock) {
+		NLM4_UNLOCKargs a = { .cookie = ck, .lock = lk };
+		r = rpc_nlm4_unlock_async(nc->nlm, nlm_cb, &a, &nc->reply);
+	} else {
+		NLM4_LOCKargs a = { .cookie = ck, .block = 0, .exclusive = 1, .lock = lk };
+		r = rpc_nlm4_lock_async(nc->nlm, nlm_cb, &a, &nc->reply);
+	}
+	if (r < 0)
+		return ENOLCK;
+	e = nlm_wait(nc);
+	if (!e && nc->reply.status != RPC_STATUS_SUCCESS)
+		e = ENOTCONN;
+	if (e) {
+		c->dead = 1;
+		return e;
+	}
+	return nlm_errno(nc->reply.nlm);
+}
+
+/* Before h is closed: UNLOCK the whole file, what a kernel client sends
+ * when a process closes a file it holds locks on. */
+static int nlm_unlock_all(struct backend_ctx *c, struct nfs_handle *h)
+{
+	h->locks = 0;
+	return c->dead ? 0 : nlm_call(c, h, 1, 0, 0);
+}
+
+static int do_lock(struct backend_ctx *c, const struct op *op, int unlock)
+{
+	struct nfs_handle *h = handle(c, op);
+	if (!h)
+		return EBADF;
+	if (!h->fh)
+		return unlock ? 0 : EBADF;  /* a directory, as fileio's read-only fd */
+	int e = nlm_call(c, h, unlock, op->off, ((uint64_t)op->arg << 32) | op->len);
+	if (!e && !unlock)
+		h->locks++;
+	else if (!e && h->locks)
+		h->locks--;
+	return e;
+}
+
+static int do_lockx(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
+{
+	(void)bytes;
+	return do_lock(c, op, 0);
+}
+
+static int do_unlockx(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
+{
+	(void)bytes;
+	return do_lock(c, op, 1);
+}
+
 static int do_ntcreatex(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
 {
 	struct nfs_client *nc = c->priv;
@@ -307,8 +494,13 @@ static int do_ntcreatex(struct backend_ctx *c, const struct op *op, uint64_t *by
 		return 0;  /* an open that was meant to fail binds nothing */
 	}
 	struct nfs_handle *h = &nc->h[op->handle];
-	if (h->open && h->fh)
-		nfs_close(nc->nfs, h->fh);
+	if (h->open && h->fh) {
+		if (h->locks)
+			nlm_unlock_all(c, h);
+		if (!c->dead)
+			nfs_close(nc->nfs, h->fh);
+	}
+	h->locks = 0;
 	h->fh = fh;
 	h->path = op->path1;
 	h->shared = (op->flags & OPF_SHARED1) != 0;
@@ -327,9 +519,14 @@ static int do_close(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
 	h->open = 0;
 	if (!h->fh)
 		return 0;  /* a directory: nothing was open on the server */
+	int e = h->locks ? nlm_unlock_all(c, h) : 0;
+	if (c->dead) {
+		h->fh = NULL;  /* left to the process's end */
+		return e;
+	}
 	int r = nfs_close(nc->nfs, h->fh);
 	h->fh = NULL;
-	return r < 0 ? fail(c, r) : 0;
+	return r < 0 ? fail(c, r) : e;
 }
 
 static int do_rename(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
@@ -655,6 +852,10 @@ static int nfs_client_open(struct backend_ctx *c)
 	nc->nfs = nfs_open_context(t->url, "kbench load", &u);
 	if (!nc->nfs)
 		return EINVAL;
+	snprintf(nc->server, sizeof(nc->server), "%s", u->server);
+	if (gethostname(nc->host, sizeof(nc->host) - 1) < 0 || !nc->host[0])
+		strcpy(nc->host, "kbench");
+	snprintf(nc->owner, sizeof(nc->owner), "kbench pid %ld client %u", (long)getpid(), c->id);
 	int r = nfs_mount(nc->nfs, u->server, u->path);
 	nfs_destroy_url(u);
 	if (r < 0) {
@@ -690,11 +891,14 @@ static void nfs_close_all(struct backend_ctx *c)
 		 * within the 10 s after the time limit.  A handle not closed
 		 * then is left to the process's end. */
 		if (h->open && h->fh && !c->dead && kb_now_ns() < until) {
-			int r = nfs_close(nc->nfs, h->fh);  /* COMMIT when dirty */
+			if (h->locks)
+				nlm_unlock_all(c, h);
+			int r = c->dead ? 0 : nfs_close(nc->nfs, h->fh);  /* COMMIT when dirty */
 			if (r < 0 && lost(-r, nc->nfs))
 				c->dead = 1;
 		}
 		h->open = 0;
+		h->locks = 0;
 		h->fh = NULL;
 	}
 }
@@ -704,6 +908,8 @@ static void nfs_client_close(struct backend_ctx *c)
 	struct nfs_client *nc = c->priv;
 	if (!nc)
 		return;
+	if (nc->nlm)
+		rpc_destroy_context(nc->nlm);
 	if (nc->nfs)
 		nfs_destroy_context(nc->nfs);
 	free(nc->h);
@@ -999,7 +1205,8 @@ const struct backend nfs_backend = {
 		[OP_FIND_FIRST] = do_find_first,
 		[OP_WRITEX] = do_writex,
 		[OP_READX] = do_readx,
-		/* LockX, UnlockX: none (unsupported, see the top) */
+		[OP_LOCKX] = do_lockx,
+		[OP_UNLOCKX] = do_unlockx,
 		[OP_FLUSH] = do_flush,
 	},
 };
