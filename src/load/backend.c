@@ -10,6 +10,7 @@
 const struct backend *const backends[] = {
 	&fileio_backend,
 	&sockio_backend,
+	&nfs_backend,
 	NULL,
 };
 

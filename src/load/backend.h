@@ -137,6 +137,8 @@ extern const struct backend fileio_backend;
 /* tbench's network load (sockio.c): one TCP connection per client to
  * --server, one request and reply per op, with dbench's sizes. */
 extern const struct backend sockio_backend;
+/* NFSv3 or v4 through libnfs (nfs.c); .missing when built without it. */
+extern const struct backend nfs_backend;
 
 /* What an op's result means, for reports: strerror(), but for BE_ESHORT
  * "moved another size than the line's ret_size", for EXDEV "crosses into
