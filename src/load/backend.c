@@ -9,6 +9,7 @@
 
 const struct backend *const backends[] = {
 	&fileio_backend,
+	&smb_backend,
 	NULL,
 };
 

@@ -99,6 +99,8 @@ static void merge(const struct run_config *cfg, const struct run_shared *sh,
 		res->bytes += st->bytes;
 		res->client_bytes[c] = st->bytes;
 		res->errors += st->errors;
+		for (unsigned i = 0; i < OP_COUNT; i++)
+			res->unsupported[i] += st->unsupported[i];
 		res->errors_unlisted += st->errors_unlisted;
 		res->passes += st->passes;
 		if (st->fatal) {
