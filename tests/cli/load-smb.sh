@@ -95,6 +95,14 @@ if ! start_smbd; then
     finish
 fi
 pass "smbd listens on 127.0.0.1:$PORT"
+# serving, not only listening: a one-client pass gets through (a guard, at
+# most a minute)
+smb_ready() {
+    "$KBENCH" load -B smb --smb-share "//127.0.0.1:$PORT/kb" --smb-user "$USER_NAME%$PW" \
+        -q -c "$DATA/small.txt" --run-once 1 >/dev/null 2>&1
+}
+if wait_until 60 smb_ready; then pass "smbd serves the share"; else
+    fail "smbd serves the share" "$(tail -5 "$S"/log/log.* 2>&1 | head -c 600)"; fi
 
 smbload() {
     kload -B smb --smb-share "//127.0.0.1:$PORT/kb" --smb-user "$USER_NAME%$PW" "$@"
@@ -245,7 +253,7 @@ expect_empty_dir "nothing made by bad input" "$SHARE"
 # --- a server killed mid-run: status 1, in bounded time ---------------------
 # shellcheck disable=SC2086
 : >"$WORK/out"
-timeout 120 "$KBENCH" load $BGARGS -t 60 --warmup 0 2 >"$WORK/out" 2>"$WORK/err" &
+timeout 120 "$KBENCH" load $BGARGS -t 60 --warmup 0 --json "$WORK/k.json" 2 >"$WORK/out" 2>"$WORK/err" &
 BG=$!
 wait_progress
 kill -KILL "-$SMBD_PID"
@@ -255,6 +263,8 @@ wait "$BG"
 RC=$?
 expect_status "smbd killed mid-run: exit 1 (not the 120 s guard)" 1
 expect_out_grep "the clients stopped early" 'clients? stopped early'
+expect_eq "the window ends with the clients, not at the 60 s limit" \
+    "$(jget "$WORK/k.json" '0 < d["results"]["measured_s"] < 60 and d["results"]["errors"] >= 1')" True
 
 # --- a server stalled mid-run: the timeout ends every client ----------------
 if start_smbd; then
