@@ -6,7 +6,7 @@
 
 PW=kb-Secret-7q   # the test user's password: it must never be printed
 # a sanitizer build: libsmbclient's own leak per context is not kbench's
-LSAN_OPTIONS="${LSAN_OPTIONS:-}${LSAN_OPTIONS:+:}suppressions=$KBENCH_TOP_SRCDIR/tests/cli/lsan-libsmbclient.supp"
+LSAN_OPTIONS="${LSAN_OPTIONS:-}${LSAN_OPTIONS:+:}suppressions=$KBENCH_TOP_SRCDIR/tests/cli/lsan-libsmbclient.supp:print_suppressions=0"
 export LSAN_OPTIONS
 
 if ! "$KBENCH" load --help 2>&1 | grep -q 'smb-share'; then
