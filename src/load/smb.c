@@ -113,6 +113,7 @@ struct smb_client {
 	char tree[URL_MAX];     /* smb://SERVER/SHARE/DIR/clients/clientK */
 	char root[URL_MAX];     /* smb://SERVER/SHARE/DIR */
 	char u1[URL_MAX], u2[URL_MAX];
+	struct smb_client *next;  /* on left_behind, once the client is dead */
 };
 
 /* ---- URLs ---- */
@@ -171,6 +172,19 @@ static void quiet_log(void *arg, int level, const char *msg)
 	(void)msg;
 }
 
+/* libsmbclient asks this before it reuses its cached connection (its own
+ * check sends an SMB2 ECHO once per timeout interval, and on a failed one
+ * connects again).  kbench's answer is always "usable": a request on a
+ * connection that is gone then fails at once, and one to a stalled
+ * server after one timeout, and the client stops; no client ever
+ * replaces its connection with another behind the run's back. */
+static int keep_server(SMBCCTX *x, SMBCSRV *srv)
+{
+	(void)x;
+	(void)srv;
+	return 0;
+}
+
 /* A context of its own: its server cache, hence its own connection.
  * Returns it, or NULL with errno. */
 static SMBCCTX *new_context(struct smb_target *t)
@@ -188,6 +202,7 @@ static SMBCCTX *new_context(struct smb_target *t)
 	/* a refused login fails; it does not become an anonymous one */
 	smbc_setOptionNoAutoAnonymousLogin(x, 1);
 	smbc_setTimeout(x, SMB_TIMEOUT_MS);
+	smbc_setFunctionCheckServer(x, keep_server);
 	if (t->port)
 		smbc_setPort(x, (uint16_t)t->port);
 	if (!smbc_init_context(x)) {
@@ -714,14 +729,25 @@ static int smb_client_open(struct backend_ctx *c)
 	return 0;
 }
 
+/* A client whose connection is lost or whose server stalled sends
+ * nothing more: each CLOSE would wait out the timeout again, and the
+ * client would outlive the run.  Its context is left as it is, for the
+ * process's exit, on this list (so it stays reachable, not leaked). */
+static struct smb_client *left_behind;
+
 static void smb_close_all(struct backend_ctx *c)
 {
 	struct smb_client *sc = SC(c);
 	if (!sc || !sc->h)
 		return;
-	for (uint32_t i = 0; i < c->nhandles; i++)
-		if (sc->h[i].open)
+	for (uint32_t i = 0; i < c->nhandles; i++) {
+		if (sc->h[i].open && c->dead) {
+			sc->h[i].f = NULL;
+			sc->h[i].open = 0;
+		} else if (sc->h[i].open) {
 			unbind(sc, &sc->h[i]);
+		}
+	}
 }
 
 static void smb_client_close(struct backend_ctx *c)
@@ -729,6 +755,12 @@ static void smb_client_close(struct backend_ctx *c)
 	struct smb_client *sc = SC(c);
 	if (!sc)
 		return;
+	c->priv = NULL;
+	if (c->dead) {
+		sc->next = left_behind;
+		left_behind = sc;
+		return;
+	}
 	if (sc->x) {
 		if (sc->treedir)
 			sc->closedir(sc->x, sc->treedir);
@@ -736,7 +768,6 @@ static void smb_client_close(struct backend_ctx *c)
 	}
 	free(sc->h);
 	free(sc);
-	c->priv = NULL;
 }
 
 /* ---- the parent: the target, checked once; the cleanup ---- */
