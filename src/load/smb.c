@@ -400,8 +400,7 @@ static int do_unlink(struct backend_ctx *c, const struct op *op, uint64_t *bytes
  * directories, remove it (unless keep_top).  A missing path is not an
  * error; a file is unlinked.  The buffer is extended and cut back, never
  * copied.  Returns 0 or the first errno. */
-static int tree_remove(SMBCCTX *x, struct smb_client *sc, char *url, size_t len, int keep_top,
-		       int *dead)
+static int tree_remove(SMBCCTX *x, char *url, size_t len, int keep_top, int *dead)
 {
 	errno = 0;
 	SMBCFILE *d = smbc_getFunctionOpendir(x)(x, url);
@@ -427,7 +426,7 @@ static int tree_remove(SMBCCTX *x, struct smb_client *sc, char *url, size_t len,
 		url[n] = '\0';
 		int e = url_append(url, &n, de->name);
 		if (!e && de->smbc_type == SMBC_DIR) {
-			e = tree_remove(x, sc, url, n, 0, dead);
+			e = tree_remove(x, url, n, 0, dead);
 		} else if (!e) {
 			errno = 0;
 			if (smbc_getFunctionUnlink(x)(x, url) < 0 && errno != ENOENT)
@@ -441,7 +440,6 @@ static int tree_remove(SMBCCTX *x, struct smb_client *sc, char *url, size_t len,
 		}
 	}
 	smbc_getFunctionClosedir(x)(x, d);
-	(void)sc;
 	if (rc || keep_top)
 		return rc;
 	errno = 0;
@@ -463,7 +461,7 @@ static int do_deltree(struct backend_ctx *c, const struct op *op, uint64_t *byte
 		return e;
 	int dead = 0;
 	/* the root of a tree stays, as with fileio */
-	e = tree_remove(sc->x, sc, sc->u1, strlen(sc->u1), strcmp(path, ".") == 0, &dead);
+	e = tree_remove(sc->x, sc->u1, strlen(sc->u1), strcmp(path, ".") == 0, &dead);
 	if (dead)
 		c->dead = 1;
 	return e;
@@ -1089,12 +1087,12 @@ static int smb_cleanup(struct backend_opts *o, unsigned nclients, const char *cm
 	int dead = 0, e = 0;
 	if (t->made_dir) {
 		snprintf(url, sizeof(url), "%s", t->root_url);
-		e = tree_remove(x, NULL, url, strlen(url), 0, &dead);
+		e = tree_remove(x, url, strlen(url), 0, &dead);
 	} else {
 		/* only the clients' trees, and clients/ if the run made it */
 		for (unsigned k = 0; k < nclients && !e && !dead; k++) {
 			int n = snprintf(url, sizeof(url), "%s/clients/client%u", t->root_url, k);
-			e = tree_remove(x, NULL, url, (size_t)n, 0, &dead);
+			e = tree_remove(x, url, (size_t)n, 0, &dead);
 		}
 		if (!e && !t->had_clients &&
 		    (size_t)snprintf(url, sizeof(url), "%s/clients", t->root_url) < sizeof(url)) {
