@@ -168,25 +168,35 @@ Close 9 NT_STATUS_OK
 Rmdir "\clients\client1\t\d" NT_STATUS_OK
 Deltree "\clients\client1\t" NT_STATUS_OK
 EOF
-mkdir -p "$WORK/fdir"
-kload -c "$L" --run-once -D "$WORK/fdir" --json "$WORK/f.json" 2
-expect_status "the small loadfile through fileio" 0
-smbload -c "$L" --run-once --json "$WORK/s.json" 2
-expect_status "the small loadfile through -B smb" 0
 counts() {
     jget "$1" '" ".join("%s=%d" % (o["name"], o["count"]) for o in d["results"]["ops"])'
 }
-# what fileio carried out, -B smb carried out too, but Flush and the locks,
-# which it counts as not carried out, as often
-want=$(jget "$WORK/f.json" '" ".join("%s=%d" % (o["name"], 0 if o["name"] in ("Flush", "LockX", "UnlockX") else o["count"]) for o in d["results"]["ops"])')
-expect_eq "op counts of -B smb = fileio's for the same --run-once" "$(counts "$WORK/s.json")" "$want"
-expect_eq "Flush, LockX, UnlockX: not carried out, as often as fileio did them" \
-    "$(jget "$WORK/s.json" 'sorted(d["results"]["unsupported"].items())')" \
-    "$(jget "$WORK/f.json" 'sorted((o["name"], o["count"]) for o in d["results"]["ops"] if o["name"] in ("Flush", "LockX", "UnlockX"))')"
-expect_eq "no error in either" "$(jget "$WORK/f.json" 'd["results"]["errors"]') $(jget "$WORK/s.json" 'd["results"]["errors"]')" "0 0"
-expect_eq "as many ops as fileio" "$(jget "$WORK/s.json" 'd["results"]["ops_total"] + sum(d["results"]["unsupported"].values())')" \
-    "$(jget "$WORK/f.json" 'd["results"]["ops_total"]')"
-expect_empty_dir "the share is empty after the small loadfile" "$SHARE"
+# same_counts NAME FILE: one --run-once of FILE by 2 clients through fileio
+# and through -B smb: what fileio carried out, -B smb carried out too, but
+# Flush and the locks, which it counts as not carried out, as often
+same_counts() {
+    rm -rf "$WORK/fdir" && mkdir -p "$WORK/fdir"
+    kload -c "$2" --run-once -D "$WORK/fdir" --json "$WORK/f.json" 2
+    expect_status "$1 through fileio" 0
+    smbload -c "$2" --run-once --json "$WORK/s.json" 2
+    expect_status "$1 through -B smb" 0
+    want=$(jget "$WORK/f.json" '" ".join("%s=%d" % (o["name"], 0 if o["name"] in ("Flush", "LockX", "UnlockX") else o["count"]) for o in d["results"]["ops"])')
+    expect_eq "$1: op counts of -B smb = fileio's for the same --run-once" "$(counts "$WORK/s.json")" "$want"
+    expect_eq "$1: Flush, LockX, UnlockX not carried out, as often as fileio did them" \
+        "$(jget "$WORK/s.json" 'sorted(d["results"]["unsupported"].items())')" \
+        "$(jget "$WORK/f.json" 'sorted((o["name"], o["count"]) for o in d["results"]["ops"] if o["name"] in ("Flush", "LockX", "UnlockX") and o["count"])')"
+    expect_eq "$1: no error in either" \
+        "$(jget "$WORK/f.json" 'd["results"]["errors"]') $(jget "$WORK/s.json" 'd["results"]["errors"]')" "0 0"
+    expect_eq "$1: as many ops as fileio" \
+        "$(jget "$WORK/s.json" 'd["results"]["ops_total"] + sum(d["results"]["unsupported"].values())')" \
+        "$(jget "$WORK/f.json" 'd["results"]["ops_total"]')"
+}
+same_counts "the small loadfile" "$L"
+# dbench 1 (opens that set a size, SMBsetatr by name, reads of any size)
+# and dbench 2 lines
+same_counts "dbench1.txt" "$DATA/dbench1.txt"
+same_counts "dbench2.txt" "$DATA/dbench2.txt"
+expect_empty_dir "the share is empty after the small loadfiles" "$SHARE"
 
 # --- -D: a directory inside the share; only the run's trees go --------------
 mkdir -p "$SHARE/in/keep" && echo x >"$SHARE/in/keep/f"
