@@ -165,6 +165,14 @@ Unlink "\clients\client1\t\sub\b.dat" 0x6 NT_STATUS_OK
 Unlink "\clients\client1\t\sub\b.dat" 0x6 NT_STATUS_OBJECT_NAME_NOT_FOUND
 NTCreateX "\clients\client1\t\sub\c.dat" 0x40 0x2 9 NT_STATUS_OK
 Close 9 NT_STATUS_OK
+NTCreateX "\clients\client1\t\50% off#1;a@b+c d.dat" 0x40 0x2 10 NT_STATUS_OK
+WriteX 10 0 100 100 NT_STATUS_OK
+Close 10 NT_STATUS_OK
+QUERY_PATH_INFORMATION "\clients\client1\t\50% off#1;a@b+c d.dat" 1004 NT_STATUS_OK
+FIND_FIRST "\clients\client1\t\50%<" 260 1366 0 NT_STATUS_OK
+Rename "\clients\client1\t\50% off#1;a@b+c d.dat" "\clients\client1\t\%41.dat" NT_STATUS_OK
+QUERY_PATH_INFORMATION "\clients\client1\t\a.dat" 1004 NT_STATUS_OBJECT_NAME_NOT_FOUND
+QUERY_PATH_INFORMATION "\clients\client1\t\%41.dat" 1004 NT_STATUS_OK
 Rmdir "\clients\client1\t\d" NT_STATUS_OK
 Deltree "\clients\client1\t" NT_STATUS_OK
 EOF
