@@ -250,6 +250,19 @@ USER="$USER_NAME" PASSWD="$PW" "$KBENCH" load -B smb --smb-share "//127.0.0.1:$P
     -c "$L" --run-once 1 >"$WORK/out" 2>"$WORK/err" || RC=$?
 expect_status "USER and PASSWD from the environment" 0
 
+# DOMAIN/USER%PASSWORD in --smb-user=VALUE form: the login works and the
+# password is gone from the process title
+bg_load -B smb --smb-share "//127.0.0.1:$PORT/kb" "--smb-user=WORKGROUP/$USER_NAME%$PW" -t 60 --warmup 0 1
+if wait_progress; then pass "--smb-user=DOMAIN/USER%PASSWORD logs in"; else
+    fail "--smb-user=DOMAIN/USER%PASSWORD logs in" "$(head -c 600 "$WORK/err")"; fi
+if [ -r "/proc/$BG/cmdline" ] && tr '\0' ' ' <"/proc/$BG/cmdline" | grep -q -- "$PW"; then
+    fail "--smb-user=...: the password is not in the process title" "$(tr '\0' ' ' <"/proc/$BG/cmdline")"
+else
+    pass "--smb-user=...: the password is not in the process title"
+fi
+kill -INT "$BG"
+wait "$BG"
+
 # --- bad input and a failed login: one line, exit 2, no password -----------
 expect_bad "wrong password" 'login refused' \
     "$KBENCH" load -B smb --smb-share "//127.0.0.1:$PORT/kb" --smb-user "$USER_NAME%not-$PW" -t 1 1
