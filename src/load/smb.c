@@ -221,7 +221,7 @@ static int lost(int e)
 	switch (e) {
 	case ECONNRESET: case ECONNREFUSED: case ECONNABORTED: case ETIMEDOUT:
 	case EPIPE: case ENOTCONN: case EHOSTUNREACH: case ENETUNREACH:
-	case ENETDOWN: case EHOSTDOWN:
+	case ENETDOWN: case EHOSTDOWN: case ENETRESET:
 		return 1;
 	default:
 		return 0;
