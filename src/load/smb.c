@@ -77,6 +77,8 @@ struct smb_target {
 				 * leading or trailing '/'; "" is the share's root */
 	int made_dir;           /* DIR is kbench-PID, made by prepare() */
 	int had_clients;        /* DIR/clients was there before the run */
+	char **noted;           /* -D: DIR's names before the run (malloc'd) */
+	size_t nnoted;
 	char root_url[URL_MAX]; /* smb://SERVER/SHARE[/DIR] */
 	char shown[PATH_MAX + 600]; /* //SERVER[:PORT]/SHARE[/DIR], for reports */
 };
@@ -984,7 +986,66 @@ static void say_unreached(const struct smb_target *t, int e, const char *cmd)
 static void wipe(struct smb_target *t)
 {
 	explicit_bzero(t->password, sizeof(t->password));
+	for (size_t i = 0; i < t->nnoted; i++)
+		free(t->noted[i]);
+	free(t->noted);
 	free(t);
+}
+
+/* -D: the names in DIR before the run, so that cleanup can name what
+ * appeared there.  Returns 0, or an errno. */
+static int note_dir(SMBCCTX *x, struct smb_target *t)
+{
+	errno = 0;
+	SMBCFILE *d = smbc_getFunctionOpendir(x)(x, t->root_url);
+	if (!d)
+		return errno ? errno : EIO;
+	struct smbc_dirent *de;
+	size_t cap = 0;
+	int e = 0;
+	while (!e && (de = smbc_getFunctionReaddir(x)(x, d))) {
+		if (!strcmp(de->name, ".") || !strcmp(de->name, ".."))
+			continue;
+		if (t->nnoted == cap) {
+			size_t ncap = cap ? 2 * cap : 16;
+			char **v = realloc(t->noted, ncap * sizeof(*v));
+			if (!v) {
+				e = ENOMEM;
+				break;
+			}
+			t->noted = v;
+			cap = ncap;
+		}
+		if (!(t->noted[t->nnoted] = strdup(de->name)))
+			e = ENOMEM;
+		else
+			t->nnoted++;
+	}
+	smbc_getFunctionClosedir(x)(x, d);
+	return e;
+}
+
+/* After the run with -D: name what is in DIR now and was not before (the
+ * loadfile's shared paths, or another writer): it stays. */
+static void say_new_names(SMBCCTX *x, const struct smb_target *t, const char *cmd)
+{
+	errno = 0;
+	SMBCFILE *d = smbc_getFunctionOpendir(x)(x, t->root_url);
+	if (!d)
+		return;
+	struct smbc_dirent *de;
+	while ((de = smbc_getFunctionReaddir(x)(x, d))) {
+		if (!strcmp(de->name, ".") || !strcmp(de->name, ".."))
+			continue;
+		size_t i;
+		for (i = 0; i < t->nnoted; i++)
+			if (!strcmp(t->noted[i], de->name))
+				break;
+		if (i == t->nnoted)
+			fprintf(stderr, "%s: -B smb: %s/%s was not there before the run and stays "
+				"(shared paths are not cleaned up over SMB)\n", cmd, t->shown, de->name);
+	}
+	smbc_getFunctionClosedir(x)(x, d);
 }
 
 static int smb_prepare(struct backend_opts *o, unsigned nclients, const char *cmd)
@@ -1063,6 +1124,12 @@ static int smb_prepare(struct backend_opts *o, unsigned nclients, const char *cm
 		} else {
 			n = (size_t)snprintf(url, sizeof(url), "%s/clients", t->root_url);
 			t->had_clients = n < sizeof(url) && smbc_getFunctionStat(x)(x, url, &st) == 0;
+			int e = note_dir(x, t);
+			if (e) {
+				fprintf(stderr, "%s: -D %s: cannot list it: %s\n", cmd, t->shown,
+					strerror(e));
+				status = KB_EXIT_USAGE;
+			}
 		}
 	}
 	/* the clients make their own connections: none is inherited */
@@ -1100,6 +1167,8 @@ static int smb_cleanup(struct backend_opts *o, unsigned nclients, const char *cm
 			if (smbc_getFunctionRmdir(x)(x, url) < 0 && errno != ENOENT)
 				e = errno ? errno : EIO;
 		}
+		if (!e && !dead)
+			say_new_names(x, t, cmd);
 	}
 	smbc_free_context(x, 1);
 	if (e) {

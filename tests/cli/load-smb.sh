@@ -212,6 +212,14 @@ smbload -c "$L" --run-once -D in 2
 expect_status "-D in the share" 0
 expect_eq "-D: what was there stays, the run's trees go" "$(cd "$SHARE" && find . | sort | tr '\n' ' ')" \
     ". ./in ./in/keep ./in/keep/f "
+# a shared path (outside \clients\client1) the run makes in DIR is named
+# and stays: cleanup over SMB removes the clients' trees only
+printf 'NTCreateX "\\top.dat" 0x40 0x2 1 NT_STATUS_OK\nClose 1 NT_STATUS_OK\n' >"$WORK/shared.txt"
+smbload -c "$WORK/shared.txt" --run-once -D in 1
+expect_status "-D, a shared path" 0
+expect_err_grep "-D: the shared file the run made is named" '/kb/in/top\.dat was not there before the run and stays'
+expect_no_grep "-D: what was there is not named" "$WORK/err" 'keep'
+expect_true "-D: the shared file stays" test -f "$SHARE/in/top.dat"
 rm -rf "${SHARE:?}/in"
 smbload -c "$L" --run-once -D nosuch 1
 expect_status "-D that is not in the share: exit 2" 2
