@@ -11,6 +11,7 @@ const struct backend *const backends[] = {
 	&fileio_backend,
 	&sockio_backend,
 	&nfs_backend,
+	&smb_backend,
 	NULL,
 };
 

@@ -31,6 +31,7 @@ struct backend_opts {
 	const char *nfs_url;     /* --nfs nfs://SERVER/EXPORT[?version=3|4] */
 	const char *smb_share;   /* --smb-share //SERVER/SHARE */
 	const char *smb_user;    /* --smb-user [DOMAIN/]USER%PASSWORD */
+	const char *smb_user_file; /* --smb-user-file FILE (smbclient -A's form) */
 	void *target;            /* what prepare() resolved, before any fork: the
 				  * clients inherit it; the backend's own type */
 };
@@ -139,6 +140,9 @@ extern const struct backend fileio_backend;
 extern const struct backend sockio_backend;
 /* NFSv3 or v4 through libnfs (nfs.c); .missing when built without it. */
 extern const struct backend nfs_backend;
+/* SMB through libsmbclient (smb.c): one context and connection per
+ * client; .missing is "libsmbclient" when kbench was built without it. */
+extern const struct backend smb_backend;
 
 /* What an op's result means, for reports: strerror(), but for BE_ESHORT
  * "moved another size than the line's ret_size", for EXDEV "crosses into

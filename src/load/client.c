@@ -239,6 +239,11 @@ static int client_step(struct client *c, const struct run_config *cfg, struct ru
 	}
 	c->last_ns = t2;
 	st->last_op_ns = t2;
+	if (rc == BE_EUNSUPPORTED) {
+		/* not carried out: counted apart, in no figure and no error */
+		st->unsupported[op->code]++;
+		return 0;
+	}
 
 	/* only an op that ended as its line expects moves counted bytes */
 	/* an op that lost the backend's connection failed, whatever its line expects */

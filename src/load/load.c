@@ -419,6 +419,7 @@ static int run_command(struct load_opts *o, poptContext ctx, struct load_state *
 		.fsync_write = o->fsync_write, .xattr = o->xattr,
 		.directory = o->directory, .server = o->server, .tcp_options = o->tcp_options,
 		.nfs_url = o->nfs_url, .smb_share = o->smb_share, .smb_user = o->smb_user,
+		.smb_user_file = o->smb_user_file,
 	};
 	/* the directory, or the server: from here on there may be something
 	 * to clean up */

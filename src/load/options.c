@@ -54,12 +54,32 @@ static int check_backend(struct load_opts *o)
 		{ "--nfs", o->nfs_url, "nfs" },
 		{ "--smb-share", o->smb_share, "smb" },
 		{ "--smb-user", o->smb_user, "smb" },
+		{ "--smb-user-file", o->smb_user_file, "smb" },
 	};
 	for (size_t i = 0; i < sizeof(targets) / sizeof(targets[0]); i++)
 		if (targets[i].value && strcmp(o->backend->name, targets[i].backend))
 			return cli_usage_error(o->cmd, "%s is for -B %s, not -B %s", targets[i].opt,
 					       targets[i].backend, o->backend->name);
 	return KB_EXIT_OK;
+}
+
+/* --smb-user's password out of the process title: popt copied the value,
+ * so the password after its '%' is overwritten in argv itself, as smbclient
+ * does (/proc/PID/cmdline shows argv's memory). */
+static void hide_password(int argc, const char **argv)
+{
+	for (int i = 1; i < argc; i++) {
+		const char *v = NULL;
+		if (!strncmp(argv[i], "--smb-user=", 11))
+			v = argv[i] + 11;
+		else if (!strcmp(argv[i], "--smb-user") && i + 1 < argc)
+			v = argv[++i];
+		else if (!strcmp(argv[i], "--"))
+			break;
+		char *pct = v ? strchr(v, '%') : NULL;
+		if (pct)
+			memset(pct + 1, 'X', strlen(pct + 1));
+	}
 }
 
 int load_opts_parse(struct load_opts *o, int argc, const char **argv, poptContext *ctx)
@@ -113,6 +133,9 @@ int load_opts_parse(struct load_opts *o, int argc, const char **argv, poptContex
 		  "-B smb: the share, through libsmbclient", "//SERVER/SHARE" },
 		{ "smb-user", 0, POPT_ARG_STRING, &o->smb_user, 0,
 		  "-B smb: who logs in", "[DOMAIN/]USER%PASSWORD" },
+		{ "smb-user-file", 0, POPT_ARG_STRING, &o->smb_user_file, 0,
+		  "-B smb: who logs in, from a file as smbclient -A reads "
+		  "(username=, password=, domain=)", "FILE" },
 		{ "format", 0, POPT_ARG_STRING, &o->format, 0,
 		  "loadfile format: auto (default), dbench4, dbench2, dbench1", "FORMAT" },
 		{ "check", 0, POPT_ARG_NONE, &o->check, 0,
@@ -131,6 +154,8 @@ int load_opts_parse(struct load_opts *o, int argc, const char **argv, poptContex
 		return cli_usage_error(o->cmd, "unknown --format '%s' (auto, dbench4, dbench2, dbench1)",
 				       o->format);
 	status = check_backend(o);
+	if (o->smb_user)
+		hide_password(argc, argv);
 	if (status || !o->check)
 		return status;
 	o->check_file = poptGetArg(*ctx);
@@ -254,7 +279,7 @@ void load_opts_free(struct load_opts *o)
 {
 	char **strs[] = { &o->loadfile, &o->directory, &o->timelimit, &o->warmup, &o->json,
 			  &o->format, &o->mem_limit, &o->backend_name, &o->server, &o->tcp_options,
-			  &o->nfs_url, &o->smb_share, &o->smb_user };
+			  &o->nfs_url, &o->smb_share, &o->smb_user, &o->smb_user_file };
 	for (size_t i = 0; i < sizeof(strs) / sizeof(strs[0]); i++) {
 		free(*strs[i]);
 		*strs[i] = NULL;

@@ -23,6 +23,7 @@ struct load_opts {
 	char *server, *tcp_options;  /* --server, -T (sockio) */
 	char *nfs_url;               /* --nfs (nfs) */
 	char *smb_share, *smb_user;  /* --smb-share, --smb-user (smb) */
+	char *smb_user_file;         /* --smb-user-file (smb) */
 	int sync_open, sync_dirs, fsync_write, xattr, run_once, strict;
 	int skip_cleanup, per_client, quiet, per_proc, drop_caches, check;
 	double target_rate;          /* MB/s per client (MB = 10^6 bytes), 0: none */
@@ -42,7 +43,9 @@ void load_opts_init(struct load_opts *o, const char *cmd);
 
 /* Read the options of argv (argv[0] is the command name) into o, and
  * --format and -B (a backend this kbench has, built in, given only the
- * target options it takes); with --check, its one FILE into o->check_file.  Leaves popt's
+ * target options it takes), and with --smb-user the password overwritten
+ * in argv (the caller's strings must be writable: the process's own argv);
+ * with --check, its one FILE into o->check_file.  Leaves popt's
  * context in *ctx for the caller to free (poptFreeContext, after
  * load_opts_free), also on an error.  Returns 0 or KB_EXIT_USAGE (said in
  * one line on stderr). */

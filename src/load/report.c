@@ -132,6 +132,17 @@ void load_report_text(FILE *f, const struct run_config *cfg, const struct load_p
 			fprintf(f, "  ... and %llu more\n", (unsigned long long)rest);
 	}
 
+	int said = 0;
+	for (unsigned i = 0; i < OP_COUNT; i++) {
+		if (!res->unsupported[i])
+			continue;
+		if (!said++)
+			fprintf(f, "\nnot carried out (-B %s's protocol cannot express them; "
+				"in no figure above):\n", cfg->backend->name);
+		fprintf(f, "  %s %llu times\n", op_file_name(i),
+			(unsigned long long)res->unsupported[i]);
+	}
+
 	if (res->mem_limited) {
 		fprintf(f, "\n");
 		load_report_memory(f, &res->mem);
@@ -250,6 +261,13 @@ json_t *load_report_json(const struct run_config *cfg, const struct load_params 
 		json_object_set_new(results, LOAD_JSON_OOM_KILLED, json_boolean(res->oom_killed));
 		json_object_set_new(results, "stuck_killed", json_integer(res->stuck));
 	}
+	json_t *unsup = results ? json_object() : NULL;
+	for (unsigned i = 0; unsup && i < OP_COUNT; i++)
+		if (res->unsupported[i])
+			json_object_set_new(unsup, op_file_name(i),
+					    json_integer((json_int_t)res->unsupported[i]));
+	if (unsup)
+		json_object_set_new(results, "unsupported", unsup);
 	if (results && cfg->prog->timed)
 		json_object_set_new(results, "schedule", json_pack("{s:I, s:f, s:f}",
 			"late_ops", (json_int_t)res->late_ops,

@@ -99,6 +99,8 @@ static void merge(const struct run_config *cfg, const struct run_shared *sh,
 		res->bytes += st->bytes;
 		res->client_bytes[c] = st->bytes;
 		res->errors += st->errors;
+		for (unsigned i = 0; i < OP_COUNT; i++)
+			res->unsupported[i] += st->unsupported[i];
 		res->errors_unlisted += st->errors_unlisted;
 		res->passes += st->passes;
 		if (st->fatal) {
@@ -317,6 +319,11 @@ static uint64_t watch(const struct run_config *cfg, struct run_shared *sh, struc
 		if (!stop_at)
 			stop_at = kb_now_ns();
 	}
+	/* every client ended before the time limit (each stopped by an
+	 * error): the window ends with them, not at a time nothing ran in */
+	uint64_t now = kb_now_ns();
+	if (!stop_at && sh->end_ns != UINT64_MAX && now < sh->end_ns)
+		stop_at = now;
 	return stop_at;
 }
 

@@ -55,6 +55,7 @@ struct client_stats {
 	uint64_t late_sum_ns;
 	uint64_t late_max_ns;
 	uint64_t last_op_ns;             /* completion time of the latest op */
+	uint64_t unsupported[OP_COUNT];  /* ops the backend cannot express (BE_EUNSUPPORTED) */
 	uint32_t nerr_slots;
 	int32_t fatal;                   /* errno that stopped the client, 0 if none */
 	struct err_slot errs[ERR_SLOTS];
@@ -117,6 +118,8 @@ struct run_result {
 	double mbps;              /* bytes / 10^6 / measured_s, NAN if none */
 	uint64_t max_latency_ns;  /* largest single op latency in the window */
 	uint64_t errors;          /* all ops whose outcome was not expected */
+	uint64_t unsupported[OP_COUNT]; /* ops not carried out: the backend's
+				   * protocol cannot express them */
 	uint64_t passes;          /* complete passes, all clients */
 	uint64_t late_ops, late_sum_ns, late_max_ns;
 	struct hist *hist;        /* OP_COUNT merged histograms */

@@ -41,7 +41,7 @@ expect_rc "unknown backend" 2 "$KBENCH" load -t 1 -B tape -c "$L" -D "$D" 1
 expect_err_grep "unknown backend named, with the known ones" "unknown -B 'tape' \(fileio"
 one_line_nothing_started "unknown backend"
 for opt in "--server=127.0.0.1" "--tcp-options=TCP_NODELAY" "--nfs=nfs://h/e" "--smb-share=//h/s" \
-           "--smb-user=u%p"; do
+           "--smb-user=u%p" "--smb-user-file=/dev/null"; do
     expect_rc "$opt with fileio" 2 "$KBENCH" load -t 1 "$opt" -c "$L" -D "$D" 1
     expect_err_grep "$opt with fileio: its backend named" "${opt%%=*} is for -B [a-z]+, not -B fileio"
     one_line_nothing_started "$opt with fileio"
