@@ -124,6 +124,9 @@ const struct backend *backend_find(const char *name);
 /* The POSIX file backend: open/pread/pwrite/rename/... relative to the
  * client's directory fd, never following symbolic links. */
 extern const struct backend fileio_backend;
+/* Directory fds each fileio client keeps open at most (its cache of the
+ * directories of its tree, fileio.c), besides one fd per handle. */
+#define FILEIO_DIRCACHE_MAX 256u
 
 /* What an op's result means, for reports: strerror(), but for BE_ESHORT
  * "moved another size than the line's ret_size", for EXDEV "crosses into
