@@ -20,6 +20,9 @@
 #include <limits.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <linux/magic.h>
+#include <stddef.h>
+#include <sys/statfs.h>
 #include <sys/statvfs.h>
 #include <sys/syscall.h>
 #include <sys/xattr.h>
@@ -50,7 +53,35 @@ struct fileio_client {
 	int *fd_of;          /* prog->ndirs entries: directory index -> fd, -1 */
 	uint32_t *held;      /* the indexes that have one */
 	uint32_t nheld, cap;
+	int fills;           /* DIR's filesystem fills a getdents64 buffer up
+			      * to the directory's end (fills_dentbuf()) */
 };
+
+/* The largest record getdents64 returns: a 255-byte name, its NUL, the
+ * header, rounded up to 8 bytes. */
+#define DIRENT_MAX ((offsetof(struct fs_dirent64, d_name) + NAME_MAX + 1 + 7) & ~(size_t)7)
+
+/* Filesystems whose readdir fills the buffer until it holds no more
+ * entries or the directory has none left (their iterate functions stop
+ * only at a full buffer, an error or the end): there, a getdents64 that
+ * leaves room for the largest record read the directory to its end, and
+ * the call that would return 0 is not needed.  Others (FUSE, network
+ * filesystems) may return less mid-directory, and are read until 0. */
+static int fills_dentbuf(int dirfd)
+{
+	struct statfs sf;
+	if (fstatfs(dirfd, &sf) < 0)
+		return 0;
+	switch ((unsigned long)sf.f_type) {
+	case TMPFS_MAGIC:
+	case EXT4_SUPER_MAGIC:  /* ext2 and ext3 too */
+	case XFS_SUPER_MAGIC:
+	case BTRFS_SUPER_MAGIC:
+		return 1;
+	default:
+		return 0;
+	}
+}
 
 static void dircache_drop(struct backend_ctx *c)
 {
@@ -508,7 +539,7 @@ static int do_find_first(struct backend_ctx *c, const struct op *op, uint64_t *b
 
 	const struct path_info *pi = prog_info(c->prog, op->path1);
 	const char *pat = path1(c, op) + pi->leaf;
-	int fd, owned = 0;
+	int fd, owned = 0, fills = ((struct fileio_client *)c->priv)->fills;
 	if (op->flags & OPF_SHARED1) {
 		const char *dir = pi->dir ? prog_path(c->prog, c->prog->dirs[pi->dir]) : ".";
 		fd = fs_open_beneath(c->rootfd, dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
@@ -541,6 +572,8 @@ static int do_find_first(struct backend_ctx *c, const struct op *op, uint64_t *b
 				matches++;
 			at += de->d_reclen;
 		}
+		if (fills && c->dentbuf_len - (size_t)got >= DIRENT_MAX)
+			break;  /* the directory's end: the next call returns 0 */
 	}
 	if (owned)
 		close(fd);
@@ -669,6 +702,7 @@ static int fileio_client_open(struct backend_ctx *c)
 	}
 	for (uint32_t i = 0; i < n; i++)
 		fc->fd_of[i] = -1;
+	fc->fills = fills_dentbuf(c->dirfd);
 	c->priv = fc;
 	return 0;
 }

@@ -103,7 +103,13 @@ if command -v strace >/dev/null 2>&1 && strace -qq -o /dev/null true 2>/dev/null
     expect_eq "and a, the parent of Mkdir a/b, once" "$(grep -c 'openat2([0-9]*, "a"' "$WORK/ctrace")" 1
     expect_eq "one statx per QUERY_PATH_INFORMATION" \
         "$(grep -c 'statx([0-9]*, "f.dat"' "$WORK/ctrace")" 100
-    expect_eq "one getdents64 pair per FIND_FIRST" "$(grep -c 'getdents64(' "$WORK/ctrace")" 200
+    # a directory read to its end in one call where the filesystem fills
+    # the buffer up to the end, else two (the second returns 0)
+    case $(stat -f -c %T "$D") in
+    tmpfs|ext2/ext3|xfs|btrfs) per=1 ;;
+    *) per=2 ;;
+    esac
+    expect_eq "getdents64 calls per FIND_FIRST: $per" "$(grep -c 'getdents64(' "$WORK/ctrace")" $((100 * per))
     expect_eq "one renameat per Rename, in the kept directory" \
         "$(grep -Ec 'renameat\([0-9]+, "[fg].dat", [0-9]+, "[fg].dat"' "$WORK/ctrace")" 200
 else
