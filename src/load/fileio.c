@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <limits.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <linux/magic.h>
 #include <stddef.h>
@@ -520,6 +521,16 @@ static int do_sfileinfo(struct backend_ctx *c, const struct op *op, uint64_t *by
 	return 0;
 }
 
+/* name ends in tail (tail_len bytes), without regard to case (as
+ * fnmatch's FNM_CASEFOLD in the C locale) */
+static inline int ends_with(const char *name, const char *tail, size_t tail_len)
+{
+	if (!tail_len)
+		return 1;
+	size_t n = strlen(name);
+	return n >= tail_len && strcasecmp(name + n - tail_len, tail) == 0;
+}
+
 /* FIND_FIRST: a plain name is a lookup; a pattern lists the directory
  * (at most maxcnt matches, as the request asks) and succeeds if anything
  * matches.  getdents64 into the client's buffer: no allocation. */
@@ -558,6 +569,15 @@ static int do_find_first(struct backend_ctx *c, const struct op *op, uint64_t *b
 		return errno;
 	uint32_t matches = 0, maxcnt = op->arg ? op->arg : UINT32_MAX;
 	int err = 0;
+	/* the two shapes loadfiles use most are matched without fnmatch, to
+	 * the same result: "*" (every name) and "*" before a plain tail
+	 * ("*.jnk": names that end in it, without regard to case) */
+	const char *tail = NULL;
+	size_t tail_len = 0;
+	if (pat[0] == '*' && (pat[1] == '\0' || !strpbrk(pat + 1, "*?[\\"))) {
+		tail = pat + 1;
+		tail_len = strlen(tail);
+	}
 	while (matches < maxcnt) {
 		long got = syscall(SYS_getdents64, fd, c->dentbuf, c->dentbuf_len);
 		if (got < 0) {
@@ -568,7 +588,8 @@ static int do_find_first(struct backend_ctx *c, const struct op *op, uint64_t *b
 			break;
 		for (long at = 0; at < got && matches < maxcnt;) {
 			struct fs_dirent64 *de = (struct fs_dirent64 *)(c->dentbuf + at);
-			if (fnmatch(pat, de->d_name, FNM_CASEFOLD) == 0)
+			if (tail ? ends_with(de->d_name, tail, tail_len) :
+				   fnmatch(pat, de->d_name, FNM_CASEFOLD) == 0)
 				matches++;
 			at += de->d_reclen;
 		}

@@ -404,8 +404,10 @@ int lf_status(const char *tok, uint8_t *expect)
 
 const char *loadfile_path(const char *in, char *out, size_t outsz, int *shared)
 {
-	/* component start offsets in out, for ".." */
-	size_t stack[PATH_MAX / 2];
+	/* component start offsets in out, for "..": below PATH_MAX, so 16
+	 * bits (a small frame: every client inherits the stack pages the
+	 * parent's parsing touched) */
+	uint16_t stack[PATH_MAX / 2];
 	size_t depth = 0, len = 0;
 	const char *p = in;
 
@@ -435,7 +437,7 @@ const char *loadfile_path(const char *in, char *out, size_t outsz, int *shared)
 		size_t need = len + (depth ? 1 : 0) + n + 1;
 		if (need > outsz || need > PATH_MAX)
 			return "path too long";
-		stack[depth++] = len;
+		stack[depth++] = (uint16_t)len;
 		if (depth > 1)
 			out[len++] = '/';
 		for (size_t i = 0; i < n; i++)
