@@ -48,7 +48,8 @@
  * its own ops could change what they name (a Rename or Rmdir of a path
  * that holds others, any shared path's Rename or Rmdir, every Deltree)
  * and at the end of each pass.  Shared paths (relative to DIR) are not
- * cached: other clients change them.  See kbench-load(1), CONFINEMENT. */
+ * cached: other clients change them.  kbench-load(1) ("Clients and their
+ * trees") states what a kept fd means when another process changes DIR. */
 
 struct fileio_client {
 	int *fd_of;          /* prog->ndirs entries: directory index -> fd, -1 */
