@@ -134,6 +134,9 @@ const struct backend *backend_find(const char *name);
 /* The POSIX file backend: open/pread/pwrite/rename/... relative to the
  * client's directory fd, never following symbolic links. */
 extern const struct backend fileio_backend;
+/* Directory fds each fileio client keeps open at most (its cache of the
+ * directories of its tree, fileio.c), besides one fd per handle. */
+#define FILEIO_DIRCACHE_MAX 256u
 
 /* tbench's network load (sockio.c): one TCP connection per client to
  * --server, one request and reply per op, with dbench's sizes. */

@@ -44,6 +44,28 @@ struct client {
 	int done;
 };
 
+/* One clock read per op: the end of an op is the start of the next one
+ * the process carries out, when nothing (no system call, no wait) came
+ * between them; the bookkeeping between two ops, a few tens of ns, counts
+ * towards the second. */
+struct pclock {
+	uint64_t now;            /* the last reading, ns */
+	int fresh;               /* nothing has happened since it */
+};
+
+static inline uint64_t clock_read(struct pclock *k)
+{
+	k->now = kb_now_ns();
+	k->fresh = 1;
+	return k->now;
+}
+
+/* Now, from the last reading if nothing has happened since. */
+static inline uint64_t clock_now(struct pclock *k)
+{
+	return k->fresh ? k->now : clock_read(k);
+}
+
 void sleep_until(uint64_t t, volatile int *stop)
 {
 	for (;;) {
@@ -151,15 +173,16 @@ static void note_second(struct client_stats *st, const struct run_shared *sh,
 }
 
 /* End of the program: the pass is complete. */
-static int next_pass(struct client *c, const struct run_config *cfg)
+static int next_pass(struct client *c, const struct run_config *cfg, struct pclock *k)
 {
 	cfg->backend->close_all(&c->ctx);
+	k->fresh = 0;
 	c->st->passes++;
 	if (cfg->run_once) {
 		c->done = 1;
 		return 0;
 	}
-	c->pass_t0 = kb_now_ns();
+	c->pass_t0 = clock_read(k);
 	if (load_window(c, cfg->prog, 0) <= 0)
 		return errno ? errno : EIO;
 	return 0;
@@ -168,12 +191,13 @@ static int next_pass(struct client *c, const struct run_config *cfg)
 /* Hold client c until the CLOCK_MONOTONIC time `until` (ns): a process
  * with one client sleeps; one that interleaves several marks the client
  * as waiting and goes on with the others.  Returns 1 if c is now waiting. */
-static int hold(struct client *c, uint64_t until, struct run_shared *sh)
+static int hold(struct client *c, uint64_t until, struct run_shared *sh, struct pclock *k)
 {
 	if (until > sh->end_ns)
 		until = sh->end_ns;
 	if (c->solo) {
 		sleep_until(until, &sh->stop);
+		k->fresh = 0;
 		return 0;
 	}
 	c->wait_until = until;
@@ -182,10 +206,11 @@ static int hold(struct client *c, uint64_t until, struct run_shared *sh)
 
 /* Carry out one op of client c.  Returns 0 when it did one (or reached a
  * pass end), -1 when c is waiting for its time, or an errno that stops it. */
-static int client_step(struct client *c, const struct run_config *cfg, struct run_shared *sh)
+static int client_step(struct client *c, const struct run_config *cfg, struct run_shared *sh,
+		       struct pclock *k)
 {
 	if (c->wait_until) {
-		uint64_t now = kb_now_ns();
+		uint64_t now = clock_now(k);
 		if (now < c->wait_until && !sh->stop)
 			return -1;
 		c->wait_until = 0;
@@ -196,7 +221,8 @@ static int client_step(struct client *c, const struct run_config *cfg, struct ru
 	if (c->pos == c->win_n) {
 		size_t next = c->win_first + c->win_n;
 		if (next >= cfg->prog->nops)
-			return next_pass(c, cfg);
+			return next_pass(c, cfg, k);
+		k->fresh = 0;
 		if (load_window(c, cfg->prog, next) <= 0)
 			return errno ? errno : EIO;
 	}
@@ -205,11 +231,11 @@ static int client_step(struct client *c, const struct run_config *cfg, struct ru
 
 	if ((op->flags & OPF_TIMED) && op->ts_ns) {
 		/* the op waits for its time; one that starts after it is late */
-		uint64_t due = c->pass_t0 + op->ts_ns, now = kb_now_ns();
+		uint64_t due = c->pass_t0 + op->ts_ns, now = clock_now(k);
 		if (now < due) {
-			if (hold(c, due, sh))
+			if (hold(c, due, sh, k))
 				return -1;
-			now = kb_now_ns();
+			now = clock_read(k);
 		}
 		if (now > due) {
 			uint64_t late = now - due;
@@ -224,18 +250,18 @@ static int client_step(struct client *c, const struct run_config *cfg, struct ru
 	}
 	c->pos++;
 
-	uint64_t bytes = 0, t1 = kb_now_ns(), t2;
+	uint64_t bytes = 0, t1 = clock_now(k), t2;
 	int rc = 0;
 	if (op->code == OP_SLEEP) {
 		uint64_t until = t1 + op->off * 1000ull;
-		if (hold(c, until, sh))
+		if (hold(c, until, sh, k))
 			t2 = c->wait_until;  /* it completes when the client wakes */
 		else
-			t2 = kb_now_ns();
+			t2 = clock_read(k);
 	} else {
 		backend_fn fn = cfg->backend->op[op->code];
 		rc = fn ? fn(&c->ctx, op, &bytes) : BE_EUNSUPPORTED;
-		t2 = kb_now_ns();
+		t2 = clock_read(k);
 	}
 	c->last_ns = t2;
 	st->last_op_ns = t2;
@@ -282,7 +308,7 @@ static int client_step(struct client *c, const struct run_config *cfg, struct ru
 			due_s = 1e9;  /* a rate so low it never catches up: wait until the end */
 		uint64_t due = c->start_ns + (uint64_t)(due_s * 1e9);
 		if (due > t2)
-			hold(c, due, sh);
+			hold(c, due, sh, k);
 	}
 	return 0;
 }
@@ -331,7 +357,8 @@ int client_main(const struct run_config *cfg, struct run_shared *sh,
 	if (r != 0 || sh->stop)
 		return 0;
 
-	uint64_t start = kb_now_ns();
+	struct pclock k;
+	uint64_t start = clock_read(&k);
 	for (unsigned i = 0; i < count; i++)
 		cl[i].pass_t0 = cl[i].start_ns = start;
 
@@ -345,7 +372,7 @@ int client_main(const struct run_config *cfg, struct run_shared *sh,
 		for (unsigned i = 0; i < count; i++) {
 			if (cl[i].done)
 				continue;
-			int e = client_step(&cl[i], cfg, sh);
+			int e = client_step(&cl[i], cfg, sh, &k);
 			if (e < 0) {  /* waiting for its time */
 				if (cl[i].wait_until < earliest)
 					earliest = cl[i].wait_until;
@@ -364,8 +391,10 @@ int client_main(const struct run_config *cfg, struct run_shared *sh,
 			if (!cl[i].done)
 				live++;
 		}
-		if (!worked && earliest != UINT64_MAX)
+		if (!worked && earliest != UINT64_MAX) {
 			sleep_until(earliest, &sh->stop);  /* everyone is waiting */
+			k.fresh = 0;
+		}
 	}
 	for (unsigned i = 0; i < count; i++) {
 		if (cl[i].opened) {

@@ -16,9 +16,14 @@
 #include <fcntl.h>
 #include <fnmatch.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <limits.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
+#include <linux/magic.h>
+#include <stddef.h>
+#include <sys/statfs.h>
 #include <sys/statvfs.h>
 #include <sys/syscall.h>
 #include <sys/xattr.h>
@@ -32,6 +37,147 @@
 #define FILE_OVERWRITE_IF 5
 
 #define DOS_ATTR_NAME "user.DosAttrib"
+
+/* Each client keeps an fd on every directory of its tree that holds a
+ * path it used, indexed by the directory's index in the program
+ * (prog->dirs), so a call on a name costs one system call: the
+ * directory is resolved once, beneath the client's tree, with no
+ * symbolic link and no mount crossed (fs_open_beneath), and the call acts
+ * on the last component in it.  A cached fd names that directory itself
+ * from then on, wherever it goes: the client drops every fd when one of
+ * its own ops could change what they name (a Rename or Rmdir of a path
+ * that holds others, any shared path's Rename or Rmdir, every Deltree)
+ * and at the end of each pass.  Shared paths (relative to DIR) are not
+ * cached: other clients change them.  kbench-load(1) ("Clients and their
+ * trees") states what a kept fd means when another process changes DIR. */
+
+struct fileio_client {
+	int *fd_of;          /* prog->ndirs entries: directory index -> fd, -1 */
+	uint32_t *held;      /* the indexes that have one */
+	uint32_t nheld, cap;
+	int fills;           /* DIR's filesystem fills a getdents64 buffer up
+			      * to the directory's end (fills_dentbuf()) */
+};
+
+/* The largest record getdents64 returns: a 255-byte name, its NUL, the
+ * header, rounded up to 8 bytes. */
+#define DIRENT_MAX ((offsetof(struct fs_dirent64, d_name) + NAME_MAX + 1 + 7) & ~(size_t)7)
+
+/* Filesystems whose readdir fills the buffer until it holds no more
+ * entries or the directory has none left (their iterate functions stop
+ * only at a full buffer, an error or the end): there, a getdents64 that
+ * leaves room for the largest record read the directory to its end, and
+ * the call that would return 0 is not needed.  Others (FUSE, network
+ * filesystems) may return less mid-directory, and are read until 0. */
+static int fills_dentbuf(int dirfd)
+{
+	struct statfs sf;
+	if (fstatfs(dirfd, &sf) < 0)
+		return 0;
+	switch ((unsigned long)sf.f_type) {
+	case TMPFS_MAGIC:
+	case EXT4_SUPER_MAGIC:  /* ext2 and ext3 too */
+	case XFS_SUPER_MAGIC:
+	case BTRFS_SUPER_MAGIC:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+static void dircache_drop(struct backend_ctx *c)
+{
+	struct fileio_client *fc = c->priv;
+	if (!fc)
+		return;
+	for (uint32_t i = 0; i < fc->nheld; i++) {
+		close(fc->fd_of[fc->held[i]]);
+		fc->fd_of[fc->held[i]] = -1;
+	}
+	fc->nheld = 0;
+}
+
+/* Open directory idx of the client's tree and keep its fd; when the
+ * cache is full or the process out of fds, the fd is not kept and
+ * *owned is set (the caller closes it).  Nothing cached is closed here:
+ * a caller may hold another name.  Returns the fd, or -1 with errno. */
+static int dircache_open(struct backend_ctx *c, uint32_t idx, int *owned)
+{
+	struct fileio_client *fc = c->priv;
+	const char *path = prog_path(c->prog, c->prog->dirs[idx]);
+	int fd = fs_open_beneath(c->dirfd, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
+	if (fd < 0 && errno == EACCES)  /* unreadable: it still holds names */
+		fd = fs_open_beneath(c->dirfd, path, O_PATH | O_DIRECTORY | O_CLOEXEC, 0);
+	if (fd < 0)
+		return -1;
+	if (fc->nheld == fc->cap) {
+		*owned = 1;
+		return fd;
+	}
+	fc->fd_of[idx] = fd;
+	fc->held[fc->nheld++] = idx;
+	return fd;
+}
+
+/* An fd on directory idx of the client's tree (0: the tree itself), from
+ * the cache or opened now (*owned set when it is the caller's to close).
+ * Returns the fd, or -1 with errno. */
+static inline int tree_dir(struct backend_ctx *c, uint32_t idx, int *owned)
+{
+	*owned = 0;
+	if (!idx)
+		return c->dirfd;
+	int fd = ((struct fileio_client *)c->priv)->fd_of[idx];
+	return fd >= 0 ? fd : dircache_open(c, idx, owned);
+}
+
+/* A path's last component and the directory it is in. */
+struct name {
+	int dfd;
+	const char *leaf;
+	int owned;           /* dfd is the caller's to close */
+};
+
+/* The name of path `off` of op (shared: relative to DIR, else to the
+ * client's tree).  Returns 0 or an errno. */
+static int name_of(struct backend_ctx *c, uint32_t off, int shared, struct name *n)
+{
+	const char *path = prog_path(c->prog, off);
+	if (shared) {
+		n->dfd = fs_parent_beneath(c->rootfd, path, &n->leaf, &n->owned);
+		return n->dfd < 0 ? errno : 0;
+	}
+	const struct path_info *pi = prog_info(c->prog, off);
+	n->leaf = path + pi->leaf;
+	n->dfd = tree_dir(c, pi->dir, &n->owned);
+	return n->dfd < 0 ? errno : 0;
+}
+
+static inline int name1(struct backend_ctx *c, const struct op *op, struct name *n)
+{
+	return name_of(c, op->path1, op->flags & OPF_SHARED1, n);
+}
+
+static inline int name2(struct backend_ctx *c, const struct op *op, struct name *n)
+{
+	return name_of(c, op->path2, op->flags & OPF_SHARED2, n);
+}
+
+static inline void name_done(struct name *n)
+{
+	if (n->owned)
+		close(n->dfd);
+	n->owned = 0;
+}
+
+/* After a Rename or Rmdir of op's paths succeeded: drop the cached fds
+ * if what they name may have changed. */
+static void names_changed(struct backend_ctx *c, const struct op *op)
+{
+	if ((op->flags & (OPF_SHARED1 | OPF_SHARED2)) || prog_info(c->prog, op->path1)->self ||
+	    (op->path2 != NO_PATH && prog_info(c->prog, op->path2)->self))
+		dircache_drop(c);
+}
 
 static inline int base1(const struct backend_ctx *c, const struct op *op)
 {
@@ -81,69 +227,17 @@ static int leaf_stat(int dfd, const char *leaf, struct stat *st)
 	return mnt && strcmp(leaf, ".") != 0 ? EXDEV : 0;
 }
 
-/* Namespace calls on a path's last component, in its parent directory
- * opened with fs_parent_beneath(): a symbolic link in the middle of a
- * path can never lead the call out of the run directory. */
-static int at_unlink(int base, const char *path, int flags)
+/* mkdir of a name; "already exists" is only what was asked for if it is
+ * a directory of this mount */
+static int name_mkdir(const struct name *n)
 {
-	const char *leaf;
-	int owned, dfd = fs_parent_beneath(base, path, &leaf, &owned);
-	if (dfd < 0)
-		return errno;
-	int rc = unlinkat(dfd, leaf, flags) < 0 ? errno : 0;
-	if (owned)
-		close(dfd);
-	return rc;
-}
-
-static int at_mkdir(int base, const char *path)
-{
-	const char *leaf;
 	struct stat st;
-	int owned, dfd = fs_parent_beneath(base, path, &leaf, &owned);
-	if (dfd < 0)
-		return errno;
-	int rc = mkdirat(dfd, leaf, 0777) < 0 ? errno : 0;
-	/* "already exists" is only what was asked for if it is a directory
-	 * of this mount */
+	int rc = mkdirat(n->dfd, n->leaf, 0777) < 0 ? errno : 0;
 	if (rc == EEXIST) {
-		int e = leaf_stat(dfd, leaf, &st);
+		int e = leaf_stat(n->dfd, n->leaf, &st);
 		if (e == EXDEV || (!e && !S_ISDIR(st.st_mode)))
 			rc = e ? e : ENOTDIR;
 	}
-	if (owned)
-		close(dfd);
-	return rc;
-}
-
-static int at_stat(int base, const char *path, struct stat *st)
-{
-	const char *leaf;
-	int owned, dfd = fs_parent_beneath(base, path, &leaf, &owned);
-	if (dfd < 0)
-		return errno;
-	int rc = leaf_stat(dfd, leaf, st);
-	if (owned)
-		close(dfd);
-	return rc;
-}
-
-static int at_rename(int base1, const char *from, int base2, const char *to)
-{
-	const char *leaf1, *leaf2;
-	int owned1, owned2 = 0, rc;
-	int d1 = fs_parent_beneath(base1, from, &leaf1, &owned1);
-	if (d1 < 0)
-		return errno;
-	int d2 = fs_parent_beneath(base2, to, &leaf2, &owned2);
-	if (d2 < 0)
-		rc = errno;
-	else
-		rc = renameat(d1, leaf1, d2, leaf2) < 0 ? errno : 0;
-	if (owned1)
-		close(d1);
-	if (owned2)
-		close(d2);
 	return rc;
 }
 
@@ -194,17 +288,23 @@ static int do_ntcreatex(struct backend_ctx *c, const struct op *op, uint64_t *by
 	const char *path = path1(c, op);
 	int creates = op->aux == FILE_CREATE || op->aux == FILE_OVERWRITE ||
 		      op->aux == FILE_OVERWRITE_IF;
+	struct name n;
 	(void)bytes;
 
 	if (op->handle >= c->nhandles && op->handle != NO_HANDLE)
 		return EBADF;
+	int e = name1(c, op, &n);
+	if (e)
+		return e;
 	if (op->arg & FILE_DIRECTORY_FILE) {
 		if (creates) {
-			int e = at_mkdir(base, path);
-			if (e && e != EEXIST)
+			e = name_mkdir(&n);
+			if (e && e != EEXIST) {
+				name_done(&n);
 				return e;
+			}
 		}
-		fd = fs_open_beneath(base, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
+		fd = fs_open_beneath(n.dfd, n.leaf, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
 	} else {
 		int flags = O_RDWR | O_CLOEXEC;
 		if (op->aux == FILE_CREATE || (op->flags & OPF_OPEN_IF))
@@ -213,16 +313,18 @@ static int do_ntcreatex(struct backend_ctx *c, const struct op *op, uint64_t *by
 			flags |= O_CREAT | O_TRUNC;
 		if (c->opts->sync_open)
 			flags |= O_SYNC;
-		fd = fs_open_beneath(base, path, flags, 0600);
+		fd = fs_open_beneath(n.dfd, n.leaf, flags, 0600);
 		if (fd < 0 && errno == EISDIR)
-			fd = fs_open_beneath(base, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
+			fd = fs_open_beneath(n.dfd, n.leaf, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
 	}
+	e = fd < 0 ? errno : 0;
+	name_done(&n);
 	if (fd < 0)
-		return errno;
+		return e;
 	/* only files and directories are the load's: a device node or FIFO
 	 * someone left in DIR is never written through (one fstat per open) */
 	struct stat st;
-	int e = fstat(fd, &st) < 0 ? errno : 0;
+	e = fstat(fd, &st) < 0 ? errno : 0;
 	if (!e && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
 		e = BE_ENOTREG;
 	if (!e && (op->flags & OPF_SETSIZE))
@@ -259,14 +361,31 @@ static int do_rename(struct backend_ctx *c, const struct op *op, uint64_t *bytes
 {
 	(void)bytes;
 	const char *to = prog_path(c->prog, op->path2);
-	int e = at_rename(base1(c, op), path1(c, op), base2(c, op), to);
-	return e ? e : sync_dirs(c, base2(c, op), to);
+	struct name from, dest;
+	int e = name1(c, op, &from);
+	if (e)
+		return e;
+	e = name2(c, op, &dest);
+	if (!e) {
+		e = renameat(from.dfd, from.leaf, dest.dfd, dest.leaf) < 0 ? errno : 0;
+		name_done(&dest);
+	}
+	name_done(&from);
+	if (e)
+		return e;
+	names_changed(c, op);
+	return sync_dirs(c, base2(c, op), to);
 }
 
 static int do_unlink(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
 {
 	(void)bytes;
-	int e = at_unlink(base1(c, op), path1(c, op), 0);
+	struct name n;
+	int e = name1(c, op, &n);
+	if (e)
+		return e;
+	e = unlinkat(n.dfd, n.leaf, 0) < 0 ? errno : 0;
+	name_done(&n);
 	return e ? e : sync_dirs(c, base1(c, op), path1(c, op));
 }
 
@@ -274,6 +393,8 @@ static int do_deltree(struct backend_ctx *c, const struct op *op, uint64_t *byte
 {
 	(void)bytes;
 	const char *path = path1(c, op);
+	/* every directory fd the client holds may name what goes */
+	dircache_drop(c);
 	/* the root of a tree stays (clients hold an fd on theirs) */
 	return fs_remove_tree(base1(c, op), path, strcmp(path, ".") == 0, NULL);
 }
@@ -281,8 +402,16 @@ static int do_deltree(struct backend_ctx *c, const struct op *op, uint64_t *byte
 static int do_rmdir(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
 {
 	(void)bytes;
-	int e = at_unlink(base1(c, op), path1(c, op), AT_REMOVEDIR);
-	return e ? e : sync_dirs(c, base1(c, op), path1(c, op));
+	struct name n;
+	int e = name1(c, op, &n);
+	if (e)
+		return e;
+	e = unlinkat(n.dfd, n.leaf, AT_REMOVEDIR) < 0 ? errno : 0;
+	name_done(&n);
+	if (e)
+		return e;
+	names_changed(c, op);
+	return sync_dirs(c, base1(c, op), path1(c, op));
 }
 
 static int do_mkdir(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
@@ -290,7 +419,12 @@ static int do_mkdir(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
 	(void)bytes;
 	/* a directory that is already there is what the loadfile asked for:
 	 * clients share DIR/clients, and dbench ignores EEXIST too */
-	int e = at_mkdir(base1(c, op), path1(c, op));
+	struct name n;
+	int e = name1(c, op, &n);
+	if (e)
+		return e;
+	e = name_mkdir(&n);
+	name_done(&n);
 	if (e && e != EEXIST)
 		return e;
 	return sync_dirs(c, base1(c, op), path1(c, op));
@@ -299,19 +433,21 @@ static int do_mkdir(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
 static int do_qpathinfo(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
 {
 	struct stat st;
+	struct name n;
 	(void)bytes;
-	int e = at_stat(base1(c, op), path1(c, op), &st);
+	int e = name1(c, op, &n);
 	if (e)
 		return e;
-	if (c->opts->xattr && (S_ISREG(st.st_mode) || S_ISDIR(st.st_mode))) {
-		int fd = fs_open_beneath(base1(c, op), path1(c, op),
-					 O_RDONLY | O_NONBLOCK | O_CLOEXEC, 0);
+	e = leaf_stat(n.dfd, n.leaf, &st);
+	if (!e && c->opts->xattr && (S_ISREG(st.st_mode) || S_ISDIR(st.st_mode))) {
+		int fd = fs_open_beneath(n.dfd, n.leaf, O_RDONLY | O_NONBLOCK | O_CLOEXEC, 0);
 		if (fd >= 0) {
 			dos_attr_get(fd);
 			close(fd);
 		}
 	}
-	return 0;
+	name_done(&n);
+	return e;
 }
 
 static int do_qfileinfo(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
@@ -341,12 +477,18 @@ static int do_qfsinfo(struct backend_ctx *c, const struct op *op, uint64_t *byte
 static int sfileinfo_path(struct backend_ctx *c, const struct op *op)
 {
 	struct stat st;
+	struct name n;
 	/* an O_PATH open resolves the name once, beneath the base and on its
 	 * mount; the times are then set on what it found, not on a name
 	 * that could meanwhile become a mount point */
-	int fd = fs_open_beneath(base1(c, op), path1(c, op), O_PATH | O_CLOEXEC, 0);
+	int e = name1(c, op, &n);
+	if (e)
+		return e;
+	int fd = fs_open_beneath(n.dfd, n.leaf, O_PATH | O_CLOEXEC, 0);
+	e = errno;
+	name_done(&n);
 	if (fd < 0)
-		return errno;
+		return e;
 	int rc = 0;
 	if (fstat(fd, &st) < 0) {
 		rc = errno;
@@ -380,47 +522,83 @@ static int do_sfileinfo(struct backend_ctx *c, const struct op *op, uint64_t *by
 	return 0;
 }
 
+/* name ends in tail (tail_len bytes), without regard to case (as
+ * fnmatch's FNM_CASEFOLD in the C locale) */
+static inline int ends_with(const char *name, const char *tail, size_t tail_len)
+{
+	if (!tail_len)
+		return 1;
+	size_t n = strlen(name);
+	return n >= tail_len && strcasecmp(name + n - tail_len, tail) == 0;
+}
+
 /* FIND_FIRST: a plain name is a lookup; a pattern lists the directory
  * (at most maxcnt matches, as the request asks) and succeeds if anything
  * matches.  getdents64 into the client's buffer: no allocation. */
 static int do_find_first(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
 {
 	struct stat st;
+	struct name n;
 	(void)bytes;
-	const char *path = path1(c, op);
-	if (!(op->flags & OPF_WILDCARD))
-		return at_stat(base1(c, op), path, &st);
-
-	const char *slash = strrchr(path, '/');
-	const char *pat = slash ? slash + 1 : path;
-	char dir[PATH_MAX];
-	if (slash) {
-		memcpy(dir, path, (size_t)(slash - path));
-		dir[slash - path] = '\0';
-	} else {
-		strcpy(dir, ".");
+	if (!(op->flags & OPF_WILDCARD)) {
+		int e = name1(c, op, &n);
+		if (e)
+			return e;
+		e = leaf_stat(n.dfd, n.leaf, &st);
+		name_done(&n);
+		return e;
 	}
-	int fd = fs_open_beneath(base1(c, op), dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
+
+	const struct path_info *pi = prog_info(c->prog, op->path1);
+	const char *pat = path1(c, op) + pi->leaf;
+	int fd, owned = 0, fills = ((struct fileio_client *)c->priv)->fills;
+	if (op->flags & OPF_SHARED1) {
+		const char *dir = pi->dir ? prog_path(c->prog, c->prog->dirs[pi->dir]) : ".";
+		fd = fs_open_beneath(c->rootfd, dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
+		owned = 1;
+	} else {
+		/* a cached fd is read from its start */
+		fd = tree_dir(c, pi->dir, &owned);
+		if (fd >= 0 && lseek(fd, 0, SEEK_SET) < 0) {
+			int e = errno;
+			if (owned)
+				close(fd);
+			return e;
+		}
+	}
 	if (fd < 0)
 		return errno;
 	uint32_t matches = 0, maxcnt = op->arg ? op->arg : UINT32_MAX;
 	int err = 0;
+	/* the two shapes loadfiles use most are matched without fnmatch, to
+	 * the same result: "*" (every name) and "*" before a plain tail
+	 * ("*.jnk": names that end in it, without regard to case) */
+	const char *tail = NULL;
+	size_t tail_len = 0;
+	if (pat[0] == '*' && (pat[1] == '\0' || !strpbrk(pat + 1, "*?[\\"))) {
+		tail = pat + 1;
+		tail_len = strlen(tail);
+	}
 	while (matches < maxcnt) {
-		long n = syscall(SYS_getdents64, fd, c->dentbuf, c->dentbuf_len);
-		if (n < 0) {
+		long got = syscall(SYS_getdents64, fd, c->dentbuf, c->dentbuf_len);
+		if (got < 0) {
 			err = errno;
 			break;
 		}
-		if (n == 0)
+		if (got == 0)
 			break;
-		for (long at = 0; at < n && matches < maxcnt;) {
+		for (long at = 0; at < got && matches < maxcnt;) {
 			struct fs_dirent64 *de = (struct fs_dirent64 *)(c->dentbuf + at);
-			if (fnmatch(pat, de->d_name, FNM_CASEFOLD) == 0)
+			if (tail ? ends_with(de->d_name, tail, tail_len) :
+				   fnmatch(pat, de->d_name, FNM_CASEFOLD) == 0)
 				matches++;
 			at += de->d_reclen;
 		}
+		if (fills && c->dentbuf_len - (size_t)got >= DIRENT_MAX)
+			break;  /* the directory's end: the next call returns 0 */
 	}
-	close(fd);
+	if (owned)
+		close(fd);
 	if (err)
 		return err;
 	return matches ? 0 : ENOENT;
@@ -505,6 +683,22 @@ static int do_flush(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
 	return fsync(fd) < 0 ? errno : 0;
 }
 
+/* "clientK" into name (room for 17 bytes), without stdio: a client
+ * that never formats anything does not fault in printf's code (its peak
+ * RSS is mostly the code it runs) */
+static void client_name(char *name, unsigned id)
+{
+	char digits[10];
+	int n = 0;
+	do
+		digits[n++] = (char)('0' + id % 10);
+	while ((id /= 10) && n < (int)sizeof(digits));
+	memcpy(name, "client", 6);
+	for (int i = 0; i < n; i++)
+		name[6 + i] = digits[n - 1 - i];
+	name[6 + n] = '\0';
+}
+
 /* The client's tree DIR/clients/clientK, opened beneath DIR and on its
  * mount: a tree that is a symbolic link or a mount point (a bind mount of
  * something else) is refused. */
@@ -518,7 +712,7 @@ static int fileio_client_open(struct backend_ctx *c)
 	int clients = fs_open_beneath(c->rootfd, "clients", O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
 	if (clients < 0)
 		return errno;
-	snprintf(name, sizeof(name), "client%u", c->id);
+	client_name(name, c->id);
 	if (mkdirat(clients, name, 0777) < 0 && errno != EEXIST) {
 		e = errno;
 		close(clients);
@@ -527,11 +721,33 @@ static int fileio_client_open(struct backend_ctx *c)
 	c->dirfd = fs_open_beneath(clients, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
 	e = errno;
 	close(clients);
-	return c->dirfd < 0 ? e : 0;
+	if (c->dirfd < 0)
+		return e;
+	struct fileio_client *fc = calloc(1, sizeof(*fc));
+	uint32_t n = c->prog->ndirs ? c->prog->ndirs : 1;
+	if (fc) {
+		fc->cap = n - 1 < FILEIO_DIRCACHE_MAX ? n - 1 : FILEIO_DIRCACHE_MAX;
+		fc->fd_of = malloc(n * sizeof(*fc->fd_of));
+		fc->held = malloc((fc->cap ? fc->cap : 1) * sizeof(*fc->held));
+	}
+	if (!fc || !fc->fd_of || !fc->held) {
+		if (fc) {
+			free(fc->fd_of);
+			free(fc->held);
+			free(fc);
+		}
+		return ENOMEM;
+	}
+	for (uint32_t i = 0; i < n; i++)
+		fc->fd_of[i] = -1;
+	fc->fills = fills_dentbuf(c->dirfd);
+	c->priv = fc;
+	return 0;
 }
 
 static void fileio_close_all(struct backend_ctx *c)
 {
+	dircache_drop(c);
 	for (uint32_t i = 0; i < c->nhandles; i++) {
 		if (c->fds[i] >= 0) {
 			close(c->fds[i]);
@@ -542,6 +758,14 @@ static void fileio_close_all(struct backend_ctx *c)
 
 static void fileio_client_close(struct backend_ctx *c)
 {
+	struct fileio_client *fc = c->priv;
+	dircache_drop(c);
+	if (fc) {
+		free(fc->fd_of);
+		free(fc->held);
+		free(fc);
+		c->priv = NULL;
+	}
 	if (c->dirfd >= 0)
 		close(c->dirfd);
 	c->dirfd = -1;

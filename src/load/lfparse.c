@@ -95,14 +95,18 @@ static uint64_t hash_u64(uint64_t x)
 	return x;
 }
 
-static int arena_add(struct parser *ps, const char *s, size_t n, uint32_t *off)
+/* Store s[0..n) with its struct path_info before it (4-byte aligned);
+ * *off receives the string's offset. */
+static int arena_add(struct parser *ps, const char *s, size_t n, uint32_t dir, uint32_t *off)
 {
 	struct program *p = ps->prog;
-	if (p->arena_len + n + 1 > UINT32_MAX - 1)
+	size_t at = (p->arena_len + 3) & ~(size_t)3;
+	size_t end = at + sizeof(struct path_info) + n + 1;
+	if (end > UINT32_MAX - 1)
 		return -1;
-	if (p->arena_len + n + 1 > ps->arena_cap) {
+	if (end > ps->arena_cap) {
 		size_t cap = ps->arena_cap ? ps->arena_cap * 2 : 4096;
-		while (cap < p->arena_len + n + 1)
+		while (cap < end)
 			cap *= 2;
 		char *a = realloc(p->arena, cap);
 		if (!a)
@@ -110,10 +114,15 @@ static int arena_add(struct parser *ps, const char *s, size_t n, uint32_t *off)
 		p->arena = a;
 		ps->arena_cap = cap;
 	}
-	memcpy(p->arena + p->arena_len, s, n);
-	p->arena[p->arena_len + n] = '\0';
-	*off = (uint32_t)p->arena_len;
-	p->arena_len += n + 1;
+	memset(p->arena + p->arena_len, 0, at - p->arena_len);
+	const char *slash = memrchr(s, '/', n);
+	struct path_info info = { dir, 0, slash ? (uint32_t)(slash - s + 1) : 0 };
+	memcpy(p->arena + at, &info, sizeof(info));
+	at += sizeof(info);
+	memcpy(p->arena + at, s, n);
+	p->arena[at + n] = '\0';
+	*off = (uint32_t)at;
+	p->arena_len = end;
 	return 0;
 }
 
@@ -139,26 +148,94 @@ static int strtab_grow(struct parser *ps)
 	return 0;
 }
 
-/* Intern path s; *off receives its arena offset. */
-static int intern_path(struct parser *ps, const char *s, uint32_t *off)
+/* Find s[0..n) among the interned paths: returns 1 and sets *off, or 0
+ * with *slot the free slot it would take. */
+static int find_path(struct parser *ps, const char *s, size_t n, uint32_t *off, size_t *slot)
 {
 	struct strtab *t = &ps->paths;
-	size_t n = strlen(s);
-	if ((t->used + 1) * 2 > t->cap && strtab_grow(ps) < 0)
-		return -1;
 	size_t j = hash_bytes(s, n) & (t->cap - 1);
 	while (t->slot[j]) {
-		if (strcmp(ps->prog->arena + t->slot[j] - 1, s) == 0) {
+		const char *a = ps->prog->arena + t->slot[j] - 1;
+		if (memcmp(a, s, n) == 0 && a[n] == '\0') {
 			*off = t->slot[j] - 1;
-			return 0;
+			return 1;
 		}
 		j = (j + 1) & (t->cap - 1);
 	}
-	if (arena_add(ps, s, n, off) < 0)
+	*slot = j;
+	return 0;
+}
+
+/* Intern s[0..n), whose holding directory has index dir; *off receives
+ * its arena offset. */
+static int intern_one(struct parser *ps, const char *s, size_t n, uint32_t dir, uint32_t *off)
+{
+	struct strtab *t = &ps->paths;
+	size_t j;
+	if ((t->used + 1) * 2 > t->cap && strtab_grow(ps) < 0)
+		return -1;
+	if (find_path(ps, s, n, off, &j))
+		return 0;
+	if (arena_add(ps, s, n, dir, off) < 0)
 		return -1;
 	t->slot[j] = *off + 1;
 	t->used++;
 	return 0;
+}
+
+/* Append arena offset off (NO_PATH for the base) to prog->dirs; *idx
+ * receives its index. */
+static int dirs_push(struct parser *ps, uint32_t off, uint32_t *idx)
+{
+	struct program *p = ps->prog;
+	if (p->ndirs + 1 > ps->dirs_cap) {
+		size_t cap = ps->dirs_cap ? ps->dirs_cap * 2 : 64;
+		if (cap > UINT32_MAX / 2)
+			return -1;
+		uint32_t *d = realloc(p->dirs, cap * sizeof(*d));
+		if (!d)
+			return -1;
+		p->dirs = d;
+		ps->dirs_cap = cap;
+	}
+	*idx = p->ndirs;
+	p->dirs[p->ndirs++] = off;
+	return 0;
+}
+
+/* The directory index of the path at off, given one if it has none. */
+static int dir_index(struct parser *ps, uint32_t off, uint32_t *idx)
+{
+	struct path_info *info = (struct path_info *)(void *)(ps->prog->arena + off - sizeof(*info));
+	if (!info->self) {
+		if (dirs_push(ps, off, idx) < 0)
+			return -1;
+		/* the arena did not move: dirs_push grows prog->dirs only */
+		info->self = *idx;
+	}
+	*idx = info->self;
+	return 0;
+}
+
+/* Intern path s; *off receives its arena offset.  A new path's
+ * directories are interned first, shortest first, each with its index in
+ * prog->dirs, so every path knows the directory that holds it. */
+static int intern_path(struct parser *ps, const char *s, uint32_t *off)
+{
+	struct strtab *t = &ps->paths;
+	size_t n = strlen(s), j;
+	uint32_t dir = 0, doff;
+	if (ps->prog->ndirs == 0 && dirs_push(ps, NO_PATH, &dir) < 0)
+		return -1;
+	if (t->cap && find_path(ps, s, n, off, &j))
+		return 0;
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] != '/')
+			continue;
+		if (intern_one(ps, s, i, dir, &doff) < 0 || dir_index(ps, doff, &dir) < 0)
+			return -1;
+	}
+	return intern_one(ps, s, n, dir, off);
 }
 
 static int numtab_grow(struct numtab *t)
@@ -327,8 +404,10 @@ int lf_status(const char *tok, uint8_t *expect)
 
 const char *loadfile_path(const char *in, char *out, size_t outsz, int *shared)
 {
-	/* component start offsets in out, for ".." */
-	size_t stack[PATH_MAX / 2];
+	/* component start offsets in out, for "..": below PATH_MAX, so 16
+	 * bits (a small frame: every client inherits the stack pages the
+	 * parent's parsing touched) */
+	uint16_t stack[PATH_MAX / 2];
 	size_t depth = 0, len = 0;
 	const char *p = in;
 
@@ -358,7 +437,7 @@ const char *loadfile_path(const char *in, char *out, size_t outsz, int *shared)
 		size_t need = len + (depth ? 1 : 0) + n + 1;
 		if (need > outsz || need > PATH_MAX)
 			return "path too long";
-		stack[depth++] = len;
+		stack[depth++] = (uint16_t)len;
 		if (depth > 1)
 			out[len++] = '/';
 		for (size_t i = 0; i < n; i++)

@@ -39,6 +39,7 @@ struct parser {
 	void *state;         /* the reader's own, state_size bytes, zeroed */
 	struct program *prog;
 	size_t arena_cap;
+	size_t dirs_cap;     /* room in prog->dirs */
 	struct strtab paths;
 	struct numtab handles;
 	struct op batch[LF_BATCH];

@@ -186,11 +186,13 @@ static int check_clients_dir(const char *cmd, const char *dir)
 	return KB_EXIT_OK;
 }
 
-/* Each client process may hold every handle of the loadfile open. */
+/* Each client process may hold every handle of the loadfile open, and
+ * a fileio client its directory fds. */
 static void raise_nofile(const struct program *prog, unsigned per_proc)
 {
 	struct rlimit rl;
-	uint64_t need = (uint64_t)prog->nhandles * per_proc + 64;
+	uint64_t dirs = prog->ndirs < FILEIO_DIRCACHE_MAX ? prog->ndirs : FILEIO_DIRCACHE_MAX;
+	uint64_t need = ((uint64_t)prog->nhandles + dirs) * per_proc + 64;
 	if (getrlimit(RLIMIT_NOFILE, &rl) < 0 || rl.rlim_cur >= need)
 		return;
 	rl.rlim_cur = rl.rlim_max == RLIM_INFINITY || rl.rlim_max > need ? need : rl.rlim_max;

@@ -89,6 +89,9 @@ void prog_free(struct program *p)
 	p->fd = -1;
 	free(p->arena);
 	p->arena = NULL;
+	free(p->dirs);
+	p->dirs = NULL;
+	p->ndirs = 0;
 	free(p->source);
 	p->source = NULL;
 }

@@ -10,6 +10,12 @@
  *    the run directory when OPF_SHARED1/OPF_SHARED2 is set), lower case,
  *    uses '/', has no "." or ".." component and is never empty ("." stands
  *    for the tree's root);
+ *  - each path string is preceded in the arena by its struct path_info: the
+ *    directory that holds it and the offset of its last component, so a
+ *    replay never looks for a '/' (prog_info());
+ *  - every directory that holds a path is itself in the arena and has a
+ *    dense index in prog->dirs (0 is the base the path is relative to),
+ *    which a client's cache of directory fds is indexed by;
  *  - each loadfile handle number (fnum) is mapped to a dense index below
  *    nhandles, so a client's handle table is a plain array;
  *  - the ops live in a sealed memfd (prog->fd) that clients read in small
@@ -107,12 +113,25 @@ struct ignored_kind {
 	uint64_t first_line;
 };
 
+/* What the arena holds just before each path string (4-byte aligned). */
+struct path_info {
+	uint32_t dir;        /* index in prog->dirs of the directory holding the
+			      * path; 0: the base itself (no '/' in it) */
+	uint32_t self;       /* the path's own index in prog->dirs when some
+			      * other path lies inside it, else 0 */
+	uint32_t leaf;       /* offset of its last component in the string */
+};
+
 struct program {
 	char *source;        /* loadfile name as given (for messages) */
 	int fd;              /* memfd holding nops struct op, read-only */
 	size_t nops;         /* number of ops */
 	char *arena;         /* path strings */
 	size_t arena_len;    /* bytes used in arena */
+	uint32_t *dirs;      /* directory index -> arena offset of its path
+			      * (dirs[0], the base, is NO_PATH) */
+	uint32_t ndirs;      /* entries in dirs, the base included (>= 1 once
+			      * a path is stored) */
 	uint32_t nhandles;   /* distinct handle numbers */
 	uint32_t max_io;     /* largest ReadX/WriteX size, bytes */
 	int timed;           /* 1 if any op carries a timestamp */
@@ -139,6 +158,12 @@ const char *op_report_name(enum opcode code);
 static inline const char *prog_path(const struct program *p, uint32_t off)
 {
 	return p->arena + off;
+}
+
+/* The struct path_info stored before the path at arena offset off. */
+static inline const struct path_info *prog_info(const struct program *p, uint32_t off)
+{
+	return (const struct path_info *)(const void *)(p->arena + off - sizeof(struct path_info));
 }
 
 /* Read up to max ops starting at op index first into buf.  Returns the

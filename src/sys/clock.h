@@ -6,7 +6,7 @@
  * back), counts on while the process sleeps, and reads the same in every
  * process on the machine, so a parent and its forked children can compare
  * their readings (kbench load's start and end times, BYTE's copies).
- * Inline, without a call: kbench load reads it twice per operation and
+ * Inline, without a call: kbench load reads it once per operation and
  * the disk and lmbench loops once per iteration, and those loops subtract
  * what it costs.
  */

@@ -625,10 +625,55 @@ static void test_missing_file(void **state)
 	free(ebuf);
 }
 
+/* Every path knows the directory holding it and its last component;
+ * each directory of a path is interned once, with its own index. */
+static void test_path_dirs(void **state)
+{
+	(void)state;
+	const char *text =
+		"NTCreateX \"\\clients\\client1\\a\\b\\c.doc\" 0x0 0x5 1 NT_STATUS_OK\n"
+		"QUERY_PATH_INFORMATION \"\\clients\\client1\\a\\b\" 1004 NT_STATUS_OK\n"
+		"FIND_FIRST \"\\clients\\client1\\a\\*.doc\" 260 1366 0 NT_STATUS_OK\n"
+		"Unlink \"\\clients\\client1\\top.doc\" 0x6 NT_STATUS_OK\n"
+		"Unlink \"\\shared\\a\\x\" 0x6 NT_STATUS_OK\n";
+	struct program prog;
+	struct op *ops;
+	char *errs;
+	assert_int_equal(parse_str(text, &prog, &ops, &errs), 0);
+	/* the base, a, a/b, shared */
+	assert_int_equal(prog.ndirs, 5);
+	assert_int_equal(prog.dirs[0], NO_PATH);
+	const struct path_info *c = prog_info(&prog, ops[0].path1);
+	assert_string_equal(prog_path(&prog, ops[0].path1) + c->leaf, "c.doc");
+	assert_int_equal(c->self, 0);
+	assert_string_equal(prog_path(&prog, prog.dirs[c->dir]), "a/b");
+	/* a/b is a path of its own too: the same string, with its index */
+	const struct path_info *ab = prog_info(&prog, ops[1].path1);
+	assert_int_equal(ab->self, c->dir);
+	assert_int_equal(prog.dirs[ab->self], ops[1].path1);
+	assert_string_equal(prog_path(&prog, ops[1].path1) + ab->leaf, "b");
+	assert_string_equal(prog_path(&prog, prog.dirs[ab->dir]), "a");
+	assert_int_equal(prog_info(&prog, prog.dirs[ab->dir])->dir, 0);
+	const struct path_info *pat = prog_info(&prog, ops[2].path1);
+	assert_int_equal(pat->dir, ab->dir);
+	assert_string_equal(prog_path(&prog, ops[2].path1) + pat->leaf, "*.doc");
+	const struct path_info *top = prog_info(&prog, ops[3].path1);
+	assert_int_equal(top->dir, 0);
+	assert_int_equal(top->leaf, 0);
+	/* a shared path's directories are strings of their own */
+	const struct path_info *sh = prog_info(&prog, ops[4].path1);
+	assert_string_equal(prog_path(&prog, prog.dirs[sh->dir]), "shared/a");
+	assert_int_not_equal(sh->dir, ab->dir);
+	free(ops);
+	free(errs);
+	prog_free(&prog);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_every_opcode),
+		cmocka_unit_test(test_path_dirs),
 		cmocka_unit_test(test_status_forms),
 		cmocka_unit_test(test_layout),
 		cmocka_unit_test(test_blank_first_line),
