@@ -5,10 +5,13 @@
  * its own working set of K KiB before passing it on.  The ring's own cost
  * (one process writing the token into a pipe, reading it back and summing
  * its working set: lmbench's overhead measurement; its fastest interval)
- * is taken from the time per hop, which leaves the context switch.  The
- * ring and the overhead run on one CPU (the one kbench is on), so a hop is
- * a context switch and not a wake-up on another CPU that overlaps the
- * sender's return; where the affinity cannot be set, they run unpinned.
+ * is taken from the time per hop, which leaves the context switch.
+ * Every test here runs in the placement of its row (place.h): micro.c has
+ * pinned kbench to the placement's first CPU and the children inherit it;
+ * a partner process moves itself to the second CPU of a two-CPU placement
+ * (place_partner): the echoing or streaming child, the server, and the
+ * odd-numbered members of the lat_ctx ring (so every hop crosses CPUs).
+ * The lat_ctx overhead runs in kbench, on the first CPU.
  * lat_pipe, lat_unix, lat_tcp, lat_udp: a round trip of a small message
  * to an echoing child.  lat_connect: a TCP connect to a local server and
  * close.  bw_pipe, bw_unix, bw_tcp: a child writes 64 KiB chunks as fast
@@ -19,7 +22,6 @@
 #include "micro/lmbench.h"
 
 #include <arpa/inet.h>
-#include <sched.h>
 #include <errno.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -45,6 +47,7 @@ static void stop_child(pid_t pid)
 /* ---- lat_ctx ---- */
 
 struct ring {
+	const struct micro_opts *o;
 	unsigned procs;
 	size_t bytes;
 	int fd[MAX_RING][2];      /* pipe i: read by process i */
@@ -66,6 +69,8 @@ static char *working_set(size_t bytes)
 static void ring_member(struct ring *g, unsigned i)
 {
 	int in = g->fd[i][0], out = g->fd[(i + 1) % g->procs][1];
+	if (i % 2)
+		place_partner(g->o);
 	for (unsigned k = 0; k < g->procs; k++) {
 		if (g->fd[k][0] != in)
 			close(g->fd[k][0]);
@@ -171,14 +176,7 @@ int lm_ctx(const struct micro_test *t, const struct micro_opts *o, struct micro_
 	struct ring *g = calloc(1, sizeof(*g));
 	if (!g)
 		return lm_note(r, -1, "out of memory");
-	/* one CPU for the parent and, by inheritance, every ring member */
-	cpu_set_t was, one;
-	int pinned = 0, cpu = sched_getcpu();
-	if (cpu >= 0 && cpu < CPU_SETSIZE && sched_getaffinity(0, sizeof(was), &was) == 0) {
-		CPU_ZERO(&one);
-		CPU_SET(cpu, &one);
-		pinned = sched_setaffinity(0, sizeof(one), &one) == 0;
-	}
+	g->o = o;
 	g->bytes = a->kbytes * 1024;
 	g->procs = 1;
 	struct harness_bench b = { .run = run_ring, .ctx = g, .unit = HARNESS_US,
@@ -219,8 +217,6 @@ int lm_ctx(const struct micro_test *t, const struct micro_opts *o, struct micro_
 out:
 	ring_close(g);
 	free(g);
-	if (pinned)
-		sched_setaffinity(0, sizeof(was), &was);
 	return rc;
 }
 
@@ -294,7 +290,8 @@ static int loopback_socket(int type, struct sockaddr_in *sa)
 /* Connect the parent to a child that echoes (stream = 0) or streams
  * (stream = 1) over transport tr.  Returns 1, or with r->skipped set 0
  * (cannot run here) or -1 (failed). */
-static int link_open(struct link *l, int tr, int stream, struct micro_result *r)
+static int link_open(struct link *l, int tr, int stream, const struct micro_opts *o,
+		     struct micro_result *r)
 {
 	int fds[2] = { -1, -1 }, back[2] = { -1, -1 }, ls = -1, rc;
 	struct sockaddr_in sa;
@@ -322,6 +319,7 @@ static int link_open(struct link *l, int tr, int stream, struct micro_result *r)
 	if (pid < 0)
 		goto resource;
 	if (pid == 0) {
+		place_partner(o);
 		if (tr == LM_PIPE && stream)
 			stream_loop(fds[1]);
 		if (tr == LM_PIPE)
@@ -431,7 +429,7 @@ static int link_test(const struct micro_test *t, const struct micro_opts *o,
 		return lm_note(r, -1, "out of memory");
 	/* lmbench: 1-byte messages, UDP one int (4 bytes) */
 	l->msg = tr == LM_UDP ? 4 : 1;
-	int rc = link_open(l, tr, stream, r);
+	int rc = link_open(l, tr, stream, o, r);
 	if (rc == 1) {
 		struct harness_bench b = { .run = stream ? run_stream : run_roundtrip, .ctx = l,
 					   .unit = stream ? HARNESS_MBPS : HARNESS_US,
@@ -498,6 +496,7 @@ int lm_lat_connect(const struct micro_test *t, const struct micro_opts *o,
 		return lm_note(r, 0, "cannot fork: %s", strerror(errno));
 	}
 	if (pid == 0) {
+		place_partner(o);
 		for (;;) {
 			int c = accept(ls, NULL, NULL);
 			if (c < 0 && errno != EINTR && errno != ECONNABORTED)

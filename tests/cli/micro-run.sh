@@ -33,7 +33,7 @@ for k in ("kbench_version", "time", "params", "system", "results"):
 assert d["params"]["quick"] is True and d["params"]["intervals"] == 5
 assert abs(d["params"]["enough_s"] - 0.001) < 1e-12
 tests = d["results"]["tests"]
-assert len(tests) == 43, len(tests)
+assert len(tests) == 73, len(tests)
 for t in tests:
     for k in ("name", "family", "title"):
         assert k in t, (t, k)
@@ -61,7 +61,7 @@ for t in tests:
         if want is None or t["higher_is_better"] != want:
             bad.append("%s unit %r higher_is_better %r" % (t["name"], t["unit"], t["higher_is_better"]))
 ran = [t["name"] for t in tests if "value" in t or "is not smaller than" in t.get("error", "")]
-for must in ("lat_syscall_null", "lat_syscall_io", "lat_pipe", "lat_ctx_2p_0k", "bw_mem_rd",
+for must in ("lat_syscall_null", "lat_syscall_io", "lat_pipe_1cpu", "lat_ctx_2p_0k_1cpu", "bw_mem_rd",
              "lat_mem_l1", "lat_proc_fork", "lat_fs_create_0k"):
     if must not in ran:
         bad.append("%s gave no figure" % must)
@@ -119,6 +119,36 @@ expect_err_grep "--json -: progress on stderr" "^kbench micro: \\[2/2\\] bw_mem_
 expect_no_grep "only the tables of the chosen tests" "$WORK/err" "Context switching"
 expect_empty_dir "temporary directory removed again" "$WORK/tmp"
 
+# ---- placements: a test between processes has a row per placement, the
+# placement and its CPUs in the JSON; one a set lacks is skipped with its
+# reason ----
+TMPDIR="$WORK/tmp" run "$KBENCH" micro --quick --cpus 0 --json "$WORK/p.json" lat_pipe byte_context
+expect_status "--cpus 0: exit 0" 0
+expect_eq "--cpus 0: the rows of lat_pipe and byte_context, placed" \
+    "$(jget "$WORK/p.json" '" ".join("%s:%s:%s" % (t["name"], t["placement"], t.get("cpus")) for t in d["results"]["tests"])' 2>&1)" \
+    "lat_pipe_1cpu:one_cpu:[0] lat_pipe_2smt:smt_siblings:None lat_pipe_2core:two_cores:None byte_context_1cpu:one_cpu:[0] byte_context_2smt:smt_siblings:None byte_context_2core:two_cores:None"
+expect_eq "--cpus 0: the two-CPU rows skipped, with the reason" \
+    "$(jget "$WORK/p.json" '" ".join(sorted(set(t.get("skipped", "-") for t in d["results"]["tests"])))' 2>&1)" \
+    "- two SMT siblings needs two CPUs; only CPU 0 is usable two cores needs two CPUs; only CPU 0 is usable"
+expect_eq "--cpus 0: params say so" "$(jget "$WORK/p.json" 'd["params"]["cpus"]' 2>&1)" "[0]"
+expect_out_grep "--cpus 0: the table says the placement" "^1cpu +both ends on one CPU: CPU 0$"
+expect_out_grep "--cpus 0: the per-test line says the reason" \
+    "^lat_pipe_2core +Pipe +skipped: two cores needs two CPUs; only CPU 0 is usable$"
+if taskset -pc $$ 2>/dev/null | grep -q ': *0[-,]1'; then
+    TMPDIR="$WORK/tmp" run "$KBENCH" micro --quick --cpus 1,0 --json "$WORK/p2.json" \
+        lat_ctx_2p_0k_2core bw_unix_1cpu
+    expect_status "--cpus 1,0: exit 0" 0
+    expect_eq "--cpus 1,0: the CPUs in the order given" \
+        "$(jget "$WORK/p2.json" '[t.get("cpus", t.get("skipped")) for t in d["results"]["tests"]]' 2>&1)" \
+        "$(if [ "$(cat /sys/devices/system/cpu/cpu0/topology/core_id)" = "$(cat /sys/devices/system/cpu/cpu1/topology/core_id)" ]; then
+               echo "['CPUs 1,0 are all on one core', [1]]"; else echo "[[1, 0], [1]]"; fi)"
+    expect_eq "--cpus 1,0: kbench's own CPUs back after the placed tests" \
+        "$(jget "$WORK/p2.json" '"value" in d["results"]["tests"][1]' 2>&1)" "True"
+else
+    skip "--cpus 1,0: CPUs 0 and 1 are not both usable here"
+fi
+expect_empty_dir "placements: temporary directory removed" "$WORK/tmp"
+
 # ---- a test that cannot run here is skipped with its reason, the others run ----
 (ulimit -n 40 && TMPDIR="$WORK/tmp" exec "$KBENCH" micro --quick --json "$WORK/s.json" \
     lat_select_file lat_sig_prot) >"$WORK/out" 2>"$WORK/err"
@@ -136,12 +166,12 @@ expect_empty_dir "out of descriptors: temporary directory removed" "$WORK/tmp"
 # ---- no loopback (a new network namespace: lo is down): every TCP test
 # is skipped with its reason, none fails ----
 if unshare -n true 2>/dev/null; then
-    TMPDIR="$WORK/tmp" run unshare -n "$KBENCH" micro --quick lat_connect lat_tcp lat_unix
+    TMPDIR="$WORK/tmp" run unshare -n "$KBENCH" micro --quick lat_connect_1cpu lat_tcp_1cpu lat_unix_1cpu
     expect_status "no loopback: exit 0" 0
     expect_out_grep "no loopback: lat_connect skipped" \
-        "^lat_connect +TCP conn +skipped: cannot connect to 127.0.0.1: Network is unreachable$"
-    expect_out_grep "no loopback: lat_tcp skipped" "^lat_tcp +TCP +skipped: "
-    expect_out_grep "no loopback: lat_unix ran" "^lat_unix +AF UNIX +[0-9.]+ us "
+        "^lat_connect_1cpu +TCP conn +skipped: cannot connect to 127.0.0.1: Network is unreachable$"
+    expect_out_grep "no loopback: lat_tcp skipped" "^lat_tcp_1cpu +TCP +skipped: "
+    expect_out_grep "no loopback: lat_unix ran" "^lat_unix_1cpu +AF UNIX +[0-9.]+ us "
     expect_empty_dir "no loopback: temporary directory removed" "$WORK/tmp"
 else
     skip "no loopback: cannot make a network namespace here"

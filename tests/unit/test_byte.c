@@ -351,7 +351,7 @@ static void every_test_quick(void **state)
 		printf("# %-40s %14.1f %s\n", t->title, r.value, t->unit);
 		assert_int_equal(dir_entries(tmp), 0);
 	}
-	assert_int_equal(n, 28);
+	assert_int_equal(n, 30);
 	assert_int_equal(rmdir(tmp), 0);
 }
 

@@ -100,8 +100,8 @@ static void baselines(void **state)
 	assert_close(byte_baseline_value("byte4", "byte_fcopy_1024"), 3960, 0);
 	assert_close(byte_baseline_value("byte4", "byte_fcopy_256"), 1655, 0);
 	assert_close(byte_baseline_value("byte4", "byte_fcopy_4096"), 5800, 0);
-	assert_close(byte_baseline_value("byte4", "byte_pipe"), 12440, 0);
-	assert_close(byte_baseline_value("byte4", "byte_context"), 4000, 0);
+	assert_close(byte_baseline_value("byte4", "byte_pipe_1cpu"), 12440, 0);
+	assert_close(byte_baseline_value("byte4", "byte_context_1cpu"), 4000, 0);
 	assert_close(byte_baseline_value("byte4", "byte_spawn"), 126, 0);
 	assert_close(byte_baseline_value("byte4", "byte_shell8"), 6.0, 0);
 	assert_close(byte_baseline_value("byte4", "byte_syscall"), 15000, 0);
@@ -115,15 +115,15 @@ static void baselines(void **state)
 
 /* a small set of tests and results to report */
 static const struct micro_test t_dhry = { "byte_dhry2", "Dhrystone 2 using register variables",
-					  MICRO_BYTE, "lps", true, "", "", NULL, NULL };
-static const struct micro_test t_pipe = { "byte_pipe", "Pipe Throughput", MICRO_BYTE, "lps",
-					  true, "", "", NULL, NULL };
+					  MICRO_BYTE, "lps", true, "", "", NULL, NULL, MICRO_PLACE_NONE };
+static const struct micro_test t_pipe = { "byte_pipe_1cpu", "Pipe Throughput", MICRO_BYTE,
+					  "lps", true, "", "", NULL, NULL, MICRO_PLACE_ONE };
 static const struct micro_test t_hanoi = { "byte_hanoi", "Recursion Test -- Tower of Hanoi",
-					   MICRO_BYTE, "lps", true, "", "", NULL, NULL };
+					   MICRO_BYTE, "lps", true, "", "", NULL, NULL, MICRO_PLACE_NONE };
 static const struct micro_test t_shell1 = { "byte_shell1", "Shell Scripts (1 concurrent)",
-					    MICRO_BYTE, "lpm", true, "", "", NULL, NULL };
-static const struct micro_test t_lm = { "byte_pipe", "lmbench row named like a byte test",
-					MICRO_LMBENCH, "us", false, "", "", NULL, NULL };
+					    MICRO_BYTE, "lpm", true, "", "", NULL, NULL, MICRO_PLACE_NONE };
+static const struct micro_test t_lm = { "byte_pipe_1cpu", "lmbench row named like a byte test",
+					MICRO_LMBENCH, "us", false, "", "", NULL, NULL, MICRO_PLACE_NONE };
 
 static struct micro_result res(double v, double lo, double hi, double cov, unsigned n, double s)
 {
@@ -206,7 +206,7 @@ static void report_full(void **state)
 	(void)state;
 	static const char *const names[] = {
 		"byte_dhry2", "byte_whet", "byte_execl", "byte_fcopy_1024", "byte_fcopy_256",
-		"byte_fcopy_4096", "byte_pipe", "byte_context", "byte_spawn", "byte_shell8",
+		"byte_fcopy_4096", "byte_pipe_1cpu", "byte_context_1cpu", "byte_spawn", "byte_shell8",
 		"byte_syscall",
 	};
 	struct micro_test tt[11];
