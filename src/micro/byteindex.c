@@ -8,6 +8,7 @@
  */
 #include "config.h"
 #include "micro/byteindex.h"
+#include "micro/dhry.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -195,6 +196,13 @@ void byte_report_text(FILE *out, const struct micro_test *const *tests,
 	}
 	if (!any)
 		return;
+	for (size_t i = 0; i < n; i++)
+		if (is_byte(tests[i]) && (!strcmp(tests[i]->name, "byte_dhry2") ||
+					  !strcmp(tests[i]->name, "byte_whet"))) {
+			fprintf(out, "(Dhrystone and Whetstone built by %s, %s, with %s)\n",
+				dhry_build_cc(), dhry_build_cc_version(), dhry_build_cflags());
+			break;
+		}
 	fprintf(out, "(lps: loops per second, lpm: loops per minute%s; the figure combines the\n"
 		" kept samples, the worst third dropped; min, max, CoV of all samples)\n",
 		kb ? ", KBps: KB (1024 bytes) per second" : "");

@@ -22,6 +22,7 @@
 #include "cli.h"
 #include "micro/byte.h"
 #include "micro/byteindex.h"
+#include "micro/dhry.h"
 #include "micro/harness.h"
 #include "micro/lmbench.h"
 #include "micro/lmreport.h"
@@ -308,6 +309,10 @@ static int write_json(const struct micro_cmd *m)
 		json_array_append_new(cpus, json_integer(m->cpus->c[k].cpu));
 	json_object_set_new(json_object_get(doc, "params"), "cpus", cpus);
 	json_object_set_new(doc, "system", sysinfo_json(&si));
+	/* the CPU tests measure the compiler as much as the CPU */
+	json_object_set_new(doc, "build", json_pack("{s:s, s:s, s:s, s:[s,s]}",
+			    "cc", dhry_build_cc(), "cc_version", dhry_build_cc_version(),
+			    "cflags", dhry_build_cflags(), "tests", "byte_dhry2", "byte_whet"));
 	json_t *results = json_pack("{s:o}", "tests", tests);
 	tests = NULL;
 	json_t *index = byte_index_json(m->sel, m->res, m->n, m->base);

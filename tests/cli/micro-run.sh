@@ -225,7 +225,12 @@ for t in ix["tests"]:
     logs.append(math.log(want))
 score = math.exp(sum(logs) / len(logs))
 assert abs(ix["final_score"] - score) <= 1e-6 * score, (ix["final_score"], score)
+b = d["build"]
+assert b["cc"] and b["cc_version"] and b["tests"] == ["byte_dhry2", "byte_whet"], b
+assert b["cflags"].endswith("-O3 -ffast-math") or b["cflags"].endswith("-O3 -ffast-math -march=native"), b
 PY
+    expect_out_grep "BYTE text ($base): how Whetstone was built" \
+        "^\\(Dhrystone and Whetstone built by [^ ]+, .*, with .*-O3 -ffast-math.*\\)$"
 done
 expect_empty_dir "BYTE JSON: temporary directory removed" "$WORK/tmp"
 
