@@ -266,8 +266,9 @@ static void nodelay(int fd)
 	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 }
 
-/* A listening socket on 127.0.0.1 (TCP or UDP bound), port in *sa. */
-static int loopback_socket(int type, struct sockaddr_in *sa)
+/* A listening socket on 127.0.0.1 (TCP with a backlog of backlog, or UDP
+ * bound), port in *sa. */
+static int loopback_socket(int type, struct sockaddr_in *sa, int backlog)
 {
 	socklen_t len = sizeof(*sa);
 	memset(sa, 0, sizeof(*sa));
@@ -277,7 +278,7 @@ static int loopback_socket(int type, struct sockaddr_in *sa)
 	if (s < 0)
 		return -1;
 	if (bind(s, (struct sockaddr *)sa, sizeof(*sa)) < 0 ||
-	    (type == SOCK_STREAM && listen(s, 128) < 0) ||
+	    (type == SOCK_STREAM && listen(s, backlog) < 0) ||
 	    getsockname(s, (struct sockaddr *)sa, &len) < 0) {
 		int e = errno;
 		close(s);
@@ -308,7 +309,7 @@ static int link_open(struct link *l, int tr, int stream, const struct micro_opts
 		break;
 	case LM_TCP:
 	case LM_UDP:
-		if ((ls = loopback_socket(tr == LM_TCP ? SOCK_STREAM : SOCK_DGRAM, &sa)) < 0) {
+		if ((ls = loopback_socket(tr == LM_TCP ? SOCK_STREAM : SOCK_DGRAM, &sa, 128)) < 0) {
 			rc = lm_note(r, 0, "no %s on 127.0.0.1: %s", tr == LM_TCP ? "TCP" : "UDP",
 				     strerror(errno));
 			goto fail;
@@ -453,9 +454,14 @@ int lm_bw_ipc(const struct micro_test *t, const struct micro_opts *o, struct mic
 
 /* ---- lat_connect ---- */
 
+struct connect_ctx {
+	struct sockaddr_in sa;
+	int ls;                  /* the listening socket (the child accepts on it) */
+};
+
 static int run_connect(void *ctx, uint64_t n, char *why)
 {
-	const struct sockaddr_in *sa = ctx;
+	const struct sockaddr_in *sa = &((struct connect_ctx *)ctx)->sa;
 	for (uint64_t i = 0; i < n; i++) {
 		int s = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
 		if (s < 0 || connect(s, (const struct sockaddr *)sa, sizeof(*sa)) < 0) {
@@ -470,18 +476,59 @@ static int run_connect(void *ctx, uint64_t n, char *why)
 	return 0;
 }
 
+/* After an interval, untimed: wait until the child has accepted every
+ * connection (the listener's accept queue, TCP_INFO's tcpi_unacked, is
+ * empty), so the next interval starts with the whole backlog free.  A
+ * full queue drops SYNs, and the retransmission a second later would be
+ * timed as a connect. */
+static int drain_accepts(void *ctx, uint64_t n, char *why)
+{
+	(void)n;
+	struct connect_ctx *c = ctx;
+	for (int i = 0; i < 50000; i++) {      /* 5 s at most */
+		struct tcp_info ti;
+		socklen_t len = sizeof(ti);
+		if (getsockopt(c->ls, IPPROTO_TCP, TCP_INFO, &ti, &len) < 0)
+			return 0;            /* cannot tell: as lmbench, do not wait */
+		if (ti.tcpi_unacked == 0)
+			return 0;
+		usleep(100);
+	}
+	snprintf(why, 160, "the server on 127.0.0.1:%u did not accept its connections within 5 s",
+		 ntohs(c->sa.sin_port));
+	return -1;
+}
+
+/* The connects one interval may make: 1000 (each leaves a port in
+ * TIME_WAIT: well inside the ephemeral range), and no more than half the
+ * accept queue the kernel allows (net.core.somaxconn). */
+static uint64_t connect_cap(void)
+{
+	FILE *f = fopen("/proc/sys/net/core/somaxconn", "re");
+	long max = 128;
+	if (f) {
+		if (fscanf(f, "%ld", &max) != 1)
+			max = 128;
+		fclose(f);
+	}
+	uint64_t cap = max / 2 > 0 ? (uint64_t)(max / 2) : 1;
+	return cap < 1000 ? cap : 1000;
+}
+
 int lm_lat_connect(const struct micro_test *t, const struct micro_opts *o,
 		   struct micro_result *r)
 {
 	(void)t;
-	struct sockaddr_in sa;
-	int ls = loopback_socket(SOCK_STREAM, &sa);
+	struct connect_ctx c;
+	uint64_t cap = connect_cap();
+	int ls = loopback_socket(SOCK_STREAM, &c.sa, (int)(2 * cap));
 	if (ls < 0)
 		return lm_note(r, 0, "no TCP on 127.0.0.1: %s", strerror(errno));
+	c.ls = ls;
 	/* one connect first: no loopback (a new network namespace) is a
 	 * skip, as in the other TCP tests; the child accepts it later */
 	int probe = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (probe < 0 || connect(probe, (const struct sockaddr *)&sa, sizeof(sa)) < 0) {
+	if (probe < 0 || connect(probe, (const struct sockaddr *)&c.sa, sizeof(c.sa)) < 0) {
 		int e = errno;
 		if (probe >= 0)
 			close(probe);
@@ -498,19 +545,17 @@ int lm_lat_connect(const struct micro_test *t, const struct micro_opts *o,
 	if (pid == 0) {
 		place_partner(o);
 		for (;;) {
-			int c = accept(ls, NULL, NULL);
-			if (c < 0 && errno != EINTR && errno != ECONNABORTED)
+			int a = accept(ls, NULL, NULL);
+			if (a < 0 && errno != EINTR && errno != ECONNABORTED)
 				_exit(1);
-			if (c >= 0)
-				close(c);
+			if (a >= 0)
+				close(a);
 		}
 	}
-	close(ls);
-	/* each connect leaves a port in TIME_WAIT: keep well inside the
-	 * ephemeral range */
-	struct harness_bench b = { .run = run_connect, .ctx = &sa, .unit = HARNESS_US,
-				   .ops_per_iter = 1, .max_iters = 1000 };
+	struct harness_bench b = { .run = run_connect, .after = drain_accepts, .ctx = &c,
+				   .unit = HARNESS_US, .ops_per_iter = 1, .max_iters = cap };
 	int rc = harness_run(o, &b, r);
 	stop_child(pid);
+	close(ls);
 	return rc;
 }

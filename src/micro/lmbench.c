@@ -17,7 +17,9 @@ static const int proc_fork = LM_PROC_FORK, proc_exec = LM_PROC_EXEC, proc_sh = L
 static const int tr_pipe = LM_PIPE, tr_unix = LM_UNIX, tr_udp = LM_UDP, tr_tcp = LM_TCP;
 static const int mem_rd = LM_MEM_RD, mem_wr = LM_MEM_WR, mem_libc = LM_MEM_BCOPY_LIBC,
 		 mem_loop = LM_MEM_BCOPY_LOOP;
-static const int lv1 = 1, lv2 = 2, lv3 = 3, lvmain = 0;
+static const struct lm_mem_lat_arg lv1 = { 1, 0 }, lv2 = { 2, 0 }, lv3 = { 3, 0 },
+				    lvmain = { 0, 0 }, rnd1 = { 1, 1 }, rnd2 = { 2, 1 },
+				    rnd3 = { 3, 1 }, rndmain = { 0, 1 };
 static const struct lm_ctx_arg ctx_2_0 = { 2, 0 }, ctx_2_16 = { 2, 16 }, ctx_2_64 = { 2, 64 },
 				ctx_8_16 = { 8, 16 }, ctx_8_64 = { 8, 64 }, ctx_16_16 = { 16, 16 },
 				ctx_16_64 = { 16, 64 };
@@ -148,5 +150,17 @@ const struct micro_test micro_lmbench_tests[] = {
 	NS("lat_mem_main", "Main mem",
 	   "dependent load, 128-byte stride, in 4 x the last cache (at least 64 MiB)",
 	   "lmbench lat_mem_rd (stride 128)", lm_lat_mem, &lvmain),
+	NS("lat_mem_rand_l1", "L1 $ random",
+	   "dependent load, 128-byte lines in random order, in half the L1 data cache",
+	   "lmbench lat_mem_rd, random order (lmbench 3)", lm_lat_mem, &rnd1),
+	NS("lat_mem_rand_l2", "L2 $ random",
+	   "dependent load, 128-byte lines in random order, in half the L2 cache",
+	   "lmbench lat_mem_rd, random order (lmbench 3)", lm_lat_mem, &rnd2),
+	NS("lat_mem_rand_l3", "L3 $ random",
+	   "dependent load, 128-byte lines in random order, in half the L3 cache",
+	   "lmbench lat_mem_rd, random order (lmbench 3)", lm_lat_mem, &rnd3),
+	NS("lat_mem_rand_main", "Main mem random",
+	   "dependent load, 128-byte lines in random order, in 4 x the last cache (at least 64 MiB)",
+	   "lmbench lat_mem_rd, random order (lmbench 3)", lm_lat_mem, &rndmain),
 	{ NULL, NULL, MICRO_LMBENCH, NULL, false, NULL, NULL, NULL, NULL, MICRO_PLACE_NONE },
 };

@@ -3,7 +3,8 @@
  *
  * The table layouts are lmbench 2's summary (its "make see" output): the
  * same headings and columns in the same order, less the RPC columns
- * kbench does not measure, plus L3 in the memory table.  A skipped or
+ * kbench does not measure, plus L3 in the memory table, and a second
+ * memory table of lmbench 3's random-order chain.  A skipped or
  * failed test shows "-"; a test not chosen shows nothing.  A column of a
  * test between processes names the test without its placement; the
  * tables holding such columns (context switching, local communication)
@@ -59,6 +60,10 @@ static const struct table tables[] = {
 	{ "Memory latencies in nanoseconds - smaller is better", 1, 0, {
 		{ "lat_mem_l1", "L1 $", "" }, { "lat_mem_l2", "L2 $", "" }, { "lat_mem_l3", "L3 $", "" },
 		{ "lat_mem_main", "Main", "mem" }, { NULL, NULL, NULL } } },
+	{ "Memory latencies in nanoseconds, random order (lmbench 3) - smaller is better", 1, 0, {
+		{ "lat_mem_rand_l1", "L1 $", "" }, { "lat_mem_rand_l2", "L2 $", "" },
+		{ "lat_mem_rand_l3", "L3 $", "" }, { "lat_mem_rand_main", "Main", "mem" },
+		{ NULL, NULL, NULL } } },
 };
 
 /* The clock rate from a chain of dependent adds, one per cycle on any

@@ -13,7 +13,8 @@ lat_proc_fork lat_proc_exec lat_proc_shell
 $(for t in $PLACED; do printf '%s_1cpu %s_2smt %s_2core ' $t $t $t; done)
 lat_fs_create_0k lat_fs_delete_0k
 lat_fs_create_10k lat_fs_delete_10k lat_mmap lat_pagefault bw_file_rd bw_mmap_rd bw_mem_bcopy_libc bw_mem_bcopy_loop bw_mem_rd
-bw_mem_wr lat_mem_l1 lat_mem_l2 lat_mem_l3 lat_mem_main"
+bw_mem_wr lat_mem_l1 lat_mem_l2 lat_mem_l3 lat_mem_main
+lat_mem_rand_l1 lat_mem_rand_l2 lat_mem_rand_l3 lat_mem_rand_main"
 
 # ---- --list: every test with family, unit, what and method ----
 expect_rc "--list" 0 "$KBENCH" micro --list
@@ -27,7 +28,7 @@ expect_out_grep "--list: null call is getppid in us" "^lat_syscall_null +lmbench
 expect_out_grep "--list: bandwidths in MB/s" "^bw_mem_rd +lmbench +MB/s "
 expect_out_grep "--list: memory latencies in ns" "^lat_mem_main +lmbench +ns "
 expect_out_grep "--list: the byte family too" "^byte_[a-z0-9_]+ +byte "
-expect_lines "--list: 73 lmbench tests" -eq 73 "$WORK/out" " lmbench "
+expect_lines "--list: 77 lmbench tests" -eq 77 "$WORK/out" " lmbench "
 expect_out_grep "--list: a placement in the line" "^lat_pipe_2core +lmbench +us +1-byte round trip .*; ends on two CPUs of different cores \\(lmbench lat_pipe\\)$"
 expect_out_grep "--list: BYTE's context switching placed" "^byte_context_1cpu +byte +lps .*both on one CPU"
 

@@ -33,7 +33,7 @@ for k in ("kbench_version", "time", "params", "system", "results"):
 assert d["params"]["quick"] is True and d["params"]["intervals"] == 5
 assert abs(d["params"]["enough_s"] - 0.001) < 1e-12
 tests = d["results"]["tests"]
-assert len(tests) == 73, len(tests)
+assert len(tests) == 77, len(tests)
 for t in tests:
     for k in ("name", "family", "title"):
         assert k in t, (t, k)
@@ -62,7 +62,7 @@ for t in tests:
             bad.append("%s unit %r higher_is_better %r" % (t["name"], t["unit"], t["higher_is_better"]))
 ran = [t["name"] for t in tests if "value" in t or "is not smaller than" in t.get("error", "")]
 for must in ("lat_syscall_null", "lat_syscall_io", "lat_pipe_1cpu", "lat_ctx_2p_0k_1cpu", "bw_mem_rd",
-             "lat_mem_l1", "lat_proc_fork", "lat_fs_create_0k"):
+             "lat_mem_l1", "lat_mem_rand_l1", "lat_mem_rand_main", "lat_proc_fork", "lat_fs_create_0k"):
     if must not in ran:
         bad.append("%s gave no figure" % must)
 print("\n".join(bad))
@@ -75,7 +75,8 @@ for h in "Processor, Processes - times in microseconds - smaller is better" \
          "\\*Local\\* Communication latencies in microseconds - smaller is better" \
          "File & VM system latencies in microseconds - smaller is better" \
          "\\*Local\\* Communication bandwidths in MB/s - bigger is better" \
-         "Memory latencies in nanoseconds - smaller is better"; do
+         "Memory latencies in nanoseconds - smaller is better" \
+         "Memory latencies in nanoseconds, random order \\(lmbench 3\\) - smaller is better"; do
     expect_file_grep "text: lmbench heading '$h'" "$WORK/text" "^$h\$"
 done
 expect_file_grep "text: processor table columns" "$WORK/text" \

@@ -124,6 +124,49 @@ static void chain_points_back(void **state)
 	free(buf);
 }
 
+/* the random order: one cycle through every element, each once, and not
+ * lmbench's stride order; the same seed lays the same chain */
+static void random_chain_one_cycle(void **state)
+{
+	(void)state;
+	const size_t n = 1000, stride = 128;
+	char *buf = calloc(n, stride), *again = calloc(n, stride);
+	unsigned char *seen = calloc(n, 1);
+	assert_non_null(buf);
+	assert_non_null(again);
+	assert_non_null(seen);
+	void **start = lm_make_random_chain(buf, n * stride, stride, 42);
+	assert_non_null(start);
+	void **p = start;
+	size_t neighbours = 0;
+	for (size_t i = 0; i < n; i++) {
+		size_t at = (size_t)((char *)p - buf);
+		assert_int_equal(at % stride, 0);
+		assert_true(at / stride < n);
+		assert_int_equal(seen[at / stride], 0);
+		seen[at / stride] = 1;
+		void **next = *p;
+		if ((char *)next - (char *)p == (ptrdiff_t)stride ||
+		    (char *)p - (char *)next == (ptrdiff_t)stride)
+			neighbours++;
+		p = next;
+	}
+	assert_ptr_equal(p, start);           /* back after n hops: one cycle */
+	assert_true(neighbours < n / 10);     /* a shuffle, not a stride */
+	void **s2 = lm_make_random_chain(again, n * stride, stride, 42);
+	assert_int_equal((char *)s2 - again, (char *)start - buf);
+	for (size_t i = 0; i < n; i++)
+		assert_int_equal((char *)*(void **)(again + i * stride) - again,
+				 (char *)*(void **)(buf + i * stride) - buf);
+	/* one element: it points to itself */
+	void **one = lm_make_random_chain(buf, stride, stride, 7);
+	assert_ptr_equal(one, buf);
+	assert_ptr_equal(*one, buf);
+	free(buf);
+	free(again);
+	free(seen);
+}
+
 /* A curve 1.5 ns up to 32 KiB, 5 ns to 256 KiB, 15 ns to 2 MiB, 80 ns
  * beyond: boundaries at 32 KiB, 256 KiB and 2 MiB.  A lone spike is not
  * a level. */
@@ -266,6 +309,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(place_lists),
+		cmocka_unit_test(random_chain_one_cycle),
 		cmocka_unit_test(place_pairs),
 		cmocka_unit_test(net_subtracts_clock_and_loop),
 		cmocka_unit_test(next_iters_grows),
