@@ -2,7 +2,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * The table micro_byte_tests[] and the run function its rows share; the
- * tests are in byte_cpu.c, byte_sys.c, byte_fs.c and byte_shell.c
+ * tests are in byte_cpu.c, byte_sys.c, byte_fs.c, byte_shell.c and byte_tools.c
  * (byte_tests.h), each test's method and source in the comment at the top
  * of its file (for the manual).  What all of them share:
  *
@@ -14,7 +14,8 @@
  *     Context Switching, System Call Overhead;
  *   3 samples of 3 D: Execl, Process Creation, File Copy/Read/Write;
  *   3 samples of 6 D: Shell Scripts;  3 of 2 D: Recursion;
- *   3 samples of D: Arithmetic, select.
+ *   3 samples of D: Arithmetic, select;
+ *   BYTE 4.1's: 3 samples of 6 D: C Compiler; 3 of 3 D: Dc.
  *   --quick: 3 samples of 0.2 s each for every test.
  * The samples combine as UnixBench 5's Run script does: the worst third
  * (int(n/3) lowest rates) is dropped and the figure is the geometric mean
@@ -147,5 +148,11 @@ const struct micro_test micro_byte_tests[] = {
 	ROW("byte_select_100", "select() on 100 fds", "lps",
 	    "select() with zero timeout on 100 ready pipes", "kbench, after UnixBench's select",
 	    A(byte_select_ops, FIXED_SHORT3, 1, 100, 0, 0)),
+	ROW("byte_cc", "C Compiler Throughput", "lpm",
+	    "cc -c of a C program of a few hundred lines (the system's cc)",
+	    "BYTE 4.1 C Compiler Throughput (cctest.c)", A(byte_cc_ops, FIXED_SHELL, 60, 0, 0, 0)),
+	ROW("byte_dc", "Dc: sqrt(2) to 99 decimal places", "lpm",
+	    "dc computing sqrt(2) to 99 decimal places, checked", "BYTE 4.1 dc (dc.dat)",
+	    A(byte_dc_ops, FIXED_LONG, 60, 0, 0, 0)),
 	{ NULL, NULL, MICRO_BYTE, NULL, false, NULL, NULL, NULL, NULL, MICRO_PLACE_NONE },
 };

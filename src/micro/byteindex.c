@@ -87,6 +87,12 @@ int byte_baseline_valid(const char *name)
 	return baseline_rows(name, NULL) ? 0 : -1;
 }
 
+size_t byte_baseline_count(const char *baseline)
+{
+	const struct baseline_row *rows = baseline_rows(baseline, NULL);
+	return rows ? baseline_count(rows) : 0;
+}
+
 double byte_baseline_value(const char *baseline, const char *test_name)
 {
 	const struct baseline_row *rows = baseline_rows(baseline, NULL);

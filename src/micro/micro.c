@@ -22,6 +22,7 @@
 #include "cli.h"
 #include "micro/byte.h"
 #include "micro/byteindex.h"
+#include "micro/bytereport.h"
 #include "micro/dhry.h"
 #include "micro/harness.h"
 #include "micro/lmbench.h"
@@ -212,6 +213,7 @@ struct micro_cmd {
 	const char *base;               /* the BYTE index baseline */
 	struct place_set *cpus;         /* the CPUs placements are chosen from */
 	cpu_set_t affinity;             /* kbench's own, restored after a placed test */
+	struct byte_header *header;     /* BYTE 4.1's report header, taken at the start */
 	char json_dest[PATH_MAX];       /* --json's checked destination */
 	FILE *out;                      /* the text: stdout, or stderr with --json - */
 	/* the tests chosen, in order, and their results */
@@ -234,6 +236,7 @@ static void micro_cmd_free(struct micro_cmd *m)
 	free(m->json);
 	free(m->cpus_arg);
 	free(m->cpus);
+	free(m->header);
 }
 
 /* ---- JSON ---- */
@@ -583,7 +586,10 @@ static int report(const struct micro_cmd *m)
 	if (any_byte) {
 		/* a failed test must show no figure: BYTE's report sees it as skipped */
 		fputc('\n', m->out);
-		byte_report_text(m->out, m->sel, m->res, m->n, m->base);
+		if (!strcmp(m->base, "byte4") && m->header)
+			byte4_report_text(m->out, m->header, m->o.copies, m->sel, m->res, m->n);
+		else
+			byte_report_text(m->out, m->sel, m->res, m->n, m->base);
 	}
 	if (fflush(m->out) == EOF || ferror(m->out)) {
 		fprintf(stderr, "%s: cannot write the results to standard %s: %s\n", m->cmd,
@@ -612,6 +618,8 @@ static int micro_main(struct micro_cmd *m, poptContext ctx)
 	if (make_tmp(m->cmd) < 0)
 		return KB_EXIT_USAGE;           /* nothing ran */
 	m->o.tmpdir = tmp_path;
+	if ((m->header = malloc(sizeof(*m->header))))
+		byte_header_collect(m->header, tmp_path);
 	status = run_tests(m);
 	if (report(m) != KB_EXIT_OK)
 		status = KB_EXIT_FAIL;

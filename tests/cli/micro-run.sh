@@ -230,10 +230,58 @@ b = d["build"]
 assert b["cc"] and b["cc_version"] and b["tests"] == ["byte_dhry2", "byte_whet"], b
 assert b["cflags"].endswith("-O3 -ffast-math") or b["cflags"].endswith("-O3 -ffast-math -march=native"), b
 PY
-    expect_out_grep "BYTE text ($base): how Whetstone was built" \
-        "^\\(Dhrystone and Whetstone built by [^ ]+, .*, with .*-O3 -ffast-math.*\\)$"
+    if [ "$base" = byte4 ]; then
+        expect_out_grep "BYTE 4.1 form: how Whetstone was built" \
+            "^  Dhrystone and Whetstone built by [^ ]+, .*, with .*-O3 -ffast-math"
+        # the header, in BYTE 4.1's order, then the tests with 4.1's names
+        expect_py "BYTE 4.1 form: header, test lines, index table" "$WORK/out" "$(uname -a | cut -d' ' -f1-3)" <<'PY'
+import re, sys
+lines = open(sys.argv[1]).read().splitlines()
+start = next(i for i, l in enumerate(lines) if l.startswith("  BYTE UNIX Benchmarks (Version 4.1"))
+h = lines[start + 1:start + 7]
+assert h[0].startswith("  System -- " + sys.argv[2] + " "), h[0]
+assert re.match(r"^  Start Benchmark Run: \w{3} \w{3} [ \d]\d \d\d:\d\d:\d\d ", h[1]), h[1]
+assert re.match(r"^   \d+ interactive users\.$", h[2]), h[2]
+assert re.match(r"^   \d\d:\d\d:\d\d up .*,  \d+ users?,  load average: \d+\.\d\d, \d+\.\d\d, \d+\.\d\d$", h[3]), h[3]
+assert re.match(r"^  /bin/sh(: | -> )", h[4]), h[4]
+assert re.match(r"^  \S+ +\d+ +\d+ +\d+ +\d+% /", h[5]), h[5]
+for name, unit in (("System Call Overhead", "lps"), ("Double-Precision Whetstone", "MWIPS"),
+                   ("Shell Scripts \\(1 concurrent\\)", "lpm"), ("Recursion Test--Tower of Hanoi", "lps")):
+    assert any(re.match(r"^%s +\d+\.\d %s +\(\d+\.\d secs, \d+ samples\)" % (name, unit), l) for l in lines), name
+i = lines.index("                     INDEX VALUES")
+assert re.match(r"^TEST +BASELINE +RESULT +INDEX$", lines[i + 1]), lines[i + 1]
+assert lines[i + 2] == ""
+rows = lines[i + 3:i + 5]
+# in the run's order
+assert rows[0].startswith("System Call Overhead ") and rows[1].startswith("Double-Precision Whetstone "), rows
+assert lines[i + 5].strip() == "=========", lines[i + 5]
+assert re.match(r"^     FINAL SCORE +\d+\.\d$", lines[i + 6]), lines[i + 6]
+assert "System Benchmarks Index" not in "\n".join(lines)
+PY
+    else
+        expect_out_grep "BYTE text ($base): how Whetstone was built" \
+            "^\\(Dhrystone and Whetstone built by [^ ]+, .*, with .*-O3 -ffast-math.*\\)$"
+        expect_out_grep "UnixBench 5 form: its score line" "^System Benchmarks Index Score \\(Partial Only\\) +[0-9.]+$"
+        expect_no_grep "UnixBench 5 form: no BYTE 4.1 table" "$WORK/out" "FINAL SCORE"
+    fi
 done
 expect_empty_dir "BYTE JSON: temporary directory removed" "$WORK/tmp"
+
+# ---- BYTE 4.1's tools: C compiler and dc, skipped with the reason where
+# missing ----
+TMPDIR="$WORK/tmp" run env PATH=/nonexistent "$KBENCH" micro --quick --baseline byte4 byte_cc byte_dc
+expect_status "no cc, no dc: exit 0" 0
+expect_out_grep "no cc: skipped" "^C Compiler Throughput +- lpm +\\(no cc in PATH\\)$"
+expect_out_grep "no dc: skipped" "^Dc: sqrt\\(2\\) to 99 decimal places +- lpm +\\(no dc in PATH\\)$"
+if command -v cc >/dev/null && command -v dc >/dev/null; then
+    TMPDIR="$WORK/tmp" run "$KBENCH" micro --quick --baseline byte4 byte_cc byte_dc
+    expect_status "cc and dc: exit 0" 0
+    expect_out_grep "cc: a figure" "^C Compiler Throughput +[0-9.]+ lpm +\\(0\\.[0-9] secs, 2 samples\\)"
+    expect_out_grep "dc: a figure" "^Dc: sqrt\\(2\\) to 99 decimal places +[0-9.]+ lpm "
+else
+    skip "cc and dc: not both installed"
+fi
+expect_empty_dir "cc and dc: temporary directory removed" "$WORK/tmp"
 
 # ---- --copies 256 on one CPU: every copy starts, reports and is reaped,
 # and a figure comes out.  How that figure compares with one copy's is a

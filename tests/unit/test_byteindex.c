@@ -9,6 +9,7 @@
  */
 #include "config.h"
 #include "micro/byteindex.h"
+#include "micro/bytereport.h"
 #include "micro/test.h"
 
 #include <math.h>
@@ -269,9 +270,43 @@ static void json_none(void **state)
 	json_decref(j);
 }
 
+/* uptime(1)'s line, worked out by hand */
+static void uptime_line(void **state)
+{
+	(void)state;
+	char buf[160];
+	const double load[3] = { 0.1, 2.25, 13.5 };
+	byte_uptime_line(buf, sizeof buf, 9, 5, 3, 2 * 86400 + 2 * 3600 + 56 * 60 + 59, 1, load);
+	assert_string_equal(buf, " 09:05:03 up 2 days,  2:56,  1 user,  load average: 0.10, 2.25, 13.50");
+	byte_uptime_line(buf, sizeof buf, 23, 0, 0, 5 * 60 + 30, 0, load);
+	assert_string_equal(buf, " 23:00:00 up 5 min,  0 users,  load average: 0.10, 2.25, 13.50");
+	byte_uptime_line(buf, sizeof buf, 0, 0, 0, 86400 + 60, 3, load);
+	assert_string_equal(buf, " 00:00:00 up 1 day, 1 min,  3 users,  load average: 0.10, 2.25, 13.50");
+}
+
+/* BYTE 4.1's names where they differ from the titles */
+static void byte4_names(void **state)
+{
+	(void)state;
+	static const struct micro_test ar = { "byte_arith_short", "Arithmetic Test (short)",
+					      MICRO_BYTE, "lps", true, "", "", NULL, NULL,
+					      MICRO_PLACE_NONE };
+	static const struct micro_test hn = { "byte_hanoi", "Recursion Test -- Tower of Hanoi",
+					      MICRO_BYTE, "lps", true, "", "", NULL, NULL,
+					      MICRO_PLACE_NONE };
+	assert_string_equal(byte4_name(&ar), "Arithmetic Test (type = short)");
+	assert_string_equal(byte4_name(&hn), "Recursion Test--Tower of Hanoi");
+	assert_string_equal(byte4_name(&t_dhry), "Dhrystone 2 using register variables");
+	assert_int_equal(byte_baseline_count("byte4"), 11);
+	assert_int_equal(byte_baseline_count("unixbench5"), 12);
+	assert_int_equal(byte_baseline_count("nope"), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(uptime_line),
+		cmocka_unit_test(byte4_names),
 		cmocka_unit_test(index_of_one),
 		cmocka_unit_test(geometric_mean),
 		cmocka_unit_test(combine_samples),
