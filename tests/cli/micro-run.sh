@@ -79,6 +79,14 @@ for h in "Processor, Processes - times in microseconds - smaller is better" \
          "Memory latencies in nanoseconds, random order \\(lmbench 3\\) - smaller is better"; do
     expect_file_grep "text: lmbench heading '$h'" "$WORK/text" "^$h\$"
 done
+expect_file_grep "text: lmbench's banner" "$WORK/text" "^ +L M B E N C H  2 \\. 0   S U M M A R Y$"
+expect_file_grep "text: Basic system parameters" "$WORK/text" "^Basic system parameters$"
+expect_file_grep "text: Basic system parameters' columns" "$WORK/text" "^Host +OS +Description +Mhz$"
+expect_file_grep "text: Basic system parameters' row" "$WORK/text" \
+    "^$(uname -n) +Linux $(uname -r) +$(uname -m)-linux(-gnu)? +[0-9-]+\\*?$"
+expect_file_grep "text: a Place column where placements are" "$WORK/text" \
+    "^Host +OS +Place +2p/0K +Pipe +AF +UDP +TCP +TCP$"
+expect_file_grep "text: the one-CPU row" "$WORK/text" "^$(uname -n) +Linux $(uname -r) +1cpu +[0-9.]+ +[0-9.]+ "
 expect_file_grep "text: processor table columns" "$WORK/text" \
     "^Host +OS +Mhz +null +null +stat +open +slct +sig +sig +fork +exec +sh$"
 expect_file_grep "text: host, OS and Mhz" "$WORK/text" "^$(uname -n) +Linux $(uname -r) +[0-9-]+ "
