@@ -60,6 +60,8 @@ const struct micro_test micro_lmbench_tests[] = {
 	    "lmbench lat_sig install", lm_sig_install, NULL),
 	LAT("lat_sig_catch", "sig hndl", "kill() of self and the handler's run",
 	    "lmbench lat_sig catch", lm_sig_catch, NULL),
+	LAT("lat_sig_send", "sig send", "kill() of self with signal 0: the send, no delivery",
+	    "lmbench lat_sig (the send lat_sig catch may leave out)", lm_sig_send, NULL),
 	LAT("lat_sig_prot", "prot fault",
 	    "write to a read-only file page: fault, SIGSEGV handler, siglongjmp out",
 	    "lmbench lat_sig prot", lm_sig_prot, NULL),

@@ -49,6 +49,8 @@ int lm_select_file(const struct micro_test *t, const struct micro_opts *o, struc
 int lm_select_tcp(const struct micro_test *t, const struct micro_opts *o, struct micro_result *r);
 int lm_sig_install(const struct micro_test *t, const struct micro_opts *o, struct micro_result *r);
 int lm_sig_catch(const struct micro_test *t, const struct micro_opts *o, struct micro_result *r);
+/* kill(getpid(), 0): the send's system call without a delivery */
+int lm_sig_send(const struct micro_test *t, const struct micro_opts *o, struct micro_result *r);
 int lm_sig_prot(const struct micro_test *t, const struct micro_opts *o, struct micro_result *r);
 /* lat_proc; arg is a const int * (enum lm_proc_kind). */
 enum lm_proc_kind { LM_PROC_FORK, LM_PROC_EXEC, LM_PROC_SH };

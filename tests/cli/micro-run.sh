@@ -33,7 +33,7 @@ for k in ("kbench_version", "time", "params", "system", "results"):
 assert d["params"]["quick"] is True and d["params"]["intervals"] == 5
 assert abs(d["params"]["enough_s"] - 0.001) < 1e-12
 tests = d["results"]["tests"]
-assert len(tests) == 77, len(tests)
+assert len(tests) == 78, len(tests)
 for t in tests:
     for k in ("name", "family", "title"):
         assert k in t, (t, k)
