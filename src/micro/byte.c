@@ -2,7 +2,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * The table micro_byte_tests[] and the run function its rows share; the
- * tests are in byte_cpu.c, byte_sys.c, byte_fs.c and byte_shell.c
+ * tests are in byte_cpu.c, byte_sys.c, byte_fs.c, byte_shell.c and byte_tools.c
  * (byte_tests.h), each test's method and source in the comment at the top
  * of its file (for the manual).  What all of them share:
  *
@@ -14,7 +14,8 @@
  *     Context Switching, System Call Overhead;
  *   3 samples of 3 D: Execl, Process Creation, File Copy/Read/Write;
  *   3 samples of 6 D: Shell Scripts;  3 of 2 D: Recursion;
- *   3 samples of D: Arithmetic, select.
+ *   3 samples of D: Arithmetic, select;
+ *   BYTE 4.1's: 3 samples of 6 D: C Compiler; 3 of 3 D: Dc.
  *   --quick: 3 samples of 0.2 s each for every test.
  * The samples combine as UnixBench 5's Run script does: the worst third
  * (int(n/3) lowest rates) is dropped and the figure is the geometric mean
@@ -49,7 +50,9 @@ static int byte_run(const struct micro_test *t, const struct micro_opts *o,
 #define A(ops, cls, per, p1, p2, p3) \
 	(&(const struct byte_arg){ &(ops), (cls), (per), (p1), (p2), (p3) })
 #define ROW(name, title, unit, what, method, arg) \
-	{ name, title, MICRO_BYTE, unit, true, what, method, byte_run, arg }
+	{ name, title, MICRO_BYTE, unit, true, what, method, byte_run, arg, MICRO_PLACE_NONE }
+#define PROW(name, title, unit, what, method, arg, p) \
+	{ name, title, MICRO_BYTE, unit, true, what, method, byte_run, arg, p }
 
 const struct micro_test micro_byte_tests[] = {
 	ROW("byte_dhry2", "Dhrystone 2 using register variables", "lps",
@@ -88,11 +91,23 @@ const struct micro_test micro_byte_tests[] = {
 	ROW("byte_fwrite_4096", "File Write 4096 bufsize 8000 maxblocks", "KBps",
 	    "write 4096 bytes, 8000 KiB file (KB = 1024 bytes)", "UnixBench fstime -w",
 	    A(byte_fs_ops, FIXED_LONG, 1, FS_WRITE, 4096, 8000)),
-	ROW("byte_pipe", "Pipe Throughput", "lps", "write and read 512 bytes on one pipe",
-	    "BYTE/UnixBench pipe", A(byte_pipe_ops, FIXED_SHORT, 1, 0, 0, 0)),
-	ROW("byte_context", "Pipe-based Context Switching", "lps",
-	    "one round trip of a counter between two processes over two pipes",
-	    "BYTE/UnixBench context1", A(byte_context_ops, FIXED_SHORT, 1, 0, 0, 0)),
+	PROW("byte_pipe_1cpu", "Pipe Throughput", "lps",
+	     "write and read 512 bytes on one pipe; on one CPU",
+	     "BYTE/UnixBench pipe", A(byte_pipe_ops, FIXED_SHORT, 1, 0, 0, 0), MICRO_PLACE_ONE),
+	PROW("byte_context_1cpu", "Pipe-based Context Switching", "lps",
+	     "one round trip of a counter between two processes over two pipes; both on one CPU",
+	     "BYTE/UnixBench context1", A(byte_context_ops, FIXED_SHORT, 1, 0, 0, 0),
+	     MICRO_PLACE_ONE),
+	PROW("byte_context_2smt", "Pipe-based Context Switching (2 SMT siblings)", "lps",
+	     "one round trip of a counter between two processes over two pipes; on two SMT "
+	     "siblings of one core",
+	     "BYTE/UnixBench context1", A(byte_context_ops, FIXED_SHORT, 1, 0, 0, 0),
+	     MICRO_PLACE_SMT),
+	PROW("byte_context_2core", "Pipe-based Context Switching (2 cores)", "lps",
+	     "one round trip of a counter between two processes over two pipes; on two CPUs of "
+	     "different cores",
+	     "BYTE/UnixBench context1", A(byte_context_ops, FIXED_SHORT, 1, 0, 0, 0),
+	     MICRO_PLACE_CORES),
 	ROW("byte_spawn", "Process Creation", "lps", "fork, child exits, wait",
 	    "BYTE/UnixBench spawn", A(byte_spawn_ops, FIXED_LONG, 1, 0, 0, 0)),
 	ROW("byte_shell1", "Shell Scripts (1 concurrent)", "lpm",
@@ -133,5 +148,11 @@ const struct micro_test micro_byte_tests[] = {
 	ROW("byte_select_100", "select() on 100 fds", "lps",
 	    "select() with zero timeout on 100 ready pipes", "kbench, after UnixBench's select",
 	    A(byte_select_ops, FIXED_SHORT3, 1, 100, 0, 0)),
-	{ NULL, NULL, MICRO_BYTE, NULL, false, NULL, NULL, NULL, NULL },
+	ROW("byte_cc", "C Compiler Throughput", "lpm",
+	    "cc -c of a C program of a few hundred lines (the system's cc)",
+	    "BYTE 4.1 C Compiler Throughput (cctest.c)", A(byte_cc_ops, FIXED_SHELL, 60, 0, 0, 0)),
+	ROW("byte_dc", "Dc: sqrt(2) to 99 decimal places", "lpm",
+	    "dc computing sqrt(2) to 99 decimal places, checked", "BYTE 4.1 dc (dc.dat)",
+	    A(byte_dc_ops, FIXED_LONG, 60, 0, 0, 0)),
+	{ NULL, NULL, MICRO_BYTE, NULL, false, NULL, NULL, NULL, NULL, MICRO_PLACE_NONE },
 };

@@ -72,7 +72,7 @@ struct shell_state {
 	char jobdir[64];        /* what the script works in: the copy's /proc fd link */
 };
 
-static bool in_path(const char *prog)
+bool byte_in_path(const char *prog)
 {
 	const char *path = getenv("PATH");
 	if (!path || !*path)
@@ -134,7 +134,7 @@ static int shell_setup(const void *arg, const struct micro_opts *o, void **state
 	if (access("/bin/sh", X_OK))
 		return snprintf(err, errlen, "no /bin/sh"), 1;
 	for (size_t i = 0; i < sizeof tools / sizeof tools[0]; i++)
-		if (!in_path(tools[i]))
+		if (!byte_in_path(tools[i]))
 			return snprintf(err, errlen, "no %s in PATH", tools[i]), 1;
 	if (!o->tmpdir)
 		return ERR("no temporary directory");

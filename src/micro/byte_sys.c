@@ -17,7 +17,9 @@
  *   pipe and reads them back; one loop = one write + one read (BYTE pipe.c).
  * Pipe-based Context Switching (byte_context, lps): two processes pass an
  *   increasing counter back and forth over two pipes, each checking it
- *   (BYTE context1.c); one loop = one round trip.
+ *   (BYTE context1.c); one loop = one round trip.  Pipe Throughput runs
+ *   on one CPU, Context Switching in each placement of its rows
+ *   (place.h): the copy on the first CPU, its partner on the second.
  * Process Creation (byte_spawn, lps): fork, the child exits at once, the
  *   parent waits (BYTE spawn.c).
  * System Call Overhead (byte_syscall, lps): one loop = close(dup(0)),
@@ -178,7 +180,7 @@ const struct fixed_ops byte_pipe_ops = { pipe_setup, pipe_body, fds_cleanup };
 static int context_setup(const void *arg, const struct micro_opts *o, void **state, char *err,
 			 size_t errlen)
 {
-	(void)arg, (void)o;
+	(void)arg;
 	int to[2], from[2];
 	struct fds *s = fds_new();
 	if (!s)
@@ -198,6 +200,7 @@ static int context_setup(const void *arg, const struct micro_opts *o, void **sta
 		return snprintf(err, errlen, "fork: %s", strerror(e)), e == EAGAIN ? 1 : -1;
 	}
 	if (p == 0) {               /* the partner: echo the counter, checking it */
+		place_partner(o);   /* to the placement's second CPU, if it has one */
 		close(to[1]);
 		close(from[0]);
 		unsigned long want = 0, got;

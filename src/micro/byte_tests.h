@@ -5,8 +5,8 @@
  * rows share; the tests themselves are struct fixed_ops (harness_fixed.h)
  * in byte_cpu.c (Dhrystone, Whetstone, arithmetic, Tower of Hanoi),
  * byte_sys.c (execl, pipes, context switching, process creation, system
- * calls, select), byte_fs.c (file copy, read, write) and byte_shell.c
- * (shell scripts).  A row's argument is a struct byte_arg; every test
+ * calls, select), byte_fs.c (file copy, read, write), byte_shell.c
+ * (shell scripts) and byte_tools.c (C compiler, dc).  A row's argument is a struct byte_arg; every test
  * reads its own numbers from p1..p3 as its file says.  Children are
  * always reaped and files removed by the test's cleanup.
  */
@@ -16,6 +16,7 @@
 #include "micro/harness_fixed.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 
 /* one row's parameters */
@@ -50,5 +51,12 @@ extern const struct fixed_ops byte_fs_ops;
 
 /* byte_shell.c: p1 the number of concurrent jobs a loop runs */
 extern const struct fixed_ops byte_shell_ops;
+
+/* byte_tools.c (BYTE 4.1's C compiler and dc tests): no argument */
+extern const struct fixed_ops byte_cc_ops, byte_dc_ops;
+
+/* Whether an executable prog is in a directory of $PATH (/usr/bin:/bin
+ * when unset); byte_shell.c. */
+bool byte_in_path(const char *prog);
 
 #endif

@@ -8,6 +8,7 @@
  */
 #include "config.h"
 #include "micro/byteindex.h"
+#include "micro/dhry.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -26,8 +27,8 @@ static const struct baseline_row base_byte4[] = {
 	{ "byte_fcopy_1024", 3960.0 },
 	{ "byte_fcopy_256", 1655.0 },
 	{ "byte_fcopy_4096", 5800.0 },
-	{ "byte_pipe", 12440.0 },
-	{ "byte_context", 4000.0 },
+	{ "byte_pipe_1cpu", 12440.0 },
+	{ "byte_context_1cpu", 4000.0 },
 	{ "byte_spawn", 126.0 },
 	{ "byte_shell8", 6.0 },
 	{ "byte_syscall", 15000.0 },
@@ -42,8 +43,8 @@ static const struct baseline_row base_unixbench5[] = {
 	{ "byte_fcopy_1024", 3960.0 },
 	{ "byte_fcopy_256", 1655.0 },
 	{ "byte_fcopy_4096", 5800.0 },
-	{ "byte_pipe", 12440.0 },
-	{ "byte_context", 4000.0 },
+	{ "byte_pipe_1cpu", 12440.0 },
+	{ "byte_context_1cpu", 4000.0 },
 	{ "byte_spawn", 126.0 },
 	{ "byte_shell1", 42.4 },
 	{ "byte_shell8", 6.0 },
@@ -84,6 +85,12 @@ static size_t baseline_count(const struct baseline_row *rows)
 int byte_baseline_valid(const char *name)
 {
 	return baseline_rows(name, NULL) ? 0 : -1;
+}
+
+size_t byte_baseline_count(const char *baseline)
+{
+	const struct baseline_row *rows = baseline_rows(baseline, NULL);
+	return rows ? baseline_count(rows) : 0;
 }
 
 double byte_baseline_value(const char *baseline, const char *test_name)
@@ -195,6 +202,13 @@ void byte_report_text(FILE *out, const struct micro_test *const *tests,
 	}
 	if (!any)
 		return;
+	for (size_t i = 0; i < n; i++)
+		if (is_byte(tests[i]) && (!strcmp(tests[i]->name, "byte_dhry2") ||
+					  !strcmp(tests[i]->name, "byte_whet"))) {
+			fprintf(out, "(Dhrystone and Whetstone built by %s, %s, with %s)\n",
+				dhry_build_cc(), dhry_build_cc_version(), dhry_build_cflags());
+			break;
+		}
 	fprintf(out, "(lps: loops per second, lpm: loops per minute%s; the figure combines the\n"
 		" kept samples, the worst third dropped; min, max, CoV of all samples)\n",
 		kb ? ", KBps: KB (1024 bytes) per second" : "");

@@ -44,6 +44,10 @@ int byte_baseline_valid(const char *name);
  * baseline is unknown or does not index that test. */
 double byte_baseline_value(const char *baseline, const char *test_name);
 
+/* How many tests baseline indexes (11 for byte4, 12 for unixbench5); 0
+ * for an unknown name. */
+size_t byte_baseline_count(const char *baseline);
+
 /* Index of one result: value / baseline x 10 (BYTE 4.1 and UnixBench 5).
  * Unit-free.  NAN when baseline is not > 0 or value is not finite or < 0. */
 double byte_index(double value, double baseline);

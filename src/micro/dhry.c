@@ -310,3 +310,24 @@ int dhry_check(char *err, size_t errlen)
 	CHECK_STR("Str_2_Loc", Str_2_Loc, S_2ND);
 	return 0;
 }
+
+/* KB_CPU_CFLAGS_USED comes from this file's own compile line (local.am);
+ * configure's record of the flags stands in where it is missing */
+#ifndef KB_CPU_CFLAGS_USED
+#define KB_CPU_CFLAGS_USED KB_CPU_CFLAGS
+#endif
+
+const char *dhry_build_cc(void)
+{
+	return KB_CPU_CC;
+}
+
+const char *dhry_build_cc_version(void)
+{
+	return KB_CPU_CC_VERSION;
+}
+
+const char *dhry_build_cflags(void)
+{
+	return KB_CPU_CFLAGS_USED;
+}

@@ -38,4 +38,12 @@ unsigned long dhry_run(unsigned long n);
  * written to err (errlen bytes). */
 int dhry_check(char *err, size_t errlen);
 
+/* How Dhrystone and Whetstone were built (both with the same command line:
+ * src/micro/local.am): the compiler as configure found it ("gcc"), the
+ * first line of its --version, and the flags on its command line (CFLAGS,
+ * then UnixBench's -O3 -ffast-math [-march=native]).  Static strings. */
+const char *dhry_build_cc(void);
+const char *dhry_build_cc_version(void);
+const char *dhry_build_cflags(void);
+
 #endif

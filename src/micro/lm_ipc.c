@@ -5,10 +5,13 @@
  * its own working set of K KiB before passing it on.  The ring's own cost
  * (one process writing the token into a pipe, reading it back and summing
  * its working set: lmbench's overhead measurement; its fastest interval)
- * is taken from the time per hop, which leaves the context switch.  The
- * ring and the overhead run on one CPU (the one kbench is on), so a hop is
- * a context switch and not a wake-up on another CPU that overlaps the
- * sender's return; where the affinity cannot be set, they run unpinned.
+ * is taken from the time per hop, which leaves the context switch.
+ * Every test here runs in the placement of its row (place.h): micro.c has
+ * pinned kbench to the placement's first CPU and the children inherit it;
+ * a partner process moves itself to the second CPU of a two-CPU placement
+ * (place_partner): the echoing or streaming child, the server, and the
+ * odd-numbered members of the lat_ctx ring (so every hop crosses CPUs).
+ * The lat_ctx overhead runs in kbench, on the first CPU.
  * lat_pipe, lat_unix, lat_tcp, lat_udp: a round trip of a small message
  * to an echoing child.  lat_connect: a TCP connect to a local server and
  * close.  bw_pipe, bw_unix, bw_tcp: a child writes 64 KiB chunks as fast
@@ -19,7 +22,6 @@
 #include "micro/lmbench.h"
 
 #include <arpa/inet.h>
-#include <sched.h>
 #include <errno.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -45,6 +47,7 @@ static void stop_child(pid_t pid)
 /* ---- lat_ctx ---- */
 
 struct ring {
+	const struct micro_opts *o;
 	unsigned procs;
 	size_t bytes;
 	int fd[MAX_RING][2];      /* pipe i: read by process i */
@@ -66,6 +69,8 @@ static char *working_set(size_t bytes)
 static void ring_member(struct ring *g, unsigned i)
 {
 	int in = g->fd[i][0], out = g->fd[(i + 1) % g->procs][1];
+	if (i % 2)
+		place_partner(g->o);
 	for (unsigned k = 0; k < g->procs; k++) {
 		if (g->fd[k][0] != in)
 			close(g->fd[k][0]);
@@ -171,14 +176,7 @@ int lm_ctx(const struct micro_test *t, const struct micro_opts *o, struct micro_
 	struct ring *g = calloc(1, sizeof(*g));
 	if (!g)
 		return lm_note(r, -1, "out of memory");
-	/* one CPU for the parent and, by inheritance, every ring member */
-	cpu_set_t was, one;
-	int pinned = 0, cpu = sched_getcpu();
-	if (cpu >= 0 && cpu < CPU_SETSIZE && sched_getaffinity(0, sizeof(was), &was) == 0) {
-		CPU_ZERO(&one);
-		CPU_SET(cpu, &one);
-		pinned = sched_setaffinity(0, sizeof(one), &one) == 0;
-	}
+	g->o = o;
 	g->bytes = a->kbytes * 1024;
 	g->procs = 1;
 	struct harness_bench b = { .run = run_ring, .ctx = g, .unit = HARNESS_US,
@@ -219,8 +217,6 @@ int lm_ctx(const struct micro_test *t, const struct micro_opts *o, struct micro_
 out:
 	ring_close(g);
 	free(g);
-	if (pinned)
-		sched_setaffinity(0, sizeof(was), &was);
 	return rc;
 }
 
@@ -270,8 +266,9 @@ static void nodelay(int fd)
 	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 }
 
-/* A listening socket on 127.0.0.1 (TCP or UDP bound), port in *sa. */
-static int loopback_socket(int type, struct sockaddr_in *sa)
+/* A listening socket on 127.0.0.1 (TCP with a backlog of backlog, or UDP
+ * bound), port in *sa. */
+static int loopback_socket(int type, struct sockaddr_in *sa, int backlog)
 {
 	socklen_t len = sizeof(*sa);
 	memset(sa, 0, sizeof(*sa));
@@ -281,7 +278,7 @@ static int loopback_socket(int type, struct sockaddr_in *sa)
 	if (s < 0)
 		return -1;
 	if (bind(s, (struct sockaddr *)sa, sizeof(*sa)) < 0 ||
-	    (type == SOCK_STREAM && listen(s, 128) < 0) ||
+	    (type == SOCK_STREAM && listen(s, backlog) < 0) ||
 	    getsockname(s, (struct sockaddr *)sa, &len) < 0) {
 		int e = errno;
 		close(s);
@@ -294,7 +291,8 @@ static int loopback_socket(int type, struct sockaddr_in *sa)
 /* Connect the parent to a child that echoes (stream = 0) or streams
  * (stream = 1) over transport tr.  Returns 1, or with r->skipped set 0
  * (cannot run here) or -1 (failed). */
-static int link_open(struct link *l, int tr, int stream, struct micro_result *r)
+static int link_open(struct link *l, int tr, int stream, const struct micro_opts *o,
+		     struct micro_result *r)
 {
 	int fds[2] = { -1, -1 }, back[2] = { -1, -1 }, ls = -1, rc;
 	struct sockaddr_in sa;
@@ -311,7 +309,7 @@ static int link_open(struct link *l, int tr, int stream, struct micro_result *r)
 		break;
 	case LM_TCP:
 	case LM_UDP:
-		if ((ls = loopback_socket(tr == LM_TCP ? SOCK_STREAM : SOCK_DGRAM, &sa)) < 0) {
+		if ((ls = loopback_socket(tr == LM_TCP ? SOCK_STREAM : SOCK_DGRAM, &sa, 128)) < 0) {
 			rc = lm_note(r, 0, "no %s on 127.0.0.1: %s", tr == LM_TCP ? "TCP" : "UDP",
 				     strerror(errno));
 			goto fail;
@@ -322,6 +320,7 @@ static int link_open(struct link *l, int tr, int stream, struct micro_result *r)
 	if (pid < 0)
 		goto resource;
 	if (pid == 0) {
+		place_partner(o);
 		if (tr == LM_PIPE && stream)
 			stream_loop(fds[1]);
 		if (tr == LM_PIPE)
@@ -431,7 +430,7 @@ static int link_test(const struct micro_test *t, const struct micro_opts *o,
 		return lm_note(r, -1, "out of memory");
 	/* lmbench: 1-byte messages, UDP one int (4 bytes) */
 	l->msg = tr == LM_UDP ? 4 : 1;
-	int rc = link_open(l, tr, stream, r);
+	int rc = link_open(l, tr, stream, o, r);
 	if (rc == 1) {
 		struct harness_bench b = { .run = stream ? run_stream : run_roundtrip, .ctx = l,
 					   .unit = stream ? HARNESS_MBPS : HARNESS_US,
@@ -455,9 +454,14 @@ int lm_bw_ipc(const struct micro_test *t, const struct micro_opts *o, struct mic
 
 /* ---- lat_connect ---- */
 
+struct connect_ctx {
+	struct sockaddr_in sa;
+	int ls;                  /* the listening socket (the child accepts on it) */
+};
+
 static int run_connect(void *ctx, uint64_t n, char *why)
 {
-	const struct sockaddr_in *sa = ctx;
+	const struct sockaddr_in *sa = &((struct connect_ctx *)ctx)->sa;
 	for (uint64_t i = 0; i < n; i++) {
 		int s = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
 		if (s < 0 || connect(s, (const struct sockaddr *)sa, sizeof(*sa)) < 0) {
@@ -472,18 +476,59 @@ static int run_connect(void *ctx, uint64_t n, char *why)
 	return 0;
 }
 
+/* After an interval, untimed: wait until the child has accepted every
+ * connection (the listener's accept queue, TCP_INFO's tcpi_unacked, is
+ * empty), so the next interval starts with the whole backlog free.  A
+ * full queue drops SYNs, and the retransmission a second later would be
+ * timed as a connect. */
+static int drain_accepts(void *ctx, uint64_t n, char *why)
+{
+	(void)n;
+	struct connect_ctx *c = ctx;
+	for (int i = 0; i < 50000; i++) {      /* 5 s at most */
+		struct tcp_info ti;
+		socklen_t len = sizeof(ti);
+		if (getsockopt(c->ls, IPPROTO_TCP, TCP_INFO, &ti, &len) < 0)
+			return 0;            /* cannot tell: as lmbench, do not wait */
+		if (ti.tcpi_unacked == 0)
+			return 0;
+		usleep(100);
+	}
+	snprintf(why, 160, "the server on 127.0.0.1:%u did not accept its connections within 5 s",
+		 ntohs(c->sa.sin_port));
+	return -1;
+}
+
+/* The connects one interval may make: 1000 (each leaves a port in
+ * TIME_WAIT: well inside the ephemeral range), and no more than half the
+ * accept queue the kernel allows (net.core.somaxconn). */
+static uint64_t connect_cap(void)
+{
+	FILE *f = fopen("/proc/sys/net/core/somaxconn", "re");
+	long max = 128;
+	if (f) {
+		if (fscanf(f, "%ld", &max) != 1)
+			max = 128;
+		fclose(f);
+	}
+	uint64_t cap = max / 2 > 0 ? (uint64_t)(max / 2) : 1;
+	return cap < 1000 ? cap : 1000;
+}
+
 int lm_lat_connect(const struct micro_test *t, const struct micro_opts *o,
 		   struct micro_result *r)
 {
 	(void)t;
-	struct sockaddr_in sa;
-	int ls = loopback_socket(SOCK_STREAM, &sa);
+	struct connect_ctx c;
+	uint64_t cap = connect_cap();
+	int ls = loopback_socket(SOCK_STREAM, &c.sa, (int)(2 * cap));
 	if (ls < 0)
 		return lm_note(r, 0, "no TCP on 127.0.0.1: %s", strerror(errno));
+	c.ls = ls;
 	/* one connect first: no loopback (a new network namespace) is a
 	 * skip, as in the other TCP tests; the child accepts it later */
 	int probe = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (probe < 0 || connect(probe, (const struct sockaddr *)&sa, sizeof(sa)) < 0) {
+	if (probe < 0 || connect(probe, (const struct sockaddr *)&c.sa, sizeof(c.sa)) < 0) {
 		int e = errno;
 		if (probe >= 0)
 			close(probe);
@@ -498,20 +543,19 @@ int lm_lat_connect(const struct micro_test *t, const struct micro_opts *o,
 		return lm_note(r, 0, "cannot fork: %s", strerror(errno));
 	}
 	if (pid == 0) {
+		place_partner(o);
 		for (;;) {
-			int c = accept(ls, NULL, NULL);
-			if (c < 0 && errno != EINTR && errno != ECONNABORTED)
+			int a = accept(ls, NULL, NULL);
+			if (a < 0 && errno != EINTR && errno != ECONNABORTED)
 				_exit(1);
-			if (c >= 0)
-				close(c);
+			if (a >= 0)
+				close(a);
 		}
 	}
-	close(ls);
-	/* each connect leaves a port in TIME_WAIT: keep well inside the
-	 * ephemeral range */
-	struct harness_bench b = { .run = run_connect, .ctx = &sa, .unit = HARNESS_US,
-				   .ops_per_iter = 1, .max_iters = 1000 };
+	struct harness_bench b = { .run = run_connect, .after = drain_accepts, .ctx = &c,
+				   .unit = HARNESS_US, .ops_per_iter = 1, .max_iters = cap };
 	int rc = harness_run(o, &b, r);
 	stop_child(pid);
+	close(ls);
 	return rc;
 }

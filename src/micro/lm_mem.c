@@ -7,7 +7,7 @@
  * cached file with read() in 64 KiB blocks, summing its words),
  * bw_mmap_rd (map it, sum its words, unmap), bw_mem (rd, wr, bcopy with
  * memcpy and with a plain unrolled loop) and lat_mem_rd (a pointer chase
- * with a 128-byte stride).  Bandwidths in MB/s with MB = 10^6 bytes,
+ * with a 128-byte stride, and lmbench 3's random order of the same lines).  Bandwidths in MB/s with MB = 10^6 bytes,
  * counting the bytes read, written or copied once (lmbench).  Memory
  * latencies in ns per load.  Files live in opts->tmpdir only and are
  * removed before return.
@@ -415,6 +415,35 @@ void **lm_make_chain(char *buf, size_t bytes, size_t stride)
 	return (void **)(buf + (n - 1) * stride);
 }
 
+static uint64_t splitmix64(uint64_t *x)
+{
+	uint64_t z = (*x += UINT64_C(0x9e3779b97f4a7c15));
+	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+	return z ^ (z >> 31);
+}
+
+void **lm_make_random_chain(char *buf, size_t bytes, size_t stride, uint64_t seed)
+{
+	size_t n = bytes / stride;
+	size_t *order = malloc(n * sizeof(*order));
+	if (!order)
+		return NULL;
+	for (size_t i = 0; i < n; i++)
+		order[i] = i;
+	for (size_t i = n - 1; i > 0; i--) {
+		size_t j = (size_t)(splitmix64(&seed) % (i + 1));
+		size_t t = order[i];
+		order[i] = order[j];
+		order[j] = t;
+	}
+	for (size_t i = 0; i < n; i++)
+		*(void **)(buf + order[i] * stride) = buf + order[(i + 1) % n] * stride;
+	void **start = (void **)(buf + order[0] * stride);
+	free(order);
+	return start;
+}
+
 struct chase_ctx { void **p; };
 
 static int run_chase(void *ctx, uint64_t n, char *why)
@@ -431,13 +460,19 @@ static int run_chase(void *ctx, uint64_t n, char *why)
 	return 0;
 }
 
-/* Chase a chain of bytes: r gets ns per load.  Returns as a test. */
-static int chase(const struct micro_opts *o, size_t bytes, struct micro_result *r)
+/* Chase a chain of bytes, in stride order or random: r gets ns per load.
+ * Returns as a test. */
+static int chase(const struct micro_opts *o, size_t bytes, int random, struct micro_result *r)
 {
 	char *buf = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (buf == MAP_FAILED)
 		return lm_note(r, 0, "cannot map %zu bytes: %s", bytes, strerror(errno));
-	struct chase_ctx c = { lm_make_chain(buf, bytes, CHASE_STRIDE) };
+	struct chase_ctx c = { random ? lm_make_random_chain(buf, bytes, CHASE_STRIDE, bytes)
+				      : lm_make_chain(buf, bytes, CHASE_STRIDE) };
+	if (!c.p) {
+		munmap(buf, bytes);
+		return lm_note(r, -1, "out of memory for the random order of %zu bytes", bytes);
+	}
 	struct harness_bench b = { .run = run_chase, .ctx = &c, .unit = HARNESS_NS,
 				   .ops_per_iter = CHASE_UNROLL };
 	int rc = harness_run(o, &b, r);
@@ -520,7 +555,7 @@ static int cache_levels(const struct micro_opts *o, size_t size[4], int *from_cu
 			q.intervals = 3;
 			for (size_t s = 16 * 1024; s <= (size_t)64 * MiB && n < 13; s *= 2) {
 				struct micro_result tr = { 0 };
-				if (chase(&q, s, &tr) != 0 || tr.skipped[0])
+				if (chase(&q, s, 0, &tr) != 0 || tr.skipped[0])
 					break;
 				lat[n] = tr.value;
 				sz[n++] = s;
@@ -540,7 +575,8 @@ static int cache_levels(const struct micro_opts *o, size_t size[4], int *from_cu
 
 int lm_lat_mem(const struct micro_test *t, const struct micro_opts *o, struct micro_result *r)
 {
-	int level = *(const int *)t->arg, curve;
+	const struct lm_mem_lat_arg *a = t->arg;
+	int level = a->level, curve;
 	size_t size[4];
 	int deepest = cache_levels(o, size, &curve);
 	size_t bytes;
@@ -560,5 +596,5 @@ int lm_lat_mem(const struct micro_test *t, const struct micro_opts *o, struct mi
 				       level, size[level] / 1024, level - 1);
 	}
 	bytes -= bytes % (CHASE_STRIDE * 8);
-	return chase(o, bytes, r);
+	return chase(o, bytes, a->random, r);
 }

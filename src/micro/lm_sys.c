@@ -331,6 +331,26 @@ static int run_catch(void *ctx, uint64_t n, char *why)
 	return 0;
 }
 
+static int run_send(void *ctx, uint64_t n, char *why)
+{
+	pid_t me = *(pid_t *)ctx;
+	for (uint64_t i = 0; i < n; i++)
+		if (kill(me, 0) < 0) {
+			snprintf(why, 160, "kill(self, 0): %s", strerror(errno));
+			return -1;
+		}
+	return 0;
+}
+
+int lm_sig_send(const struct micro_test *t, const struct micro_opts *o, struct micro_result *r)
+{
+	(void)t;
+	pid_t me = getpid();
+	struct harness_bench b = { .run = run_send, .ctx = &me, .unit = HARNESS_US,
+				   .ops_per_iter = 1 };
+	return harness_run(o, &b, r);
+}
+
 int lm_sig_install(const struct micro_test *t, const struct micro_opts *o,
 		   struct micro_result *r)
 {

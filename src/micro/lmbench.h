@@ -49,6 +49,8 @@ int lm_select_file(const struct micro_test *t, const struct micro_opts *o, struc
 int lm_select_tcp(const struct micro_test *t, const struct micro_opts *o, struct micro_result *r);
 int lm_sig_install(const struct micro_test *t, const struct micro_opts *o, struct micro_result *r);
 int lm_sig_catch(const struct micro_test *t, const struct micro_opts *o, struct micro_result *r);
+/* kill(getpid(), 0): the send's system call without a delivery */
+int lm_sig_send(const struct micro_test *t, const struct micro_opts *o, struct micro_result *r);
 int lm_sig_prot(const struct micro_test *t, const struct micro_opts *o, struct micro_result *r);
 /* lat_proc; arg is a const int * (enum lm_proc_kind). */
 enum lm_proc_kind { LM_PROC_FORK, LM_PROC_EXEC, LM_PROC_SH };
@@ -82,8 +84,12 @@ int lm_bw_mmap(const struct micro_test *t, const struct micro_opts *o, struct mi
 enum lm_mem_op { LM_MEM_RD, LM_MEM_WR, LM_MEM_BCOPY_LIBC, LM_MEM_BCOPY_LOOP };
 int lm_bw_mem(const struct micro_test *t, const struct micro_opts *o, struct micro_result *r);
 
-/* lat_mem_rd; arg is a const int *: the cache level (1, 2, 3) or 0 for
- * main memory. */
+/* lat_mem_rd; arg is a const struct lm_mem_lat_arg *. */
+struct lm_mem_lat_arg {
+	int level;       /* the cache level (1, 2, 3), or 0 for main memory */
+	int random;      /* 0: lmbench's stride-128 chain; 1: lmbench 3's random
+			  * order (lm_make_random_chain) */
+};
 int lm_lat_mem(const struct micro_test *t, const struct micro_opts *o, struct micro_result *r);
 
 /* Cache sizes, bytes, of the data (or unified) caches of cpu0 by level
@@ -103,5 +109,15 @@ unsigned lm_levels_from_curve(const size_t *size, const double *lat, unsigned n,
  * first to the last (lmbench lat_mem_rd).  bytes >= stride.  Returns the
  * start of the chase (the last element). */
 void **lm_make_chain(char *buf, size_t bytes, size_t stride);
+
+/* Lay a chain through the same elements (one every stride bytes of
+ * buf[0..bytes)) in a random order: one cycle through all of them, the
+ * order a Fisher-Yates shuffle with a splitmix64 generator from seed
+ * gives, so no hardware prefetcher can guess the next line and each load
+ * costs the cache's (or DRAM's) full latency (lmbench 3 lat_mem_rd's
+ * random order).  bytes >= stride; needs bytes / stride x sizeof(size_t)
+ * bytes of scratch memory.  Returns the start of the chase, or NULL when
+ * out of memory. */
+void **lm_make_random_chain(char *buf, size_t bytes, size_t stride, uint64_t seed);
 
 #endif

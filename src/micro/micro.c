@@ -2,7 +2,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * usage: kbench micro [--list] [--family lmbench|byte] [--enough SEC]
- *                     [--duration SEC] [--quick] [--copies N]
+ *                     [--duration SEC] [--quick] [--copies N] [--cpus LIST]
  *                     [--baseline byte4|unixbench5] [--json FILE] [TEST...]
  *
  * Runs the chosen tests of the two families (test.h) one after another
@@ -22,9 +22,12 @@
 #include "cli.h"
 #include "micro/byte.h"
 #include "micro/byteindex.h"
+#include "micro/bytereport.h"
+#include "micro/dhry.h"
 #include "micro/harness.h"
 #include "micro/lmbench.h"
 #include "micro/lmreport.h"
+#include "micro/place.h"
 #include "micro/test.h"
 #include "result/result.h"
 #include "sys/fsutil.h"
@@ -36,6 +39,7 @@
 #include <limits.h>
 #include <math.h>
 #include <popt.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -158,6 +162,15 @@ static const struct micro_test *find_test(const char *name)
 	return NULL;
 }
 
+/* Whether t is a placed row of the test called base (base + "_" + its
+ * placement's suffix). */
+static int placed_row_of(const struct micro_test *t, const char *base)
+{
+	size_t n = strlen(base);
+	return t->place != MICRO_PLACE_NONE && !strncmp(t->name, base, n) && t->name[n] == '_' &&
+	       !strcmp(t->name + n + 1, place_suffix(t->place));
+}
+
 static void list_tests(FILE *f, int family)
 {
 	fprintf(f, "%-20s %-7s %-5s %s\n", "TEST", "FAMILY", "UNIT", "WHAT (METHOD)");
@@ -193,11 +206,14 @@ struct micro_cmd {
 	const char *cmd;
 	/* the options as given: popt's copies, freed by micro_cmd_free() */
 	int list, quick;
-	char *family, *enough_arg, *duration_arg, *copies_arg, *baseline, *json;
+	char *family, *enough_arg, *duration_arg, *copies_arg, *baseline, *json, *cpus_arg;
 	/* what they mean */
 	int fam;                        /* enum micro_family, or -1: both */
 	struct micro_opts o;
 	const char *base;               /* the BYTE index baseline */
+	struct place_set *cpus;         /* the CPUs placements are chosen from */
+	cpu_set_t affinity;             /* kbench's own, restored after a placed test */
+	struct byte_header *header;     /* BYTE 4.1's report header, taken at the start */
 	char json_dest[PATH_MAX];       /* --json's checked destination */
 	FILE *out;                      /* the text: stdout, or stderr with --json - */
 	/* the tests chosen, in order, and their results */
@@ -218,6 +234,9 @@ static void micro_cmd_free(struct micro_cmd *m)
 	free(m->copies_arg);
 	free(m->baseline);
 	free(m->json);
+	free(m->cpus_arg);
+	free(m->cpus);
+	free(m->header);
 }
 
 /* ---- JSON ---- */
@@ -233,6 +252,14 @@ static json_t *test_json(const struct micro_test *t, const struct micro_result *
 			      "title", t->title);
 	if (!o)
 		return NULL;
+	if (t->place != MICRO_PLACE_NONE)
+		json_object_set_new(o, "placement", json_string(place_key(t->place)));
+	if (r->place_ncpu) {
+		json_t *c = json_array();
+		for (unsigned k = 0; k < r->place_ncpu; k++)
+			json_array_append_new(c, json_integer(r->place_cpu[k]));
+		json_object_set_new(o, "cpus", c);
+	}
 	if (failed) {
 		json_object_set_new(o, "error", json_string(r->skipped));
 		return o;
@@ -280,7 +307,15 @@ static int write_json(const struct micro_cmd *m)
 			    "quick", o->quick, "copies", (int)o->copies, "baseline", m->base,
 			    "tests", names));
 	names = NULL;
+	json_t *cpus = json_array();
+	for (unsigned k = 0; m->cpus && k < m->cpus->n; k++)
+		json_array_append_new(cpus, json_integer(m->cpus->c[k].cpu));
+	json_object_set_new(json_object_get(doc, "params"), "cpus", cpus);
 	json_object_set_new(doc, "system", sysinfo_json(&si));
+	/* the CPU tests measure the compiler as much as the CPU */
+	json_object_set_new(doc, "build", json_pack("{s:s, s:s, s:s, s:[s,s]}",
+			    "cc", dhry_build_cc(), "cc_version", dhry_build_cc_version(),
+			    "cflags", dhry_build_cflags(), "tests", "byte_dhry2", "byte_whet"));
 	json_t *results = json_pack("{s:o}", "tests", tests);
 	tests = NULL;
 	json_t *index = byte_index_json(m->sel, m->res, m->n, m->base);
@@ -335,8 +370,36 @@ static int list_only(const struct micro_cmd *m, const char **args)
 	return KB_EXIT_OK;
 }
 
-/* --quick, --enough, --duration, --copies and --baseline into m->o and
- * m->base.  Returns KB_EXIT_OK, or KB_EXIT_USAGE after one line. */
+/* --cpus (or the affinity mask) into m->cpus.  Returns KB_EXIT_OK, or
+ * KB_EXIT_USAGE after one line (a malformed list, a CPU kbench may not
+ * use), KB_EXIT_FAIL when out of memory or the mask cannot be read. */
+static int check_cpus(struct micro_cmd *m)
+{
+	static int list[PLACE_MAX_CPUS];
+	char why[160] = "";
+	int n = 0;
+	if (m->cpus_arg && (n = place_parse_list(m->cpus_arg, list, PLACE_MAX_CPUS)) < 1)
+		return cli_usage_error(m->cmd, "--cpus must be a list of CPU numbers such as 0,2 or "
+				       "0-3, each once, not '%s'", m->cpus_arg);
+	if (!(m->cpus = malloc(sizeof(*m->cpus)))) {
+		fprintf(stderr, "%s: out of memory\n", m->cmd);
+		return KB_EXIT_FAIL;
+	}
+	if (sched_getaffinity(0, sizeof(m->affinity), &m->affinity) < 0 ||
+	    place_set_load(m->cpus, m->cpus_arg ? list : NULL, (unsigned)n, why, sizeof(why)) < 0) {
+		if (!why[0])
+			snprintf(why, sizeof(why), "cannot read the CPU affinity: %s", strerror(errno));
+		if (!m->cpus_arg) {
+			fprintf(stderr, "%s: %s\n", m->cmd, why);
+			return KB_EXIT_FAIL;
+		}
+		return cli_usage_error(m->cmd, "--cpus %s: %s", m->cpus_arg, why);
+	}
+	return KB_EXIT_OK;
+}
+
+/* --quick, --enough, --duration, --copies, --baseline and --cpus into
+ * m->o, m->base and m->cpus.  Returns KB_EXIT_OK, or KB_EXIT_USAGE after one line. */
 static int check_values(struct micro_cmd *m)
 {
 	struct micro_opts *o = &m->o;
@@ -367,7 +430,7 @@ static int check_values(struct micro_cmd *m)
 		return cli_usage_error(m->cmd, "--baseline must be byte4 or unixbench5, not '%s'",
 				       m->baseline);
 	m->base = m->baseline ? m->baseline : BYTE_BASELINE_DEFAULT;
-	return KB_EXIT_OK;
+	return check_cpus(m);
 }
 
 /* The tests into m->sel: those named in args, or every test of the family
@@ -382,13 +445,29 @@ static int choose_tests(struct micro_cmd *m, const char **args)
 	for (size_t k = 0; k < 2; k++)
 		for (const struct micro_test *t = tables[k]; t->name; t++)
 			total++;
-	m->sel = calloc(total + nargs + 1, sizeof(*m->sel));
+	/* a test's base name can give up to three rows */
+	m->sel = calloc(total + 3 * nargs + 1, sizeof(*m->sel));
 	if (!m->sel) {
 		fprintf(stderr, "%s: out of memory\n", m->cmd);
 		return KB_EXIT_FAIL;
 	}
 	for (size_t i = 0; i < nargs; i++) {
 		const struct micro_test *t = find_test(args[i]);
+		/* a placed test's own name: every placement's row */
+		size_t rows = 0;
+		for (size_t k = 0; !t && k < 2; k++)
+			for (const struct micro_test *u = tables[k]; u->name; u++)
+				if (placed_row_of(u, args[i])) {
+					if (m->fam >= 0 && (int)u->family != m->fam)
+						return cli_usage_error(m->cmd, "test '%s' is in the %s "
+								       "family, not %s", args[i],
+								       family_name(u->family),
+								       m->family);
+					m->sel[m->n++] = u;
+					rows++;
+				}
+		if (rows)
+			continue;
 		if (!t) {
 			fprintf(stderr, "%s: unknown test '%s'\n", m->cmd, args[i]);
 			list_names(stderr);
@@ -405,6 +484,12 @@ static int choose_tests(struct micro_cmd *m, const char **args)
 				if (m->fam < 0 || (int)t->family == m->fam)
 					m->sel[m->n++] = t;
 	return KB_EXIT_OK;
+}
+
+/* Back to kbench's own CPUs after a placed test. */
+static void unplace(const struct micro_cmd *m)
+{
+	sched_setaffinity(0, sizeof(m->affinity), &m->affinity);
 }
 
 /* Where the output goes (--json's destination checked before anything
@@ -427,6 +512,32 @@ static int prepare_output(struct micro_cmd *m)
 	return KB_EXIT_OK;
 }
 
+/* The placement of t (place.h) into o and r, kbench pinned to its first
+ * CPU (after checking it may run on the second).  Returns 1 to run t (also
+ * when t is not placed), 0 when the placement is skipped, its reason in
+ * r->skipped. */
+static int place_test(const struct micro_cmd *m, const struct micro_test *t,
+		      struct micro_opts *o, struct micro_result *r)
+{
+	int cpu[2];
+	if (t->place == MICRO_PLACE_NONE)
+		return 1;
+	if (!place_choose(m->cpus, t->place, cpu, r->skipped, sizeof(r->skipped)))
+		return 0;
+	unsigned n = place_ncpus(t->place);
+	for (unsigned k = n; k-- > 0;)
+		if (place_pin(cpu[k]) < 0) {
+			snprintf(r->skipped, sizeof(r->skipped), "cannot run on CPU %d: %s", cpu[k],
+				 strerror(errno));
+			unplace(m);
+			return 0;
+		}
+	o->place_ncpu = r->place_ncpu = n;
+	for (unsigned k = 0; k < 2; k++)
+		o->place_cpu[k] = r->place_cpu[k] = cpu[k];
+	return 1;
+}
+
 /* Every chosen test, one after another in the temporary directory.  A
  * test that fails, or gives no positive finite figure, is noted in
  * m->failed with its reason (said on stderr) and the others still run.
@@ -439,7 +550,10 @@ static int run_tests(struct micro_cmd *m)
 		fprintf(stderr, "%s: [%zu/%zu] %s...\n", m->cmd, i + 1, m->n, t->name);
 		struct micro_result *r = &m->res[i];
 		memset(r, 0, sizeof(*r));
-		int rc = t->run(t, &m->o, r);
+		struct micro_opts o = m->o;
+		int rc = place_test(m, t, &o, r) ? t->run(t, &o, r) : 0;
+		if (o.place_ncpu)
+			unplace(m);
 		if (rc == 0 && !r->skipped[0] && !(isfinite(r->value) && r->value > 0)) {
 			snprintf(r->skipped, sizeof(r->skipped), "no positive finite figure (%g)",
 				 r->value);
@@ -472,7 +586,10 @@ static int report(const struct micro_cmd *m)
 	if (any_byte) {
 		/* a failed test must show no figure: BYTE's report sees it as skipped */
 		fputc('\n', m->out);
-		byte_report_text(m->out, m->sel, m->res, m->n, m->base);
+		if (!strcmp(m->base, "byte4") && m->header)
+			byte4_report_text(m->out, m->header, m->o.copies, m->sel, m->res, m->n);
+		else
+			byte_report_text(m->out, m->sel, m->res, m->n, m->base);
 	}
 	if (fflush(m->out) == EOF || ferror(m->out)) {
 		fprintf(stderr, "%s: cannot write the results to standard %s: %s\n", m->cmd,
@@ -501,6 +618,8 @@ static int micro_main(struct micro_cmd *m, poptContext ctx)
 	if (make_tmp(m->cmd) < 0)
 		return KB_EXIT_USAGE;           /* nothing ran */
 	m->o.tmpdir = tmp_path;
+	if ((m->header = malloc(sizeof(*m->header))))
+		byte_header_collect(m->header, tmp_path);
 	status = run_tests(m);
 	if (report(m) != KB_EXIT_OK)
 		status = KB_EXIT_FAIL;
@@ -530,6 +649,9 @@ int cmd_micro(int argc, const char **argv)
 		{ "baseline", 0, POPT_ARG_STRING, &m.baseline, 0,
 		  "byte: the index baseline (default " BYTE_BASELINE_DEFAULT ")",
 		  "byte4|unixbench5" },
+		{ "cpus", 0, POPT_ARG_STRING, &m.cpus_arg, 0,
+		  "the CPUs the placements of the tests between processes are chosen from "
+		  "(default: every CPU kbench may use)", "LIST" },
 		{ "json", 0, POPT_ARG_STRING, &m.json, 0,
 		  "also write the results as JSON to FILE ('-': standard output, the text then "
 		  "goes to standard error)", "FILE" },

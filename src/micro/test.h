@@ -18,6 +18,8 @@
 #ifndef KBENCH_MICRO_TEST_H
 #define KBENCH_MICRO_TEST_H
 
+#include "micro/place.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -37,6 +39,11 @@ struct micro_opts {
 	unsigned copies;      /* byte: copies run at once, results summed (default 1) */
 	const char *tmpdir;   /* a private directory for temporary files, made and
 			       * removed by micro.c; tests never write elsewhere */
+	/* the placement of the test running now (place.h), set by micro.c
+	 * for each placed row: kbench is pinned to place_cpu[0] already, a
+	 * partner process goes to place_cpu[1] (place_partner) */
+	unsigned place_ncpu;  /* 0: not placed; 1 or 2 CPUs */
+	int place_cpu[2];
 };
 
 /* One figure and its spread, in the test's unit. */
@@ -53,6 +60,8 @@ struct micro_result {
 			       * instructions / 10^6); 0 for lmbench */
 	char skipped[160];    /* non-empty: the test could not run here, and why
 			       * (no figure is reported) */
+	unsigned place_ncpu;  /* the CPUs its placement used (set by micro.c): */
+	int place_cpu[2];     /* 0 when not placed (or skipped before it ran) */
 };
 
 struct micro_test;
@@ -76,6 +85,10 @@ struct micro_test {
 				  * "lmbench lat_syscall null" */
 	micro_run_fn run;
 	const void *arg;         /* the test's own parameters (sizes, counts) */
+	enum micro_place place;  /* where its ends run (place.h); MICRO_PLACE_NONE
+				  * for tests of one process or left to the
+				  * scheduler.  A placed row's name ends in
+				  * "_" place_suffix(place) */
 };
 
 #endif

@@ -22,6 +22,7 @@
 #include "commands.h"
 #include "cli.h"
 #include "suite/compare.h"
+#include "suite/cmpmicro.h"
 #include "suite/escape.h"
 #include "suite/plot.h"
 
@@ -293,6 +294,7 @@ static int report(struct cmp *c, const struct cmp_opts *o)
 		cmp_print_lkml(stdout, c);
 	else
 		cmp_print_table(stdout, c);
+	cmpmicro_lmbench(stdout, c->f, c->nf);     /* lmbench's tables of micro runs */
 	fflush(stdout);
 	return o->plot ? plot_write(c, o->plot) : 0;
 }

@@ -11,6 +11,7 @@
 #include "stats/summary.h"
 #include "suite/escape.h"
 #include "suite/suitefile.h"
+#include "suite/cmpmicro.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -184,6 +185,15 @@ int suitefile_read(const char *cmd, const char *name, FILE *in, FILE *errs, bool
 		snprintf(why, sizeof(why), "not a kbench results file: not JSON (line %d: %s)",
 			 jerr.line, esc_str(text, sizeof(text), jerr.text));
 		return refuse(errs, cmd, name, why);
+	}
+	if (cmpmicro_is_micro(doc)) {
+		/* a plain kbench micro --json document: one run of each test */
+		json_t *as = cmpmicro_as_suite(doc);
+		json_decref(doc);
+		if (!as)
+			return refuse(errs, cmd, name, "a kbench micro document without "
+				      "results.tests (or out of memory)");
+		doc = as;
 	}
 	out->doc = doc;
 	out->path = strdup(name);

@@ -3,14 +3,18 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 . "$(dirname "$0")/lib.sh"
 
+# the tests between processes have one row per placement
+PLACED="lat_ctx_2p_0k lat_ctx_2p_16k lat_ctx_2p_64k lat_ctx_8p_16k lat_ctx_8p_64k
+lat_ctx_16p_16k lat_ctx_16p_64k lat_pipe lat_unix lat_udp lat_tcp lat_connect bw_pipe
+bw_unix bw_tcp"
 LM_TESTS="lat_syscall_null lat_syscall_io lat_syscall_stat lat_syscall_open
-lat_select_file lat_select_tcp lat_sig_install lat_sig_catch lat_sig_prot
-lat_proc_fork lat_proc_exec lat_proc_shell lat_ctx_2p_0k lat_ctx_2p_16k
-lat_ctx_2p_64k lat_ctx_8p_16k lat_ctx_8p_64k lat_ctx_16p_16k lat_ctx_16p_64k
-lat_pipe lat_unix lat_udp lat_tcp lat_connect lat_fs_create_0k lat_fs_delete_0k
-lat_fs_create_10k lat_fs_delete_10k lat_mmap lat_pagefault bw_pipe bw_unix
-bw_tcp bw_file_rd bw_mmap_rd bw_mem_bcopy_libc bw_mem_bcopy_loop bw_mem_rd
-bw_mem_wr lat_mem_l1 lat_mem_l2 lat_mem_l3 lat_mem_main"
+lat_select_file lat_select_tcp lat_sig_install lat_sig_catch lat_sig_send lat_sig_prot
+lat_proc_fork lat_proc_exec lat_proc_shell
+$(for t in $PLACED; do printf '%s_1cpu %s_2smt %s_2core ' $t $t $t; done)
+lat_fs_create_0k lat_fs_delete_0k
+lat_fs_create_10k lat_fs_delete_10k lat_mmap lat_pagefault bw_file_rd bw_mmap_rd bw_mem_bcopy_libc bw_mem_bcopy_loop bw_mem_rd
+bw_mem_wr lat_mem_l1 lat_mem_l2 lat_mem_l3 lat_mem_main
+lat_mem_rand_l1 lat_mem_rand_l2 lat_mem_rand_l3 lat_mem_rand_main"
 
 # ---- --list: every test with family, unit, what and method ----
 expect_rc "--list" 0 "$KBENCH" micro --list
@@ -24,7 +28,9 @@ expect_out_grep "--list: null call is getppid in us" "^lat_syscall_null +lmbench
 expect_out_grep "--list: bandwidths in MB/s" "^bw_mem_rd +lmbench +MB/s "
 expect_out_grep "--list: memory latencies in ns" "^lat_mem_main +lmbench +ns "
 expect_out_grep "--list: the byte family too" "^byte_[a-z0-9_]+ +byte "
-expect_lines "--list: 43 lmbench tests" -eq 43 "$WORK/out" " lmbench "
+expect_lines "--list: 78 lmbench tests" -eq 78 "$WORK/out" " lmbench "
+expect_out_grep "--list: a placement in the line" "^lat_pipe_2core +lmbench +us +1-byte round trip .*; ends on two CPUs of different cores \\(lmbench lat_pipe\\)$"
+expect_out_grep "--list: BYTE's context switching placed" "^byte_context_1cpu +byte +lps .*both on one CPU"
 
 expect_rc "--list --family lmbench" 0 "$KBENCH" micro --list --family lmbench
 expect_no_grep "--family lmbench lists no byte test" "$WORK/out" " byte "
@@ -49,6 +55,11 @@ expect_bad "--duration with --quick" "--duration cannot be used with --quick" \
 expect_bad "--copies 0" "--copies must be a whole number from 1 to 1024, not '0'" "$KBENCH" micro --copies 0
 expect_bad "--baseline foo" "--baseline must be byte4 or unixbench5, not 'foo'" "$KBENCH" micro --baseline foo
 expect_bad "unknown option" "--frob" "$KBENCH" micro --frob
+expect_bad "--cpus malformed" "--cpus must be a list of CPU numbers such as 0,2 or 0-3, each once, not '1-'" \
+    "$KBENCH" micro --cpus 1- lat_pipe
+expect_bad "--cpus twice the same CPU" "--cpus must be a list .* not '0,0'" "$KBENCH" micro --cpus 0,0 lat_pipe
+expect_bad "--cpus a CPU kbench may not use" "--cpus 1023: CPU 1023 is not one kbench may run on here" \
+    "$KBENCH" micro --cpus 1023 lat_pipe
 expect_bad "--list with a test name" "--list takes no test name \\('lat_pipe'\\)" \
     "$KBENCH" micro --list lat_pipe
 expect_empty_file "--list with a test name: nothing listed" "$WORK/out"
@@ -102,7 +113,7 @@ fi
 # ---- help names every option ----
 expect_rc "--help" 0 "$KBENCH" micro --help
 nohelp=
-for opt in --list --family --enough --duration --quick --copies --baseline --json; do
+for opt in --list --family --enough --duration --quick --copies --baseline --cpus --json; do
     grep -q -- "$opt" "$WORK/out" || nohelp="$nohelp $opt"
 done
 expect_eq "--help names every option (missing)" "$nohelp" ""

@@ -33,7 +33,7 @@ for k in ("kbench_version", "time", "params", "system", "results"):
 assert d["params"]["quick"] is True and d["params"]["intervals"] == 5
 assert abs(d["params"]["enough_s"] - 0.001) < 1e-12
 tests = d["results"]["tests"]
-assert len(tests) == 43, len(tests)
+assert len(tests) == 78, len(tests)
 for t in tests:
     for k in ("name", "family", "title"):
         assert k in t, (t, k)
@@ -61,8 +61,8 @@ for t in tests:
         if want is None or t["higher_is_better"] != want:
             bad.append("%s unit %r higher_is_better %r" % (t["name"], t["unit"], t["higher_is_better"]))
 ran = [t["name"] for t in tests if "value" in t or "is not smaller than" in t.get("error", "")]
-for must in ("lat_syscall_null", "lat_syscall_io", "lat_pipe", "lat_ctx_2p_0k", "bw_mem_rd",
-             "lat_mem_l1", "lat_proc_fork", "lat_fs_create_0k"):
+for must in ("lat_syscall_null", "lat_syscall_io", "lat_pipe_1cpu", "lat_ctx_2p_0k_1cpu", "bw_mem_rd",
+             "lat_mem_l1", "lat_mem_rand_l1", "lat_mem_rand_main", "lat_proc_fork", "lat_fs_create_0k"):
     if must not in ran:
         bad.append("%s gave no figure" % must)
 print("\n".join(bad))
@@ -75,9 +75,18 @@ for h in "Processor, Processes - times in microseconds - smaller is better" \
          "\\*Local\\* Communication latencies in microseconds - smaller is better" \
          "File & VM system latencies in microseconds - smaller is better" \
          "\\*Local\\* Communication bandwidths in MB/s - bigger is better" \
-         "Memory latencies in nanoseconds - smaller is better"; do
+         "Memory latencies in nanoseconds - smaller is better" \
+         "Memory latencies in nanoseconds, random order \\(lmbench 3\\) - smaller is better"; do
     expect_file_grep "text: lmbench heading '$h'" "$WORK/text" "^$h\$"
 done
+expect_file_grep "text: lmbench's banner" "$WORK/text" "^ +L M B E N C H  2 \\. 0   S U M M A R Y$"
+expect_file_grep "text: Basic system parameters" "$WORK/text" "^Basic system parameters$"
+expect_file_grep "text: Basic system parameters' columns" "$WORK/text" "^Host +OS +Description +Mhz$"
+expect_file_grep "text: Basic system parameters' row" "$WORK/text" \
+    "^$(uname -n) +Linux $(uname -r) +$(uname -m)-linux(-gnu)? +[0-9-]+\\*?$"
+expect_file_grep "text: a Place column where placements are" "$WORK/text" \
+    "^Host +OS +Place +2p/0K +Pipe +AF +UDP +TCP +TCP$"
+expect_file_grep "text: the one-CPU row" "$WORK/text" "^$(uname -n) +Linux $(uname -r) +1cpu +[0-9.]+ +[0-9.]+ "
 expect_file_grep "text: processor table columns" "$WORK/text" \
     "^Host +OS +Mhz +null +null +stat +open +slct +sig +sig +fork +exec +sh$"
 expect_file_grep "text: host, OS and Mhz" "$WORK/text" "^$(uname -n) +Linux $(uname -r) +[0-9-]+ "
@@ -119,6 +128,36 @@ expect_err_grep "--json -: progress on stderr" "^kbench micro: \\[2/2\\] bw_mem_
 expect_no_grep "only the tables of the chosen tests" "$WORK/err" "Context switching"
 expect_empty_dir "temporary directory removed again" "$WORK/tmp"
 
+# ---- placements: a test between processes has a row per placement, the
+# placement and its CPUs in the JSON; one a set lacks is skipped with its
+# reason ----
+TMPDIR="$WORK/tmp" run "$KBENCH" micro --quick --cpus 0 --json "$WORK/p.json" lat_pipe byte_context
+expect_status "--cpus 0: exit 0" 0
+expect_eq "--cpus 0: the rows of lat_pipe and byte_context, placed" \
+    "$(jget "$WORK/p.json" '" ".join("%s:%s:%s" % (t["name"], t["placement"], t.get("cpus")) for t in d["results"]["tests"])' 2>&1)" \
+    "lat_pipe_1cpu:one_cpu:[0] lat_pipe_2smt:smt_siblings:None lat_pipe_2core:two_cores:None byte_context_1cpu:one_cpu:[0] byte_context_2smt:smt_siblings:None byte_context_2core:two_cores:None"
+expect_eq "--cpus 0: the two-CPU rows skipped, with the reason" \
+    "$(jget "$WORK/p.json" '" ".join(sorted(set(t.get("skipped", "-") for t in d["results"]["tests"])))' 2>&1)" \
+    "- two SMT siblings needs two CPUs; only CPU 0 is usable two cores needs two CPUs; only CPU 0 is usable"
+expect_eq "--cpus 0: params say so" "$(jget "$WORK/p.json" 'd["params"]["cpus"]' 2>&1)" "[0]"
+expect_out_grep "--cpus 0: the table says the placement" "^1cpu +both ends on one CPU: CPU 0$"
+expect_out_grep "--cpus 0: the per-test line says the reason" \
+    "^lat_pipe_2core +Pipe +skipped: two cores needs two CPUs; only CPU 0 is usable$"
+if taskset -pc $$ 2>/dev/null | grep -q ': *0[-,]1'; then
+    TMPDIR="$WORK/tmp" run "$KBENCH" micro --quick --cpus 1,0 --json "$WORK/p2.json" \
+        lat_ctx_2p_0k_2core bw_unix_1cpu
+    expect_status "--cpus 1,0: exit 0" 0
+    expect_eq "--cpus 1,0: the CPUs in the order given" \
+        "$(jget "$WORK/p2.json" '[t.get("cpus", t.get("skipped")) for t in d["results"]["tests"]]' 2>&1)" \
+        "$(if [ "$(cat /sys/devices/system/cpu/cpu0/topology/core_id)" = "$(cat /sys/devices/system/cpu/cpu1/topology/core_id)" ]; then
+               echo "['CPUs 1,0 are all on one core', [1]]"; else echo "[[1, 0], [1]]"; fi)"
+    expect_eq "--cpus 1,0: kbench's own CPUs back after the placed tests" \
+        "$(jget "$WORK/p2.json" '"value" in d["results"]["tests"][1]' 2>&1)" "True"
+else
+    skip "--cpus 1,0: CPUs 0 and 1 are not both usable here"
+fi
+expect_empty_dir "placements: temporary directory removed" "$WORK/tmp"
+
 # ---- a test that cannot run here is skipped with its reason, the others run ----
 (ulimit -n 40 && TMPDIR="$WORK/tmp" exec "$KBENCH" micro --quick --json "$WORK/s.json" \
     lat_select_file lat_sig_prot) >"$WORK/out" 2>"$WORK/err"
@@ -136,12 +175,12 @@ expect_empty_dir "out of descriptors: temporary directory removed" "$WORK/tmp"
 # ---- no loopback (a new network namespace: lo is down): every TCP test
 # is skipped with its reason, none fails ----
 if unshare -n true 2>/dev/null; then
-    TMPDIR="$WORK/tmp" run unshare -n "$KBENCH" micro --quick lat_connect lat_tcp lat_unix
+    TMPDIR="$WORK/tmp" run unshare -n "$KBENCH" micro --quick lat_connect_1cpu lat_tcp_1cpu lat_unix_1cpu
     expect_status "no loopback: exit 0" 0
     expect_out_grep "no loopback: lat_connect skipped" \
-        "^lat_connect +TCP conn +skipped: cannot connect to 127.0.0.1: Network is unreachable$"
-    expect_out_grep "no loopback: lat_tcp skipped" "^lat_tcp +TCP +skipped: "
-    expect_out_grep "no loopback: lat_unix ran" "^lat_unix +AF UNIX +[0-9.]+ us "
+        "^lat_connect_1cpu +TCP conn +skipped: cannot connect to 127.0.0.1: Network is unreachable$"
+    expect_out_grep "no loopback: lat_tcp skipped" "^lat_tcp_1cpu +TCP +skipped: "
+    expect_out_grep "no loopback: lat_unix ran" "^lat_unix_1cpu +AF UNIX +[0-9.]+ us "
     expect_empty_dir "no loopback: temporary directory removed" "$WORK/tmp"
 else
     skip "no loopback: cannot make a network namespace here"
@@ -195,9 +234,62 @@ for t in ix["tests"]:
     logs.append(math.log(want))
 score = math.exp(sum(logs) / len(logs))
 assert abs(ix["final_score"] - score) <= 1e-6 * score, (ix["final_score"], score)
+b = d["build"]
+assert b["cc"] and b["cc_version"] and b["tests"] == ["byte_dhry2", "byte_whet"], b
+assert b["cflags"].endswith("-O3 -ffast-math") or b["cflags"].endswith("-O3 -ffast-math -march=native"), b
 PY
+    if [ "$base" = byte4 ]; then
+        expect_out_grep "BYTE 4.1 form: how Whetstone was built" \
+            "^  Dhrystone and Whetstone built by [^ ]+, .*, with .*-O3 -ffast-math"
+        # the header, in BYTE 4.1's order, then the tests with 4.1's names
+        expect_py "BYTE 4.1 form: header, test lines, index table" "$WORK/out" "$(uname -a | cut -d' ' -f1-3)" <<'PY'
+import re, sys
+lines = open(sys.argv[1]).read().splitlines()
+start = next(i for i, l in enumerate(lines) if l.startswith("  BYTE UNIX Benchmarks (Version 4.1"))
+h = lines[start + 1:start + 7]
+assert h[0].startswith("  System -- " + sys.argv[2] + " "), h[0]
+assert re.match(r"^  Start Benchmark Run: \w{3} \w{3} [ \d]\d \d\d:\d\d:\d\d ", h[1]), h[1]
+assert re.match(r"^   \d+ interactive users\.$", h[2]), h[2]
+assert re.match(r"^   \d\d:\d\d:\d\d up .*,  \d+ users?,  load average: \d+\.\d\d, \d+\.\d\d, \d+\.\d\d$", h[3]), h[3]
+assert re.match(r"^  /bin/sh(: | -> )", h[4]), h[4]
+assert re.match(r"^  \S+ +\d+ +\d+ +\d+ +\d+% /", h[5]), h[5]
+for name, unit in (("System Call Overhead", "lps"), ("Double-Precision Whetstone", "MWIPS"),
+                   ("Shell Scripts \\(1 concurrent\\)", "lpm"), ("Recursion Test--Tower of Hanoi", "lps")):
+    assert any(re.match(r"^%s +\d+\.\d %s +\(\d+\.\d secs, \d+ samples\)" % (name, unit), l) for l in lines), name
+i = lines.index("                     INDEX VALUES")
+assert re.match(r"^TEST +BASELINE +RESULT +INDEX$", lines[i + 1]), lines[i + 1]
+assert lines[i + 2] == ""
+rows = lines[i + 3:i + 5]
+# in the run's order
+assert rows[0].startswith("System Call Overhead ") and rows[1].startswith("Double-Precision Whetstone "), rows
+assert lines[i + 5].strip() == "=========", lines[i + 5]
+assert re.match(r"^     FINAL SCORE +\d+\.\d$", lines[i + 6]), lines[i + 6]
+assert "System Benchmarks Index" not in "\n".join(lines)
+PY
+    else
+        expect_out_grep "BYTE text ($base): how Whetstone was built" \
+            "^\\(Dhrystone and Whetstone built by [^ ]+, .*, with .*-O3 -ffast-math.*\\)$"
+        expect_out_grep "UnixBench 5 form: its score line" "^System Benchmarks Index Score \\(Partial Only\\) +[0-9.]+$"
+        expect_no_grep "UnixBench 5 form: no BYTE 4.1 table" "$WORK/out" "FINAL SCORE"
+    fi
 done
 expect_empty_dir "BYTE JSON: temporary directory removed" "$WORK/tmp"
+
+# ---- BYTE 4.1's tools: C compiler and dc, skipped with the reason where
+# missing ----
+TMPDIR="$WORK/tmp" run env PATH=/nonexistent "$KBENCH" micro --quick --baseline byte4 byte_cc byte_dc
+expect_status "no cc, no dc: exit 0" 0
+expect_out_grep "no cc: skipped" "^C Compiler Throughput +- lpm +\\(no cc in PATH\\)$"
+expect_out_grep "no dc: skipped" "^Dc: sqrt\\(2\\) to 99 decimal places +- lpm +\\(no dc in PATH\\)$"
+if command -v cc >/dev/null && command -v dc >/dev/null; then
+    TMPDIR="$WORK/tmp" run "$KBENCH" micro --quick --baseline byte4 byte_cc byte_dc
+    expect_status "cc and dc: exit 0" 0
+    expect_out_grep "cc: a figure" "^C Compiler Throughput +[0-9.]+ lpm +\\(0\\.[0-9] secs, 2 samples\\)"
+    expect_out_grep "dc: a figure" "^Dc: sqrt\\(2\\) to 99 decimal places +[0-9.]+ lpm "
+else
+    skip "cc and dc: not both installed"
+fi
+expect_empty_dir "cc and dc: temporary directory removed" "$WORK/tmp"
 
 # ---- --copies 256 on one CPU: every copy starts, reports and is reaped,
 # and a figure comes out.  How that figure compares with one copy's is a

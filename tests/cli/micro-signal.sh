@@ -52,14 +52,14 @@ stop() {
     KIDS=$kids
 }
 
-for case in "INT 130 lat_ctx_16p_64k 16" "TERM 143 lat_ctx_8p_16k 8" "INT 130 lat_tcp 2" \
+for case in "INT 130 lat_ctx_16p_64k_1cpu 16" "TERM 143 lat_ctx_8p_16k_1cpu 8" "INT 130 lat_tcp_1cpu 2" \
             "TERM 143 lat_fs_create_10k 1" "HUP 129 byte_shell8 4"; do
     set -- $case
     stop "$1" "$3" "$4"
     name="SIG$1 during $3"
     expect_status "$name: exit $2" "$2"
     case $3 in
-        lat_ctx_16p_64k) expect_true "$name: the ring was running ($KIDS processes)" [ "$KIDS" -ge 16 ] ;;
+        lat_ctx_16p_64k_1cpu) expect_true "$name: the ring was running ($KIDS processes)" [ "$KIDS" -ge 16 ] ;;
     esac
     # kbench reaps its children before it exits; what they started (a
     # shell script's jobs) dies with them, but not at once: wait for it
@@ -78,7 +78,7 @@ all_in_session() {
         awk -v s="$1" '{ sub(/^.*\) /, ""); split($0, f, " "); if (f[4] == s) n++ } END { print n + 0 }'
 }
 rm -rf "$WORK/tmp" && mkdir -p "$WORK/tmp"
-TMPDIR="$WORK/tmp" setsid "$KBENCH" micro --copies 300 byte_pipe >"$WORK/out" 2>"$WORK/err" &
+TMPDIR="$WORK/tmp" setsid "$KBENCH" micro --copies 300 byte_pipe_1cpu >"$WORK/out" 2>"$WORK/err" &
 pid=$!
 wait_until 120 session_has "$pid" 301
 kill -TERM "$pid"

@@ -341,6 +341,12 @@ static void every_test_quick(void **state)
 		assert_int_equal(t->family, MICRO_BYTE);
 		assert_true(strncmp(t->name, "byte_", 5) == 0);
 		int rc = t->run(t, &o, &r);
+		/* BYTE 4.1's tools may be missing here: then only that reason */
+		if (rc == 0 && (!strcmp(t->name, "byte_cc") || !strcmp(t->name, "byte_dc")) &&
+		    (!strcmp(r.skipped, "no cc in PATH") || !strcmp(r.skipped, "no dc in PATH"))) {
+			printf("# %-40s skipped: %s\n", t->title, r.skipped);
+			continue;
+		}
 		if (rc != 0 || r.skipped[0])
 			fail_msg("%s: rc %d: %s", t->name, rc, r.skipped);
 		if (!(isfinite(r.value) && r.value > 0))
@@ -351,7 +357,7 @@ static void every_test_quick(void **state)
 		printf("# %-40s %14.1f %s\n", t->title, r.value, t->unit);
 		assert_int_equal(dir_entries(tmp), 0);
 	}
-	assert_int_equal(n, 28);
+	assert_int_equal(n, 32);
 	assert_int_equal(rmdir(tmp), 0);
 }
 

@@ -9,6 +9,7 @@
  */
 #include "config.h"
 #include "micro/byteindex.h"
+#include "micro/bytereport.h"
 #include "micro/test.h"
 
 #include <math.h>
@@ -100,8 +101,8 @@ static void baselines(void **state)
 	assert_close(byte_baseline_value("byte4", "byte_fcopy_1024"), 3960, 0);
 	assert_close(byte_baseline_value("byte4", "byte_fcopy_256"), 1655, 0);
 	assert_close(byte_baseline_value("byte4", "byte_fcopy_4096"), 5800, 0);
-	assert_close(byte_baseline_value("byte4", "byte_pipe"), 12440, 0);
-	assert_close(byte_baseline_value("byte4", "byte_context"), 4000, 0);
+	assert_close(byte_baseline_value("byte4", "byte_pipe_1cpu"), 12440, 0);
+	assert_close(byte_baseline_value("byte4", "byte_context_1cpu"), 4000, 0);
 	assert_close(byte_baseline_value("byte4", "byte_spawn"), 126, 0);
 	assert_close(byte_baseline_value("byte4", "byte_shell8"), 6.0, 0);
 	assert_close(byte_baseline_value("byte4", "byte_syscall"), 15000, 0);
@@ -115,15 +116,15 @@ static void baselines(void **state)
 
 /* a small set of tests and results to report */
 static const struct micro_test t_dhry = { "byte_dhry2", "Dhrystone 2 using register variables",
-					  MICRO_BYTE, "lps", true, "", "", NULL, NULL };
-static const struct micro_test t_pipe = { "byte_pipe", "Pipe Throughput", MICRO_BYTE, "lps",
-					  true, "", "", NULL, NULL };
+					  MICRO_BYTE, "lps", true, "", "", NULL, NULL, MICRO_PLACE_NONE };
+static const struct micro_test t_pipe = { "byte_pipe_1cpu", "Pipe Throughput", MICRO_BYTE,
+					  "lps", true, "", "", NULL, NULL, MICRO_PLACE_ONE };
 static const struct micro_test t_hanoi = { "byte_hanoi", "Recursion Test -- Tower of Hanoi",
-					   MICRO_BYTE, "lps", true, "", "", NULL, NULL };
+					   MICRO_BYTE, "lps", true, "", "", NULL, NULL, MICRO_PLACE_NONE };
 static const struct micro_test t_shell1 = { "byte_shell1", "Shell Scripts (1 concurrent)",
-					    MICRO_BYTE, "lpm", true, "", "", NULL, NULL };
-static const struct micro_test t_lm = { "byte_pipe", "lmbench row named like a byte test",
-					MICRO_LMBENCH, "us", false, "", "", NULL, NULL };
+					    MICRO_BYTE, "lpm", true, "", "", NULL, NULL, MICRO_PLACE_NONE };
+static const struct micro_test t_lm = { "byte_pipe_1cpu", "lmbench row named like a byte test",
+					MICRO_LMBENCH, "us", false, "", "", NULL, NULL, MICRO_PLACE_NONE };
 
 static struct micro_result res(double v, double lo, double hi, double cov, unsigned n, double s)
 {
@@ -206,7 +207,7 @@ static void report_full(void **state)
 	(void)state;
 	static const char *const names[] = {
 		"byte_dhry2", "byte_whet", "byte_execl", "byte_fcopy_1024", "byte_fcopy_256",
-		"byte_fcopy_4096", "byte_pipe", "byte_context", "byte_spawn", "byte_shell8",
+		"byte_fcopy_4096", "byte_pipe_1cpu", "byte_context_1cpu", "byte_spawn", "byte_shell8",
 		"byte_syscall",
 	};
 	struct micro_test tt[11];
@@ -269,9 +270,43 @@ static void json_none(void **state)
 	json_decref(j);
 }
 
+/* uptime(1)'s line, worked out by hand */
+static void uptime_line(void **state)
+{
+	(void)state;
+	char buf[160];
+	const double load[3] = { 0.1, 2.25, 13.5 };
+	byte_uptime_line(buf, sizeof buf, 9, 5, 3, 2 * 86400 + 2 * 3600 + 56 * 60 + 59, 1, load);
+	assert_string_equal(buf, " 09:05:03 up 2 days,  2:56,  1 user,  load average: 0.10, 2.25, 13.50");
+	byte_uptime_line(buf, sizeof buf, 23, 0, 0, 5 * 60 + 30, 0, load);
+	assert_string_equal(buf, " 23:00:00 up 5 min,  0 users,  load average: 0.10, 2.25, 13.50");
+	byte_uptime_line(buf, sizeof buf, 0, 0, 0, 86400 + 60, 3, load);
+	assert_string_equal(buf, " 00:00:00 up 1 day, 1 min,  3 users,  load average: 0.10, 2.25, 13.50");
+}
+
+/* BYTE 4.1's names where they differ from the titles */
+static void byte4_names(void **state)
+{
+	(void)state;
+	static const struct micro_test ar = { "byte_arith_short", "Arithmetic Test (short)",
+					      MICRO_BYTE, "lps", true, "", "", NULL, NULL,
+					      MICRO_PLACE_NONE };
+	static const struct micro_test hn = { "byte_hanoi", "Recursion Test -- Tower of Hanoi",
+					      MICRO_BYTE, "lps", true, "", "", NULL, NULL,
+					      MICRO_PLACE_NONE };
+	assert_string_equal(byte4_name(&ar), "Arithmetic Test (type = short)");
+	assert_string_equal(byte4_name(&hn), "Recursion Test--Tower of Hanoi");
+	assert_string_equal(byte4_name(&t_dhry), "Dhrystone 2 using register variables");
+	assert_int_equal(byte_baseline_count("byte4"), 11);
+	assert_int_equal(byte_baseline_count("unixbench5"), 12);
+	assert_int_equal(byte_baseline_count("nope"), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(uptime_line),
+		cmocka_unit_test(byte4_names),
 		cmocka_unit_test(index_of_one),
 		cmocka_unit_test(geometric_mean),
 		cmocka_unit_test(combine_samples),

@@ -7,6 +7,7 @@
 #include "config.h"
 #include "micro/harness.h"
 #include "micro/lmbench.h"
+#include "micro/place.h"
 
 #include <math.h>
 #include <setjmp.h>
@@ -123,6 +124,49 @@ static void chain_points_back(void **state)
 	free(buf);
 }
 
+/* the random order: one cycle through every element, each once, and not
+ * lmbench's stride order; the same seed lays the same chain */
+static void random_chain_one_cycle(void **state)
+{
+	(void)state;
+	const size_t n = 1000, stride = 128;
+	char *buf = calloc(n, stride), *again = calloc(n, stride);
+	unsigned char *seen = calloc(n, 1);
+	assert_non_null(buf);
+	assert_non_null(again);
+	assert_non_null(seen);
+	void **start = lm_make_random_chain(buf, n * stride, stride, 42);
+	assert_non_null(start);
+	void **p = start;
+	size_t neighbours = 0;
+	for (size_t i = 0; i < n; i++) {
+		size_t at = (size_t)((char *)p - buf);
+		assert_int_equal(at % stride, 0);
+		assert_true(at / stride < n);
+		assert_int_equal(seen[at / stride], 0);
+		seen[at / stride] = 1;
+		void **next = *p;
+		if ((char *)next - (char *)p == (ptrdiff_t)stride ||
+		    (char *)p - (char *)next == (ptrdiff_t)stride)
+			neighbours++;
+		p = next;
+	}
+	assert_ptr_equal(p, start);           /* back after n hops: one cycle */
+	assert_true(neighbours < n / 10);     /* a shuffle, not a stride */
+	void **s2 = lm_make_random_chain(again, n * stride, stride, 42);
+	assert_int_equal((char *)s2 - again, (char *)start - buf);
+	for (size_t i = 0; i < n; i++)
+		assert_int_equal((char *)*(void **)(again + i * stride) - again,
+				 (char *)*(void **)(buf + i * stride) - buf);
+	/* one element: it points to itself */
+	void **one = lm_make_random_chain(buf, stride, stride, 7);
+	assert_ptr_equal(one, buf);
+	assert_ptr_equal(*one, buf);
+	free(buf);
+	free(again);
+	free(seen);
+}
+
 /* A curve 1.5 ns up to 32 KiB, 5 ns to 256 KiB, 15 ns to 2 MiB, 80 ns
  * beyond: boundaries at 32 KiB, 256 KiB and 2 MiB.  A lone spike is not
  * a level. */
@@ -192,9 +236,81 @@ static void run_failure_reason_kept(void **state)
 	assert_int_equal(f.afters, 1);
 }
 
+/* CPU lists as the kernel writes them, in the order given */
+static void place_lists(void **state)
+{
+	(void)state;
+	int c[8];
+	assert_int_equal(place_parse_list("0", c, 8), 1);
+	assert_int_equal(c[0], 0);
+	assert_int_equal(place_parse_list("3,1-2,7", c, 8), 4);
+	assert_int_equal(c[0], 3);
+	assert_int_equal(c[1], 1);
+	assert_int_equal(c[2], 2);
+	assert_int_equal(c[3], 7);
+	assert_int_equal(place_parse_list("", c, 8), -1);
+	assert_int_equal(place_parse_list("1-", c, 8), -1);
+	assert_int_equal(place_parse_list("2-1", c, 8), -1);
+	assert_int_equal(place_parse_list("0,0", c, 8), -1);
+	assert_int_equal(place_parse_list("0-2,1", c, 8), -1);
+	assert_int_equal(place_parse_list("0,", c, 8), -1);
+	assert_int_equal(place_parse_list("a", c, 8), -1);
+	assert_int_equal(place_parse_list("1024", c, 8), -1);
+	assert_int_equal(place_parse_list("0-8", c, 8), -1);   /* more than max */
+}
+
+/* two packages of two cores of two threads: CPUs 0-7 numbered as Linux
+ * often does (threads of a core far apart) */
+static void place_pairs(void **state)
+{
+	(void)state;
+	static struct place_set s;
+	static const int pkg[8] = { 0, 0, 1, 1, 0, 0, 1, 1 }, core[8] = { 0, 1, 0, 1, 0, 1, 0, 1 };
+	char why[160];
+	int cpu[2];
+	memset(&s, 0, sizeof(s));
+	for (int i = 0; i < 8; i++)
+		s.c[s.n++] = (struct place_cpu){ i, pkg[i], core[i] };
+	assert_int_equal(place_choose(&s, MICRO_PLACE_ONE, cpu, why, sizeof(why)), 1);
+	assert_int_equal(cpu[0], 0);
+	assert_int_equal(place_choose(&s, MICRO_PLACE_SMT, cpu, why, sizeof(why)), 1);
+	assert_int_equal(cpu[0], 0);
+	assert_int_equal(cpu[1], 4);
+	assert_int_equal(place_choose(&s, MICRO_PLACE_CORES, cpu, why, sizeof(why)), 1);
+	assert_int_equal(cpu[0], 0);
+	assert_int_equal(cpu[1], 1);
+	/* CPUs 0 and 2 only: two packages, no siblings */
+	s.n = 2;
+	s.c[1] = (struct place_cpu){ 2, 1, 0 };
+	assert_int_equal(place_choose(&s, MICRO_PLACE_CORES, cpu, why, sizeof(why)), 1);
+	assert_int_equal(cpu[1], 2);
+	assert_int_equal(place_choose(&s, MICRO_PLACE_SMT, cpu, why, sizeof(why)), 0);
+	assert_string_equal(why, "no two of CPUs 0,2 are SMT siblings of one core");
+	/* the two threads of one core: no two cores */
+	s.c[1] = (struct place_cpu){ 4, 0, 0 };
+	assert_int_equal(place_choose(&s, MICRO_PLACE_CORES, cpu, why, sizeof(why)), 0);
+	assert_string_equal(why, "CPUs 0,4 are all on one core");
+	/* unknown topology: every CPU its own core */
+	s.c[0] = (struct place_cpu){ 5, -1, -1 };
+	s.c[1] = (struct place_cpu){ 6, -1, -1 };
+	assert_int_equal(place_choose(&s, MICRO_PLACE_SMT, cpu, why, sizeof(why)), 0);
+	assert_int_equal(place_choose(&s, MICRO_PLACE_CORES, cpu, why, sizeof(why)), 1);
+	assert_int_equal(cpu[0], 5);
+	assert_int_equal(cpu[1], 6);
+	/* one CPU */
+	s.n = 1;
+	assert_int_equal(place_choose(&s, MICRO_PLACE_CORES, cpu, why, sizeof(why)), 0);
+	assert_string_equal(why, "two cores needs two CPUs; only CPU 5 is usable");
+	assert_int_equal(place_choose(&s, MICRO_PLACE_ONE, cpu, why, sizeof(why)), 1);
+	assert_int_equal(cpu[0], 5);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(place_lists),
+		cmocka_unit_test(random_chain_one_cycle),
+		cmocka_unit_test(place_pairs),
 		cmocka_unit_test(net_subtracts_clock_and_loop),
 		cmocka_unit_test(next_iters_grows),
 		cmocka_unit_test(scale_units),
