@@ -37,6 +37,7 @@
 #include "suite/jobs.h"
 #include "suite/lock.h"
 #include "suite/opts.h"
+#include "suite/precheck.h"
 #include "suite/progress.h"
 #include "suite/resfile.h"
 #include "suite/suitefile.h"
@@ -171,12 +172,44 @@ static void left_text(const struct suite *s, const struct job *j, unsigned run, 
 static int run_child(struct suite *s, struct job *j, struct child_result *cr)
 {
 	struct job_args a;
+	struct memcg cg;
+	char why[PATH_MAX + 160], name[32];
+	memcg_init(&cg);
+	s->child_peak = 0;
 	jobs_args(s, j, &a);
 	unlink(s->child_json);
-	if (child_run(s->exe, a.argv, s->child_out, s->child_log, &stop_signal, cr) < 0) {
+	/* disk and micro under --mem-limit: the child in a cgroup of its own
+	 * (kbench load makes its clients' own from its --mem-limit) */
+	if (j->kind != JOB_LOAD && j->mem_bytes) {
+		snprintf(name, sizeof(name), "kbench-%ld", (long)getpid());
+		if (!s->have_memcg_site || memcg_create(&s->memcg_site, name, j->mem_bytes, &cg, why,
+							  sizeof(why)) < 0) {
+			cr->status = 127;
+			snprintf(cr->last_line, sizeof(cr->last_line), "--mem-limit: %.200s",
+				 s->have_memcg_site ? why : "no memory controller found");
+			return 0;
+		}
+	}
+	int rc = child_run_in(s->exe, a.argv, s->child_out, s->child_log,
+			      j->mem_bytes && j->kind != JOB_LOAD ? &cg : NULL, &stop_signal, cr);
+	int e = errno;
+	if (cg.dirfd >= 0) {
+		struct memcg_stats ms;
+		s->child_peak = 0;
+		if (rc == 0 && memcg_read(&cg, &ms) == 0 && ms.peak_bytes != MEMCG_UNKNOWN)
+			s->child_peak = ms.peak_bytes;
+		if (rc == 0 && memcg_read(&cg, &ms) == 0 && ms.oom_kills != MEMCG_UNKNOWN &&
+		    ms.oom_kills > 0 && cr->status != 0)
+			snprintf(cr->last_line, sizeof(cr->last_line), "OOM-killed under the memory "
+				 "limit of %s (%llu kill%s)", j->mem, (unsigned long long)ms.oom_kills,
+				 ms.oom_kills == 1 ? "" : "s");
+		if (memcg_remove(&cg, why, sizeof(why)) < 0)
+			fprintf(stderr, "%s: --mem-limit: %s\n", s->cmd, why);
+	}
+	if (rc < 0) {
 		cr->status = 127;
 		snprintf(cr->last_line, sizeof(cr->last_line), "cannot start %.150s: %.80s", s->exe,
-			 strerror(errno));
+			 strerror(e));
 		return 0;
 	}
 	if (stop_signal)
@@ -358,6 +391,8 @@ static int check_series(struct series *x)
 		status = opts_check(s);
 	if (!status)
 		jobs_build(s);
+	if (!status)
+		status = precheck_jobs(s);
 	if (!status && resuming && progress_check(s, why, sizeof(why)) < 0) {
 		fprintf(stderr, "%s: %s: %s; cannot resume it\n", s->cmd,
 			esc_str(shown, sizeof(shown), s->path), why);
