@@ -48,8 +48,10 @@ bool suitefile_unit_nonnegative(const char *unit)
 
 void suitefile_free(struct suitefile *sf)
 {
-	for (size_t i = 0; i < sf->nt; i++)
+	for (size_t i = 0; i < sf->nt; i++) {
 		free(sf->t[i].v);
+		free(sf->t[i].own_name);
+	}
 	free(sf->t);
 	free(sf->path);
 	json_decref(sf->doc);

@@ -32,6 +32,7 @@ struct sf_test {
 	size_t n;
 	struct summary sum;     /* of v[0..n-1] (summary_of), when summarised */
 	bool summarised;        /* false when n is 0 or summary_of refused */
+	char *own_name;         /* a name made here (compare --by), freed with the file */
 };
 
 struct suitefile {

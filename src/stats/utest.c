@@ -1,0 +1,114 @@
+/* kbench - the Mann-Whitney U test (method and sources in utest.h)
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+#include "stats/utest.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int cmp_double(const void *x, const void *y)
+{
+	double a = *(const double *)x, b = *(const double *)y;
+	return (a > b) - (a < b);
+}
+
+/* P(U' <= u) and P(U' >= u) for m a's and n b's without ties.  The
+ * largest of i a's and j b's is a b (above all i a's: i pairs) or an a
+ * (none): c(i, j, v) = c(i, j-1, v-i) + c(i-1, j, v), kept in two rows of
+ * i (each row: j = 0..n, v = 0..m n).  Returns -1 when out of memory. */
+static int exact_tails(size_t m, size_t n, double u, double *lo, double *hi)
+{
+	size_t width = m * n + 1;
+	double *prev = calloc((n + 1) * width, sizeof(double));
+	double *cur = calloc((n + 1) * width, sizeof(double));
+	if (!prev || !cur) {
+		free(prev);
+		free(cur);
+		return -1;
+	}
+	/* i = 0: one arrangement, U = 0, for every j */
+	for (size_t j = 0; j <= n; j++)
+		prev[j * width] = 1;
+	for (size_t i = 1; i <= m; i++) {
+		memset(cur, 0, (n + 1) * width * sizeof(double));
+		cur[0] = 1;   /* j = 0: U = 0 */
+		for (size_t j = 1; j <= n; j++)
+			for (size_t v = 0; v <= i * j; v++) {
+				double c = prev[j * width + v];   /* the largest is an a */
+				if (v >= i)
+					c += cur[(j - 1) * width + v - i];   /* it is a b */
+				cur[j * width + v] = c;
+			}
+		double *t = prev;
+		prev = cur;
+		cur = t;
+	}
+	double total = 0, below = 0, above = 0;
+	for (size_t v = 0; v < width; v++) {
+		double c = prev[n * width + v];
+		total += c;
+		if ((double)v <= u + 1e-9)
+			below += c;
+		if ((double)v >= u - 1e-9)
+			above += c;
+	}
+	*lo = below / total;
+	*hi = above / total;
+	free(prev);
+	free(cur);
+	return 0;
+}
+
+int u_test(const double *a, size_t na, const double *b, size_t nb, struct u_result *out)
+{
+	if (!na || !nb)
+		return -1;
+	size_t n = na + nb;
+	double *all = malloc(n * sizeof(double));
+	if (!all)
+		return -1;
+	memcpy(all, a, na * sizeof(double));
+	memcpy(all + na, b, nb * sizeof(double));
+	qsort(all, n, sizeof(double), cmp_double);
+	double ties = 0;
+	for (size_t i = 0; i < n;) {
+		size_t k = i;
+		while (k < n && all[k] == all[i])
+			k++;
+		double t = (double)(k - i);
+		ties += t * t * t - t;
+		i = k;
+	}
+	free(all);
+	double u = 0;
+	for (size_t i = 0; i < na; i++)
+		for (size_t j = 0; j < nb; j++)
+			u += b[j] > a[i] ? 1 : b[j] == a[i] ? 0.5 : 0;
+	double mn = (double)na * (double)nb, mu = mn / 2;
+	memset(out, 0, sizeof(*out));
+	out->u = u;
+	out->b_larger = u > mu;
+	/* 2 / C(N, na), by a product that stays in range */
+	double c = 1;
+	for (size_t i = 1; i <= na; i++)
+		c = c * (double)(nb + i) / (double)i;
+	out->p_min = fmin(1, 2 / c);
+	if (ties == 0 && na <= U_EXACT_MAX && nb <= U_EXACT_MAX) {
+		double lo, hi;
+		if (exact_tails(na, nb, u, &lo, &hi) < 0)
+			return -1;
+		out->exact = true;
+		out->p = fmin(1, 2 * fmin(lo, hi));
+		return 0;
+	}
+	double var = mn / 12 * (((double)n + 1) - ties / ((double)n * ((double)n - 1)));
+	if (!(var > 0)) {
+		out->p = 1;   /* every value the same */
+		return 0;
+	}
+	double z = (fabs(u - mu) - 0.5) / sqrt(var);
+	out->p = z <= 0 ? 1 : fmin(1, erfc(z / sqrt(2)));
+	return 0;
+}
