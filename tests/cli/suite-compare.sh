@@ -6,32 +6,6 @@
 . "$(dirname "$0")/lib.sh"
 cd "$WORK" || exit 1
 
-# mkfile FILE LABEL TEST=v1,v2,... ...: a results file with these figures
-# (unit: us for lat*, points for score*, else MB/s)
-mkfile() {
-    python3 - "$@" <<'EOF'
-import json, sys
-path, label = sys.argv[1], sys.argv[2]
-tests = []
-for spec in sys.argv[3:]:
-    name, values = spec.rsplit("=", 1)
-    unit, hib = ("us", False) if name.startswith("lat") else \
-        ("points", True) if name.startswith("score") else ("MB/s", True)
-    params = {"command": "load", "clients": int(name.split()[1])} if name.startswith("load") \
-        else {"command": "micro"}
-    runs = [{"value": float(v), "started": "2026-01-01T00:00:00Z", "seconds": 1.0,
-             "document": {}} for v in values.split(",") if v]
-    tests.append({"name": name, "params": params, "unit": unit, "higher_is_better": hib,
-                  "runs": runs})
-doc = {"kbench_version": "0.1.0", "kind": "suite", "time": "2026-01-01T00:00:00Z",
-       "schema": 1, "label": label, "command": ["kbench", "suite"], "cwd": "/",
-       "params": {"timelimit_s": 60.0}, "system": {"kernel": label, "hostname": "h",
-       "machine": "x86_64", "cpu_model": "cpu"},
-       "started": "2026-01-01T00:00:00Z", "finished": True, "done": {}, "failures": [],
-       "tests": tests}
-json.dump(doc, open(path, "w"))
-EOF
-}
 
 # the samples of tests/unit/test_ttest.c, as ministat saw them:
 #   a: 98.2 101.5 99.7 103.1 100.4      d: 102.0 104.3 101.6 103.9 102.7 101.2
@@ -39,8 +13,8 @@ EOF
 # Welch (kbench): df 6.864, halves 1.849 (90%), 2.310 (95%), 3.429 (99%).
 A=98.2,101.5,99.7,103.1,100.4
 DD=102.0,104.3,101.6,103.9,102.7,101.2
-mkfile a.json base "load 1=$A" "load 5=$A" "lat_x=1.0,1.1,0.9" "only_a=1,2,3"
-mkfile b.json new "load 1=$DD" "load 5=$A" "lat_x=2.0,2.1,1.9" "only_b=1,2,3"
+mk_results a.json base "load 1=$A" "load 5=$A" "lat_x=1.0,1.1,0.9" "only_a=1,2,3"
+mk_results b.json new "load 1=$DD" "load 5=$A" "lat_x=2.0,2.1,1.9" "only_b=1,2,3"
 
 expect_rc "compare at 90%" 0 "$KBENCH" compare --test welch --confidence 90 a.json b.json
 expect_out_grep "90%: load 1 proven better by 2.04 +- 1.85" '^ +B +6 +102\.3 +102\.6 \+- 1\.03 +\+2\.02%  better: \+2\.04 \+- 1\.85 \(\+2\.02% \+- 1\.84%, p=0\.07[0-9]\)$'
@@ -57,7 +31,7 @@ expect_out_grep "99%: A's interval" '^load 1 +MB/s +A +5 +100\.4 +100\.6 \+- 3\.
 expect_out_grep "99%: load 1 not proven" '^ +B +6 .* \+2\.02%  ~ '
 
 # three files: C against A too; fewer than 3 runs: no verdict
-mkfile c.json two "load 1=120,121" "load 5=$A"
+mk_results c.json two "load 1=120,121" "load 5=$A"
 expect_rc "three files" 0 "$KBENCH" compare --test welch a.json b.json c.json
 expect_out_grep "too few runs says so" '^ +C +2 +120\.5 .*too few runs \(3 a side needed\)$'
 expect_out_grep "the third file is named C" '^C  c\.json: label two'
@@ -72,7 +46,7 @@ expect_true "name order" test "$(grep -Eo '^(lat_x|load [0-9]+)' "$WORK/out" | t
 
 # a run under --mem-limit against one without: matched when each side has
 # one such test, with a note; two limits of the same test are not guessed
-mkfile m.json lim "load 1 mem=12M=$DD" "load 5 mem=12M=$A" "load 5 mem=64M=$A"
+mk_results m.json lim "load 1 mem=12M=$DD" "load 5 mem=12M=$A" "load 5 mem=64M=$A"
 expect_rc "compare across a memory limit" 0 "$KBENCH" compare --test welch --confidence 90 a.json m.json
 expect_out_grep "the limited test is matched" '^ +B +6 +102\.3 +102\.6 \+- 1\.03 +\+2\.02%  better: '
 expect_out_grep "and the match is said" '^note: load 1 of A compared with load 1 mem=12M of B \(memory limits differ\)$'
@@ -80,16 +54,16 @@ expect_out_grep "two limits of one test stay apart" '^  B  load 5 mem=64M \(MB/s
 expect_out_grep "both of them" '^  B  load 5 mem=12M \(MB/s\), 5 runs: only in B$'
 
 # large figures in full (not cut to the column), a zero baseline gives no change
-mkfile big-a.json big "load 1=3e12,3.1e12,2.9e12" "lat_z=0,0,0"
-mkfile big-b.json big "load 1=3e12,3.1e12,2.95e12" "lat_z=0,0,1"
+mk_results big-a.json big "load 1=3e12,3.1e12,2.9e12" "lat_z=0,0,0"
+mk_results big-b.json big "load 1=3e12,3.1e12,2.95e12" "lat_z=0,0,1"
 expect_rc "large figures" 0 "$KBENCH" compare --test welch big-a.json big-b.json
 expect_out_grep "large figures as 6 digits" '^ +B +3 +3e\+12 3\.01667e\+12 \+- 1\.89729e\+11 +\+0\.56%  ~ \(p=0\.83\)$'
 expect_rc "lkml, zero baseline" 0 "$KBENCH" compare --test welch --style lkml big-a.json big-b.json
 expect_out_grep "lkml: no change against a zero mean: n/a" '^lat_z \(us, lower is better\) \|\| 0 -> 0\.3333 n/a ~$'
 expect_true "lkml: never nan" sh -c '! grep -qi nan "$0"' "$WORK/out"
 # a difference proven against a zero mean: its size, but no percentage
-mkfile zero-a.json zero "lat_z=0,0,0" "load 1=0,0,0"
-mkfile zero-b.json five "lat_z=5,5.1,4.9" "load 1=1,2,3"
+mk_results zero-a.json zero "lat_z=0,0,0" "load 1=0,0,0"
+mk_results zero-b.json five "lat_z=5,5.1,4.9" "load 1=1,2,3"
 expect_rc "a proven change against a zero mean" 0 "$KBENCH" compare --test welch zero-a.json zero-b.json
 expect_out_grep "table: the change is n/a" '^ +B +3 +5\.00 +5\.00 \+- 0\.2484 +n/a  worse: \+5\.00 \+- 0\.2[0-9]+ \(n/a, p=0\.00[0-9]\)$'
 expect_out_grep "table: n/a for MB/s too" '^ +B +3 +2\.00 +2\.00 \+- 2\.48 +n/a  ~ \(p=0\.07\)$'
@@ -98,7 +72,7 @@ expect_rc "lkml: a proven change against a zero mean" 0 "$KBENCH" compare --test
 expect_true "lkml: n/a on every line" test "$(grep -c ' n/a [~a-z?]*$' "$WORK/out")" -eq 2
 
 # a long name of two-byte characters is cut at a character in the Go form
-mkfile utf.json utf "$(python3 -c 'print("\u00e9" * 100)')=1,2,3"
+mk_results utf.json utf "$(python3 -c 'print("\u00e9" * 100)')=1,2,3"
 expect_rc "--export of a long UTF-8 name" 0 "$KBENCH" compare --test welch --export utf.json
 expect_true "the Go form is valid UTF-8" python3 -c 'import sys; open(sys.argv[1], encoding="utf-8", errors="strict").read()' "$WORK/out"
 expect_out_grep "the name cut after 63 characters" "^BenchmarkMicro/test=$(python3 -c 'print("\u00e9" * 63)') 1 1 MB/s$"
@@ -158,18 +132,18 @@ echo '{"a": 1}' >other.json
 expect_bad "some other JSON" '^kbench compare: other\.json: not a kbench results file$' "$KBENCH" compare --test welch a.json other.json
 python3 -c 'import json; d = json.load(open("a.json")); d["schema"] = 2; json.dump(d, open("new.json", "w"))'
 expect_bad "a newer schema" '^kbench compare: new\.json: schema 2 is newer than this kbench reads \(1\)' "$KBENCH" compare --test welch a.json new.json
-mkfile empty.json empty "load 1=" "load 5="
+mk_results empty.json empty "load 1=" "load 5="
 expect_bad "no runs" '^kbench compare: empty\.json: no runs recorded' "$KBENCH" compare --test welch a.json empty.json
-mkfile dup.json dup "load 1=1,2,3" "load 1=4,5,6"
+mk_results dup.json dup "load 1=1,2,3" "load 1=4,5,6"
 expect_bad "a test twice" "^kbench compare: dup\.json: test 'load 1' \(MB/s\) appears twice$" "$KBENCH" compare --test welch a.json dup.json
-mkfile huge.json huge "load 1=1e308,1e308,1e308"
+mk_results huge.json huge "load 1=1e308,1e308,1e308"
 expect_bad "figures whose sum overflows" "^kbench compare: huge\.json: test 'load 1': its figures are too large to average$" "$KBENCH" compare --test welch a.json huge.json
-mkfile spread.json spread "score=1e200,-1e200,1e200"
+mk_results spread.json spread "score=1e200,-1e200,1e200"
 expect_bad "figures whose spread overflows" "^kbench compare: spread\.json: test 'score': its figures are too large to average$" "$KBENCH" compare --test welch spread.json a.json
 # figures no measurement gives: a negative throughput, rate or time
-mkfile neg.json neg "load 1=100,-5,101"
+mk_results neg.json neg "load 1=100,-5,101"
 expect_bad "a negative MB/s" "^kbench compare: neg\.json: test 'load 1': run 2 is -5 MB/s, and a figure in MB/s cannot be negative$" "$KBENCH" compare --test welch a.json neg.json
-mkfile neglat.json neg "lat_x=1,2,-0.5"
+mk_results neglat.json neg "lat_x=1,2,-0.5"
 expect_bad "a negative latency" "^kbench compare: neglat\.json: test 'lat_x': run 3 is -0\.5 us, and a figure in us cannot be negative$" "$KBENCH" compare --test welch neglat.json a.json
 python3 - a.json <<'EOF'
 import json, sys
@@ -182,8 +156,8 @@ EOF
 for u in MiB_s lps KBps ns_op s; do
     expect_bad "a negative figure in $u" "^kbench compare: neg-$u\.json: test 'load 1': run 2 is -1 .*cannot be negative$" "$KBENCH" compare --test welch a.json "neg-$u.json"
 done
-mkfile negscore.json score "score=-3,-2,-4" "load 1=1,2,3"
-mkfile negscore2.json score "score=-3,-2,-4.5" "load 1=1,2,3"
+mk_results negscore.json score "score=-3,-2,-4" "load 1=1,2,3"
+mk_results negscore2.json score "score=-3,-2,-4.5" "load 1=1,2,3"
 expect_rc "a negative figure in a unit that may have one" 0 "$KBENCH" compare --test welch negscore.json negscore2.json
 # not numbers at all: JSON has no NaN or infinity, so the file is no JSON
 python3 -c 'import json; d = json.load(open("a.json")); d["tests"][0]["runs"][0]["value"] = float("nan"); json.dump(d, open("nan.json", "w"))'
