@@ -240,29 +240,29 @@ static int check_job(struct suite *s, const struct job *j, uint32_t max_io)
 int precheck_jobs(struct suite *s)
 {
 	uint32_t max_io = 0;
-	bool sized = false, loads = false;
+	const struct job *sized = NULL;
+	bool loads = false;
 	for (size_t i = 0; i < s->njobs; i++) {
-		sized |= s->jobs[i].mem_bytes != 0;
+		if (s->jobs[i].mem_bytes && !sized)
+			sized = &s->jobs[i];
 		loads |= s->jobs[i].kind == JOB_LOAD && s->jobs[i].mem_bytes;
-	}
-	if (sized) {
-		char why[PATH_MAX + 256];
-		const struct job *j = s->jobs;
-		while (!j->mem_bytes)
-			j++;
-		if (memcg_detect(&s->memcg_site, why, sizeof(why)) < 0)
-			return refuse(s, j, "--mem-limit: %s", why);
-		s->have_memcg_site = true;
 	}
 	if (loads && loadfile_max_io(s, &max_io) < 0) {
 		fprintf(stderr, "%s: the loadfile cannot be read for its largest I/O; "
 			"kbench load would refuse it too; nothing was run\n", s->cmd);
 		return KB_EXIT_USAGE;
 	}
+	/* what no system can give first, then what this one lacks */
 	for (size_t i = 0; i < s->njobs; i++) {
 		int rc = check_job(s, &s->jobs[i], max_io);
 		if (rc)
 			return rc;
+	}
+	if (sized) {
+		char why[PATH_MAX + 256];
+		if (memcg_detect(&s->memcg_site, why, sizeof(why)) < 0)
+			return refuse(s, sized, "--mem-limit: %s", why);
+		s->have_memcg_site = true;
 	}
 	return 0;
 }

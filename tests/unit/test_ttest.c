@@ -16,6 +16,7 @@
 #include "config.h"
 #include "stats/summary.h"
 #include "stats/ttest.h"
+#include "stats/utest.h"
 
 #include <math.h>
 #include <setjmp.h>
@@ -278,6 +279,48 @@ static void verdicts(void **state)
 	assert_string_equal(t_verdict_word(T_TOO_FEW), "too few runs");
 }
 
+/* The Mann-Whitney U test against figures scipy 1.10's mannwhitneyu(b, a)
+ * gives (method "exact" without ties, "asymptotic" with them) and the
+ * exact distribution counted by hand. */
+static void mann_whitney(void **state)
+{
+	(void)state;
+	struct u_result r;
+	/* every b above every a: U = 25, p = 2 / C(10, 5) = 2/252 */
+	double a[] = { 1, 2, 3, 4, 5 }, b[] = { 6, 7, 8, 9, 10 };
+	assert_int_equal(u_test(a, 5, b, 5, &r), 0);
+	assert_true(r.exact && r.b_larger);
+	assert_true(r.u == 25);
+	assert_true(fabs(r.p - 2.0 / 252) < 1e-12);
+	assert_true(fabs(r.p_min - 2.0 / 252) < 1e-12);
+	/* the other way round: U = 0, the same p, b smaller */
+	assert_int_equal(u_test(b, 5, a, 5, &r), 0);
+	assert_true(r.u == 0 && !r.b_larger && fabs(r.p - 2.0 / 252) < 1e-12);
+	/* interleaved, 6 against 7: U = 27, scipy p = 0.4452214452214452 */
+	double c[] = { 1, 3, 5, 7, 9, 11 }, d[] = { 2, 4, 6, 8, 10, 12, 14 };
+	assert_int_equal(u_test(c, 6, d, 7, &r), 0);
+	assert_true(r.exact && r.u == 27);
+	assert_true(fabs(r.p - 0.4452214452214452) < 1e-12);
+	/* ties: the normal approximation, scipy p = 0.0119252335930176 */
+	double e[] = { 4.2, 3.9, 10.3, 14.3, 14.3 }, f[] = { 2.1, 2.3, 2.0, 2.2, 2.4 };
+	assert_int_equal(u_test(e, 5, f, 5, &r), 0);
+	assert_true(!r.exact && r.u == 0);
+	assert_true(fabs(r.p - 0.0119252335930176) < 1e-12);
+	/* three a side: the smallest p is 0.1, reached when they are apart */
+	double g[] = { 58.2, 1.95, 1.87 }, h[] = { 1.80, 1.82, 1.79 };
+	assert_int_equal(u_test(g, 3, h, 3, &r), 0);
+	assert_true(fabs(r.p - 0.1) < 1e-12 && fabs(r.p_min - 0.1) < 1e-12);
+	/* all the same: no difference */
+	double k[] = { 5, 5, 5 };
+	assert_int_equal(u_test(k, 3, k, 3, &r), 0);
+	assert_true(r.p == 1 && r.u == 4.5);
+	assert_int_equal(u_test(k, 0, k, 3, &r), -1);
+	/* the exact distribution sums to one: p of U at its mean is 1 */
+	double m[] = { 1, 4, 5, 8 }, n[] = { 2, 3, 6, 7 };
+	assert_int_equal(u_test(m, 4, n, 4, &r), 0);
+	assert_true(r.u == 8 && r.p == 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -289,6 +332,7 @@ int main(void)
 		cmocka_unit_test(pooled_verdicts_as_ministat),
 		cmocka_unit_test(welch),
 		cmocka_unit_test(verdicts),
+		cmocka_unit_test(mann_whitney),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
