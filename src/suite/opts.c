@@ -350,9 +350,9 @@ static int check_kbench(struct suite *s)
 		{ s->per_proc_arg, "--clients-per-process" }, { s->rate_arg, "--target-rate" },
 		{ s->sync_open ? "" : NULL, "--sync" }, { s->sync_dirs ? "" : NULL, "--sync-dirs" },
 		{ s->fsync_write ? "" : NULL, "--fsync" }, { s->xattr ? "" : NULL, "--xattr" },
-		{ s->backend || s->server ? "" : NULL, "-B" }, { s->server, "--server" },
-		{ s->tcp_opts, "--tcp-options" }, { s->nfs, "--nfs" },
+		{ s->server, "--server" }, { s->tcp_opts, "--tcp-options" }, { s->nfs, "--nfs" },
 		{ s->smb_share, "--smb-share" }, { s->smb_user, "--smb-user" },
+		{ s->backend || s->server ? "" : NULL, "-B" },
 	};
 	for (size_t i = 0; s->nclients && i < sizeof(through) / sizeof(through[0]); i++) {
 		if (!through[i].given)
