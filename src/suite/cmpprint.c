@@ -92,6 +92,34 @@ static void put_json(FILE *out, const json_t *v)
 	free(s);
 }
 
+/* The device settings of a disk test (kbench suite records them in its
+ * params) that differ between A and file k: read-ahead, scheduler and the
+ * rest decide a disk figure as much as the kernel does. */
+static void print_device_notes(FILE *out, const struct cmp *c, size_t k)
+{
+	static const char *const keys[] = { "model", "read_ahead_kb", "scheduler", "rotational",
+					    "nr_requests", "queue_depth", "write_cache" };
+	for (size_t i = 0; i < c->nrows; i++) {
+		const struct cmp_row *r = &c->rows[i];
+		if (!r->t[k])
+			continue;
+		json_t *x = json_object_get(r->t[0]->params, "device_info");
+		json_t *y = json_object_get(r->t[k]->params, "device_info");
+		for (size_t j = 0; x && y && j < sizeof(keys) / sizeof(keys[0]); j++) {
+			json_t *vx = json_object_get(x, keys[j]), *vy = json_object_get(y, keys[j]);
+			if (!vx || !vy || json_equal(vx, vy))
+				continue;
+			fputs("note: ", out);
+			esc_put(out, r->name, 0);
+			fprintf(out, ": the device's %s differs: A ", keys[j]);
+			put_json(out, vx);
+			fprintf(out, ", %c ", (int)('A' + k));
+			put_json(out, vy);
+			fputc('\n', out);
+		}
+	}
+}
+
 /* Settings that make figures incomparable, said once. */
 static void print_notes(FILE *out, const struct cmp *c)
 {
@@ -117,6 +145,7 @@ static void print_notes(FILE *out, const struct cmp *c)
 			esc_put(out, fk, 0);
 			fputc('\n', out);
 		}
+		print_device_notes(out, c, k);
 		for (size_t i = 0; i < c->nrows; i++)
 			if (c->rows[i].t[k] && strcmp(c->rows[i].t[k]->name, c->rows[i].name)) {
 				fputs("note: ", out);

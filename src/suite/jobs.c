@@ -9,6 +9,7 @@
  *          "skipped" gives no figure and its row says why.
  */
 #include "config.h"
+#include "disk/devinfo.h"
 #include "disk/disk.h"
 #include "load/load.h"
 #include "suite/jobs.h"
@@ -147,6 +148,13 @@ static json_t *job_row(struct suite *s, const struct job *j)
 				      s->disk);
 		if (p && j->mem)
 			json_object_set_new(p, "mem_limit", json_string(j->mem));
+		/* the device's settings when the row is made (each run's
+		 * document has them as they were for that run) */
+		struct dev_info di;
+		char why[200];
+		if (p && !find_row(s->doc, j->name) &&
+		    devinfo_collect(s->disk, &di, why, sizeof(why)) == 0)
+			json_object_set_new(p, "device_info", devinfo_json(s->disk, &di));
 		return row(s->doc, j->name, p, "MiB/s", true);
 	}
 	case JOB_MICRO:

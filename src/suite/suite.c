@@ -29,6 +29,7 @@
 #include "config.h"
 #include "commands.h"
 #include "cli.h"
+#include "disk/devinfo.h"
 #include "result/result.h"
 #include "result/sysinfo.h"
 #include "suite/child.h"
@@ -297,10 +298,16 @@ static json_t *system_json(const struct suite *s)
 	char real[PATH_MAX];
 	json_object_set_new(o, "directory", json_string(realpath(dir, real) ? real : dir));
 	json_object_set_new(o, "fs_options", json_string(x.fs_options));
-	if (s->disk)
-		json_object_set_new(o, "disk", json_pack("{s:s, s:s, s:I}", "device", s->disk,
-				    "model", x.disk_model,
-				    "size_bytes", (json_int_t)x.disk_size_bytes));
+	if (s->disk) {
+		json_t *d = json_pack("{s:s, s:s, s:I}", "device", s->disk, "model", x.disk_model,
+				      "size_bytes", (json_int_t)x.disk_size_bytes);
+		struct dev_info di;
+		char why[200];
+		/* hdparm DEV's settings at the start (kbench disk --info) */
+		if (d && devinfo_collect(s->disk, &di, why, sizeof(why)) == 0)
+			json_object_set_new(d, "settings", devinfo_json(s->disk, &di));
+		json_object_set_new(o, "disk", d);
+	}
 	return o;
 }
 

@@ -129,6 +129,21 @@ expect_out_grep "nothing in common: each file's tests listed" '^  B  load 2 \(MB
 expect_true "nothing in common: no chart" test ! -e none.svg
 expect_rc "nothing in common, --json: exit 1" 1 "$KBENCH" compare --json none-a.json none-b.json
 
+# ---- the device's settings differ: said ----
+mk_results ra.json a "disk -t=100,101,102,103,104"
+mk_results rb.json b "disk -t=90,91,92,93,94"
+python3 - <<'EOF'
+import json
+for path, ra in (("ra.json", 128), ("rb.json", 4096)):
+    d = json.load(open(path))
+    d["tests"][0]["params"] = {"command": "disk", "test": "buffered", "device": "/dev/sdb",
+                               "device_info": {"read_ahead_kb": ra, "scheduler": "none"}}
+    json.dump(d, open(path, "w"))
+EOF
+expect_rc "compare disks with other settings" 0 "$KBENCH" compare ra.json rb.json
+expect_out_grep "a read-ahead that differs is said" '^note: disk -t: the device.s read_ahead_kb differs: A 128, B 4096$'
+expect_no_grep "the same scheduler is not" "$WORK/out" 'scheduler differs'
+
 # ---- --by mem: one file compared within itself ----
 mk_results by.json both "@mem_limits=none,32M" "load 1 mem=32M=5,6,7,8,9" \
     "load 1 mem=none=10,11,12,13,14" "disk -T mem=32M=50,51,52,53,54" \

@@ -87,5 +87,6 @@ expect_rc "disk and micro under none and 64M" 0 "$KBENCH" suite --disk disk.img 
 expect_true "a row per job and limit" test "$(jget dm.json '[t["name"] for t in d["tests"]]')" = "['disk -T mem=none', 'disk -t mem=none', 'disk -T mem=64M', 'disk -t mem=64M', 'lat_syscall_null mem=none', 'lat_syscall_null mem=64M']"
 expect_true "the limited runs have their cgroup's peak, within the limit" test "$(jget dm.json 'all(0 < r["mem_peak_bytes"] <= 64 << 20 for t in d["tests"] if t["name"].endswith("=64M") for r in t["runs"])')" = True
 expect_true "the unlimited runs have none" test "$(jget dm.json 'any("mem_peak_bytes" in r for t in d["tests"] if t["name"].endswith("=none") for r in t["runs"])')" = False
+expect_true "the disk rows hold the device's settings" test "$(jget dm.json '[t["params"]["device_info"]["of_file"] for t in d["tests"][:4]] + [d["system"]["disk"]["settings"]["of_file"]]')" = "[True, True, True, True, True]"
 expect_true "the rows say their limit" test "$(jget dm.json '[t["params"].get("mem_limit") for t in d["tests"]]')" = "['none', 'none', '64M', '64M', 'none', '64M']"
 finish
