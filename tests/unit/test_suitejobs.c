@@ -466,7 +466,7 @@ static void change_against_zero(void **state)
 	assert_non_null(strstr(out, "lat_z (us, lower is better) || 0 -> 5.00 n/a worse\n"));
 	assert_non_null(strstr(out, "     n/a  worse: +5.00 +- "));
 	assert_non_null(strstr(out, " (n/a, p=0.00"));
-	assert_non_null(strstr(out, "\"lat_z (us, lower is better; B: n/a)\" NaN 0"));
+	assert_non_null(strstr(out, "\"lat_z (us, lower is better; B: n/a)\" 0"));
 	assert_null(strstr(out, "nan%"));
 	assert_null(strstr(out, "inf"));
 	char buf[16];
@@ -635,6 +635,63 @@ static void split_by_mem(void **state)
 	suitefile_free(&f);
 }
 
+/* The chart: every run a point, a failed run a mark, and a y range that
+ * holds every bar and interval (Welch), so none is clipped. */
+static void plot_points(void **state)
+{
+	(void)state;
+	char err[300];
+	struct suitefile f[2];
+	const char *docs[2] = {
+		"{\"kbench_version\": \"0.1.0\", \"kind\": \"suite\", \"schema\": 1, \"tests\": "
+		"[{\"name\": \"lat_y\", \"unit\": \"us\", \"higher_is_better\": false, \"runs\": "
+		"[{\"value\": 10}, {\"value\": 11}, {\"value\": 12}]}, "
+		"{\"name\": \"load 2\", \"params\": {\"command\": \"load\", \"clients\": 2}, "
+		"\"unit\": \"MB/s\", \"higher_is_better\": true, \"runs\": [{\"value\": 50}, "
+		"{\"value\": 52}, {\"value\": 54}]}]}",
+		"{\"kbench_version\": \"0.1.0\", \"kind\": \"suite\", \"schema\": 1, "
+		"\"failures\": [{\"test\": \"lat_y\", \"run\": 4}, {\"test\": \"load 2\", "
+		"\"run\": 3}], \"tests\": "
+		"[{\"name\": \"lat_y\", \"unit\": \"us\", \"higher_is_better\": false, \"runs\": "
+		"[{\"value\": 13}, {\"value\": 15}, {\"value\": 20}]}, "
+		"{\"name\": \"load 2\", \"params\": {\"command\": \"load\", \"clients\": 2}, "
+		"\"unit\": \"MB/s\", \"higher_is_better\": true, \"runs\": [{\"value\": 60}, "
+		"{\"value\": 61}]}]}" };
+	for (size_t k = 0; k < 2; k++)
+		assert_int_equal(read_text(docs[k], err, sizeof(err), &f[k]), 0);
+	struct cmp c = { .cmd = "kbench compare", .f = f, .nf = 2, .conf = 95,
+			 .method = CMP_WELCH };
+	assert_int_equal(cmp_build(&c), 0);
+	char *out = NULL;
+	size_t len = 0;
+	FILE *o = open_memstream(&out, &len);
+	assert_non_null(o);
+	plot_script(o, &c, "p.svg");
+	fclose(o);
+	/* lat_y of B: its three runs in percent of A's mean (11), and its failure */
+	assert_non_null(strstr(out, " 18.18181818 \"\" 0\n"));
+	assert_non_null(strstr(out, " 36.36363636 \"\" 0\n"));
+	assert_non_null(strstr(out, " 81.81818182 \"\" 0\n"));
+	assert_non_null(strstr(out, "\"failed\" 2\n"));
+	/* load 2: every run, and the failed one at 0 */
+	assert_non_null(strstr(out, " 61 run\n"));
+	assert_non_null(strstr(out, " 0 failed\n"));
+	assert_non_null(strstr(out, "title 'failed run (no figure)'"));
+	/* the y range of the change chart holds the bar and its interval */
+	const struct cmp_row *r = &c.rows[0];
+	double lo, hi;
+	const char *yr = strstr(strstr(out, "change of the mean"), "set yrange [");
+	assert_non_null(yr);
+	assert_int_equal(sscanf(yr, "set yrange [%lf:%lf]", &lo, &hi), 2);
+	assert_true(lo <= r->d[1].pct - r->d[1].pct_half);
+	assert_true(hi >= r->d[1].pct + r->d[1].pct_half);
+	assert_true(hi >= 81.8);
+	free(out);
+	free(c.rows);
+	suitefile_free(&f[0]);
+	suitefile_free(&f[1]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -649,6 +706,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(child_command_lines, setup, teardown),
 		cmocka_unit_test_setup_teardown(network_server_checked, setup, teardown),
 		cmocka_unit_test(split_by_mem),
+		cmocka_unit_test(plot_points),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
