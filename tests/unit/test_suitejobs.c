@@ -480,6 +480,35 @@ static void change_against_zero(void **state)
 	suitefile_free(&f[1]);
 }
 
+/* --resume of a series with micro under two memory limits: a micro row
+ * counts against the micro job of its own limit. */
+static void progress_micro_by_limit(void **state)
+{
+	struct fixture *fx = *state;
+	struct suite *s = &fx->s;
+	char why[300];
+	s->disk = NULL;
+	s->micro = 1;
+	s->mems[0] = "none";
+	s->mems[1] = "64M";
+	s->mem_bytes[1] = 64 << 20;
+	s->nmems = 2;
+	s->runs = 3;
+	jobs_build(s);
+	assert_int_equal(s->njobs, 2);
+	assert_string_equal(s->jobs[1].name, "micro mem=64M");
+	json_t *done = json_object_get(s->doc, "done");
+	add_test(s->doc, "lat_x mem=64M", "micro", 1);
+	json_object_set_new(json_object_get(json_array_get(json_object_get(s->doc, "tests"), 0),
+					    "params"), "mem_limit", json_string("64M"));
+	json_object_set_new(done, "micro mem=none", json_integer(0));
+	json_object_set_new(done, "micro mem=64M", json_integer(1));
+	assert_int_equal(progress_check(s, why, sizeof(why)), 0);
+	json_object_set_new(done, "micro mem=64M", json_integer(0));
+	assert_int_equal(progress_check(s, why, sizeof(why)), -1);
+	assert_non_null(strstr(why, "test 'lat_x mem=64M': done counts 0 micro runs"));
+}
+
 /* The load child's command line carries every option passed through, as
  * given; --server alone means -B sockio; disk and micro get theirs. */
 static void child_command_lines(void **state)
@@ -706,6 +735,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(child_command_lines, setup, teardown),
 		cmocka_unit_test_setup_teardown(network_server_checked, setup, teardown),
 		cmocka_unit_test(split_by_mem),
+		cmocka_unit_test_setup_teardown(progress_micro_by_limit, setup, teardown),
 		cmocka_unit_test(plot_points),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
