@@ -226,7 +226,7 @@ int cmp_split_by(const struct suitefile *f, const char *dim, struct suitefile *o
 		else
 			(*left)++;
 	}
-	int rc = nv < 2 ? -1 : 0;
+	int rc = nv < 2 ? -2 : 0;
 	for (i = 0; i < nv; i++) {
 		if (!rc && split_one(f, dim, vals[i], &out[*nout]) < 0) {
 			suitefile_free(&out[*nout]);
@@ -237,8 +237,8 @@ int cmp_split_by(const struct suitefile *f, const char *dim, struct suitefile *o
 		}
 		free(vals[i]);
 	}
-	if (nv < 2)
-		*nout = nv;
+	if (rc == -2)
+		*nout = nv;   /* values found; nothing made */
 	return rc;
 }
 
@@ -483,19 +483,22 @@ static int split_file(struct cmp *c, const struct cmp_opts *o, struct suitefile 
 	*whole = c->f[0];
 	memset(&c->f[0], 0, sizeof(c->f[0]));
 	c->nf = 0;
-	if (cmp_split_by(whole, o->by, c->f, CMP_MAX_FILES, &c->nf, &left) == 0)
+	size_t n = 0;
+	int rc = cmp_split_by(whole, o->by, c->f, CMP_MAX_FILES, &n, &left);
+	if (rc == 0) {
+		c->nf = n;
 		return 0;
-	esc_str(shown, sizeof(shown), whole->path);
-	if (errno == ENOMEM && c->nf >= 2) {
+	}
+	if (rc == -1) {
+		for (size_t k = 0; k < n; k++)
+			suitefile_free(&c->f[k]);
 		fprintf(stderr, "%s: out of memory\n", c->cmd);
 		return KB_EXIT_FAIL;
 	}
+	esc_str(shown, sizeof(shown), whole->path);
 	fprintf(stderr, "%s: --by %s: %s holds %zu value%s of %s (its tests' names have no "
-		"\" %s=\" or one value): nothing to compare\n", c->cmd, o->by, shown, c->nf,
-		c->nf == 1 ? "" : "s", o->by, o->by);
-	for (size_t k = 0; k < c->nf; k++)
-		suitefile_free(&c->f[k]);
-	c->nf = 0;
+		"\" %s=\" or one value): nothing to compare\n", c->cmd, o->by, shown, n,
+		n == 1 ? "" : "s", o->by, o->by);
 	return KB_EXIT_FAIL;
 }
 

@@ -85,9 +85,10 @@ double cmp_center(const struct cmp *c, const struct cmp_row *r, size_t k);
  * of the file's params.mem_limits, else of first appearance), each holding
  * that value's tests under their names without the dimension, and path
  * "PATH mem=VALUE"; tests without the dimension are left out (their
- * count in *left).  Returns 0; -1 when the file has fewer than two values
- * (nothing to compare; *nout says how many) or memory runs out (errno
- * ENOMEM).  Free each out[k] with suitefile_free. */
+ * count in *left).  Returns 0; -2 when the file has fewer than two values
+ * (nothing to compare: *nout says how many, and nothing was made); -1
+ * when memory runs out (out[0..*nout-1] were made).  Free each
+ * out[0..*nout-1] with suitefile_free after 0 or -1. */
 int cmp_split_by(const struct suitefile *f, const char *dim, struct suitefile *out,
 		 size_t max, size_t *nout, size_t *left);
 
