@@ -354,9 +354,14 @@ static int check_kbench(struct suite *s)
 		{ s->smb_share, "--smb-share" }, { s->smb_user, "--smb-user" },
 		{ s->backend || s->server ? "" : NULL, "-B" },
 	};
-	for (size_t i = 0; s->nclients && i < sizeof(through) / sizeof(through[0]); i++) {
+	for (size_t i = 0; i < sizeof(through) / sizeof(through[0]); i++) {
 		if (!through[i].given)
 			continue;
+		if (!s->nclients) {
+			fprintf(stderr, "%s: %s is an option of the load jobs, and --clients none "
+				"runs none\n", s->cmd, through[i].want);
+			return KB_EXIT_USAGE;
+		}
 		int has = ask_kbench(s, help_load, through[i].want, NULL, 0);
 		if (has < 0) {
 			fprintf(stderr, "%s: cannot run %s: %s\n", s->cmd, s->exe, strerror(errno));

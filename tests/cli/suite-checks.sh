@@ -45,6 +45,7 @@ expect_bad "--clients-per-process 0" '^kbench suite: --clients-per-process 0: gi
 expect_bad "-R 0" '^kbench suite: -R 0: give a rate above 0 in MB/sec' "$KBENCH" suite -R 0
 expect_bad "--copies without --micro" '^kbench suite: --copies is an option of the micro jobs: give --micro too' "$KBENCH" suite --copies 2
 expect_bad "--micro-quick without --micro" '^kbench suite: --micro-quick is an option of the micro jobs' "$KBENCH" suite --micro-quick
+expect_bad "a load option without load" "^kbench suite: --sync is an option of the load jobs, and --clients none runs none\$" "$KBENCH" suite --clients none --micro -s
 expect_bad "--server with -B nfs" "^kbench suite: --server is sockio's; -B nfs takes no --server" "$KBENCH" suite -B nfs --server h
 
 # ---- options of the network backends: passed through once this kbench's load has them ----

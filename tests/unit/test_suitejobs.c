@@ -144,6 +144,14 @@ static void disk_figure(void **state)
 	char name[128];
 	suitefile_go_name(t, name, sizeof(name));
 	assert_string_equal(name, "Disk/test=buffered");
+	/* under a memory limit: its own row and Go name */
+	struct job jm = { .kind = JOB_DISK_BUFFERED, .mem = "32M", .mem_bytes = 32 << 20,
+			  .name = "disk -t mem=32M" };
+	assert_int_equal(jobs_record(&fx->s, &jm, "x", 7, msg, sizeof(msg)), 0);
+	json_t *tm = test_named(fx, "disk -t mem=32M");
+	assert_non_null(tm);
+	suitefile_go_name(tm, name, sizeof(name));
+	assert_string_equal(name, "Disk/test=buffered/mem=32M");
 	/* a -T document does not give a -t figure */
 	child_writes(fx, "{\"kind\": \"disk\", \"results\": [{\"cached\": {\"runs\": "
 		     "[{\"MB_per_s\": 9000}]}}]}");
@@ -201,6 +209,18 @@ static void micro_figures(void **state)
 	assert_non_null(strstr(buf, "\nBenchmarkMicro/test=byte_pipe 1 1500000 lps\n"));
 	assert_null(strstr(buf, "lat_tcp"));
 	free(buf);
+	/* under a memory limit: rows of their own, named with it, and Go names */
+	struct job jm = { .kind = JOB_MICRO, .mem = "64M", .mem_bytes = 64 << 20,
+			  .name = "micro mem=64M" };
+	child_writes(fx, doc);
+	assert_int_equal(jobs_record(&fx->s, &jm, "x", 20, msg, sizeof(msg)), 0);
+	json_t *latm = test_named(fx, "lat_syscall_null mem=64M");
+	assert_non_null(latm);
+	assert_int_equal(json_array_size(json_object_get(latm, "runs")), 1);
+	assert_int_equal(json_array_size(json_object_get(lat, "runs")), 2);
+	char name[128];
+	suitefile_go_name(latm, name, sizeof(name));
+	assert_string_equal(name, "Micro/test=lat_syscall_null/mem=64M");
 	/* nothing reported at all is a failure */
 	child_writes(fx, "{\"kind\": \"micro\", \"results\": {\"tests\": []}}");
 	assert_int_equal(jobs_record(&fx->s, &j, "x", 1, msg, sizeof(msg)), -1);
