@@ -167,7 +167,9 @@ void cmp_verdict_text(const struct cmp *c, const struct cmp_row *r, size_t k, ch
 {
 	char d[32], h[32], pct[64];
 	if (c->method == CMP_UTEST) {
-		if (r->v[k] == T_TOO_FEW)
+		if (!r->t[0]->summarised || !r->t[k] || !r->t[k]->summarised)
+			snprintf(buf, n, "no verdict: %s has no runs", r->t[0]->summarised ? "it" : "A");
+		else if (r->v[k] == T_TOO_FEW)
 			snprintf(buf, n, "too few runs for the U test at %g%% (%zu and %zu: p >= %.2g)",
 				 c->conf, r->t[0]->n, r->t[k]->n, r->u[k].p_min);
 		else

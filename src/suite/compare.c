@@ -454,8 +454,11 @@ static int report(struct cmp *c, const struct cmp_opts *o)
 		return KB_EXIT_FAIL;
 	}
 	if (!c->nrows) {
-		/* what each file holds, and why there is no table, chart or JSON */
-		cmp_print_table(stdout, c);
+		/* what each file holds, and why there is no comparison or chart */
+		if (o->json)
+			cmp_print_json(stdout, c);
+		else
+			cmp_print_table(stdout, c);
 		fflush(stdout);
 		char shown[300];
 		fprintf(stderr, "%s: no test of A (%s) is in %s: nothing to compare\n", c->cmd,

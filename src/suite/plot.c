@@ -111,11 +111,27 @@ static const char *mem_of(const struct cmp_row *r)
 	return m ? m : "";
 }
 
+/* "B: LABEL", or "B: PATH" when the label is missing or another file's
+ * too (compare --by: one file's parts share its label). */
 static const char *file_title(const struct cmp *c, size_t k, char *buf, size_t n)
 {
 	const char *label = json_string_value(json_object_get(c->f[k].doc, "label"));
-	snprintf(buf, n, "%c: %s", (int)('A' + k), label && *label ? label : c->f[k].path);
+	bool shared = false;
+	for (size_t j = 0; label && j < c->nf; j++) {
+		const char *other = json_string_value(json_object_get(c->f[j].doc, "label"));
+		shared |= j != k && other && !strcmp(other, label);
+	}
+	snprintf(buf, n, "%c: %s", (int)('A' + k), label && *label && !shared ? label :
+		 c->f[k].path);
 	return buf;
+}
+
+/* The memory limit of file k's test on r, "" for none. */
+static const char *mem_in(const struct cmp_row *r, size_t k)
+{
+	const char *m = r->t[k] ? json_string_value(json_object_get(r->t[k]->params,
+								   "mem_limit")) : NULL;
+	return m ? m : "";
 }
 
 /* The distinct memory limits of the load rows ("" for none); returns how many. */
@@ -245,9 +261,15 @@ static void load_chart(FILE *f, const struct cmp *c, const char **mems, size_t n
 	for (size_t k = 0; k < c->nf; k++)
 		for (size_t m = 0; m < nmems; m++) {
 			int color = (int)(k * nmems + m + 1);
+			/* the limit of this file's tests on these rows (A's may differ:
+			 * "load 4" against "load 4 mem=48M") */
+			const char *mk = "";
+			for (size_t i = 0; i < c->nrows && !*mk; i++)
+				if (is_load(&c->rows[i]) && !strcmp(mem_of(&c->rows[i]), mems[m]))
+					mk = mem_in(&c->rows[i], k);
 			file_title(c, k, title, sizeof(title) - 40);
-			if (*mems[m])
-				snprintf(title + strlen(title), 40, " mem=%s", mems[m]);
+			if (*mk && !strstr(title, " mem="))
+				snprintf(title + strlen(title), 40, " mem=%s", mk);
 			fprintf(f, "%s$L%zu_%zu using 1:2%s with %s lw 2 pt 7 lc %d title ",
 				k || m ? ", \\\n     " : "", k, m, welch(c) ? ":3" : "",
 				welch(c) ? "yerrorlines" : "linespoints", color);
