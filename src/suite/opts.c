@@ -323,6 +323,36 @@ static int check_paths(struct suite *s)
 	return 0;
 }
 
+/* Every test --micro=TESTS names is one kbench micro --list lists (the
+ * first word of a line). */
+static int check_micro_names(struct suite *s)
+{
+	const char *list[] = { "micro", "--list", NULL };
+	if (ask_kbench(s, list, NULL, NULL, 0) != 1) {
+		fprintf(stderr, "%s: --micro: kbench micro --list failed\n", s->cmd);
+		return KB_EXIT_USAGE;
+	}
+	for (size_t i = 0; i < s->nmicro; i++) {
+		FILE *f = fopen(s->child_log, "re");
+		char line[512];
+		int found = 0;
+		size_t len = strlen(s->micro_tests[i]);
+		while (f && !found && fgets(line, sizeof(line), f))
+			found = !strncmp(line, s->micro_tests[i], len) &&
+				(line[len] == ' ' || line[len] == '\t' || line[len] == '\n');
+		if (f)
+			fclose(f);
+		if (!found) {
+			char shown[200];
+			fprintf(stderr, "%s: --micro: this kbench's micro has no test '%s' (kbench "
+				"micro --list names them)\n", s->cmd,
+				esc_str(shown, sizeof(shown), s->micro_tests[i]));
+			return KB_EXIT_USAGE;
+		}
+	}
+	return 0;
+}
+
 /* What the kbench binary that runs the children accepts. */
 static int check_kbench(struct suite *s)
 {
@@ -377,6 +407,8 @@ static int check_kbench(struct suite *s)
 		fprintf(stderr, "%s: --micro: this kbench has no micro command\n", s->cmd);
 		return KB_EXIT_USAGE;
 	}
+	if (s->nmicro && check_micro_names(s))
+		return KB_EXIT_USAGE;
 	if (s->loadfile) {
 		const char *chk[] = { "load", "--check",
 				      s->loadfile_path ? s->loadfile_path : s->loadfile, NULL };

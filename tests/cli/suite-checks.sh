@@ -38,6 +38,8 @@ expect_bad "a disk run under 4M" '^kbench suite: disk -T mem=4M: --mem-limit 4M 
 mkdir empty-path
 expect_bad "a micro test's tool missing" '^kbench suite: micro: the byte_shell tests need sort, which is not in PATH; nothing was run$' \
     env PATH="$WORK/empty-path" "$KBENCH" suite --clients none --micro=byte_shell1 --runs 1 --pause 0 -o m.json
+expect_bad "a micro test this kbench lacks" "^kbench suite: --micro: this kbench's micro has no test 'lat_nosuch' \\(kbench micro --list names them\\)\$" \
+    "$KBENCH" suite --clients none --micro=lat_syscall_null,lat_nosuch --runs 1 --pause 0 -o m.json
 expect_true "still no results file" test ! -e m.json
 
 # ---- option values ----
