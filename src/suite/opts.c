@@ -403,6 +403,23 @@ static int check_kbench(struct suite *s)
 			return KB_EXIT_USAGE;
 		}
 	}
+	/* the backend: kbench load --check takes -B and refuses a name it lacks */
+	const char *backend = s->backend ? s->backend : s->server ? "sockio" : NULL;
+	if (backend && s->nclients) {
+		const char *lf = s->loadfile_path ? s->loadfile_path : s->loadfile;
+		const char *chk[] = { "load", "-B", backend, "--check", lf, NULL };
+		char *deflf = lf ? NULL : load_loadfile_path(NULL);
+		if (!lf)
+			chk[4] = deflf ? deflf : "client.txt";
+		int ok = ask_kbench(s, chk, NULL, last, sizeof(last));
+		free(deflf);
+		if (ok != 1) {
+			char shown[300];
+			fprintf(stderr, "%s: -B %s: kbench load refuses it: %s\n", s->cmd, backend,
+				last[0] ? esc_str(shown, sizeof(shown), last) : "(no message)");
+			return KB_EXIT_USAGE;
+		}
+	}
 	if (s->micro && ask_kbench(s, help_micro, NULL, NULL, 0) != 1) {
 		fprintf(stderr, "%s: --micro: this kbench has no micro command\n", s->cmd);
 		return KB_EXIT_USAGE;

@@ -60,6 +60,19 @@ for opt in --server --nfs --smb-share --smb-user --tcp-options; do
     fi
 done
 
+# a sockio series: refused before it starts, by the backend this load
+# lacks, or by a server that does not answer (a port just closed)
+port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+if "$KBENCH" load -B sockio --check "$LF" >/dev/null 2>&1; then
+    expect_bad "--server that does not answer" "^kbench suite: load 1: its server 127\\.0\\.0\\.1 port $port cannot be reached: Connection refused; nothing was run\$" \
+        "$KBENCH" suite -c "$LF" --clients 1 --server "127.0.0.1:$port" -o m.json
+else
+    expect_bad "--server while load has no sockio" "^kbench suite: -B sockio: kbench load refuses it: .*sockio" \
+        "$KBENCH" suite -c "$LF" --clients 1 --server "127.0.0.1:$port" -o m.json
+fi
+expect_bad "-B a backend no load has" "^kbench suite: -B nosuch: kbench load refuses it: " "$KBENCH" suite -c "$LF" --clients 1 -B nosuch -o m.json
+expect_true "no results file after the refused backends" test ! -e m.json
+
 # ---- load options passed through, as the load document shows ----
 expect_rc "-s -F --clients-per-process -R passed to load" 0 "$KBENCH" suite -D "$D" -c "$LF" \
     --clients 2 --runs 1 -t 1 --warmup 0 --pause 0 -s -F --clients-per-process 2 -R 500 -o p.json
