@@ -147,7 +147,7 @@ static void print_notes(FILE *out, const struct cmp *c)
 		}
 		print_device_notes(out, c, k);
 		for (size_t i = 0; i < c->nrows; i++)
-			if (c->rows[i].t[k] && strcmp(c->rows[i].t[k]->name, c->rows[i].name)) {
+			if (c->rows[i].t[k] && !cmp_same_name(c->rows[i].t[k]->name, c->rows[i].name)) {
 				fputs("note: ", out);
 				esc_put(out, c->rows[i].name, 0);
 				fputs(" of A compared with ", out);

@@ -48,7 +48,7 @@ static size_t canon_len(const char *name)
 	return n > k && !strcmp(name + n - k, none) ? n - k : n;
 }
 
-static bool same_name(const char *a, const char *b)
+bool cmp_same_name(const char *a, const char *b)
 {
 	size_t n = canon_len(a);
 	return n == canon_len(b) && !strncmp(a, b, n);
@@ -61,7 +61,7 @@ static const struct sf_test *find_test_exact(const struct suitefile *f, const ch
 		if (!strcmp(f->t[i].name, name) && !strcmp(f->t[i].unit, unit))
 			return &f->t[i];
 	for (size_t i = 0; i < f->nt; i++)
-		if (same_name(f->t[i].name, name) && !strcmp(f->t[i].unit, unit))
+		if (cmp_same_name(f->t[i].name, name) && !strcmp(f->t[i].unit, unit))
 			return &f->t[i];
 	return NULL;
 }

@@ -60,6 +60,10 @@ struct cmp {
  * only in the memory limit, when each file has just one such test (a run
  * with --mem-limit against one without: "load 4" and "load 4 mem=48M").
  * NULL when none matches. */
+/* Are test names a and b the same test: equal, or but for a trailing
+ * " mem=none" (no limit)? */
+bool cmp_same_name(const char *a, const char *b);
+
 const struct sf_test *cmp_find_test(const struct suitefile *f, const struct suitefile *from,
 				    const char *name, const char *unit);
 

@@ -106,6 +106,7 @@ mk_results pb.json limits "load 5 mem=none=10,11,12,13,14" "load 5 mem=32M=5,6,7
 mk_results pc.json three "load 5=20,21,22,23,24" "only_bc=1,2,3"
 expect_rc "load 5 against load 5 mem=none" 0 "$KBENCH" compare pa.json pb.json
 expect_out_grep "load 5 paired with load 5 mem=none" '^ +B +5 +12\.00 +12\.00 \+- .* +\+0\.00%  ~ \(p=1\.000\)$'
+expect_no_grep "no limit and mem=none are not limits that differ" "$WORK/out" 'memory limits differ'
 expect_out_grep "the other limit only in B" '^  B  load 5 mem=32M \(MB/s\), 5 runs: only in B$'
 expect_out_grep "disk -T paired with disk -T mem=none" '^disk -T +MiB/s +A +3 +101\.0 '
 expect_out_grep "a test of A alone: only in A" '^  A  only_a \(MB/s\), 3 runs: only in A$'

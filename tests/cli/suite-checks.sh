@@ -76,8 +76,11 @@ expect_true "no results file after the refused backends" test ! -e m.json
 # ---- load options passed through, as the load document shows ----
 expect_rc "-s -F --clients-per-process -R passed to load" 0 "$KBENCH" suite -D "$D" -c "$LF" \
     --clients 2 --runs 1 -t 1 --warmup 0 --pause 0 -s -F --clients-per-process 2 -R 500 -o p.json
-expect_true "the load child got them" test "$(jget p.json 'tuple(d["tests"][0]["runs"][0]["document"]["params"][k] for k in ("sync_open", "sync_dirs", "fsync_write", "procs", "target_rate_MBps", "clients"))')" = "(True, False, True, 1, 500.0, 2)"
+expect_true "the load child got them" test "$(jget p.json 'tuple(d["tests"][0]["runs"][0]["document"]["params"][k] for k in ("sync_open", "sync_dirs", "fsync_write", "xattr", "procs", "target_rate_MBps", "clients"))')" = "(True, False, True, False, 1, 500.0, 2)"
 expect_true "the series' params say so" test "$(jget p.json 'tuple(d["params"][k] for k in ("sync", "fsync", "clients_per_process", "target_rate", "backend"))')" = "(True, True, 2, '500', 'fileio')"
+expect_rc "-S -x passed to load" 0 "$KBENCH" suite -D "$D" -c "$LF" --clients 1 --runs 1 -t 1 \
+    --warmup 0 --pause 0 -S -x -o sx.json
+expect_true "the load child got -S -x" test "$(jget sx.json 'tuple(d["tests"][0]["runs"][0]["document"]["params"][k] for k in ("sync_open", "sync_dirs", "fsync_write", "xattr"))')" = "(False, True, False, True)"
 if "$KBENCH" load -B fileio --check "$LF" >/dev/null 2>&1; then
     expect_rc "-B fileio passed to load" 0 "$KBENCH" suite -D "$D" -c "$LF" --clients 1 \
         --runs 1 -t 1 --warmup 0 --pause 0 -B fileio -o b.json
