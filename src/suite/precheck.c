@@ -195,7 +195,7 @@ static int disk_opens(const struct suite *s, const struct job *j)
 	return 0;
 }
 
-static int check_job(struct suite *s, const struct job *j, uint32_t max_io)
+static int check_job(struct suite *s, const struct job *j, uint32_t max_io, bool *reached)
 {
 	char why[300], host[256], port[16];
 	uint64_t floor = 0;
@@ -207,9 +207,11 @@ static int check_job(struct suite *s, const struct job *j, uint32_t max_io)
 				      s->server ? "--server" : s->nfs ? "--nfs" : "--smb-share",
 				      s->server ? "HOST[:PORT]" : s->nfs ? "nfs://SERVER/EXPORT" :
 				      "//SERVER/SHARE");
-		if (net > 0 && tcp_reach(host, port, why, sizeof(why)) < 0)
+		/* one connection for the series: every load job has the same server */
+		if (net > 0 && !*reached && tcp_reach(host, port, why, sizeof(why)) < 0)
 			return refuse(s, j, "its server %s port %s cannot be reached: %s", host, port,
 				      why);
+		*reached |= net > 0;
 		floor = load_mem_floor(j->clients, s->per_proc, max_io);
 		if (j->mem_bytes && j->mem_bytes < floor)
 			return refuse(s, j, "--mem-limit %s is below the %.2f MiB (2^20 bytes) %u "
@@ -253,8 +255,9 @@ int precheck_jobs(struct suite *s)
 		return KB_EXIT_USAGE;
 	}
 	/* what no system can give first, then what this one lacks */
+	bool reached = false;
 	for (size_t i = 0; i < s->njobs; i++) {
-		int rc = check_job(s, &s->jobs[i], max_io);
+		int rc = check_job(s, &s->jobs[i], max_io, &reached);
 		if (rc)
 			return rc;
 	}
