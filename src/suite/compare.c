@@ -337,7 +337,7 @@ static int parse_options(struct cmp_opts *o, const char *cmd, int argc, const ch
 		POPT_TABLEEND
 	};
 	*ctx = poptGetContext(cmd, argc, argv, options, 0);
-	poptSetOtherOptionHelp(*ctx, "[OPTIONS] A.json B.json [C.json ...]");
+	poptSetOtherOptionHelp(*ctx, "[OPTIONS] A.json B.json [C.json ...]    or    --by mem FILE.json");
 	int status = cli_popt_done(*ctx, cmd, cli_popt_next(*ctx, options));
 	if (status)
 		return status;
