@@ -112,3 +112,28 @@ int u_test(const double *a, size_t na, const double *b, size_t nb, struct u_resu
 	out->p = z <= 0 ? 1 : fmin(1, erfc(z / sqrt(2)));
 	return 0;
 }
+
+int u_median_ci(const double *v, size_t n, double conf_pct, double *lo, double *hi)
+{
+	double half_alpha = (1 - conf_pct / 100) / 2, p = pow(0.5, (double)n), cum = 0;
+	size_t k = 0;
+	/* P(B = j) = C(n, j) / 2^n, by the ratio C(n, j+1) = C(n, j) (n-j) / (j+1) */
+	for (size_t j = 0; j < n / 2; j++) {
+		cum += p;
+		if (cum > half_alpha)
+			break;
+		k = j + 1;
+		p = p * (double)(n - j) / (double)(j + 1);
+	}
+	if (!k)
+		return -1;
+	double *s = malloc(n * sizeof(double));
+	if (!s)
+		return -1;
+	memcpy(s, v, n * sizeof(double));
+	qsort(s, n, sizeof(double), cmp_double);
+	*lo = s[k - 1];
+	*hi = s[n - k];
+	free(s);
+	return 0;
+}

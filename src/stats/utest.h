@@ -49,4 +49,14 @@ struct u_result {
  * memory runs out. */
 int u_test(const double *a, size_t na, const double *b, size_t nb, struct u_result *out);
 
+/* A distribution-free confidence interval of the median of v[0..n-1]
+ * (finite figures): the order statistics [x_(k), x_(n+1-k)] with k the
+ * largest whole number for which P(B <= k-1) <= (1 - conf_pct/100) / 2,
+ * B binomial(n, 1/2) (W. J. Conover, Practical Nonparametric Statistics,
+ * 3rd ed. 1999, section 3.2), so the interval covers the median with at
+ * least the confidence asked.  Returns 0 with *lo, *hi in the unit of the
+ * figures; -1 when n is too small for any k (5 runs at 95%, 4 at 90%) or
+ * memory runs out. */
+int u_median_ci(const double *v, size_t n, double conf_pct, double *lo, double *hi);
+
 #endif

@@ -47,6 +47,10 @@ static json_t *cell(const struct cmp *c, const struct cmp_row *r, size_t k)
 	json_object_set_new(o, "median", s ? num(r->s[k].median) : json_null());
 	json_object_set_new(o, "mean", s ? num(r->s[k].mean) : json_null());
 	json_object_set_new(o, "mean_ci_half", s ? num(r->ci[k]) : json_null());
+	double lo, hi;
+	json_object_set_new(o, "median_ci", s && u_median_ci(r->t[k]->v, r->t[k]->n, c->conf, &lo,
+							     &hi) == 0 ?
+			    json_pack("[f, f]", lo, hi) : json_null());
 	json_object_set_new(o, "min", s ? num(r->s[k].min) : json_null());
 	json_object_set_new(o, "max", s ? num(r->s[k].max) : json_null());
 	if (k == 0)

@@ -84,6 +84,7 @@ assert a["file"] == "A" and b["file"] == "B" and a["median"] == 1.90 and b["medi
 assert abs(b["change_pct"] - 100 * (2.10 - 1.90) / 1.90) < 1e-9
 assert b["runs"] == [2.08, 2.09, 2.10, 2.11, 58.2] and b["n"] == 5
 assert abs(b["mean"] - 13.316) < 1e-9 and b["p_min"] == 2 / 252
+assert b["median_ci"] is None        # five runs cannot give one at 95%
 EOF
 expect_py "--json: Welch's interval of the difference" w.json <<'EOF'
 import json, sys
@@ -92,6 +93,10 @@ assert d["change_of"] == "mean"
 r = [r for r in d["rows"] if r["test"] == "load 3"][0]["files"][1]
 assert r["diff"] == 10 and 0 < r["diff_ci_half"] < 10 and r["verdict"] == "better"
 EOF
+mk_results ci.json six "load 1=6,1,5,2,4,3"
+mk_results ci2.json six "load 1=6,1,5,2,4,3"
+expect_rc "--json: a median's interval from six runs" 0 "$KBENCH" compare --json ci.json ci2.json
+expect_true "[x(1), x(6)] at 95%" test "$(jget "$WORK/out" 'd["rows"][0]["files"][0]["median_ci"]')" = "[1.0, 6.0]"
 expect_rc "lkml, U test" 0 "$KBENCH" compare --style lkml ua.json ub.json
 expect_out_grep "lkml: medians, the verdict beside the change" '^lat_pipe \(us, lower is better\) \|\| 1\.90 -> 2\.10 \+10\.53% worse$'
 expect_out_grep "lkml: no verdict is ?" '^load 3 \(MB/s\) \|\| 101\.0 -> 111\.0 \+9\.90% \?$'

@@ -321,6 +321,29 @@ static void mann_whitney(void **state)
 	assert_true(r.u == 8 && r.p == 1);
 }
 
+/* The median's interval by order statistics: P(B <= 0) for 6 runs is
+ * 1/64 <= 0.025, so [x(1), x(6)]; for 10 runs P(B <= 1) = 11/1024 and
+ * P(B <= 2) = 56/1024 > 0.025, so [x(2), x(9)]; 5 runs at 95% (1/32 >
+ * 0.025) have none, at 90% (1/32 <= 0.05) [x(1), x(5)]. */
+static void median_interval(void **state)
+{
+	(void)state;
+	double lo, hi;
+	double six[] = { 6, 1, 5, 2, 4, 3 };
+	assert_int_equal(u_median_ci(six, 6, 95, &lo, &hi), 0);
+	assert_true(lo == 1 && hi == 6);
+	double ten[] = { 10, 9, 8, 7, 6, 5, 4, 3, 2, 1 };
+	assert_int_equal(u_median_ci(ten, 10, 95, &lo, &hi), 0);
+	assert_true(lo == 2 && hi == 9);
+	assert_int_equal(u_median_ci(ten, 10, 99, &lo, &hi), 0);
+	assert_true(lo == 1 && hi == 10);   /* P(B <= 1) = 0.0107 > 0.005 */
+	double five[] = { 1, 2, 3, 4, 5 };
+	assert_int_equal(u_median_ci(five, 5, 95, &lo, &hi), -1);
+	assert_int_equal(u_median_ci(five, 5, 90, &lo, &hi), 0);
+	assert_true(lo == 1 && hi == 5);
+	assert_int_equal(u_median_ci(five, 1, 90, &lo, &hi), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -333,6 +356,7 @@ int main(void)
 		cmocka_unit_test(welch),
 		cmocka_unit_test(verdicts),
 		cmocka_unit_test(mann_whitney),
+		cmocka_unit_test(median_interval),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
