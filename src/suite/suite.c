@@ -196,11 +196,10 @@ static int run_child(struct suite *s, struct job *j, struct child_result *cr)
 	int e = errno;
 	if (cg.dirfd >= 0) {
 		struct memcg_stats ms;
-		s->child_peak = 0;
-		if (rc == 0 && memcg_read(&cg, &ms) == 0 && ms.peak_bytes != MEMCG_UNKNOWN)
+		int got = rc == 0 && memcg_read(&cg, &ms) == 0;
+		if (got && ms.peak_bytes != MEMCG_UNKNOWN)
 			s->child_peak = ms.peak_bytes;
-		if (rc == 0 && memcg_read(&cg, &ms) == 0 && ms.oom_kills != MEMCG_UNKNOWN &&
-		    ms.oom_kills > 0 && cr->status != 0)
+		if (got && ms.oom_kills != MEMCG_UNKNOWN && ms.oom_kills > 0 && cr->status != 0)
 			snprintf(cr->last_line, sizeof(cr->last_line), "OOM-killed under the memory "
 				 "limit of %s (%llu kill%s)", j->mem, (unsigned long long)ms.oom_kills,
 				 ms.oom_kills == 1 ? "" : "s");
