@@ -14,19 +14,22 @@ static int cmp_double(const void *x, const void *y)
 	return (a > b) - (a < b);
 }
 
-/* P(U' <= u) and P(U' >= u) for m a's and n b's without ties.  The
- * largest of i a's and j b's is a b (above all i a's: i pairs) or an a
- * (none): c(i, j, v) = c(i, j-1, v-i) + c(i-1, j, v), kept in two rows of
- * i (each row: j = 0..n, v = 0..m n).  Returns -1 when out of memory. */
-static int exact_tails(size_t m, size_t n, double u, double *lo, double *hi)
+/* The null distribution of U for m a's and n b's without ties: dist[v] =
+ * P(U = v), v = 0..m n (m n + 1 doubles, malloc'd; NULL when out of
+ * memory).  The largest of i a's and j b's is a b (above all i a's: i
+ * pairs) or an a (none): c(i, j, v) = c(i, j-1, v-i) + c(i-1, j, v), kept
+ * in two rows of i (each row: j = 0..n, v = 0..m n). */
+static double *null_dist(size_t m, size_t n)
 {
 	size_t width = m * n + 1;
 	double *prev = calloc((n + 1) * width, sizeof(double));
 	double *cur = calloc((n + 1) * width, sizeof(double));
-	if (!prev || !cur) {
+	double *dist = malloc(width * sizeof(double));
+	if (!prev || !cur || !dist) {
 		free(prev);
 		free(cur);
-		return -1;
+		free(dist);
+		return NULL;
 	}
 	/* i = 0: one arrangement, U = 0, for every j */
 	for (size_t j = 0; j <= n; j++)
@@ -45,19 +48,32 @@ static int exact_tails(size_t m, size_t n, double u, double *lo, double *hi)
 		prev = cur;
 		cur = t;
 	}
-	double total = 0, below = 0, above = 0;
-	for (size_t v = 0; v < width; v++) {
-		double c = prev[n * width + v];
-		total += c;
-		if ((double)v <= u + 1e-9)
-			below += c;
-		if ((double)v >= u - 1e-9)
-			above += c;
-	}
-	*lo = below / total;
-	*hi = above / total;
+	double total = 0;
+	for (size_t v = 0; v < width; v++)
+		total += prev[n * width + v];
+	for (size_t v = 0; v < width; v++)
+		dist[v] = prev[n * width + v] / total;
 	free(prev);
 	free(cur);
+	return dist;
+}
+
+/* P(U' <= u) and P(U' >= u) without ties.  Returns -1 when out of memory. */
+static int exact_tails(size_t m, size_t n, double u, double *lo, double *hi)
+{
+	double *dist = null_dist(m, n);
+	if (!dist)
+		return -1;
+	double below = 0, above = 0;
+	for (size_t v = 0; v <= m * n; v++) {
+		if ((double)v <= u + 1e-9)
+			below += dist[v];
+		if ((double)v >= u - 1e-9)
+			above += dist[v];
+	}
+	*lo = below;
+	*hi = above;
+	free(dist);
 	return 0;
 }
 
@@ -136,4 +152,53 @@ int u_median_ci(const double *v, size_t n, double conf_pct, double *lo, double *
 	*hi = s[n - k];
 	free(s);
 	return 0;
+}
+
+int u_shift_ci(const double *a, size_t na, const double *b, size_t nb, double conf_pct,
+	       double *shift, double *lo, double *hi)
+{
+	if (!na || !nb || na > U_EXACT_MAX || nb > U_EXACT_MAX)
+		return -1;
+	size_t mn = na * nb;
+	double *d = malloc(mn * sizeof(double));
+	if (!d)
+		return -1;
+	for (size_t i = 0; i < na; i++)
+		for (size_t j = 0; j < nb; j++)
+			d[i * nb + j] = b[j] - a[i];
+	qsort(d, mn, sizeof(double), cmp_double);
+	/* ties among the runs: no exact distribution, no interval */
+	double *all = malloc((na + nb) * sizeof(double));
+	int tied = !all;
+	if (all) {
+		memcpy(all, a, na * sizeof(double));
+		memcpy(all + na, b, nb * sizeof(double));
+		qsort(all, na + nb, sizeof(double), cmp_double);
+		for (size_t i = 1; i < na + nb; i++)
+			tied |= all[i] == all[i - 1];
+		free(all);
+	}
+	double *dist = tied ? NULL : null_dist(na, nb);
+	if (!dist) {
+		free(d);
+		return -1;
+	}
+	double half_alpha = (1 - conf_pct / 100) / 2, cum = 0;
+	size_t c = 0;
+	for (size_t v = 0; v < mn / 2; v++) {
+		cum += dist[v];
+		if (cum > half_alpha + 1e-12)
+			break;
+		c = v + 1;
+	}
+	free(dist);
+	*shift = mn % 2 ? d[mn / 2] : (d[mn / 2 - 1] + d[mn / 2]) / 2;
+	int rc = -1;
+	if (c) {
+		*lo = d[c - 1];
+		*hi = d[mn - c];
+		rc = 0;
+	}
+	free(d);
+	return rc;
 }

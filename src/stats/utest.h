@@ -34,7 +34,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#define U_EXACT_MAX 50    /* most runs a side for the exact distribution */
+/* most runs a side for the exact distribution (its count takes about
+ * m n (m n + 1) steps); scipy's method="auto" switches to the normal
+ * approximation already above 8 */
+#define U_EXACT_MAX 20
 
 struct u_result {
 	double u;         /* U of b against a (see above); 0 .. na nb */
@@ -48,6 +51,18 @@ struct u_result {
  * finite).  Returns 0 with out filled, or -1 when a set is empty or
  * memory runs out. */
 int u_test(const double *a, size_t na, const double *b, size_t nb, struct u_result *out);
+
+/* The Hodges-Lehmann estimate of the shift of b against a, the median of
+ * the n_a n_b differences b_j - a_i, into *shift, and its confidence
+ * interval from the exact distribution of U (Hodges and Lehmann 1963;
+ * Bauer 1972): the sorted differences ranked c and n_a n_b + 1 - c, with c
+ * the largest whole number for which P(U <= c-1) <= (1 - conf_pct/100) /
+ * 2.  Needs runs without ties and at most U_EXACT_MAX a side.  Returns 0
+ * with *shift, *lo, *hi in the unit of the figures; -1 (nothing set) when
+ * there are ties, too many runs, or memory runs out; -1 with only *shift
+ * set when the sizes are too small for any c (3 and 3 at 95%). */
+int u_shift_ci(const double *a, size_t na, const double *b, size_t nb, double conf_pct,
+	       double *shift, double *lo, double *hi);
 
 /* A distribution-free confidence interval of the median of v[0..n-1]
  * (finite figures): the order statistics [x_(k), x_(n+1-k)] with k the

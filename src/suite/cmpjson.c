@@ -64,6 +64,12 @@ static json_t *cell(const struct cmp *c, const struct cmp_row *r, size_t k)
 		json_object_set_new(o, "p", num(r->u[k].p));
 		json_object_set_new(o, "p_exact", json_boolean(r->u[k].exact));
 		json_object_set_new(o, "p_min", num(r->u[k].p_min));
+		double sh = NAN, slo, shi;
+		int ci = u_shift_ci(r->t[0]->v, r->t[0]->n, r->t[k]->v, r->t[k]->n, c->conf, &sh,
+				    &slo, &shi);
+		json_object_set_new(o, "shift", num(sh));
+		json_object_set_new(o, "shift_ci", ci == 0 ? json_pack("[f, f]", slo, shi) :
+				    json_null());
 	} else if (r->v[k] != T_TOO_FEW) {
 		json_object_set_new(o, "p", num(r->d[k].p));
 		json_object_set_new(o, "diff", num(r->d[k].diff));

@@ -85,6 +85,8 @@ assert abs(b["change_pct"] - 100 * (2.10 - 1.90) / 1.90) < 1e-9
 assert b["runs"] == [2.08, 2.09, 2.10, 2.11, 58.2] and b["n"] == 5
 assert abs(b["mean"] - 13.316) < 1e-9 and b["p_min"] == 2 / 252
 assert b["median_ci"] is None        # five runs cannot give one at 95%
+assert abs(b["shift"] - 0.20) < 1e-9 and abs(b["shift_ci"][0] - 0.15) < 1e-9
+assert abs(b["shift_ci"][1] - 56.3) < 1e-9   # the differences ranked 3 and 23 of 25
 EOF
 expect_py "--json: Welch's interval of the difference" w.json <<'EOF'
 import json, sys

@@ -344,6 +344,37 @@ static void median_interval(void **state)
 	assert_int_equal(u_median_ci(five, 1, 90, &lo, &hi), -1);
 }
 
+/* The Hodges-Lehmann shift and its interval, against the null
+ * distribution counted by enumerating every placement of the ranks (in
+ * Python, for these figures) and R's qwilcox(0.025, 5, 5) = 3: the
+ * differences ranked 3 and 23 of 25. */
+static void shift_interval(void **state)
+{
+	(void)state;
+	double sh, lo, hi;
+	double a[] = { 1.87, 1.90, 1.92, 1.95, 1.89 }, b[] = { 2.08, 2.09, 2.10, 2.11, 58.2 };
+	assert_int_equal(u_shift_ci(a, 5, b, 5, 95, &sh, &lo, &hi), 0);
+	assert_true(fabs(sh - 0.20) < 1e-9);
+	assert_true(fabs(lo - 0.15) < 1e-9);
+	assert_true(fabs(hi - 56.30) < 1e-9);
+	/* 5 against 6: ranked 4 and 27 of 30 */
+	double c[] = { 98.2, 101.5, 99.7, 103.1, 100.4 };
+	double d[] = { 102.0, 104.3, 101.6, 103.9, 102.7, 101.2 };
+	assert_int_equal(u_shift_ci(c, 5, d, 6, 95, &sh, &lo, &hi), 0);
+	assert_true(fabs(sh - 2.10) < 1e-9);
+	assert_true(fabs(lo + 0.40) < 1e-9);
+	assert_true(fabs(hi - 4.50) < 1e-9);
+	/* 3 a side: none at 95% (2/20 > 0.05), the extremes at 90% */
+	double e[] = { 1, 2, 3 }, f[] = { 4, 5, 6 };
+	assert_int_equal(u_shift_ci(e, 3, f, 3, 95, &sh, &lo, &hi), -1);
+	assert_true(sh == 3);
+	assert_int_equal(u_shift_ci(e, 3, f, 3, 90, &sh, &lo, &hi), 0);
+	assert_true(lo == 1 && hi == 5);
+	/* ties: no exact distribution, no interval */
+	double g[] = { 1, 1, 2 };
+	assert_int_equal(u_shift_ci(g, 3, f, 3, 90, &sh, &lo, &hi), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -357,6 +388,7 @@ int main(void)
 		cmocka_unit_test(verdicts),
 		cmocka_unit_test(mann_whitney),
 		cmocka_unit_test(median_interval),
+		cmocka_unit_test(shift_interval),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
