@@ -27,6 +27,7 @@
 #include "disk/timer.h"
 #include "result/result.h"
 #include "result/sysinfo.h"
+#include "disk/devinfo.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -43,7 +44,7 @@
 struct disk_cmd {
 	const char *cmd;
 	/* the options as given: popt's copies, freed by disk_cmd_free() */
-	int do_cached, do_buffered, direct;
+	int do_cached, do_buffered, direct, info;
 	char *runs_arg, *offset_arg, *json;
 	/* what they mean */
 	struct disk_params p;
@@ -382,9 +383,46 @@ static int time_all(struct disk_cmd *c)
 
 /* Everything after the options were read: the checks (bad input: exit 2,
  * nothing timed), the runs, the report.  Returns the exit status. */
+/* --info: every path's settings, or the first that has none named. */
+static int print_info(struct disk_cmd *c)
+{
+	struct dev_info *d = calloc(c->ndev, sizeof(*d));
+	char why[300];
+	if (!d) {
+		fprintf(stderr, "%s: out of memory\n", c->cmd);
+		return KB_EXIT_FAIL;
+	}
+	for (size_t i = 0; i < c->ndev; i++)
+		if (devinfo_collect(c->paths[i], &d[i], why, sizeof(why)) < 0) {
+			fprintf(stderr, "%s: %s: %s\n", c->cmd, c->paths[i], why);
+			free(d);
+			return KB_EXIT_USAGE;
+		}
+	for (size_t i = 0; i < c->ndev; i++) {
+		if (i)
+			fputc('\n', stdout);
+		devinfo_print(stdout, c->paths[i], &d[i]);
+	}
+	free(d);
+	return KB_EXIT_OK;
+}
+
 static int disk_main(struct disk_cmd *c, poptContext ctx)
 {
 	int status;
+	if (c->info) {
+		const char **paths = poptGetArgs(ctx);
+		while (paths && paths[c->ndev])
+			c->ndev++;
+		c->paths = paths;
+		if (!c->ndev)
+			return cli_usage_error(c->cmd, "--info: give the DEVICE or FILE");
+		if (c->do_cached || c->do_buffered || c->json || c->runs_arg || c->offset_arg ||
+		    c->direct)
+			return cli_usage_error(c->cmd, "--info prints the settings and times nothing: "
+					       "give it alone with DEVICE or FILE");
+		return print_info(c);
+	}
 	if ((status = check_values(c, poptGetArgs(ctx))) != KB_EXIT_OK ||
 	    (status = open_targets(c)) != KB_EXIT_OK ||
 	    (status = prepare_run(c)) != KB_EXIT_OK)
@@ -429,6 +467,10 @@ int cmd_disk(int argc, const char **argv)
 		{ "json", 0, POPT_ARG_STRING, &c.json, 0,
 		  "also write the results as JSON to FILE ('-': standard output, the text then "
 		  "goes to standard error)", "FILE" },
+		{ "info", 0, POPT_ARG_NONE, &c.info, 0,
+		  "print the device's settings (sysfs: model, size, read-ahead, scheduler, "
+		  "rotational, queue depth, write cache; for a file, its filesystem's device) and "
+		  "time nothing", NULL },
 		POPT_AUTOHELP
 		POPT_TABLEEND
 	};

@@ -2,6 +2,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include "config.h"
+#include "disk/devinfo.h"
 #include "disk/report.h"
 #include "stats/summary.h"
 
@@ -165,6 +166,11 @@ json_t *disk_results_json(const struct disk_params *p, const struct disk_result 
 			json_object_set_new(o, "fs_type", json_string(r->fs_type));
 			json_object_set_new(o, "fs_source", json_string(r->fs_source));
 		}
+		/* the settings hdparm DEV would show, as they were for this run */
+		struct dev_info di;
+		char why[200];
+		if (devinfo_collect(r->t.path, &di, why, sizeof(why)) == 0)
+			json_object_set_new(o, "device_info", devinfo_json(r->t.path, &di));
 		for (int k = 0; k < DISK_NTESTS; k++)
 			if (r->test[k].wanted)
 				json_object_set_new(o, key[k], test_json(k, p, &r->test[k]));

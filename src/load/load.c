@@ -44,11 +44,6 @@
 
 #define MAX_PARSE_ERRORS 20
 #define CHECK_MAX_ERRORS 100
-/* --mem-limit floor: what a client process needs to start and run at all
- * (stack, the pages of the heap and data it writes, its slot of the
- * shared region; measured well under this), plus each client's I/O
- * buffer of the loadfile's largest read or write */
-#define MEM_FLOOR_PER_PROC (4ull << 20)
 
 /* What a run holds from the loadfile on, released by state_free. */
 struct load_state {
@@ -106,13 +101,6 @@ static int read_loadfile(const struct load_opts *o, struct load_state *st)
 	return KB_EXIT_OK;
 }
 
-/* The smallest --mem-limit the clients can start under, bytes. */
-static uint64_t mem_floor(const struct program *prog, uint64_t nclients, unsigned per_proc)
-{
-	uint64_t nprocs = (nclients + per_proc - 1) / per_proc;
-	return nprocs * MEM_FLOOR_PER_PROC + nclients * prog->max_io;
-}
-
 /* What needs root, before any directory is made: --drop-caches, and
  * --mem-limit's floor and memory controller (into st->site). */
 static int check_system(const struct load_opts *o, struct load_state *st)
@@ -124,7 +112,7 @@ static int check_system(const struct load_opts *o, struct load_state *st)
 	}
 	if (!o->mem_limit_bytes)
 		return KB_EXIT_OK;
-	uint64_t floor = mem_floor(&st->prog, o->nclients, (unsigned)o->per_proc);
+	uint64_t floor = load_mem_floor(o->nclients, (unsigned)o->per_proc, st->prog.max_io);
 	if (o->mem_limit_bytes < floor) {
 		fprintf(stderr, "%s: --mem-limit %s is below the %.2f MiB (2^20 bytes) "
 			"%llu client%s to start (4 MiB a client process, plus each "

@@ -40,6 +40,17 @@ double load_default_warmup_s(double timelimit_s);
 enum { LOAD_MEM_LIMIT_BAD = -1, LOAD_MEM_LIMIT_ZERO = -2 };
 int load_mem_limit_parse(const char *text, uint64_t *bytes);
 
+/* --mem-limit's floor: the smallest limit NCLIENTS clients can start
+ * under.  A client process needs LOAD_MEM_FLOOR_PER_PROC bytes (its stack,
+ * the pages of the heap and data it writes, its slot of the shared region;
+ * measured well under this) and each client its I/O buffer of the
+ * loadfile's largest ReadX or WriteX (max_io bytes).  The processes are
+ * ceil(nclients / per_proc) (--clients-per-process, at least 1).  Returns
+ * bytes.  kbench load refuses a lower limit; kbench suite refuses a series
+ * with such a job before its first run. */
+#define LOAD_MEM_FLOOR_PER_PROC (4ull << 20)
+uint64_t load_mem_floor(uint64_t nclients, unsigned per_proc, uint32_t max_io);
+
 /* The loadfile kbench load reads for -c NAME (NULL: no -c):
  *   NULL       the shipped client.txt;
  *   NAME       as given when it holds a '/' or exists (relative to the

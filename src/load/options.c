@@ -21,6 +21,12 @@
 #include <string.h>
 #include <sys/resource.h>
 
+uint64_t load_mem_floor(uint64_t nclients, unsigned per_proc, uint32_t max_io)
+{
+	uint64_t nprocs = (nclients + (per_proc ? per_proc : 1) - 1) / (per_proc ? per_proc : 1);
+	return nprocs * LOAD_MEM_FLOOR_PER_PROC + nclients * max_io;
+}
+
 void load_opts_init(struct load_opts *o, const char *cmd)
 {
 	memset(o, 0, sizeof(*o));

@@ -3,6 +3,7 @@
  */
 #include "config.h"
 #include "suite/child.h"
+#include "sys/memcg.h"
 #include "sys/clock.h"
 
 #include <errno.h>
@@ -61,6 +62,12 @@ static int decode(int ws)
 int child_run(const char *exe, const char *const *args, const char *out, const char *err,
 	      volatile sig_atomic_t *stop, struct child_result *r)
 {
+	return child_run_in(exe, args, out, err, NULL, stop, r);
+}
+
+int child_run_in(const char *exe, const char *const *args, const char *out, const char *err,
+		 const struct memcg *cg, volatile sig_atomic_t *stop, struct child_result *r)
+{
 	size_t n = 0;
 	while (args[n])
 		n++;
@@ -82,6 +89,9 @@ int child_run(const char *exe, const char *const *args, const char *out, const c
 		/* a parent killed outright (SIGKILL) cannot stop its child: the
 		 * kernel sends it SIGTERM then, so no orphaned run goes on */
 		if (prctl(PR_SET_PDEATHSIG, SIGTERM) < 0 || getppid() != parent)
+			_exit(127);
+		/* into its memory cgroup before it runs anything */
+		if (cg && memcg_join(cg, 0) != 0)
 			_exit(127);
 		int in = open("/dev/null", O_RDONLY | O_CLOEXEC);
 		int ofd = open(out, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);

@@ -38,4 +38,11 @@ const char *child_self(void);
 int child_run(const char *exe, const char *const *args, const char *out, const char *err,
 	      volatile sig_atomic_t *stop, struct child_result *r);
 
+/* child_run with the child in the memory cgroup cg (joined right after
+ * the fork, before the exec; NULL: where the caller is).  A child that
+ * cannot join exits 127.  The same returns. */
+struct memcg;
+int child_run_in(const char *exe, const char *const *args, const char *out, const char *err,
+		 const struct memcg *cg, volatile sig_atomic_t *stop, struct child_result *r);
+
 #endif

@@ -16,30 +16,48 @@
 #include <stdlib.h>
 #include <string.h>
 
+bool cmp_matched(const struct cmp *c, size_t k, const struct sf_test *t, size_t *where)
+{
+	*where = k;
+	if (k == 0) {
+		for (size_t j = 1; j < c->nf; j++)
+			if (cmp_find_test(&c->f[j], &c->f[0], t->name, t->unit))
+				return true;
+		return false;
+	}
+	if (cmp_find_test(&c->f[0], &c->f[k], t->name, t->unit))
+		return true;
+	for (size_t j = 1; j < c->nf; j++)
+		if (j != k && cmp_find_test(&c->f[j], &c->f[k], t->name, t->unit)) {
+			*where = j;
+			break;
+		}
+	return false;
+}
+
 static void print_unmatched(FILE *out, const struct cmp *c)
 {
 	int header = 0;
 	for (size_t k = 0; k < c->nf; k++) {
 		for (size_t i = 0; i < c->f[k].nt; i++) {
 			const struct sf_test *t = &c->f[k].t[i];
-			int matched = 0;
-			if (k == 0) {
-				for (size_t j = 1; j < c->nf && !matched; j++)
-					matched = cmp_find_test(&c->f[j], &c->f[0], t->name,
-								t->unit) != NULL;
-			} else {
-				matched = cmp_find_test(&c->f[0], &c->f[k], t->name, t->unit) != NULL;
-			}
-			if (matched)
+			size_t where;
+			if (cmp_matched(c, k, t, &where))
 				continue;
 			if (!header)
-				fprintf(out, "\nnot compared (in one file only, or in A's absence):\n");
+				fprintf(out, "\nnot compared:\n");
 			header = 1;
 			fprintf(out, "  %c  ", (int)('A' + k));
 			esc_put(out, t->name, 0);
 			fputs(" (", out);
 			esc_put(out, t->unit, 0);
-			fprintf(out, "), %zu run%s\n", t->n, t->n == 1 ? "" : "s");
+			fprintf(out, "), %zu run%s: ", t->n, t->n == 1 ? "" : "s");
+			if (where == k)
+				fprintf(out, "only in %c\n", (int)('A' + k));
+			else
+				fprintf(out, "in %c and %c, not in A (the baseline)\n",
+					(int)('A' + (k < where ? k : where)),
+					(int)('A' + (k < where ? where : k)));
 		}
 	}
 }
@@ -74,6 +92,34 @@ static void put_json(FILE *out, const json_t *v)
 	free(s);
 }
 
+/* The device settings of a disk test (kbench suite records them in its
+ * params) that differ between A and file k: read-ahead, scheduler and the
+ * rest decide a disk figure as much as the kernel does. */
+static void print_device_notes(FILE *out, const struct cmp *c, size_t k)
+{
+	static const char *const keys[] = { "model", "read_ahead_kb", "scheduler", "rotational",
+					    "nr_requests", "queue_depth", "write_cache" };
+	for (size_t i = 0; i < c->nrows; i++) {
+		const struct cmp_row *r = &c->rows[i];
+		if (!r->t[k])
+			continue;
+		json_t *x = json_object_get(r->t[0]->params, "device_info");
+		json_t *y = json_object_get(r->t[k]->params, "device_info");
+		for (size_t j = 0; x && y && j < sizeof(keys) / sizeof(keys[0]); j++) {
+			json_t *vx = json_object_get(x, keys[j]), *vy = json_object_get(y, keys[j]);
+			if (!vx || !vy || json_equal(vx, vy))
+				continue;
+			fputs("note: ", out);
+			esc_put(out, r->name, 0);
+			fprintf(out, ": the device's %s differs: A ", keys[j]);
+			put_json(out, vx);
+			fprintf(out, ", %c ", (int)('A' + k));
+			put_json(out, vy);
+			fputc('\n', out);
+		}
+	}
+}
+
 /* Settings that make figures incomparable, said once. */
 static void print_notes(FILE *out, const struct cmp *c)
 {
@@ -99,8 +145,9 @@ static void print_notes(FILE *out, const struct cmp *c)
 			esc_put(out, fk, 0);
 			fputc('\n', out);
 		}
+		print_device_notes(out, c, k);
 		for (size_t i = 0; i < c->nrows; i++)
-			if (c->rows[i].t[k] && strcmp(c->rows[i].t[k]->name, c->rows[i].name)) {
+			if (c->rows[i].t[k] && !cmp_same_name(c->rows[i].t[k]->name, c->rows[i].name)) {
 				fputs("note: ", out);
 				esc_put(out, c->rows[i].name, 0);
 				fputs(" of A compared with ", out);
@@ -110,9 +157,25 @@ static void print_notes(FILE *out, const struct cmp *c)
 	}
 }
 
-static void verdict_text(const struct cmp_row *r, size_t k, char *buf, size_t n)
+const char *cmp_method_name(enum cmp_method m)
+{
+	return m == CMP_UTEST ? "utest" : "welch";
+}
+
+void cmp_verdict_text(const struct cmp *c, const struct cmp_row *r, size_t k, char *buf,
+		      size_t n)
 {
 	char d[32], h[32], pct[64];
+	if (c->method == CMP_UTEST) {
+		if (!r->t[0]->summarised || !r->t[k] || !r->t[k]->summarised)
+			snprintf(buf, n, "no verdict: %s has no runs", r->t[0]->summarised ? "it" : "A");
+		else if (r->v[k] == T_TOO_FEW)
+			snprintf(buf, n, "too few runs for the U test at %g%% (%zu and %zu: p >= %.2g)",
+				 c->conf, r->t[0]->n, r->t[k]->n, r->u[k].p_min);
+		else
+			snprintf(buf, n, "%s (p=%.3f)", t_verdict_word(r->v[k]), r->u[k].p);
+		return;
+	}
 	switch (r->v[k]) {
 	case T_TOO_FEW:
 		snprintf(buf, n, "too few runs (%d a side needed)", T_MIN_RUNS);
@@ -135,7 +198,7 @@ static void verdict_text(const struct cmp_row *r, size_t k, char *buf, size_t n)
 }
 
 /* One file's line of a row: N, median, mean +- CI, change, verdict. */
-static void print_cells(FILE *out, const struct cmp_row *r, size_t k)
+static void print_cells(FILE *out, const struct cmp *c, const struct cmp_row *r, size_t k)
 {
 	char med[32], mean[32], ci[32], both[80], change[32], verdict[200];
 	if (!r->t[k]) {
@@ -158,7 +221,7 @@ static void print_cells(FILE *out, const struct cmp_row *r, size_t k)
 		fig_change(change, sizeof(change), r->change[k]);
 	else
 		snprintf(change, sizeof(change), "-");
-	verdict_text(r, k, verdict, sizeof(verdict));
+	cmp_verdict_text(c, r, k, verdict, sizeof(verdict));
 	fprintf(out, "%4zu %10s %21s %9s  %s\n", r->s[k].n, med, both, change, verdict);
 }
 
@@ -171,8 +234,14 @@ void cmp_print_table(FILE *out, const struct cmp *c)
 		unitw = b > unitw ? b : unitw;
 	}
 	print_files(out, c);
-	fprintf(out, "%g%% confidence: the mean +- the half-width of its interval (Student's t); "
-		"the change of the mean against A; verdict by Welch's t-test\n", c->conf);
+	if (c->method == CMP_UTEST)
+		fprintf(out, "%g%% confidence: the change of the median against A; verdict by the "
+			"Mann-Whitney U test on the runs (--test utest); the mean +- the half-width "
+			"of its interval (Student's t) for reference\n", c->conf);
+	else
+		fprintf(out, "%g%% confidence: the mean +- the half-width of its interval "
+			"(Student's t); the change of the mean against A; verdict by Welch's t-test "
+			"(--test welch)\n", c->conf);
 	print_notes(out, c);
 	fprintf(out, "\n%-*s  %-*s  %-4s %4s %10s %21s %9s  %s\n", (int)namew, "test", (int)unitw,
 		"unit", "file", "N", "median", "mean +- CI", "change", "verdict");
@@ -183,11 +252,23 @@ void cmp_print_table(FILE *out, const struct cmp *c)
 			fputs("  ", out);
 			esc_put(out, k ? "" : r->unit, unitw);
 			fprintf(out, "  %-4c ", (int)('A' + k));
-			print_cells(out, r, k);
+			print_cells(out, c, r, k);
 		}
 	}
 	print_unmatched(out, c);
 	fprintf(out, "\n" FIG_UNITS_NOTE "\n");
+}
+
+/* The lkml mark of a verdict: "~" within the noise, "?" no verdict. */
+static const char *lkml_mark(enum t_verdict v)
+{
+	switch (v) {
+	case T_TOO_FEW: return "?";
+	case T_SAME: return "~";
+	case T_BETTER: return "better";
+	case T_WORSE: return "worse";
+	}
+	return "?";
 }
 
 void cmp_print_lkml(FILE *out, const struct cmp *c)
@@ -197,20 +278,23 @@ void cmp_print_lkml(FILE *out, const struct cmp *c)
 		if (!r->t[0]->n)
 			continue;
 		char m[32], change[32];
-		fig_text(m, sizeof(m), r->s[0].mean);
+		fig_text(m, sizeof(m), cmp_center(c, r, 0));
 		esc_put(out, r->name, 0);
 		fputs(" (", out);
 		esc_put(out, r->unit, 0);
-		fprintf(out, ") || %s", m);
+		fprintf(out, "%s) || %s", r->higher_is_better ? "" : ", lower is better", m);
 		for (size_t k = 1; k < c->nf; k++) {
 			if (!r->t[k] || !r->t[k]->n) {
 				fprintf(out, " -> -");
 				continue;
 			}
-			fig_text(m, sizeof(m), r->s[k].mean);
+			fig_text(m, sizeof(m), cmp_center(c, r, k));
 			fig_change(change, sizeof(change), r->change[k]);
-			fprintf(out, " -> %s %s", m, change);
+			fprintf(out, " -> %s %s %s", m, change, lkml_mark(r->v[k]));
 		}
 		fputc('\n', out);
 	}
+	fprintf(out, "(%s of each; ~: within the noise, ?: too few runs for a verdict, by %s at "
+		"%g%%)\n", c->method == CMP_UTEST ? "medians" : "means",
+		c->method == CMP_UTEST ? "the Mann-Whitney U test" : "Welch's t-test", c->conf);
 }

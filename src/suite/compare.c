@@ -2,18 +2,24 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * usage: kbench compare [--confidence 90|95|99] [--sort change|name]
- *                       [--style table|lkml] [--plot FILE.svg|FILE.png]
- *                       A.json B.json [C.json ...]
+ *                       [--test utest|welch] [--style table|lkml] [--json]
+ *                       [--plot FILE.svg|FILE.png] A.json B.json [C.json ...]
+ *        kbench compare --by mem [OPTIONS] FILE.json
  *        kbench compare --export FILE.json
  *
  * A is the baseline.  For every test of A that another file has too (same
- * name, same unit): each file's N, median, mean and the interval of the
- * mean (Student's t at the chosen confidence); for B, C, ... the change of
- * the mean against A in percent and Welch's verdict: the difference with
- * its interval when the interval leaves out zero (better or worse, by the
- * test's direction), "~" when no difference is proven, "too few runs"
- * with fewer than 3 figures on a side.  Tests not matched are listed
- * apart.  --export prints one file in the Go benchmark format.
+ * name, same unit; " mem=none" is no limit): each file's N, median, mean
+ * and the interval of the mean (Student's t at the chosen confidence); for
+ * B, C, ... the change against A in percent and a verdict.  By default
+ * (--test utest) the change is the median's and the verdict the
+ * Mann-Whitney U test's on the runs: better or worse (by the test's
+ * direction) when p is below 1 - confidence, "~" when not, "too few runs"
+ * when these run counts cannot reach the confidence.  --test welch: the
+ * change of the mean and Welch's verdict (the difference with its
+ * interval; "too few runs" with fewer than 3 figures on a side).  Tests
+ * not matched are listed apart; no test in common is exit status 1.
+ * --by mem splits one file into one per memory limit, compared as files.
+ * --export prints one file in the Go benchmark format.
  *
  * Invariants: every file is read and checked before anything is printed;
  * a bad one gives one line naming it and status 2.
@@ -34,11 +40,29 @@
 #include <string.h>
 #include <sys/stat.h>
 
+/* The length of name without a trailing " mem=none" (no memory limit is
+ * what a name without the dimension says too). */
+static size_t canon_len(const char *name)
+{
+	static const char none[] = " mem=none";
+	size_t n = strlen(name), k = sizeof(none) - 1;
+	return n > k && !strcmp(name + n - k, none) ? n - k : n;
+}
+
+bool cmp_same_name(const char *a, const char *b)
+{
+	size_t n = canon_len(a);
+	return n == canon_len(b) && !strncmp(a, b, n);
+}
+
 static const struct sf_test *find_test_exact(const struct suitefile *f, const char *name,
 					     const char *unit)
 {
 	for (size_t i = 0; i < f->nt; i++)
 		if (!strcmp(f->t[i].name, name) && !strcmp(f->t[i].unit, unit))
+			return &f->t[i];
+	for (size_t i = 0; i < f->nt; i++)
+		if (cmp_same_name(f->t[i].name, name) && !strcmp(f->t[i].unit, unit))
 			return &f->t[i];
 	return NULL;
 }
@@ -80,6 +104,24 @@ const struct sf_test *cmp_find_test(const struct suitefile *f, const struct suit
 	return NULL;
 }
 
+double cmp_center(const struct cmp *c, const struct cmp_row *r, size_t k)
+{
+	return c->method == CMP_UTEST ? r->s[k].median : r->s[k].mean;
+}
+
+/* The U test's verdict on file k of r against A: no verdict when these
+ * sizes cannot reach the confidence (p_min above 1 - conf). */
+static enum t_verdict u_verdict(const struct cmp *c, struct cmp_row *r, size_t k)
+{
+	const struct sf_test *a = r->t[0], *b = r->t[k];
+	double alpha = 1 - c->conf / 100;
+	if (u_test(a->v, a->n, b->v, b->n, &r->u[k]) < 0 || r->u[k].p_min > alpha)
+		return T_TOO_FEW;
+	if (!(r->u[k].p < alpha))
+		return T_SAME;
+	return r->u[k].b_larger == r->higher_is_better ? T_BETTER : T_WORSE;
+}
+
 static void fill_row(const struct cmp *c, struct cmp_row *r)
 {
 	const struct sf_test *a = r->t[0];
@@ -91,12 +133,114 @@ static void fill_row(const struct cmp *c, struct cmp_row *r)
 			continue;
 		r->s[k] = r->t[k]->sum;
 		r->ci[k] = t_mean_ci(&r->s[k], c->conf);
-		if (k == 0 || !a->n)
+		if (k == 0 || !a->n || !a->summarised)
 			continue;
-		if (r->s[0].mean != 0)
-			r->change[k] = 100 * (r->s[k].mean - r->s[0].mean) / fabs(r->s[0].mean);
-		r->v[k] = t_verdict_of(&r->s[0], &r->s[k], c->conf, r->higher_is_better, &r->d[k]);
+		double x0 = cmp_center(c, r, 0);
+		if (x0 != 0)
+			r->change[k] = 100 * (cmp_center(c, r, k) - x0) / fabs(x0);
+		if (c->method == CMP_UTEST)
+			r->v[k] = u_verdict(c, r, k);
+		else
+			r->v[k] = t_verdict_of(&r->s[0], &r->s[k], c->conf, r->higher_is_better,
+					       &r->d[k]);
 	}
+}
+
+/* ---- --by: one file split by a dimension of its names ---- */
+
+/* Where " DIM=" starts in name, and its value's length; NULL if absent. */
+static const char *dim_of(const char *name, const char *dim, size_t *vlen)
+{
+	char key[40];
+	snprintf(key, sizeof(key), " %s=", dim);
+	const char *m = strstr(name, key);
+	if (!m)
+		return NULL;
+	*vlen = strcspn(m + strlen(key), " ");
+	return m;
+}
+
+/* Add value (len bytes) to vals (n of them, at most max) unless there. */
+static void add_value(char **vals, size_t *n, size_t max, const char *v, size_t len)
+{
+	for (size_t i = 0; i < *n; i++)
+		if (strlen(vals[i]) == len && !strncmp(vals[i], v, len))
+			return;
+	if (*n < max && (vals[*n] = strndup(v, len)))
+		(*n)++;
+}
+
+/* File out: f's tests whose dimension has value val, renamed without it. */
+static int split_one(const struct suitefile *f, const char *dim, const char *val,
+		     struct suitefile *out)
+{
+	size_t klen = strlen(dim) + 2, vlen;
+	memset(out, 0, sizeof(*out));
+	out->t = calloc(f->nt + 1, sizeof(*out->t));
+	if (!out->t || asprintf(&out->path, "%s %s=%s", f->path, dim, val) < 0) {
+		out->path = NULL;
+		return -1;
+	}
+	out->doc = json_incref(f->doc);
+	for (size_t i = 0; i < f->nt; i++) {
+		const struct sf_test *t = &f->t[i];
+		const char *m = dim_of(t->name, dim, &vlen);
+		if (!m || vlen != strlen(val) || strncmp(m + klen, val, vlen))
+			continue;
+		struct sf_test *o = &out->t[out->nt];
+		*o = *t;
+		o->v = malloc((t->n + 1) * sizeof(double));
+		o->own_name = malloc(strlen(t->name) + 1);
+		if (!o->v || !o->own_name) {
+			free(o->v);
+			free(o->own_name);
+			return -1;
+		}
+		memcpy(o->v, t->v, t->n * sizeof(double));
+		size_t head = (size_t)(m - t->name);
+		memcpy(o->own_name, t->name, head);
+		strcpy(o->own_name + head, m + klen + vlen);
+		o->name = o->own_name;
+		out->nt++;
+		out->nruns += t->n;
+	}
+	return 0;
+}
+
+int cmp_split_by(const struct suitefile *f, const char *dim, struct suitefile *out,
+		 size_t max, size_t *nout, size_t *left)
+{
+	char *vals[CMP_MAX_FILES];
+	size_t nv = 0, vlen, i;
+	json_t *v;
+	*nout = *left = 0;
+	if (!strcmp(dim, "mem"))
+		json_array_foreach(json_object_get(json_object_get(f->doc, "params"), "mem_limits"),
+				   i, v)
+			if (json_is_string(v))
+				add_value(vals, &nv, max, json_string_value(v),
+					  strlen(json_string_value(v)));
+	for (i = 0; i < f->nt; i++) {
+		const char *m = dim_of(f->t[i].name, dim, &vlen);
+		if (m)
+			add_value(vals, &nv, max, m + strlen(dim) + 2, vlen);
+		else
+			(*left)++;
+	}
+	int rc = nv < 2 ? -2 : 0;
+	for (i = 0; i < nv; i++) {
+		if (!rc && split_one(f, dim, vals[i], &out[*nout]) < 0) {
+			suitefile_free(&out[*nout]);
+			errno = ENOMEM;
+			rc = -1;
+		} else if (!rc) {
+			(*nout)++;
+		}
+		free(vals[i]);
+	}
+	if (rc == -2)
+		*nout = nv;   /* values found; nothing made */
+	return rc;
 }
 
 int cmp_build(struct cmp *c)
@@ -157,8 +301,8 @@ void cmp_sort(struct cmp *c, enum cmp_order order)
 
 /* compare's options as given (popt's strings, owned) and as they are used */
 struct cmp_opts {
-	char *conf_arg, *sort_arg, *style_arg, *plot;
-	int do_export;
+	char *conf_arg, *sort_arg, *style_arg, *plot, *test_arg, *by;
+	int do_export, json;
 	int lkml;                 /* --style lkml */
 	enum cmp_order sort;
 	const char **paths;       /* the results files (popt's) */
@@ -180,13 +324,21 @@ static int parse_options(struct cmp_opts *o, const char *cmd, int argc, const ch
 		  "table (default) or lkml: 'test || A -> B +x%' lines", "STYLE" },
 		{ "plot", 0, POPT_ARG_STRING, &o->plot, 0,
 		  "also draw the figures into FILE.svg or FILE.png (needs gnuplot)", "FILE" },
+		{ "test", 0, POPT_ARG_STRING, &o->test_arg, 0,
+		  "the verdict: utest (medians, Mann-Whitney U; default) or welch (means, "
+		  "Welch's t-test)", "TEST" },
+		{ "by", 0, POPT_ARG_STRING, &o->by, 0,
+		  "compare one file within itself: each test at every value of DIM against the "
+		  "first (mem: --mem-limit's values)", "DIM" },
+		{ "json", 0, POPT_ARG_NONE, &o->json, 0,
+		  "print the comparison as JSON (rows, changes, intervals, verdicts)", NULL },
 		{ "export", 0, POPT_ARG_NONE, &o->do_export, 0,
 		  "print one results file in the Go benchmark format (benchstat reads it)", NULL },
 		POPT_AUTOHELP
 		POPT_TABLEEND
 	};
 	*ctx = poptGetContext(cmd, argc, argv, options, 0);
-	poptSetOtherOptionHelp(*ctx, "[OPTIONS] A.json B.json [C.json ...]");
+	poptSetOtherOptionHelp(*ctx, "[OPTIONS] A.json B.json [C.json ...]    or    --by mem FILE.json");
 	int status = cli_popt_done(*ctx, cmd, cli_popt_next(*ctx, options));
 	if (status)
 		return status;
@@ -235,9 +387,22 @@ static int check_options(struct cmp_opts *o, struct cmp *c)
 		return cli_usage_error(cmd, "--sort %s: give change or name", o->sort_arg);
 	if (o->plot && check_plot_name(cmd, o->plot))
 		return KB_EXIT_USAGE;
+	if (o->test_arg && !strcmp(o->test_arg, "welch"))
+		c->method = CMP_WELCH;
+	else if (o->test_arg && strcmp(o->test_arg, "utest"))
+		return cli_usage_error(cmd, "--test %s: give utest or welch", o->test_arg);
+	if (o->by && strcmp(o->by, "mem"))
+		return cli_usage_error(cmd, "--by %s: give mem (the only dimension in test names)",
+				       o->by);
+	if (o->json && (o->lkml || o->plot || o->do_export))
+		return cli_usage_error(cmd, "--json prints the comparison alone: leave out %s",
+				       o->lkml ? "--style lkml" : o->plot ? "--plot" : "--export");
 	if (o->do_export && o->n != 1)
 		return cli_usage_error(cmd, "--export takes one results file");
-	if (!o->do_export && o->n < 2)
+	if (o->by && o->n != 1)
+		return cli_usage_error(cmd, "--by %s compares one results file within itself: "
+				       "give one", o->by);
+	if (!o->do_export && !o->by && o->n < 2)
 		return cli_usage_error(cmd, "give at least two results files (A.json B.json)");
 	if (o->n > CMP_MAX_FILES)
 		return cli_usage_error(cmd, "at most %d results files", CMP_MAX_FILES);
@@ -289,8 +454,23 @@ static int report(struct cmp *c, const struct cmp_opts *o)
 		fprintf(stderr, "%s: out of memory\n", c->cmd);
 		return KB_EXIT_FAIL;
 	}
+	if (!c->nrows) {
+		/* what each file holds, and why there is no comparison or chart */
+		if (o->json)
+			cmp_print_json(stdout, c);
+		else
+			cmp_print_table(stdout, c);
+		fflush(stdout);
+		char shown[300];
+		fprintf(stderr, "%s: no test of A (%s) is in %s: nothing to compare\n", c->cmd,
+			esc_str(shown, sizeof(shown), c->f[0].path),
+			c->nf == 2 ? "B" : "any other file");
+		return KB_EXIT_FAIL;
+	}
 	cmp_sort(c, o->sort);
-	if (o->lkml)
+	if (o->json)
+		cmp_print_json(stdout, c);
+	else if (o->lkml)
 		cmp_print_lkml(stdout, c);
 	else
 		cmp_print_table(stdout, c);
@@ -299,23 +479,58 @@ static int report(struct cmp *c, const struct cmp_opts *o)
 	return o->plot ? plot_write(c, o->plot) : 0;
 }
 
+/* --by DIM: the one file read into whole, split into c->f.  Returns 0 or
+ * an exit status after one line. */
+static int split_file(struct cmp *c, const struct cmp_opts *o, struct suitefile *whole)
+{
+	size_t left;
+	char shown[300];
+	*whole = c->f[0];
+	memset(&c->f[0], 0, sizeof(c->f[0]));
+	c->nf = 0;
+	size_t n = 0;
+	int rc = cmp_split_by(whole, o->by, c->f, CMP_MAX_FILES, &n, &left);
+	if (rc == 0) {
+		c->nf = n;
+		return 0;
+	}
+	if (rc == -1) {
+		for (size_t k = 0; k < n; k++)
+			suitefile_free(&c->f[k]);
+		fprintf(stderr, "%s: out of memory\n", c->cmd);
+		return KB_EXIT_FAIL;
+	}
+	esc_str(shown, sizeof(shown), whole->path);
+	fprintf(stderr, "%s: --by %s: %s holds %zu value%s of %s (its tests' names have no "
+		"\" %s=\" or one value): nothing to compare\n", c->cmd, o->by, shown, n,
+		n == 1 ? "" : "s", o->by, o->by);
+	return KB_EXIT_FAIL;
+}
+
 int cmd_compare(int argc, const char **argv)
 {
 	struct cmp_opts o = { .sort = CMP_BY_FILE };
 	struct suitefile files[CMP_MAX_FILES];
-	struct cmp c = { .cmd = argv[0], .f = files, .nf = 0, .conf = 95 };
+	struct suitefile whole;
+	struct cmp c = { .cmd = argv[0], .f = files, .nf = 0, .conf = 95, .method = CMP_UTEST };
 	poptContext ctx = NULL;
 
+	memset(&whole, 0, sizeof(whole));
 	int status = parse_options(&o, c.cmd, argc, argv, &ctx);
 	if (!status)
 		status = check_options(&o, &c);
 	if (!status)
 		status = load_files(&c, &o);
+	if (!status && o.by)
+		status = split_file(&c, &o, &whole);
 	if (!status)
 		status = report(&c, &o);
 	for (size_t k = 0; k < c.nf; k++)
 		suitefile_free(&files[k]);
+	suitefile_free(&whole);
 	free(c.rows);
+	free(o.test_arg);
+	free(o.by);
 	free(o.conf_arg);
 	free(o.sort_arg);
 	free(o.style_arg);

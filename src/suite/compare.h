@@ -4,7 +4,9 @@
  * kbench compare reads results files A, B, C, ... (kbench suite's), matches
  * their tests by name and unit, and for each test and file computes the
  * summary, the interval of the mean and, for B, C, ..., the change against
- * A with Welch's verdict (stats/ttest.h).  The table, the lkml lines
+ * A with a verdict: by default the change of the median and the
+ * Mann-Whitney U test on the runs (stats/utest.h), or with --test welch
+ * the change of the mean and Welch's t-test (stats/ttest.h).  The table, the lkml lines
  * (cmpprint.c) and the plot (plot.h) are all printed from struct cmp.
  */
 #ifndef KBENCH_COMPARE_H
@@ -16,9 +18,16 @@
 
 #include "stats/summary.h"
 #include "stats/ttest.h"
+#include "stats/utest.h"
 #include "suite/suitefile.h"
 
 #define CMP_MAX_FILES 26          /* named A to Z */
+
+/* The verdict's method (--test). */
+enum cmp_method {
+	CMP_UTEST,        /* medians, Mann-Whitney U (the default) */
+	CMP_WELCH,        /* means, Welch's t-test */
+};
 
 struct cmp_row {
 	const char *name;
@@ -28,9 +37,11 @@ struct cmp_row {
 	struct summary s[CMP_MAX_FILES];          /* valid when t[k] && t[k]->n */
 	double ci[CMP_MAX_FILES];                 /* half-width of the mean's interval; NAN if n < 2 */
 	enum t_verdict v[CMP_MAX_FILES];          /* k >= 1: against A */
-	struct t_diff d[CMP_MAX_FILES];           /* k >= 1, when v[k] is not T_TOO_FEW */
-	double change[CMP_MAX_FILES];             /* k >= 1: 100 (mean_k - mean_A) / |mean_A|; NAN if
-						   * a side has no runs or mean_A is 0 (n/a) */
+	struct t_diff d[CMP_MAX_FILES];           /* Welch: k >= 1, when v[k] is not T_TOO_FEW */
+	struct u_result u[CMP_MAX_FILES];         /* U test: k >= 1, when both sides have runs */
+	double change[CMP_MAX_FILES];             /* k >= 1: 100 (x_k - x_A) / |x_A|, x the median
+						   * (U test) or the mean (Welch); NAN if a side
+						   * has no runs or x_A is 0 (n/a) */
 };
 
 struct cmp {
@@ -38,15 +49,21 @@ struct cmp {
 	struct suitefile *f;
 	size_t nf;
 	double conf;                 /* percent: 90, 95, 99 */
+	enum cmp_method method;      /* --test */
 	struct cmp_row *rows;        /* tests of A found in at least one other file */
 	size_t nrows;
 };
 
 /* The test of f matching test `name` (unit `unit`) of file from: the same
- * name and unit; failing that, the one test of f whose name differs only
- * in the memory limit, when each file has just one such test (a run with
- * --mem-limit against one without: "load 4" and "load 4 mem=48M").
+ * name and unit, " mem=none" counting as no memory limit ("load 5" is
+ * "load 5 mem=none"); failing that, the one test of f whose name differs
+ * only in the memory limit, when each file has just one such test (a run
+ * with --mem-limit against one without: "load 4" and "load 4 mem=48M").
  * NULL when none matches. */
+/* Are test names a and b the same test: equal, or but for a trailing
+ * " mem=none" (no limit)? */
+bool cmp_same_name(const char *a, const char *b);
+
 const struct sf_test *cmp_find_test(const struct suitefile *f, const struct suitefile *from,
 				    const char *name, const char *unit);
 
@@ -63,9 +80,41 @@ enum cmp_order {
 };
 void cmp_sort(struct cmp *c, enum cmp_order order);
 
-/* The table (files, notes, every row and file, the tests not compared)
- * and the lkml lines ("test (unit) || A -> B +x%"), printed to out. */
+/* The value of row r in file k the change and the lkml lines use: the
+ * median (U test) or the mean (Welch). */
+double cmp_center(const struct cmp *c, const struct cmp_row *r, size_t k);
+
+/* The split of one file by a dimension of its test names (--by mem):
+ * out[0..*nout-1] become one file per value of " mem=VALUE" (in the order
+ * of the file's params.mem_limits, else of first appearance), each holding
+ * that value's tests under their names without the dimension, and path
+ * "PATH mem=VALUE"; tests without the dimension are left out (their
+ * count in *left).  Returns 0; -2 when the file has fewer than two values
+ * (nothing to compare: *nout says how many, and nothing was made); -1
+ * when memory runs out (out[0..*nout-1] were made).  Free each
+ * out[0..*nout-1] with suitefile_free after 0 or -1. */
+int cmp_split_by(const struct suitefile *f, const char *dim, struct suitefile *out,
+		 size_t max, size_t *nout, size_t *left);
+
+/* The table (files, notes, every row and file, the tests not compared:
+ * "only in B", or "in B, not in A (the baseline)"), the lkml lines
+ * ("test (unit) || A -> B +x% ~", the verdict's mark after each change),
+ * and the comparison as one JSON document (kbench-compare(1), JSON
+ * OUTPUT), printed to out. */
 void cmp_print_table(FILE *out, const struct cmp *c);
 void cmp_print_lkml(FILE *out, const struct cmp *c);
+void cmp_print_json(FILE *out, const struct cmp *c);
+
+/* Is test t of file k compared (found in A, or for A in another file)?
+ * When it is not, *where is set to the index of another non-A file that
+ * holds it (or k itself when none does). */
+bool cmp_matched(const struct cmp *c, size_t k, const struct sf_test *t, size_t *where);
+
+/* The method's name and the verdict of row r, file k, as text (buf, n
+ * bytes): "better (p=0.008)", "~ (p=0.31)", Welch's "better: +2.04 +-
+ * 1.85 (+2.02% +- 1.84%, p=0.071)", "too few runs ...". */
+const char *cmp_method_name(enum cmp_method m);
+void cmp_verdict_text(const struct cmp *c, const struct cmp_row *r, size_t k, char *buf,
+		      size_t n);
 
 #endif

@@ -9,6 +9,7 @@
  *          "skipped" gives no figure and its row says why.
  */
 #include "config.h"
+#include "disk/devinfo.h"
 #include "disk/disk.h"
 #include "load/load.h"
 #include "suite/jobs.h"
@@ -18,36 +19,39 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void add_job(struct suite *s, enum job_kind k, unsigned clients, const char *mem)
+static void add_job(struct suite *s, enum job_kind k, unsigned clients, size_t m)
 {
 	struct job *j = &s->jobs[s->njobs++];
+	const char *mem = s->nmems ? s->mems[m] : NULL;
+	char dim[48] = "";
 	memset(j, 0, sizeof(*j));
 	j->kind = k;
 	j->clients = clients;
 	j->mem = mem;
+	j->mem_bytes = s->nmems ? s->mem_bytes[m] : 0;
+	if (mem)
+		snprintf(dim, sizeof(dim), " mem=%s", mem);
 	switch (k) {
-	case JOB_DISK_CACHED: snprintf(j->name, sizeof(j->name), "disk -T"); break;
-	case JOB_DISK_BUFFERED: snprintf(j->name, sizeof(j->name), "disk -t"); break;
-	case JOB_MICRO: snprintf(j->name, sizeof(j->name), "micro"); break;
-	case JOB_LOAD:
-		snprintf(j->name, sizeof(j->name), "load %u%s%s", clients, mem ? " mem=" : "",
-			 mem ? mem : "");
-		break;
+	case JOB_DISK_CACHED: snprintf(j->name, sizeof(j->name), "disk -T%s", dim); break;
+	case JOB_DISK_BUFFERED: snprintf(j->name, sizeof(j->name), "disk -t%s", dim); break;
+	case JOB_MICRO: snprintf(j->name, sizeof(j->name), "micro%s", dim); break;
+	case JOB_LOAD: snprintf(j->name, sizeof(j->name), "load %u%s", clients, dim); break;
 	}
 }
 
 void jobs_build(struct suite *s)
 {
 	s->njobs = 0;
-	if (s->disk) {
-		add_job(s, JOB_DISK_CACHED, 0, NULL);
-		add_job(s, JOB_DISK_BUFFERED, 0, NULL);
-	}
-	for (size_t m = 0; m < (s->nmems ? s->nmems : 1); m++)
+	for (size_t m = 0; m < (s->nmems ? s->nmems : 1); m++) {
+		if (s->disk) {
+			add_job(s, JOB_DISK_CACHED, 0, m);
+			add_job(s, JOB_DISK_BUFFERED, 0, m);
+		}
 		for (size_t c = 0; c < s->nclients; c++)
-			add_job(s, JOB_LOAD, s->clients[c], s->nmems ? s->mems[m] : NULL);
-	if (s->micro)
-		add_job(s, JOB_MICRO, 0, NULL);
+			add_job(s, JOB_LOAD, s->clients[c], m);
+		if (s->micro)
+			add_job(s, JOB_MICRO, 0, m);
+	}
 }
 
 static json_t *str_or_null(const char *v)
@@ -64,7 +68,7 @@ json_t *jobs_params_json(const struct suite *s)
 		json_array_append_new(mems, json_string(s->mems[i]));
 	for (size_t i = 0; micro && i < s->nmicro; i++)
 		json_array_append_new(micro, json_string(s->micro_tests[i]));
-	return json_pack("{s:o, s:o, s:o, s:i, s:f, s:o, s:o, s:b, s:o, s:f, s:b, s:o}",
+	json_t *o = json_pack("{s:o, s:o, s:o, s:i, s:f, s:o, s:o, s:b, s:o, s:f, s:b, s:o}",
 			 "directory", str_or_null(s->dir),
 			 "loadfile", str_or_null(s->loadfile),
 			 "clients", clients ? clients : json_array(),
@@ -77,6 +81,30 @@ json_t *jobs_params_json(const struct suite *s)
 			 "pause_s", s->pause_s,
 			 "drop_caches", s->drop_caches,
 			 "mem_limits", mems ? mems : json_array());
+	if (!o)
+		return NULL;
+	/* what was passed through to the children */
+	json_object_set_new(o, "clients_per_process", json_integer(s->per_proc ? s->per_proc : 1));
+	json_object_set_new(o, "backend", json_string(s->backend ? s->backend :
+						      s->server ? "sockio" : "fileio"));
+	const struct { const char *key, *v; } strs[] = {
+		{ "server", s->server }, { "tcp_options", s->tcp_opts }, { "nfs", s->nfs },
+		{ "smb_share", s->smb_share }, { "target_rate", s->rate_arg },
+		{ "micro_copies", s->copies_arg },
+	};
+	for (size_t i = 0; i < sizeof(strs) / sizeof(strs[0]); i++)
+		if (strs[i].v)
+			json_object_set_new(o, strs[i].key, json_string(strs[i].v));
+	/* --smb-user holds a password: only that one was given */
+	if (s->smb_user)
+		json_object_set_new(o, "smb_user_given", json_true());
+	const struct { const char *key; int v; } flags[] = {
+		{ "sync", s->sync_open }, { "sync_dirs", s->sync_dirs },
+		{ "fsync", s->fsync_write }, { "xattr", s->xattr }, { "micro_quick", s->micro_quick },
+	};
+	for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); i++)
+		json_object_set_new(o, flags[i].key, json_boolean(flags[i].v));
+	return o;
 }
 
 static json_t *find_row(json_t *doc, const char *name)
@@ -114,10 +142,21 @@ static json_t *job_row(struct suite *s, const struct job *j)
 		return row(s->doc, j->name, p, "MB/s", true);
 	}
 	case JOB_DISK_CACHED:
-	case JOB_DISK_BUFFERED:
-		return row(s->doc, j->name, json_pack("{s:s, s:s, s:s}", "command", "disk", "test",
-			   j->kind == JOB_DISK_CACHED ? "cached" : "buffered", "device", s->disk),
-			   "MiB/s", true);
+	case JOB_DISK_BUFFERED: {
+		json_t *p = json_pack("{s:s, s:s, s:s}", "command", "disk", "test",
+				      j->kind == JOB_DISK_CACHED ? "cached" : "buffered", "device",
+				      s->disk);
+		if (p && j->mem)
+			json_object_set_new(p, "mem_limit", json_string(j->mem));
+		/* the device's settings when the row is made (each run's
+		 * document has them as they were for that run) */
+		struct dev_info di;
+		char why[200];
+		if (p && !find_row(s->doc, j->name) &&
+		    devinfo_collect(s->disk, &di, why, sizeof(why)) == 0)
+			json_object_set_new(p, "device_info", devinfo_json(s->disk, &di));
+		return row(s->doc, j->name, p, "MiB/s", true);
+	}
 	case JOB_MICRO:
 		break;
 	}
@@ -128,6 +167,31 @@ void jobs_rows(struct suite *s)
 {
 	for (size_t i = 0; i < s->njobs; i++)
 		job_row(s, &s->jobs[i]);
+}
+
+/* The options passed through to kbench load as given (v[n...]); returns
+ * the new n.  --server without -B means -B sockio. */
+static size_t load_through(const struct suite *s, const char **v, size_t n)
+{
+	const struct { const char *opt, *val; } withval[] = {
+		{ "--clients-per-process", s->per_proc_arg }, { "-R", s->rate_arg },
+		{ "-B", s->backend ? s->backend : s->server ? "sockio" : NULL },
+		{ "--server", s->server }, { "-T", s->tcp_opts }, { "--nfs", s->nfs },
+		{ "--smb-share", s->smb_share }, { "--smb-user", s->smb_user },
+	};
+	const struct { const char *opt; int on; } flags[] = {
+		{ "-s", s->sync_open }, { "-S", s->sync_dirs }, { "-F", s->fsync_write },
+		{ "-x", s->xattr },
+	};
+	for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); i++)
+		if (flags[i].on)
+			v[n++] = flags[i].opt;
+	for (size_t i = 0; i < sizeof(withval) / sizeof(withval[0]); i++)
+		if (withval[i].val) {
+			v[n++] = withval[i].opt;
+			v[n++] = withval[i].val;
+		}
+	return n;
 }
 
 void jobs_args(const struct suite *s, const struct job *j, struct job_args *a)
@@ -159,6 +223,7 @@ void jobs_args(const struct suite *s, const struct job *j, struct job_args *a)
 		}
 		if (s->drop_caches && s->load_drop_caches)
 			v[n++] = "--drop-caches";
+		n = load_through(s, v, n);
 		v[n++] = "--json";
 		v[n++] = s->child_json;
 		snprintf(a->clients, sizeof(a->clients), "%u", j->clients);
@@ -174,6 +239,12 @@ void jobs_args(const struct suite *s, const struct job *j, struct job_args *a)
 		break;
 	case JOB_MICRO:
 		v[n++] = "micro";
+		if (s->micro_quick)
+			v[n++] = "--quick";
+		if (s->copies_arg) {
+			v[n++] = "--copies";
+			v[n++] = s->copies_arg;
+		}
 		v[n++] = "--json";
 		v[n++] = s->child_json;
 		for (size_t i = 0; i < s->nmicro; i++)
@@ -183,15 +254,19 @@ void jobs_args(const struct suite *s, const struct job *j, struct job_args *a)
 	v[n] = NULL;
 }
 
-static void add_run(json_t *t, double value, const char *started, double seconds, json_t *doc)
+static void add_run(const struct suite *s, json_t *t, double value, const char *started,
+		    double seconds, json_t *doc)
 {
-	json_array_append_new(json_object_get(t, "runs"),
-			      json_pack("{s:f, s:s, s:f, s:O}", "value", value, "started", started,
-					"seconds", seconds, "document", doc));
+	json_t *r = json_pack("{s:f, s:s, s:f, s:O}", "value", value, "started", started,
+			      "seconds", seconds, "document", doc);
+	/* a disk or micro child in the suite's own cgroup: its peak */
+	if (r && s->child_peak)
+		json_object_set_new(r, "mem_peak_bytes", json_integer((json_int_t)s->child_peak));
+	json_array_append_new(json_object_get(t, "runs"), r);
 }
 
-static int record_micro(struct suite *s, json_t *doc, const char *started, double seconds,
-			char *msg, size_t msglen)
+static int record_micro(struct suite *s, const struct job *j, json_t *doc, const char *started,
+			double seconds, char *msg, size_t msglen)
 {
 	json_t *tests = json_object_get(json_object_get(doc, "results"), "tests");
 	size_t i, got = 0, skipped = 0;
@@ -211,7 +286,12 @@ static int record_micro(struct suite *s, json_t *doc, const char *started, doubl
 					      json_object_get(t, "family") : json_null()),
 				      "title", json_incref(json_object_get(t, "title") ?
 					      json_object_get(t, "title") : json_null()));
-		json_t *r = row(s->doc, name, p, unit ? unit : "",
+		char rname[256];
+		snprintf(rname, sizeof(rname), "%.200s%s%s", name, j->mem ? " mem=" : "",
+			 j->mem ? j->mem : "");
+		if (p && j->mem)
+			json_object_set_new(p, "mem_limit", json_string(j->mem));
+		json_t *r = row(s->doc, rname, p, unit ? unit : "",
 				json_is_true(json_object_get(t, "higher_is_better")));
 		if (!r)
 			continue;
@@ -219,7 +299,7 @@ static int record_micro(struct suite *s, json_t *doc, const char *started, doubl
 			json_object_set(r, "skipped", json_object_get(t, "skipped"));
 			skipped++;
 		} else if (json_is_number(v) && isfinite(json_number_value(v)) && unit) {
-			add_run(r, json_number_value(v), started, seconds, doc);
+			add_run(s, r, json_number_value(v), started, seconds, doc);
 			got++;
 		}
 	}
@@ -259,12 +339,12 @@ int jobs_record(struct suite *s, const struct job *j, const char *started, doubl
 		return -1;
 	}
 	if (j->kind == JOB_MICRO) {
-		rc = record_micro(s, doc, started, seconds, msg, msglen);
+		rc = record_micro(s, j, doc, started, seconds, msg, msglen);
 	} else {
 		const char *what, *unit;
 		json_t *v = figure_of(j, doc, &what, &unit);
 		if (json_is_number(v) && isfinite(json_number_value(v))) {
-			add_run(job_row(s, j), json_number_value(v), started, seconds, doc);
+			add_run(s, job_row(s, j), json_number_value(v), started, seconds, doc);
 			snprintf(msg, msglen, "%.2f %s", json_number_value(v), unit);
 			rc = 0;
 		} else {

@@ -12,9 +12,10 @@
 
 #include "suite/suite.h"
 
-/* The jobs of s's options in run order, into s->jobs (njobs): disk -T and
- * disk -t with --disk, then "load N" for every client count (under each
- * --mem-limit item in turn: "load N mem=X"), then micro with --micro. */
+/* The jobs of s's options in run order, into s->jobs (njobs): under each
+ * --mem-limit item in turn (named "... mem=X"; once without --mem-limit),
+ * disk -T and disk -t with --disk, then "load N" for every client count,
+ * then micro with --micro. */
 void jobs_build(struct suite *s);
 
 /* The params object of the results document. */
@@ -25,9 +26,15 @@ json_t *jobs_params_json(const struct suite *s);
 void jobs_rows(struct suite *s);
 
 /* The child's command line for one run of j, writing its document to
- * s->child_json. */
+ * s->child_json: load with -t, --warmup, -D, -c, --mem-limit,
+ * --drop-caches and the options passed through as given
+ * (--clients-per-process, -s, -S, -F, -x, -R, -B, --server (which means
+ * -B sockio without -B), -T, --nfs, --smb-share, --smb-user); disk -T or
+ * -t; micro with --quick, --copies and the named tests.  Disk and micro
+ * get no memory option: kbench suite runs them in a memory cgroup of
+ * their own (suite.c). */
 struct job_args {
-	const char *argv[32 + SUITE_MAX_MICRO];
+	const char *argv[64 + SUITE_MAX_MICRO];
 	char clients[16];
 };
 void jobs_args(const struct suite *s, const struct job *j, struct job_args *a);

@@ -17,6 +17,7 @@
 #include "sys/caches.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,6 +50,33 @@ int opts_parse(struct suite *s, int argc, const char **argv, poptContext *ctx)
 		{ "mem-limit", 0, POPT_ARG_STRING, &s->mem_arg, 0,
 		  "run every load under each of these memory limits (kbench load --mem-limit; "
 		  "e.g. 32M,128M,none)", "LIST" },
+		{ "clients-per-process", 0, POPT_ARG_STRING, &s->per_proc_arg, 0,
+		  "kbench load --clients-per-process: clients interleaved in each process", "N" },
+		{ "sync", 's', POPT_ARG_NONE, &s->sync_open, 0, "kbench load -s (O_SYNC opens)", NULL },
+		{ "sync-dirs", 'S', POPT_ARG_NONE, &s->sync_dirs, 0,
+		  "kbench load -S (fsync the directory after every change)", NULL },
+		{ "fsync", 'F', POPT_ARG_NONE, &s->fsync_write, 0,
+		  "kbench load -F (fsync after every WriteX)", NULL },
+		{ "xattr", 'x', POPT_ARG_NONE, &s->xattr, 0, "kbench load -x (DOS attributes in xattrs)",
+		  NULL },
+		{ "target-rate", 'R', POPT_ARG_STRING, &s->rate_arg, 0,
+		  "kbench load -R: each client's rate (MB/sec, MB = 10^6 bytes)", "MBPS" },
+		{ "backend", 'B', POPT_ARG_STRING, &s->backend, 0,
+		  "kbench load -B: fileio, sockio, nfs or smb (passed as given)", "NAME" },
+		{ "server", 0, POPT_ARG_STRING, &s->server, 0,
+		  "kbench load --server (sockio; implies -B sockio)", "HOST[:PORT]" },
+		{ "tcp-options", 'T', POPT_ARG_STRING, &s->tcp_opts, 0,
+		  "kbench load -T (sockio's TCP options)", "WORDS" },
+		{ "nfs", 0, POPT_ARG_STRING, &s->nfs, 0, "kbench load --nfs (the nfs backend's export)",
+		  "nfs://SERVER/EXPORT" },
+		{ "smb-share", 0, POPT_ARG_STRING, &s->smb_share, 0,
+		  "kbench load --smb-share (the smb backend's share)", "//SERVER/SHARE" },
+		{ "smb-user", 0, POPT_ARG_STRING, &s->smb_user, 0,
+		  "kbench load --smb-user (the smb backend's user)", "[DOMAIN/]USER%PASSWORD" },
+		{ "micro-quick", 0, POPT_ARG_NONE, &s->micro_quick, 0,
+		  "kbench micro --quick (short runs)", NULL },
+		{ "copies", 0, POPT_ARG_STRING, &s->copies_arg, 0,
+		  "kbench micro --copies (BYTE tests run N at once)", "N" },
 		{ "label", 0, POPT_ARG_STRING, &s->label, 0,
 		  "name of this series in the file and in comparisons (default: uname -r)", "NAME" },
 		{ "output", 'o', POPT_ARG_STRING, &s->out, 0,
@@ -78,7 +106,9 @@ int opts_parse(struct suite *s, int argc, const char **argv, poptContext *ctx)
 		return cli_usage_error(s->cmd, "unexpected argument '%s'", poptPeekArg(*ctx));
 	other = s->dir || s->loadfile || s->clients_arg || s->runs_arg || s->timelimit ||
 		s->warmup || s->disk || s->micro || s->pause_arg || s->drop_caches || s->mem_arg ||
-		s->label || s->out;
+		s->label || s->out || s->per_proc_arg || s->sync_open || s->sync_dirs ||
+		s->fsync_write || s->xattr || s->rate_arg || s->backend || s->server || s->tcp_opts ||
+		s->nfs || s->smb_share || s->smb_user || s->micro_quick || s->copies_arg;
 	if (s->resume && other)
 		return cli_usage_error(s->cmd, "--resume takes no other options but --format: "
 				       "the file holds the command line");
@@ -89,7 +119,9 @@ void opts_free(struct suite *s)
 {
 	char **strs[] = { &s->dir, &s->loadfile, &s->timelimit, &s->warmup, &s->disk, &s->label,
 			  &s->out, &s->format, &s->resume, &s->clients_arg, &s->runs_arg,
-			  &s->pause_arg, &s->mem_arg, &s->micro_arg };
+			  &s->pause_arg, &s->mem_arg, &s->micro_arg, &s->per_proc_arg, &s->rate_arg,
+			  &s->backend, &s->server, &s->tcp_opts, &s->nfs, &s->smb_share,
+			  &s->smb_user, &s->copies_arg };
 	for (size_t i = 0; i < sizeof(strs) / sizeof(strs[0]); i++) {
 		free(*strs[i]);
 		*strs[i] = NULL;
@@ -171,18 +203,47 @@ static int parse_numbers(struct suite *s)
 	if (s->pause_arg && cli_parse_duration(s->pause_arg, &s->pause_s) < 0)
 		return cli_usage_error(s->cmd, "--pause %s: give a duration (0, 10, 1m)",
 				       s->pause_arg);
+	s->per_proc = 1;
+	if (s->per_proc_arg) {
+		if (cli_parse_uint(s->per_proc_arg, 1, LOAD_MAX_CLIENTS, &v) < 0)
+			return cli_usage_error(s->cmd, "--clients-per-process %s: give a whole number "
+					       "from 1 to %u", s->per_proc_arg, LOAD_MAX_CLIENTS);
+		s->per_proc = (unsigned)v;
+	}
+	if (s->rate_arg) {
+		char *end;
+		double r = strtod(s->rate_arg, &end);
+		if (end == s->rate_arg || *end || !(r > 0) || !isfinite(r))
+			return cli_usage_error(s->cmd, "-R %s: give a rate above 0 in MB/sec "
+					       "(MB = 10^6 bytes)", s->rate_arg);
+	}
+	if (s->copies_arg && cli_parse_uint(s->copies_arg, 1, 1024, &v) < 0)
+		return cli_usage_error(s->cmd, "--copies %s: give a whole number from 1 to 1024",
+				       s->copies_arg);
+	if ((s->copies_arg || s->micro_quick) && !s->micro)
+		return cli_usage_error(s->cmd, "%s is an option of the micro jobs: give --micro too",
+				       s->copies_arg ? "--copies" : "--micro-quick");
+	if (s->server && s->backend && strcmp(s->backend, "sockio"))
+		return cli_usage_error(s->cmd, "--server is sockio's; -B %s takes no --server",
+				       s->backend);
 	if (s->format && strcmp(s->format, "text") && strcmp(s->format, "benchstat"))
 		return cli_usage_error(s->cmd, "--format %s: give text or benchstat", s->format);
 	return 0;
 }
 
-/* --clients, --mem-limit, --micro=TESTS */
+static int parse_mems(struct suite *s);
+
+/* --clients, then parse_mems */
 static int parse_lists(struct suite *s)
 {
 	uint64_t v;
 	char *items[SUITE_MAX_CLIENTS];
 	size_t n;
 	const char *clients = s->clients_arg ? s->clients_arg : "1,5,10";
+	if (!strcmp(clients, "none")) {
+		s->nclients = 0;
+		return parse_mems(s);
+	}
 	if (split(clients, items, SUITE_MAX_CLIENTS, &n) < 0) {
 		for (size_t i = 0; i < n; i++)
 			free(items[i]);
@@ -202,8 +263,13 @@ static int parse_lists(struct suite *s)
 		free(items[i]);
 	}
 	s->nclients = n;
-	if (bad)
-		return bad;
+	return bad ? bad : parse_mems(s);
+}
+
+/* --mem-limit, --micro=TESTS */
+static int parse_mems(struct suite *s)
+{
+	uint64_t v;
 	if (s->mem_arg) {
 		if (split(s->mem_arg, s->mems, SUITE_MAX_MEMS, &s->nmems) < 0)
 			return cli_usage_error(s->cmd, "--mem-limit %s: give up to %d sizes or 'none', "
@@ -222,6 +288,7 @@ static int parse_lists(struct suite *s)
 				return cli_usage_error(s->cmd, "--mem-limit: '%s' would let no load "
 						       "run; give a size (32M, 1G) or 'none'",
 						       s->mems[i]);
+			s->mem_bytes[i] = v;
 			for (size_t k = 0; k < i; k++)
 				if (!strcmp(s->mems[k], s->mems[i]))
 					return cli_usage_error(s->cmd, "--mem-limit: '%s' is given "
@@ -256,6 +323,36 @@ static int check_paths(struct suite *s)
 	return 0;
 }
 
+/* Every test --micro=TESTS names is one kbench micro --list lists (the
+ * first word of a line). */
+static int check_micro_names(struct suite *s)
+{
+	const char *list[] = { "micro", "--list", NULL };
+	if (ask_kbench(s, list, NULL, NULL, 0) != 1) {
+		fprintf(stderr, "%s: --micro: kbench micro --list failed\n", s->cmd);
+		return KB_EXIT_USAGE;
+	}
+	for (size_t i = 0; i < s->nmicro; i++) {
+		FILE *f = fopen(s->child_log, "re");
+		char line[512];
+		int found = 0;
+		size_t len = strlen(s->micro_tests[i]);
+		while (f && !found && fgets(line, sizeof(line), f))
+			found = !strncmp(line, s->micro_tests[i], len) &&
+				(line[len] == ' ' || line[len] == '\t' || line[len] == '\n');
+		if (f)
+			fclose(f);
+		if (!found) {
+			char shown[200];
+			fprintf(stderr, "%s: --micro: this kbench's micro has no test '%s' (kbench "
+				"micro --list names them)\n", s->cmd,
+				esc_str(shown, sizeof(shown), s->micro_tests[i]));
+			return KB_EXIT_USAGE;
+		}
+	}
+	return 0;
+}
+
 /* What the kbench binary that runs the children accepts. */
 static int check_kbench(struct suite *s)
 {
@@ -277,10 +374,58 @@ static int check_kbench(struct suite *s)
 			return KB_EXIT_USAGE;
 		}
 	}
+	/* the options passed through: this kbench's load must have them (the
+	 * network backends' come with those backends) */
+	const struct { const char *given, *want; } through[] = {
+		{ s->per_proc_arg, "--clients-per-process" }, { s->rate_arg, "--target-rate" },
+		{ s->sync_open ? "" : NULL, "--sync" }, { s->sync_dirs ? "" : NULL, "--sync-dirs" },
+		{ s->fsync_write ? "" : NULL, "--fsync" }, { s->xattr ? "" : NULL, "--xattr" },
+		{ s->server, "--server" }, { s->tcp_opts, "--tcp-options" }, { s->nfs, "--nfs" },
+		{ s->smb_share, "--smb-share" }, { s->smb_user, "--smb-user" },
+		{ s->backend || s->server ? "" : NULL, "-B" },
+	};
+	for (size_t i = 0; i < sizeof(through) / sizeof(through[0]); i++) {
+		if (!through[i].given)
+			continue;
+		if (!s->nclients) {
+			fprintf(stderr, "%s: %s is an option of the load jobs, and --clients none "
+				"runs none\n", s->cmd, through[i].want);
+			return KB_EXIT_USAGE;
+		}
+		int has = ask_kbench(s, help_load, through[i].want, NULL, 0);
+		if (has < 0) {
+			fprintf(stderr, "%s: cannot run %s: %s\n", s->cmd, s->exe, strerror(errno));
+			return KB_EXIT_USAGE;
+		}
+		if (!has) {
+			fprintf(stderr, "%s: %s: this kbench's load command has no %s option\n",
+				s->cmd, through[i].want, through[i].want);
+			return KB_EXIT_USAGE;
+		}
+	}
+	/* the backend: kbench load --check takes -B and refuses a name it lacks */
+	const char *backend = s->backend ? s->backend : s->server ? "sockio" : NULL;
+	if (backend && s->nclients) {
+		const char *lf = s->loadfile_path ? s->loadfile_path : s->loadfile;
+		const char *chk[] = { "load", "-B", backend, "--check", lf, NULL };
+		char *deflf = lf ? NULL : load_loadfile_path(NULL);
+		if (!lf)
+			chk[4] = deflf ? deflf : "client.txt";
+		int ok = ask_kbench(s, chk, NULL, last, sizeof(last));
+		free(deflf);
+		if (ok != 1) {
+			char shown[300];
+			fprintf(stderr, "%s: -B %s: kbench load refuses it: %s\n", s->cmd, backend,
+				last[0] ? esc_str(shown, sizeof(shown), last) : "(no message)");
+			return KB_EXIT_USAGE;
+		}
+	}
 	if (s->micro && ask_kbench(s, help_micro, NULL, NULL, 0) != 1) {
 		fprintf(stderr, "%s: --micro: this kbench has no micro command\n", s->cmd);
 		return KB_EXIT_USAGE;
 	}
+	if (s->nmicro && check_micro_names(s))
+		return KB_EXIT_USAGE;
 	if (s->loadfile) {
 		const char *chk[] = { "load", "--check",
 				      s->loadfile_path ? s->loadfile_path : s->loadfile, NULL };

@@ -4,13 +4,20 @@
  * kbench writes a gnuplot script with the figures inline (datablocks) into
  * a temporary file and runs gnuplot on it; nothing else is written but
  * the picture.  Two charts, one above the other when both have data:
- *   - kbench load: mean MB/s (10^6 bytes) against the client count, one
- *     line per results file (and memory limit), error bars the interval of
- *     the mean at the chosen confidence;
- *   - every other test: the change of the mean against A in percent, one
- *     bar per file B, C, ..., error bars the interval of the difference
- *     (Welch), in percent of A's mean; a change against a mean of 0 has
- *     no bar, and its row's name says "n/a" for that file.
+ *   - kbench load: the median MB/s (10^6 bytes; the mean with --test
+ *     welch, with the interval of the mean as error bars) against the
+ *     client count, one line per results file (and memory limit), and
+ *     every run as a point beside it;
+ *   - every other test: the change of the median (mean) against A in
+ *     percent, one bar per file B, C, ... (with Welch, error bars the
+ *     interval of the difference in percent of A's mean), and every run of
+ *     every file as a point in percent of A's median (mean); a change
+ *     against 0 has no bar, and its row's name says "n/a" for that file.
+ * Nothing is dropped or clipped: a failed run (the file's failures naming
+ * the test) is a cross at 0 (load) or at the bottom (the others); the y
+ * range holds every bar and interval, and a run more than twice the bars'
+ * span beyond them is a triangle at the edge labelled with its figure.
+ * The keys sit outside the charts and the titles have two lines of room.
  * Every string from a results file is escaped (escape.h) before it is
  * quoted for gnuplot, so the picture shows what the terminal would.
  */
@@ -104,11 +111,27 @@ static const char *mem_of(const struct cmp_row *r)
 	return m ? m : "";
 }
 
+/* "B: LABEL", or "B: PATH" when the label is missing or another file's
+ * too (compare --by: one file's parts share its label). */
 static const char *file_title(const struct cmp *c, size_t k, char *buf, size_t n)
 {
 	const char *label = json_string_value(json_object_get(c->f[k].doc, "label"));
-	snprintf(buf, n, "%c: %s", (int)('A' + k), label && *label ? label : c->f[k].path);
+	bool shared = false;
+	for (size_t j = 0; label && j < c->nf; j++) {
+		const char *other = json_string_value(json_object_get(c->f[j].doc, "label"));
+		shared |= j != k && other && !strcmp(other, label);
+	}
+	snprintf(buf, n, "%c: %s", (int)('A' + k), label && *label && !shared ? label :
+		 c->f[k].path);
 	return buf;
+}
+
+/* The memory limit of file k's test on r, "" for none. */
+static const char *mem_in(const struct cmp_row *r, size_t k)
+{
+	const char *m = r->t[k] ? json_string_value(json_object_get(r->t[k]->params,
+								   "mem_limit")) : NULL;
+	return m ? m : "";
 }
 
 /* The distinct memory limits of the load rows ("" for none); returns how many. */
@@ -129,27 +152,87 @@ static size_t mem_groups(const struct cmp *c, const char **mems, size_t max)
 	return n;
 }
 
+/* Failed runs of file k's test t (the file's failures naming it). */
+static size_t failed_runs(const struct cmp *c, size_t k, const struct sf_test *t)
+{
+	size_t i, n = 0;
+	json_t *e;
+	if (!t)
+		return 0;
+	json_array_foreach(json_object_get(c->f[k].doc, "failures"), i, e) {
+		const char *name = json_string_value(json_object_get(e, "test"));
+		n += name && !strcmp(name, t->name);
+	}
+	return n;
+}
+
+static bool welch(const struct cmp *c)
+{
+	return c->method == CMP_WELCH;
+}
+
+static long clients_of(const struct cmp_row *r)
+{
+	return (long)json_integer_value(json_object_get(r->t[0]->params, "clients"));
+}
+
+/* x of file k's points at client count x: spread a little apart so the
+ * files' runs do not hide each other (by a factor on a log scale) */
+static double jitter(const struct cmp *c, double x, size_t k, bool logx, double span)
+{
+	double off = (double)k - (double)(c->nf - 1) / 2;
+	return logx ? x * pow(2, 0.05 * off) : x + 0.012 * span * off;
+}
+
 static void load_chart(FILE *f, const struct cmp *c, const char **mems, size_t nmems)
 {
 	char title[300];
-	fprintf(f, "set title 'kbench load: mean MB/s against clients (MB = 10^6 bytes; "
-		   "bars: %g%% interval of the mean)'\n", c->conf);
-	fprintf(f, "set xlabel 'clients'\nset ylabel 'MB/s'\nset key left top box opaque\n"
-		   "set grid\nset offsets graph 0.05, graph 0.05, graph 0.1, 0\n"
-		   "set xrange [*:*]\nset yrange [0:*]\n");
-	/* tics at the client counts measured; a log scale when they spread wide */
 	long lo = 0, hi = 0;
-	fprintf(f, "set xtics (");
-	for (size_t i = 0, first = 1; i < c->nrows; i++) {
-		if (!is_load(&c->rows[i]))
+	double ymax = 0;
+	bool first = true;
+	for (size_t i = 0; i < c->nrows; i++) {
+		const struct cmp_row *r = &c->rows[i];
+		if (!is_load(r))
 			continue;
-		long n = (long)json_integer_value(json_object_get(c->rows[i].t[0]->params, "clients"));
-		fprintf(f, "%s%ld", first ? "" : ", ", n);
+		long n = clients_of(r);
 		lo = first || n < lo ? n : lo;
 		hi = first || n > hi ? n : hi;
-		first = 0;
+		first = false;
+		for (size_t k = 0; k < c->nf; k++) {
+			if (!r->t[k])
+				continue;
+			for (size_t j = 0; j < r->t[k]->n; j++)
+				ymax = fmax(ymax, r->t[k]->v[j]);
+			if (r->t[k]->n && isfinite(r->ci[k]) && welch(c))
+				ymax = fmax(ymax, r->s[k].mean + r->ci[k]);
+		}
 	}
-	fprintf(f, ")\n%s\n", lo > 0 && hi >= 8 * lo ? "set logscale x 2" : "unset logscale x");
+	bool logx = lo > 0 && hi >= 8 * lo;
+	double span = (double)(hi - lo) + 1;
+	fprintf(f, "set title \"kbench load: %s MB/s against clients (MB = 10^6 bytes)\\n"
+		   "points: every run; crosses at 0: failed runs%s\" noenhanced\n",
+		welch(c) ? "mean" : "median",
+		welch(c) ? "; bars: the interval of the mean" : "");
+	if (welch(c))
+		fprintf(f, "set title \"kbench load: mean MB/s against clients (MB = 10^6 bytes)\\n"
+			   "points: every run; crosses at 0: failed runs; bars: %g%% interval of the "
+			   "mean\" noenhanced\n", c->conf);
+	fprintf(f, "set xlabel 'clients'\nset ylabel 'MB/s'\nset key outside right top box Left reverse\n"
+		   "set grid\nunset offsets\nset yrange [0:%.10g]\n", ymax > 0 ? ymax * 1.08 : 1);
+	if (logx)
+		fprintf(f, "set logscale x 2\nset xrange [%.10g:%.10g]\n", lo / 1.3, hi * 1.3);
+	else
+		fprintf(f, "unset logscale x\nset xrange [%.10g:%.10g]\n", lo - 0.08 * span,
+			hi + 0.08 * span);
+	fprintf(f, "set xtics (");
+	first = true;
+	for (size_t i = 0; i < c->nrows; i++)
+		if (is_load(&c->rows[i])) {
+			fprintf(f, "%s%ld", first ? "" : ", ", clients_of(&c->rows[i]));
+			first = false;
+		}
+	fprintf(f, ")\n");
+	size_t nfail = 0;
 	for (size_t k = 0; k < c->nf; k++)
 		for (size_t m = 0; m < nmems; m++) {
 			fprintf(f, "$L%zu_%zu << EOD\n", k, m);
@@ -157,72 +240,141 @@ static void load_chart(FILE *f, const struct cmp *c, const char **mems, size_t n
 				const struct cmp_row *r = &c->rows[i];
 				if (!is_load(r) || !r->t[k] || !r->t[k]->n || strcmp(mem_of(r), mems[m]))
 					continue;
-				fprintf(f, "%lld %.10g %.10g\n", (long long)json_integer_value(
-					json_object_get(r->t[0]->params, "clients")), r->s[k].mean,
-					isfinite(r->ci[k]) ? r->ci[k] : 0.0);
+				fprintf(f, "%ld %.10g %.10g\n", clients_of(r), cmp_center(c, r, k),
+					welch(c) && isfinite(r->ci[k]) ? r->ci[k] : 0.0);
+			}
+			fprintf(f, "EOD\n$P%zu_%zu << EOD\n", k, m);
+			for (size_t i = 0; i < c->nrows; i++) {
+				const struct cmp_row *r = &c->rows[i];
+				if (!is_load(r) || !r->t[k] || strcmp(mem_of(r), mems[m]))
+					continue;
+				for (size_t j = 0; j < r->t[k]->n; j++)
+					fprintf(f, "%.10g %.10g run\n", jitter(c, (double)clients_of(r), k,
+						logx, span), r->t[k]->v[j]);
+				for (size_t j = failed_runs(c, k, r->t[k]); j > 0; j--, nfail++)
+					fprintf(f, "%.10g 0 failed\n", jitter(c, (double)clients_of(r), k,
+						logx, span));
 			}
 			fprintf(f, "EOD\n");
 		}
 	fprintf(f, "plot ");
 	for (size_t k = 0; k < c->nf; k++)
 		for (size_t m = 0; m < nmems; m++) {
+			int color = (int)(k * nmems + m + 1);
+			/* the limit of this file's tests on these rows (A's may differ:
+			 * "load 4" against "load 4 mem=48M") */
+			const char *mk = "";
+			for (size_t i = 0; i < c->nrows && !*mk; i++)
+				if (is_load(&c->rows[i]) && !strcmp(mem_of(&c->rows[i]), mems[m]))
+					mk = mem_in(&c->rows[i], k);
 			file_title(c, k, title, sizeof(title) - 40);
-			if (*mems[m])
-				snprintf(title + strlen(title), 40, " mem=%s", mems[m]);
-			fprintf(f, "%s$L%zu_%zu using 1:2:3 with yerrorlines lw 2 pt 7 title ",
-				k || m ? ", \\\n     " : "", k, m);
+			if (*mk && !strstr(title, " mem="))
+				snprintf(title + strlen(title), 40, " mem=%s", mk);
+			fprintf(f, "%s$L%zu_%zu using 1:2%s with %s lw 2 pt 7 lc %d title ",
+				k || m ? ", \\\n     " : "", k, m, welch(c) ? ":3" : "",
+				welch(c) ? "yerrorlines" : "linespoints", color);
 			quoted(f, title);
-			fprintf(f, " noenhanced");
+			fprintf(f, " noenhanced, \\\n     $P%zu_%zu using 1:(strcol(3) eq 'run' ? $2 : NaN) with points "
+				   "pt 6 ps 0.9 lc %d notitle", k, m, color);
 		}
+	/* the failed runs, each file's in its colour; one key entry */
+	for (size_t k = 0; nfail && k < c->nf; k++)
+		for (size_t m = 0; m < nmems; m++)
+			fprintf(f, ", \\\n     $P%zu_%zu using 1:(strcol(3) eq 'failed' ? 0 : NaN) with "
+				   "points pt 2 ps 2 lw 3 lc %d notitle", k, m, (int)(k * nmems + m + 1));
+	if (nfail)
+		fprintf(f, ", \\\n     NaN with points pt 2 ps 2 lw 3 lc black title 'failed run "
+			   "(no figure)'");
 	fprintf(f, "\n");
 }
 
-/* The change of file k on row r as drawn (NAN: no bar). */
-static double bar(const struct cmp_row *r, size_t k)
-{
-	if (r->v[k] == T_TOO_FEW || !isfinite(r->d[k].pct))
-		return r->change[k];
-	return r->d[k].pct;
-}
-
-/* Has the change of file k on row r no percentage (A's mean is 0)? */
+/* Has the change of file k on row r no percentage (A's centre is 0)? */
 static int is_na(const struct cmp_row *r, size_t k)
 {
 	return r->t[0]->n && r->t[k] && r->t[k]->n && !isfinite(r->change[k]);
 }
 
-/* Rows of the change chart with a bar of file k (k = 0: of any file). */
-static size_t other_rows(const struct cmp *c, size_t k)
+/* Rows of the change chart (every test but load). */
+static size_t other_rows(const struct cmp *c)
 {
 	size_t n = 0;
+	for (size_t i = 0; i < c->nrows; i++)
+		n += !is_load(&c->rows[i]) && c->rows[i].t[0]->n;
+	return n;
+}
+
+/* Run j of file k on r in percent of A's centre (NAN when it is 0). */
+static double run_pct(const struct cmp *c, const struct cmp_row *r, size_t k, size_t j)
+{
+	double x0 = cmp_center(c, r, 0);
+	return x0 != 0 ? 100 * (r->t[k]->v[j] - x0) / fabs(x0) : NAN;
+}
+
+/* The change chart's y range: every bar and interval inside, and the runs
+ * unless one lies more than twice the bars' span beyond them (those are
+ * drawn at the edge as triangles with their figure). */
+static void change_range(const struct cmp *c, double *ylo, double *yhi)
+{
+	double lo = 0, hi = 0;
 	for (size_t i = 0; i < c->nrows; i++) {
-		if (is_load(&c->rows[i]))
+		const struct cmp_row *r = &c->rows[i];
+		if (is_load(r) || !r->t[0]->n)
 			continue;
-		for (size_t j = k ? k : 1; j < (k ? k + 1 : c->nf); j++)
-			if (isfinite(bar(&c->rows[i], j))) {
-				n++;
-				break;
+		for (size_t k = 1; k < c->nf; k++) {
+			if (!isfinite(r->change[k]))
+				continue;
+			double h = welch(c) && r->v[k] != T_TOO_FEW && isfinite(r->d[k].pct_half) ?
+				   r->d[k].pct_half : 0;
+			double y = welch(c) && r->v[k] != T_TOO_FEW && isfinite(r->d[k].pct) ?
+				   r->d[k].pct : r->change[k];
+			lo = fmin(lo, y - h);
+			hi = fmax(hi, y + h);
+		}
+	}
+	double span = fmax(hi - lo, 1), plo = lo, phi = hi;
+	for (size_t i = 0; i < c->nrows; i++) {
+		const struct cmp_row *r = &c->rows[i];
+		if (is_load(r) || !r->t[0]->n)
+			continue;
+		for (size_t k = 0; k < c->nf; k++)
+			for (size_t j = 0; r->t[k] && j < r->t[k]->n; j++) {
+				double y = run_pct(c, r, k, j);
+				if (isfinite(y) && y >= lo - 2 * span && y <= hi + 2 * span) {
+					plo = fmin(plo, y);
+					phi = fmax(phi, y);
+				}
 			}
 	}
-	return n;
+	double pad = 0.08 * fmax(phi - plo, 1);
+	*ylo = plo - pad;
+	*yhi = phi + pad;
 }
 
 static void change_chart(FILE *f, const struct cmp *c)
 {
 	char title[300];
-	fprintf(f, "set title 'change of the mean against A, percent (bars: %g%% interval of the "
-		   "difference, Welch)'\n", c->conf);
-	fprintf(f, "set xlabel ''\nset ylabel '%%'\nset key left top box opaque\nset grid y\n"
-		   "unset offsets\nunset logscale x\nset xrange [*:*]\nset yrange [*:*]\n"
-		   "set style data histograms\nset style histogram errorbars gap 1 lw 1\n"
-		   "set style fill solid 0.6 border -1\nunset xtics\nset xtics rotate by -20 noenhanced\n"
-		   "set xzeroaxis lt -1\n");
-	fprintf(f, "$R << EOD\n");
+	double ylo, yhi, w = 0.8 / (double)c->nf;
+	change_range(c, &ylo, &yhi);
+	if (welch(c))
+		fprintf(f, "set title \"change of the mean against A, percent of A's mean\\n"
+			   "points: every run; bars: %g%% interval of the difference (Welch); "
+			   "crosses: failed runs; triangles: runs off the scale\" noenhanced\n", c->conf);
+	else
+		fprintf(f, "set title \"change of the median against A, percent of A's median\\n"
+			   "points: every run (A's at the left of each test); crosses: failed runs; "
+			   "triangles: runs off the scale\" noenhanced\n");
+	fprintf(f, "set xlabel ''\nset ylabel '%%'\nset key outside right top box Left reverse\nset grid y\n"
+		   "unset offsets\nunset logscale x\nset xrange [-0.6:%.10g]\n"
+		   "set yrange [%.10g:%.10g]\nset boxwidth %.10g absolute\n"
+		   "set style fill solid 0.5 border -1\nset xzeroaxis lt -1\n",
+		(double)other_rows(c) - 0.4, ylo, yhi, w * 0.9);
+	fprintf(f, "set xtics rotate by -20 noenhanced (");
+	size_t x = 0;
 	for (size_t i = 0; i < c->nrows; i++) {
 		const struct cmp_row *r = &c->rows[i];
-		if (is_load(r))
+		if (is_load(r) || !r->t[0]->n)
 			continue;
-		fputc('"', f);
+		fprintf(f, "%s\"", x ? ", " : "");
 		datum(f, r->name);
 		fputs(" (", f);
 		datum(f, r->unit);
@@ -230,42 +382,94 @@ static void change_chart(FILE *f, const struct cmp *c)
 		for (size_t k = 1; k < c->nf; k++)
 			if (is_na(r, k))
 				fprintf(f, "; %c: n/a", (int)('A' + k));
-		fputs(")\"", f);
-		for (size_t k = 1; k < c->nf; k++) {
-			double v = bar(r, k);
-			if (!isfinite(v))
-				fprintf(f, " NaN 0");
-			else
-				fprintf(f, " %.10g %.10g", v, r->v[k] == T_TOO_FEW ||
-					!isfinite(r->d[k].pct) ? 0.0 : r->d[k].pct_half);
+		fprintf(f, ")\" %zu", x++);
+	}
+	fprintf(f, ")\n");
+	size_t nfail = 0, noff = 0;
+	for (size_t k = 0; k < c->nf; k++) {
+		/* bars (x y err), runs (x y), runs off the scale (x y label), failures (x y) */
+		fprintf(f, "$B%zu << EOD\n", k);
+		x = 0;
+		for (size_t i = 0; i < c->nrows; i++) {
+			const struct cmp_row *r = &c->rows[i];
+			if (is_load(r) || !r->t[0]->n)
+				continue;
+			double xi = (double)x++ - 0.4 + w * ((double)k + 0.5);
+			if (k && isfinite(r->change[k])) {
+				bool iv = welch(c) && r->v[k] != T_TOO_FEW && isfinite(r->d[k].pct);
+				fprintf(f, "%.10g %.10g %.10g\n", xi, iv ? r->d[k].pct : r->change[k],
+					iv ? r->d[k].pct_half : 0.0);
+			}
 		}
-		fprintf(f, "\n");
+		fprintf(f, "EOD\n$Q%zu << EOD\n", k);
+		x = 0;
+		for (size_t i = 0; i < c->nrows; i++) {
+			const struct cmp_row *r = &c->rows[i];
+			if (is_load(r) || !r->t[0]->n)
+				continue;
+			double xi = (double)x++ - 0.4 + w * ((double)k + 0.5);
+			for (size_t j = 0; r->t[k] && j < r->t[k]->n; j++) {
+				double y = run_pct(c, r, k, j);
+				if (!isfinite(y))
+					continue;
+				if (y < ylo || y > yhi) {
+					fprintf(f, "%.10g %.10g \"%+.0f%%\" %d\n", xi, y < ylo ? ylo : yhi, y,
+						y < ylo ? -1 : 1);
+					noff++;
+				} else {
+					fprintf(f, "%.10g %.10g \"\" 0\n", xi, y);
+				}
+			}
+			for (size_t j = failed_runs(c, k, r->t[k]); j > 0; j--, nfail++)
+				fprintf(f, "%.10g %.10g \"failed\" 2\n", xi, ylo);
+		}
+		fprintf(f, "EOD\n");
 	}
-	fprintf(f, "EOD\nplot ");
-	int first = 1;
-	for (size_t k = 1; k < c->nf; k++) {
-		if (!other_rows(c, k))
-			continue;   /* gnuplot refuses a series without a point */
-		fprintf(f, "%s$R using %zu:%zu%s title ", first ? "" : ", ", 2 * k, 2 * k + 1,
-			first ? ":xtic(1)" : "");
-		first = 0;
-		quoted(f, file_title(c, k, title, sizeof(title)));
-		fprintf(f, " noenhanced");
+	fprintf(f, "plot ");
+	bool first = true;
+	for (size_t k = 0; k < c->nf; k++) {
+		int color = (int)k + 1;
+		fprintf(f, "%s", first ? "" : ", \\\n     ");
+		first = false;
+		if (k) {
+			fprintf(f, "$B%zu using 1:2 with boxes lc %d title ", k, color);
+			quoted(f, file_title(c, k, title, sizeof(title)));
+			fprintf(f, " noenhanced, \\\n     ");
+			if (welch(c))
+				fprintf(f, "$B%zu using 1:2:3 with yerrorbars pt -1 lw 2 lc black notitle, "
+					   "\\\n     ", k);
+		}
+		fprintf(f, "$Q%zu using 1:($4 == 0 ? $2 : NaN) with points pt 6 ps 0.9 lc %d %s",
+			k, color, k ? "notitle" : "title 'A: its runs'");
+		if (noff)
+			fprintf(f, ", \\\n     $Q%zu using 1:($4 == 1 ? $2 : NaN) with points pt 9 ps 1.5 "
+				   "lc %d notitle, \\\n     $Q%zu using 1:($4 == -1 ? $2 : NaN) with points "
+				   "pt 11 ps 1.5 lc %d notitle, \\\n     $Q%zu using 1:($4 == 1 || $4 == -1 ? "
+				   "$2 : NaN):3 with labels offset 2.5,0 font ',8' notitle", k, color, k,
+				color, k);
+		if (nfail)
+			fprintf(f, ", \\\n     $Q%zu using 1:($4 == 2 ? $2 : NaN) with points pt 2 ps 2 lw 3 "
+				   "lc %d notitle", k, color);
 	}
+	if (nfail)
+		fprintf(f, ", \\\n     NaN with points pt 2 ps 2 lw 3 lc black title 'failed run "
+			   "(no figure)'");
+	if (noff)
+		fprintf(f, ", \\\n     NaN with points pt 9 ps 1.5 lc black title 'run off the scale'");
 	fprintf(f, "\n");
 }
 
 void plot_script(FILE *f, const struct cmp *c, const char *file)
 {
 	const char *mems[16];
-	size_t nmems = mem_groups(c, mems, 16), nother = other_rows(c, 0);
+	size_t nmems = mem_groups(c, mems, 16), nother = other_rows(c);
 	int charts = (nmems > 0) + (nother > 0);
 	int png = strlen(file) > 4 && !strcmp(file + strlen(file) - 4, ".png");
-	int h = charts == 2 ? 900 : 500;
+	int h = charts == 2 ? 1000 : 560;
 	if (png)
-		fprintf(f, "set terminal pngcairo size 1000,%d font 'sans,10'\n", h);
+		fprintf(f, "set terminal pngcairo size 1100,%d font 'sans,10'\n", h);
 	else
-		fprintf(f, "set terminal svg size 1000,%d dynamic font 'sans,11' background "
+		fprintf(f, "set terminal svg size 1100,%d dynamic font 'sans,11' background "
 			   "rgb 'white'\n", h);
 	/* gnuplot takes an output name starting with '|' as a shell command:
 	 * the file of that name in the current directory is meant; the name
@@ -281,12 +485,18 @@ void plot_script(FILE *f, const struct cmp *c, const char *file)
 		quoted_raw(f, file);
 	}
 	fprintf(f, "\nset encoding utf8\n");
+	/* room for the two-line titles, the key outside, the tilted names */
+	fprintf(f, "set lmargin 10\nset rmargin 34\n");
 	if (charts == 2)
-		fprintf(f, "set multiplot layout 2,1\n");
-	if (nmems)
+		fprintf(f, "set multiplot layout 2,1 spacing 0,0.14\n");
+	if (nmems) {
+		fprintf(f, "set tmargin 4\nset bmargin 4\n");
 		load_chart(f, c, mems, nmems);
-	if (nother)
+	}
+	if (nother) {
+		fprintf(f, "set tmargin 4\nset bmargin 7\n");
 		change_chart(f, c);
+	}
 	if (charts == 2)
 		fprintf(f, "unset multiplot\n");
 	int na = 0;

@@ -25,16 +25,18 @@ static const struct job *job_named(const struct suite *s, const char *name)
 	return NULL;
 }
 
-static const struct job *micro_job(const struct suite *s)
+/* The micro job under memory limit mem (NULL: the one without). */
+static const struct job *micro_job(const struct suite *s, const char *mem)
 {
 	for (size_t i = 0; i < s->njobs; i++)
-		if (s->jobs[i].kind == JOB_MICRO)
+		if (s->jobs[i].kind == JOB_MICRO &&
+		    (mem ? s->jobs[i].mem && !strcmp(s->jobs[i].mem, mem) : !s->jobs[i].mem))
 			return &s->jobs[i];
 	return NULL;
 }
 
 /* The job a test row belongs to: a load or disk row by its name, a micro
- * row (params.command "micro") to the micro job. */
+ * row (params.command "micro") to the micro job of its memory limit. */
 static const struct job *row_job(const struct suite *s, json_t *t)
 {
 	const char *name = json_string_value(json_object_get(t, "name"));
@@ -44,7 +46,8 @@ static const struct job *row_job(const struct suite *s, json_t *t)
 	if (j && j->kind != JOB_MICRO)
 		return j;
 	if (command && !strcmp(command, "micro"))
-		return micro_job(s);
+		return micro_job(s, json_string_value(json_object_get(json_object_get(t, "params"),
+								      "mem_limit")));
 	return NULL;
 }
 

@@ -29,6 +29,7 @@
 #include "config.h"
 #include "commands.h"
 #include "cli.h"
+#include "disk/devinfo.h"
 #include "result/result.h"
 #include "result/sysinfo.h"
 #include "suite/child.h"
@@ -37,6 +38,7 @@
 #include "suite/jobs.h"
 #include "suite/lock.h"
 #include "suite/opts.h"
+#include "suite/precheck.h"
 #include "suite/progress.h"
 #include "suite/resfile.h"
 #include "suite/suitefile.h"
@@ -171,12 +173,43 @@ static void left_text(const struct suite *s, const struct job *j, unsigned run, 
 static int run_child(struct suite *s, struct job *j, struct child_result *cr)
 {
 	struct job_args a;
+	struct memcg cg;
+	char why[PATH_MAX + 160], name[32];
+	memcg_init(&cg);
+	s->child_peak = 0;
 	jobs_args(s, j, &a);
 	unlink(s->child_json);
-	if (child_run(s->exe, a.argv, s->child_out, s->child_log, &stop_signal, cr) < 0) {
+	/* disk and micro under --mem-limit: the child in a cgroup of its own
+	 * (kbench load makes its clients' own from its --mem-limit) */
+	if (j->kind != JOB_LOAD && j->mem_bytes) {
+		snprintf(name, sizeof(name), "kbench-%ld", (long)getpid());
+		if (!s->have_memcg_site || memcg_create(&s->memcg_site, name, j->mem_bytes, &cg, why,
+							  sizeof(why)) < 0) {
+			cr->status = 127;
+			snprintf(cr->last_line, sizeof(cr->last_line), "--mem-limit: %.200s",
+				 s->have_memcg_site ? why : "no memory controller found");
+			return 0;
+		}
+	}
+	int rc = child_run_in(s->exe, a.argv, s->child_out, s->child_log,
+			      j->mem_bytes && j->kind != JOB_LOAD ? &cg : NULL, &stop_signal, cr);
+	int e = errno;
+	if (cg.dirfd >= 0) {
+		struct memcg_stats ms;
+		int got = rc == 0 && memcg_read(&cg, &ms) == 0;
+		if (got && ms.peak_bytes != MEMCG_UNKNOWN)
+			s->child_peak = ms.peak_bytes;
+		if (got && ms.oom_kills != MEMCG_UNKNOWN && ms.oom_kills > 0 && cr->status != 0)
+			snprintf(cr->last_line, sizeof(cr->last_line), "OOM-killed under the memory "
+				 "limit of %s (%llu kill%s)", j->mem, (unsigned long long)ms.oom_kills,
+				 ms.oom_kills == 1 ? "" : "s");
+		if (memcg_remove(&cg, why, sizeof(why)) < 0)
+			fprintf(stderr, "%s: --mem-limit: %s\n", s->cmd, why);
+	}
+	if (rc < 0) {
 		cr->status = 127;
 		snprintf(cr->last_line, sizeof(cr->last_line), "cannot start %.150s: %.80s", s->exe,
-			 strerror(errno));
+			 strerror(e));
 		return 0;
 	}
 	if (stop_signal)
@@ -264,10 +297,16 @@ static json_t *system_json(const struct suite *s)
 	char real[PATH_MAX];
 	json_object_set_new(o, "directory", json_string(realpath(dir, real) ? real : dir));
 	json_object_set_new(o, "fs_options", json_string(x.fs_options));
-	if (s->disk)
-		json_object_set_new(o, "disk", json_pack("{s:s, s:s, s:I}", "device", s->disk,
-				    "model", x.disk_model,
-				    "size_bytes", (json_int_t)x.disk_size_bytes));
+	if (s->disk) {
+		json_t *d = json_pack("{s:s, s:s, s:I}", "device", s->disk, "model", x.disk_model,
+				      "size_bytes", (json_int_t)x.disk_size_bytes);
+		struct dev_info di;
+		char why[200];
+		/* hdparm DEV's settings at the start (kbench disk --info) */
+		if (d && devinfo_collect(s->disk, &di, why, sizeof(why)) == 0)
+			json_object_set_new(d, "settings", devinfo_json(s->disk, &di));
+		json_object_set_new(o, "disk", d);
+	}
 	return o;
 }
 
@@ -358,6 +397,8 @@ static int check_series(struct series *x)
 		status = opts_check(s);
 	if (!status)
 		jobs_build(s);
+	if (!status)
+		status = precheck_jobs(s);
 	if (!status && resuming && progress_check(s, why, sizeof(why)) < 0) {
 		fprintf(stderr, "%s: %s: %s; cannot resume it\n", s->cmd,
 			esc_str(shown, sizeof(shown), s->path), why);

@@ -18,20 +18,24 @@
 #include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <jansson.h>
+
+#include "sys/memcg.h"
 
 #define SUITE_MAX_RUNS 1000      /* --runs */
 #define SUITE_MAX_CLIENTS 64     /* entries of --clients */
 #define SUITE_MAX_MEMS 16        /* entries of --mem-limit */
 #define SUITE_MAX_MICRO 256      /* micro tests named by --micro=TESTS */
-#define SUITE_MAX_JOBS (2 + SUITE_MAX_CLIENTS * SUITE_MAX_MEMS + 1)
+#define SUITE_MAX_JOBS ((2 + SUITE_MAX_CLIENTS + 1) * SUITE_MAX_MEMS)
 
 enum job_kind { JOB_DISK_CACHED, JOB_DISK_BUFFERED, JOB_LOAD, JOB_MICRO };
 
 struct job {
 	enum job_kind kind;
 	unsigned clients;        /* load: client count */
-	const char *mem;         /* load: --mem-limit item ("32M", "none"), or NULL */
+	const char *mem;         /* --mem-limit item ("32M", "none") it runs under, or NULL */
+	uint64_t mem_bytes;      /* that limit in bytes; 0: none */
 	char name[96];           /* the job's and (but for micro) its test's name */
 	double spent_s;          /* seconds its runs took in this process */
 	unsigned timed;          /* runs behind spent_s */
@@ -43,10 +47,17 @@ struct suite {
 	char *dir, *loadfile, *timelimit, *warmup, *disk, *label, *out, *format, *resume;
 	char *clients_arg, *runs_arg, *pause_arg, *mem_arg, *micro_arg;
 	int drop_caches, micro;
+	/* passed through to kbench load (verbatim) and kbench micro */
+	char *per_proc_arg, *rate_arg, *backend, *server, *tcp_opts, *nfs, *smb_share, *smb_user;
+	int sync_open, sync_dirs, fsync_write, xattr;
+	char *copies_arg;
+	int micro_quick;
 	/* parsed */
 	unsigned clients[SUITE_MAX_CLIENTS];
-	size_t nclients;
+	size_t nclients;               /* 0 with --clients none: no load job */
+	unsigned per_proc;             /* --clients-per-process (1) */
 	char *mems[SUITE_MAX_MEMS];    /* split copies of --mem-limit */
+	uint64_t mem_bytes[SUITE_MAX_MEMS];   /* their bytes; 0: none */
 	size_t nmems;
 	char *micro_tests[SUITE_MAX_MICRO];
 	size_t nmicro;
@@ -54,6 +65,9 @@ struct suite {
 	double timelimit_s, warmup_s, pause_s;   /* warmup_s < 0: load's default */
 	char *loadfile_path;           /* the loadfile kbench load reads (load.h), owned */
 	bool load_mem_limit, load_drop_caches;   /* what this kbench load accepts */
+	struct memcg_site memcg_site;  /* where disk and micro children's cgroups go */
+	bool have_memcg_site;
+	uint64_t child_peak;           /* the last disk or micro child's cgroup peak, bytes; 0: none */
 	/* the series */
 	const char *exe;               /* the kbench binary run as children */
 	struct job jobs[SUITE_MAX_JOBS];

@@ -49,8 +49,10 @@ bool suitefile_unit_nonnegative(const char *unit)
 
 void suitefile_free(struct suitefile *sf)
 {
-	for (size_t i = 0; i < sf->nt; i++)
+	for (size_t i = 0; i < sf->nt; i++) {
 		free(sf->t[i].v);
+		free(sf->t[i].own_name);
+	}
 	free(sf->t);
 	free(sf->path);
 	json_decref(sf->doc);
@@ -267,19 +269,27 @@ void suitefile_go_name(const json_t *test, char *buf, size_t n)
 {
 	const json_t *p = json_object_get(test, "params");
 	const char *command = json_string_value(json_object_get(p, "command"));
-	char w[128];
+	const char *mem = json_string_value(json_object_get(p, "mem_limit"));
+	char w[128], m[64];
+	word(m, sizeof(m), mem);
 	if (command && !strcmp(command, "load")) {
-		const char *mem = json_string_value(json_object_get(p, "mem_limit"));
-		word(w, sizeof(w), mem);
 		snprintf(buf, n, "Load/clients=%lld%s%s",
 			 (long long)json_integer_value(json_object_get(p, "clients")),
-			 mem ? "/mem=" : "", mem ? w : "");
+			 mem ? "/mem=" : "", mem ? m : "");
 	} else if (command && !strcmp(command, "disk")) {
 		word(w, sizeof(w), json_string_value(json_object_get(p, "test")));
-		snprintf(buf, n, "Disk/test=%s", w);
+		snprintf(buf, n, "Disk/test=%s%s%s", w, mem ? "/mem=" : "", mem ? m : "");
 	} else if (command && !strcmp(command, "micro")) {
-		word(w, sizeof(w), json_string_value(json_object_get(test, "name")));
-		snprintf(buf, n, "Micro/test=%s", w);
+		/* the row's name is the test's with " mem=X" added (jobs.c) */
+		const char *name = json_string_value(json_object_get(test, "name"));
+		char base[256];
+		snprintf(base, sizeof(base), "%s", name ? name : "");
+		size_t bl = strlen(base), ml = mem ? strlen(mem) + 5 : 0;
+		if (mem && bl > ml && !strncmp(base + bl - ml, " mem=", 5) &&
+		    !strcmp(base + bl - ml + 5, mem))
+			base[bl - ml] = '\0';
+		word(w, sizeof(w), base);
+		snprintf(buf, n, "Micro/test=%s%s%s", w, mem ? "/mem=" : "", mem ? m : "");
 	} else {
 		word(w, sizeof(w), json_string_value(json_object_get(test, "name")));
 		snprintf(buf, n, "%s", w);

@@ -32,6 +32,7 @@ struct sf_test {
 	size_t n;
 	struct summary sum;     /* of v[0..n-1] (summary_of), when summarised */
 	bool summarised;        /* false when n is 0 or summary_of refused */
+	char *own_name;         /* a name made here (compare --by), freed with the file */
 };
 
 struct suitefile {
@@ -95,7 +96,9 @@ void suitefile_benchstat(FILE *f, const json_t *doc);
 
 /* The Go benchmark name of a test row (its name and params), written to
  * buf (n bytes): "Load/clients=5", "Load/clients=5/mem=32M",
- * "Disk/test=cached", "Micro/test=lat_syscall_null", or the name with
+ * "Disk/test=cached", "Micro/test=lat_syscall_null" (either with
+ * "/mem=X" under a memory limit, the micro name without its " mem=X"), or
+ * the name with
  * blanks turned to '_' for anything else (no "Benchmark" prefix). */
 void suitefile_go_name(const json_t *test, char *buf, size_t n);
 

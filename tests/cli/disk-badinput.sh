@@ -10,6 +10,11 @@ dd if=/dev/urandom of="$GOOD" bs=1M count=4 status=none
 # ---- the command line ----
 expect_bad "no device" "missing DEVICE or FILE" "$KBENCH" disk
 expect_bad "unknown option" "--frob: unknown option" "$KBENCH" disk --frob "$GOOD"
+expect_bad "--info without a device" "--info: give the DEVICE or FILE" "$KBENCH" disk --info
+expect_bad "--info with -t" "--info prints the settings and times nothing" "$KBENCH" disk --info -t "$GOOD"
+expect_bad "--info with --json" "--info prints the settings and times nothing" "$KBENCH" disk --info --json x.json "$GOOD"
+expect_bad "--info of a directory" "^kbench disk: /: neither a block device nor a regular file\$" "$KBENCH" disk --info /
+expect_bad "--info of a missing file" "^kbench disk: /nonexistent: No such file or directory\$" "$KBENCH" disk --info /nonexistent
 expect_bad "--runs 0" "--runs must be a whole number from 1 to 1000, not '0'" "$KBENCH" disk --runs 0 "$GOOD"
 expect_bad "--runs 1001" "not '1001'" "$KBENCH" disk --runs 1001 "$GOOD"
 expect_bad "--runs abc" "not 'abc'" "$KBENCH" disk --runs abc "$GOOD"

@@ -179,6 +179,23 @@ else
     skip "the sequence of a run (no working strace)"
 fi
 
+# ---- the device's settings (hdparm DEV): sysfs, read here independently ----
+N=${L#/dev/}
+expect_rc "$L: --info" 0 "$KBENCH" disk --info "$L"
+expect_out_grep "--info: header" "^$L:\$"
+expect_out_grep "--info: the sysfs name" "^ device        = $N\$"
+expect_out_grep "--info: size in bytes" "^ size          = $(( $(cat /sys/block/$N/size) * 512 )) bytes \\(64\\.0 MiB, MiB = 2\\^20 bytes\\)\$"
+expect_out_grep "--info: read-ahead as blockdev --getra counts it" "^ readahead     = $(cat /sys/block/$N/queue/read_ahead_kb) KiB \\($(blockdev --getra "$L") sectors of 512 bytes, hdparm -a\\)\$"
+expect_out_grep "--info: the scheduler in use" "^ scheduler     = $(sed -E 's/.*\[([^]]*)\].*/\1/' /sys/block/$N/queue/scheduler)\$"
+expect_out_grep "--info: rotational" "^ rotational    = $(cat /sys/block/$N/queue/rotational) "
+expect_out_grep "--info: nr_requests" "^ nr_requests   = $(cat /sys/block/$N/queue/nr_requests) "
+expect_out_grep "--info: write cache" "^ write cache   = $(cat /sys/block/$N/queue/write_cache)\$"
+expect_out_grep "--info: the loop's backing file" "^ backing file  = $IMG\$"
+expect_true "the results JSON holds the settings" test "$(jget "$WORK/both.json" '(lambda i: (i["name"], i["size_bytes"], i["read_ahead_sectors"], i["backing_file"]))(d["results"][0]["device_info"])')" = "('$N', $(( $(cat /sys/block/$N/size) * 512 )), $(blockdev --getra "$L"), '$IMG')"
+blockdev --setra 512 "$L"
+expect_rc "$L: --info after blockdev --setra 512" 0 "$KBENCH" disk --info "$L"
+expect_out_grep "--info: the new read-ahead" '^ readahead     = 256 KiB \(512 sectors of 512 bytes, hdparm -a\)$'
+
 # ---- read-only: the backing file is untouched ----
 expect_true "backing file unchanged" [ "$(cksum <"$IMG")" = "$SUM_BEFORE" ]
 

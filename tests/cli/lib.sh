@@ -221,3 +221,36 @@ bg_load() {
 wait_progress() {
     wait_until 120 grep -Eqs -- " ${1:-[0-9]+} sec  latency" "$WORK/out"
 }
+
+# mk_results FILE LABEL TEST=v1,v2,... ...: a kbench suite results file with
+# these figures (unit: us for lat*, points for score*, MiB/s for disk*, else
+# MB/s); an item @mem_limits=none,32M sets params.mem_limits instead
+mk_results() {
+    python3 - "$@" <<'EOF'
+import json, sys
+path, label = sys.argv[1], sys.argv[2]
+tests = []
+doc_params = {"timelimit_s": 60.0}
+for spec in sys.argv[3:]:
+    if spec.startswith("@mem_limits="):
+        doc_params["mem_limits"] = spec.split("=", 1)[1].split(",")
+        continue
+    name, values = spec.rsplit("=", 1)
+    unit, hib = ("us", False) if name.startswith("lat") else \
+        ("points", True) if name.startswith("score") else \
+        ("MiB/s", True) if name.startswith("disk") else ("MB/s", True)
+    params = {"command": "load", "clients": int(name.split()[1])} if name.startswith("load") \
+        else {"command": "micro"}
+    runs = [{"value": float(v), "started": "2026-01-01T00:00:00Z", "seconds": 1.0,
+             "document": {}} for v in values.split(",") if v]
+    tests.append({"name": name, "params": params, "unit": unit, "higher_is_better": hib,
+                  "runs": runs})
+doc = {"kbench_version": "0.1.0", "kind": "suite", "time": "2026-01-01T00:00:00Z",
+       "schema": 1, "label": label, "command": ["kbench", "suite"], "cwd": "/",
+       "params": doc_params, "system": {"kernel": label, "hostname": "h",
+       "machine": "x86_64", "cpu_model": "cpu"},
+       "started": "2026-01-01T00:00:00Z", "finished": True, "done": {}, "failures": [],
+       "tests": tests}
+json.dump(doc, open(path, "w"))
+EOF
+}

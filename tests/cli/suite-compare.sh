@@ -6,32 +6,6 @@
 . "$(dirname "$0")/lib.sh"
 cd "$WORK" || exit 1
 
-# mkfile FILE LABEL TEST=v1,v2,... ...: a results file with these figures
-# (unit: us for lat*, points for score*, else MB/s)
-mkfile() {
-    python3 - "$@" <<'EOF'
-import json, sys
-path, label = sys.argv[1], sys.argv[2]
-tests = []
-for spec in sys.argv[3:]:
-    name, values = spec.rsplit("=", 1)
-    unit, hib = ("us", False) if name.startswith("lat") else \
-        ("points", True) if name.startswith("score") else ("MB/s", True)
-    params = {"command": "load", "clients": int(name.split()[1])} if name.startswith("load") \
-        else {"command": "micro"}
-    runs = [{"value": float(v), "started": "2026-01-01T00:00:00Z", "seconds": 1.0,
-             "document": {}} for v in values.split(",") if v]
-    tests.append({"name": name, "params": params, "unit": unit, "higher_is_better": hib,
-                  "runs": runs})
-doc = {"kbench_version": "0.1.0", "kind": "suite", "time": "2026-01-01T00:00:00Z",
-       "schema": 1, "label": label, "command": ["kbench", "suite"], "cwd": "/",
-       "params": {"timelimit_s": 60.0}, "system": {"kernel": label, "hostname": "h",
-       "machine": "x86_64", "cpu_model": "cpu"},
-       "started": "2026-01-01T00:00:00Z", "finished": True, "done": {}, "failures": [],
-       "tests": tests}
-json.dump(doc, open(path, "w"))
-EOF
-}
 
 # the samples of tests/unit/test_ttest.c, as ministat saw them:
 #   a: 98.2 101.5 99.7 103.1 100.4      d: 102.0 104.3 101.6 103.9 102.7 101.2
@@ -39,65 +13,67 @@ EOF
 # Welch (kbench): df 6.864, halves 1.849 (90%), 2.310 (95%), 3.429 (99%).
 A=98.2,101.5,99.7,103.1,100.4
 DD=102.0,104.3,101.6,103.9,102.7,101.2
-mkfile a.json base "load 1=$A" "load 5=$A" "lat_x=1.0,1.1,0.9" "only_a=1,2,3"
-mkfile b.json new "load 1=$DD" "load 5=$A" "lat_x=2.0,2.1,1.9" "only_b=1,2,3"
+mk_results a.json base "load 1=$A" "load 5=$A" "lat_x=1.0,1.1,0.9" "only_a=1,2,3"
+mk_results b.json new "load 1=$DD" "load 5=$A" "lat_x=2.0,2.1,1.9" "only_b=1,2,3"
 
-expect_rc "compare at 90%" 0 "$KBENCH" compare --confidence 90 a.json b.json
+expect_rc "compare at 90%" 0 "$KBENCH" compare --test welch --confidence 90 a.json b.json
 expect_out_grep "90%: load 1 proven better by 2.04 +- 1.85" '^ +B +6 +102\.3 +102\.6 \+- 1\.03 +\+2\.02%  better: \+2\.04 \+- 1\.85 \(\+2\.02% \+- 1\.84%, p=0\.07[0-9]\)$'
 expect_out_grep "90%: A's mean and interval" '^load 1 +MB/s +A +5 +100\.4 +100\.6 \+- 1\.76 *$'
 expect_out_grep "90%: the same figures: ~" '^ +B +5 +100\.4 +100\.6 \+- 1\.76 +\+0\.00%  ~ \(p=1\.00\)$'
 expect_out_grep "a latency that doubled is worse" '^ +B +3 +2\.00 +2\.00 \+- 0\.1686 +\+100\.00%  worse: \+1\.00 \+- '
-expect_out_grep "unmatched tests listed apart (A)" '^  A  only_a \(MB/s\), 3 runs$'
-expect_out_grep "unmatched tests listed apart (B)" '^  B  only_b \(MB/s\), 3 runs$'
-expect_rc "compare at 95% (default)" 0 "$KBENCH" compare a.json b.json
+expect_out_grep "unmatched tests listed apart (A)" '^  A  only_a \(MB/s\), 3 runs: only in A$'
+expect_out_grep "unmatched tests listed apart (B)" '^  B  only_b \(MB/s\), 3 runs: only in B$'
+expect_rc "compare at 95% (default)" 0 "$KBENCH" compare --test welch a.json b.json
 expect_out_grep "95%: load 1 not proven" '^ +B +6 +102\.3 +102\.6 \+- 1\.32 +\+2\.02%  ~ \(p=0\.0[78]\)$'
 expect_out_grep "95%: A's interval" '^load 1 +MB/s +A +5 +100\.4 +100\.6 \+- 2\.30 *$'
-expect_rc "compare at 99%" 0 "$KBENCH" compare --confidence 99 a.json b.json
+expect_rc "compare at 99%" 0 "$KBENCH" compare --test welch --confidence 99 a.json b.json
 expect_out_grep "99%: A's interval" '^load 1 +MB/s +A +5 +100\.4 +100\.6 \+- 3\.81 *$'
 expect_out_grep "99%: load 1 not proven" '^ +B +6 .* \+2\.02%  ~ '
 
 # three files: C against A too; fewer than 3 runs: no verdict
-mkfile c.json two "load 1=120,121" "load 5=$A"
-expect_rc "three files" 0 "$KBENCH" compare a.json b.json c.json
+mk_results c.json two "load 1=120,121" "load 5=$A"
+expect_rc "three files" 0 "$KBENCH" compare --test welch a.json b.json c.json
 expect_out_grep "too few runs says so" '^ +C +2 +120\.5 .*too few runs \(3 a side needed\)$'
 expect_out_grep "the third file is named C" '^C  c\.json: label two'
-expect_rc "lkml with three files" 0 "$KBENCH" compare --style lkml a.json b.json c.json
-expect_out_grep "lkml chain" '^load 1 \(MB/s\) \|\| 100\.6 -> 102\.6 \+2\.02% -> 120\.5 \+19\.81%$'
+expect_rc "lkml with three files" 0 "$KBENCH" compare --test welch --style lkml a.json b.json c.json
+expect_out_grep "lkml chain, each change marked" '^load 1 \(MB/s\) \|\| 100\.6 -> 102\.6 \+2\.02% ~ -> 120\.5 \+19\.81% \?$'
 # worst first: lat_x doubled (worse), load 5 unchanged, load 1 up
-expect_true "lkml sorted by change, worst first" test "$(cut -d' ' -f1,2 "$WORK/out" | tr '\n' '|')" = "lat_x (us)|load 5|load 1|"
-expect_rc "--sort name" 0 "$KBENCH" compare --sort name a.json b.json
+expect_true "lkml sorted by change, worst first" test "$(grep -F '||' "$WORK/out" | cut -d' ' -f1,2 | tr '\n' '|')" = "lat_x (us,|load 5|load 1|"
+expect_out_grep "lkml: a latency that rose is worse, and says lower is better" '^lat_x \(us, lower is better\) \|\| 1\.00 -> 2\.00 \+100\.00% worse -> -$'
+expect_out_grep "lkml: the marks explained" '^\(means of each; ~: within the noise, \?: too few runs for a verdict, by Welch.s t-test at 95%\)$'
+expect_rc "--sort name" 0 "$KBENCH" compare --test welch --sort name a.json b.json
 expect_true "name order" test "$(grep -Eo '^(lat_x|load [0-9]+)' "$WORK/out" | tr '\n' '|')" = "lat_x|load 1|load 5|"
 
 # a run under --mem-limit against one without: matched when each side has
 # one such test, with a note; two limits of the same test are not guessed
-mkfile m.json lim "load 1 mem=12M=$DD" "load 5 mem=12M=$A" "load 5 mem=64M=$A"
-expect_rc "compare across a memory limit" 0 "$KBENCH" compare --confidence 90 a.json m.json
+mk_results m.json lim "load 1 mem=12M=$DD" "load 5 mem=12M=$A" "load 5 mem=64M=$A"
+expect_rc "compare across a memory limit" 0 "$KBENCH" compare --test welch --confidence 90 a.json m.json
 expect_out_grep "the limited test is matched" '^ +B +6 +102\.3 +102\.6 \+- 1\.03 +\+2\.02%  better: '
 expect_out_grep "and the match is said" '^note: load 1 of A compared with load 1 mem=12M of B \(memory limits differ\)$'
-expect_out_grep "two limits of one test stay apart" '^  B  load 5 mem=64M \(MB/s\), 5 runs$'
-expect_out_grep "both of them" '^  B  load 5 mem=12M \(MB/s\), 5 runs$'
+expect_out_grep "two limits of one test stay apart" '^  B  load 5 mem=64M \(MB/s\), 5 runs: only in B$'
+expect_out_grep "both of them" '^  B  load 5 mem=12M \(MB/s\), 5 runs: only in B$'
 
 # large figures in full (not cut to the column), a zero baseline gives no change
-mkfile big-a.json big "load 1=3e12,3.1e12,2.9e12" "lat_z=0,0,0"
-mkfile big-b.json big "load 1=3e12,3.1e12,2.95e12" "lat_z=0,0,1"
-expect_rc "large figures" 0 "$KBENCH" compare big-a.json big-b.json
+mk_results big-a.json big "load 1=3e12,3.1e12,2.9e12" "lat_z=0,0,0"
+mk_results big-b.json big "load 1=3e12,3.1e12,2.95e12" "lat_z=0,0,1"
+expect_rc "large figures" 0 "$KBENCH" compare --test welch big-a.json big-b.json
 expect_out_grep "large figures as 6 digits" '^ +B +3 +3e\+12 3\.01667e\+12 \+- 1\.89729e\+11 +\+0\.56%  ~ \(p=0\.83\)$'
-expect_rc "lkml, zero baseline" 0 "$KBENCH" compare --style lkml big-a.json big-b.json
-expect_out_grep "lkml: no change against a zero mean: n/a" '^lat_z \(us\) \|\| 0 -> 0\.3333 n/a$'
+expect_rc "lkml, zero baseline" 0 "$KBENCH" compare --test welch --style lkml big-a.json big-b.json
+expect_out_grep "lkml: no change against a zero mean: n/a" '^lat_z \(us, lower is better\) \|\| 0 -> 0\.3333 n/a ~$'
 expect_true "lkml: never nan" sh -c '! grep -qi nan "$0"' "$WORK/out"
 # a difference proven against a zero mean: its size, but no percentage
-mkfile zero-a.json zero "lat_z=0,0,0" "load 1=0,0,0"
-mkfile zero-b.json five "lat_z=5,5.1,4.9" "load 1=1,2,3"
-expect_rc "a proven change against a zero mean" 0 "$KBENCH" compare zero-a.json zero-b.json
+mk_results zero-a.json zero "lat_z=0,0,0" "load 1=0,0,0"
+mk_results zero-b.json five "lat_z=5,5.1,4.9" "load 1=1,2,3"
+expect_rc "a proven change against a zero mean" 0 "$KBENCH" compare --test welch zero-a.json zero-b.json
 expect_out_grep "table: the change is n/a" '^ +B +3 +5\.00 +5\.00 \+- 0\.2484 +n/a  worse: \+5\.00 \+- 0\.2[0-9]+ \(n/a, p=0\.00[0-9]\)$'
 expect_out_grep "table: n/a for MB/s too" '^ +B +3 +2\.00 +2\.00 \+- 2\.48 +n/a  ~ \(p=0\.07\)$'
 expect_true "table: never nan or inf" sh -c '! grep -Eqi "nan|inf" "$0"' "$WORK/out"
-expect_rc "lkml: a proven change against a zero mean" 0 "$KBENCH" compare --style=lkml zero-a.json zero-b.json
-expect_true "lkml: n/a on every line" test "$(grep -c ' n/a$' "$WORK/out")" -eq 2
+expect_rc "lkml: a proven change against a zero mean" 0 "$KBENCH" compare --test welch --style=lkml zero-a.json zero-b.json
+expect_true "lkml: n/a on every line" test "$(grep -c ' n/a [~a-z?]*$' "$WORK/out")" -eq 2
 
 # a long name of two-byte characters is cut at a character in the Go form
-mkfile utf.json utf "$(python3 -c 'print("\u00e9" * 100)')=1,2,3"
-expect_rc "--export of a long UTF-8 name" 0 "$KBENCH" compare --export utf.json
+mk_results utf.json utf "$(python3 -c 'print("\u00e9" * 100)')=1,2,3"
+expect_rc "--export of a long UTF-8 name" 0 "$KBENCH" compare --test welch --export utf.json
 expect_true "the Go form is valid UTF-8" python3 -c 'import sys; open(sys.argv[1], encoding="utf-8", errors="strict").read()' "$WORK/out"
 expect_out_grep "the name cut after 63 characters" "^BenchmarkMicro/test=$(python3 -c 'print("\u00e9" * 63)') 1 1 MB/s$"
 
@@ -121,54 +97,54 @@ for path, vals in (("esc-a.json", [1, 2, 3]), ("esc-b.json", [2, 3, 4])):
     json.dump(d, open(path, "w"))
 EOF
 cp esc-b.json "$(printf 'e\033[2J\377.json')"
-expect_rc "escapes: compare" 0 "$KBENCH" compare esc-a.json "$(printf 'e\033[2J\377.json')"
+expect_rc "escapes: compare" 0 "$KBENCH" compare --test welch esc-a.json "$(printf 'e\033[2J\377.json')"
 expect_true "escapes: the table is plain text" plain "$WORK/out"
 expect_out_grep "escapes: label, kernel, host, start shown escaped" '^A  esc-a\.json: label lab\\x1b\]0;owned\\x07, kernel k\\u009b31m, host h\\x1b\[31m, started 2026\\x1b\[2J$'
 expect_out_grep "escapes: a file name with an escape and a byte that is not UTF-8" '^B  e\\x1b\[2J\\xff\.json: label '
 expect_out_grep "escapes: the test and its unit, columns in line" '^t\\x1b\]0;owned\\x07  u\\x1b\[1m  A +3 +2\.00 '
 expect_out_grep "escapes: a note of params" '^note: loadfile differs: A "lf\\x7fesc-a\.json", B "lf\\x7fesc-b\.json"$'
-expect_out_grep "escapes: a test not compared" '^  A  only-esc-a\.json\\x1b\[5m \(us\), 1 run$'
-expect_rc "escapes: lkml" 0 "$KBENCH" compare --style lkml esc-a.json esc-b.json
+expect_out_grep "escapes: a test not compared" '^  A  only-esc-a\.json\\x1b\[5m \(us\), 1 run: only in A$'
+expect_rc "escapes: lkml" 0 "$KBENCH" compare --test welch --style lkml esc-a.json esc-b.json
 expect_true "escapes: the lkml lines are plain text" plain "$WORK/out"
-expect_out_grep "escapes: the lkml line" '^t\\x1b\]0;owned\\x07 \(u\\x1b\[1m\) \|\| 2\.00 -> 3\.00 \+50\.00%$'
-expect_rc "escapes: --export" 0 "$KBENCH" compare --export esc-a.json
+expect_out_grep "escapes: the lkml line" '^t\\x1b\]0;owned\\x07 \(u\\x1b\[1m\) \|\| 2\.00 -> 3\.00 \+50\.00% ~$'
+expect_rc "escapes: --export" 0 "$KBENCH" compare --test welch --export esc-a.json
 expect_true "escapes: the Go form is plain text" plain "$WORK/out"
 expect_out_grep "escapes: --export label" '^label: lab\\x1b\]0;owned\\x07$'
 expect_out_grep "escapes: --export benchmark line" '^BenchmarkMicro/test=t\\x1b\]0;owned\\x07 1 1 u\\x1b\[1m$'
 python3 -c 'import json; d = json.load(open("esc-a.json")); d["tests"][1]["name"] = d["tests"][0]["name"]; d["tests"][1]["unit"] = d["tests"][0]["unit"]; json.dump(d, open("esc-dup.json", "w"))'
-expect_rc "escapes: an error naming a test" 2 "$KBENCH" compare esc-a.json esc-dup.json
+expect_rc "escapes: an error naming a test" 2 "$KBENCH" compare --test welch esc-a.json esc-dup.json
 expect_true "escapes: the error line is plain text" plain "$WORK/err"
 expect_err_grep "escapes: the error names the test escaped" "^kbench compare: esc-dup\.json: test 't\\\\x1b\\]0;owned\\\\x07' \\(u\\\\x1b\\[1m\\) appears twice$"
-expect_rc "escapes: a missing file named with an escape" 2 "$KBENCH" compare esc-a.json "$(printf 'no\033[2J.json')"
+expect_rc "escapes: a missing file named with an escape" 2 "$KBENCH" compare --test welch esc-a.json "$(printf 'no\033[2J.json')"
 expect_true "escapes: its error line is plain text" plain "$WORK/err"
 if command -v gnuplot >/dev/null 2>&1; then
-    expect_rc "escapes: --plot" 0 "$KBENCH" compare --plot esc.svg esc-a.json esc-b.json
+    expect_rc "escapes: --plot" 0 "$KBENCH" compare --test welch --plot esc.svg esc-a.json esc-b.json
     expect_true "escapes: the picture is plain text (gnuplot's tabs aside)" plain esc.svg "$(printf '\t')"
     expect_true "escapes: the picture shows the escapes" grep -qF 't\x1b]0;owned\x07 (u\x1b[1m)' esc.svg
 fi
 
 # ---- bad input: one line naming the file, exit 2 ----
 echo 'not json' >text.json
-expect_bad "not JSON" '^kbench compare: text\.json: not a kbench results file: not JSON \(line 1' "$KBENCH" compare a.json text.json
+expect_bad "not JSON" '^kbench compare: text\.json: not a kbench results file: not JSON \(line 1' "$KBENCH" compare --test welch a.json text.json
 echo '{"kbench_version": "0.1.0", "kind": "load", "results": {}}' >load.json
-expect_bad "a load document" '^kbench compare: load\.json: not a kbench suite results file \(kind "load"' "$KBENCH" compare load.json a.json
+expect_bad "a load document" '^kbench compare: load\.json: not a kbench suite results file \(kind "load"' "$KBENCH" compare --test welch load.json a.json
 echo '{"a": 1}' >other.json
-expect_bad "some other JSON" '^kbench compare: other\.json: not a kbench results file$' "$KBENCH" compare a.json other.json
+expect_bad "some other JSON" '^kbench compare: other\.json: not a kbench results file$' "$KBENCH" compare --test welch a.json other.json
 python3 -c 'import json; d = json.load(open("a.json")); d["schema"] = 2; json.dump(d, open("new.json", "w"))'
-expect_bad "a newer schema" '^kbench compare: new\.json: schema 2 is newer than this kbench reads \(1\)' "$KBENCH" compare a.json new.json
-mkfile empty.json empty "load 1=" "load 5="
-expect_bad "no runs" '^kbench compare: empty\.json: no runs recorded' "$KBENCH" compare a.json empty.json
-mkfile dup.json dup "load 1=1,2,3" "load 1=4,5,6"
-expect_bad "a test twice" "^kbench compare: dup\.json: test 'load 1' \(MB/s\) appears twice$" "$KBENCH" compare a.json dup.json
-mkfile huge.json huge "load 1=1e308,1e308,1e308"
-expect_bad "figures whose sum overflows" "^kbench compare: huge\.json: test 'load 1': its figures are too large to average$" "$KBENCH" compare a.json huge.json
-mkfile spread.json spread "score=1e200,-1e200,1e200"
-expect_bad "figures whose spread overflows" "^kbench compare: spread\.json: test 'score': its figures are too large to average$" "$KBENCH" compare spread.json a.json
+expect_bad "a newer schema" '^kbench compare: new\.json: schema 2 is newer than this kbench reads \(1\)' "$KBENCH" compare --test welch a.json new.json
+mk_results empty.json empty "load 1=" "load 5="
+expect_bad "no runs" '^kbench compare: empty\.json: no runs recorded' "$KBENCH" compare --test welch a.json empty.json
+mk_results dup.json dup "load 1=1,2,3" "load 1=4,5,6"
+expect_bad "a test twice" "^kbench compare: dup\.json: test 'load 1' \(MB/s\) appears twice$" "$KBENCH" compare --test welch a.json dup.json
+mk_results huge.json huge "load 1=1e308,1e308,1e308"
+expect_bad "figures whose sum overflows" "^kbench compare: huge\.json: test 'load 1': its figures are too large to average$" "$KBENCH" compare --test welch a.json huge.json
+mk_results spread.json spread "score=1e200,-1e200,1e200"
+expect_bad "figures whose spread overflows" "^kbench compare: spread\.json: test 'score': its figures are too large to average$" "$KBENCH" compare --test welch spread.json a.json
 # figures no measurement gives: a negative throughput, rate or time
-mkfile neg.json neg "load 1=100,-5,101"
-expect_bad "a negative MB/s" "^kbench compare: neg\.json: test 'load 1': run 2 is -5 MB/s, and a figure in MB/s cannot be negative$" "$KBENCH" compare a.json neg.json
-mkfile neglat.json neg "lat_x=1,2,-0.5"
-expect_bad "a negative latency" "^kbench compare: neglat\.json: test 'lat_x': run 3 is -0\.5 us, and a figure in us cannot be negative$" "$KBENCH" compare neglat.json a.json
+mk_results neg.json neg "load 1=100,-5,101"
+expect_bad "a negative MB/s" "^kbench compare: neg\.json: test 'load 1': run 2 is -5 MB/s, and a figure in MB/s cannot be negative$" "$KBENCH" compare --test welch a.json neg.json
+mk_results neglat.json neg "lat_x=1,2,-0.5"
+expect_bad "a negative latency" "^kbench compare: neglat\.json: test 'lat_x': run 3 is -0\.5 us, and a figure in us cannot be negative$" "$KBENCH" compare --test welch neglat.json a.json
 python3 - a.json <<'EOF'
 import json, sys
 for unit in ("MiB/s", "lps", "KBps", "ns/op", "s"):
@@ -178,44 +154,44 @@ for unit in ("MiB/s", "lps", "KBps", "ns/op", "s"):
     json.dump(d, open("neg-%s.json" % unit.replace("/", "_"), "w"))
 EOF
 for u in MiB_s lps KBps ns_op s; do
-    expect_bad "a negative figure in $u" "^kbench compare: neg-$u\.json: test 'load 1': run 2 is -1 .*cannot be negative$" "$KBENCH" compare a.json "neg-$u.json"
+    expect_bad "a negative figure in $u" "^kbench compare: neg-$u\.json: test 'load 1': run 2 is -1 .*cannot be negative$" "$KBENCH" compare --test welch a.json "neg-$u.json"
 done
-mkfile negscore.json score "score=-3,-2,-4" "load 1=1,2,3"
-mkfile negscore2.json score "score=-3,-2,-4.5" "load 1=1,2,3"
-expect_rc "a negative figure in a unit that may have one" 0 "$KBENCH" compare negscore.json negscore2.json
+mk_results negscore.json score "score=-3,-2,-4" "load 1=1,2,3"
+mk_results negscore2.json score "score=-3,-2,-4.5" "load 1=1,2,3"
+expect_rc "a negative figure in a unit that may have one" 0 "$KBENCH" compare --test welch negscore.json negscore2.json
 # not numbers at all: JSON has no NaN or infinity, so the file is no JSON
 python3 -c 'import json; d = json.load(open("a.json")); d["tests"][0]["runs"][0]["value"] = float("nan"); json.dump(d, open("nan.json", "w"))'
-expect_bad "a NaN figure" '^kbench compare: nan\.json: not a kbench results file: not JSON \(line 1: .*NaN' "$KBENCH" compare a.json nan.json
+expect_bad "a NaN figure" '^kbench compare: nan\.json: not a kbench results file: not JSON \(line 1: .*NaN' "$KBENCH" compare --test welch a.json nan.json
 python3 -c 'import json; d = json.load(open("a.json")); d["tests"][0]["runs"][0]["value"] = float("inf"); json.dump(d, open("inf.json", "w"))'
-expect_bad "an infinite figure" '^kbench compare: inf\.json: not a kbench results file: not JSON \(line 1: .*Infinity' "$KBENCH" compare a.json inf.json
+expect_bad "an infinite figure" '^kbench compare: inf\.json: not a kbench results file: not JSON \(line 1: .*Infinity' "$KBENCH" compare --test welch a.json inf.json
 sed 's/98\.2/1e999/' a.json >huge-literal.json
-expect_bad "a figure beyond a double" '^kbench compare: huge-literal\.json: not a kbench results file: not JSON \(line 1: real number overflow' "$KBENCH" compare a.json huge-literal.json
-expect_bad "same file twice" '^kbench compare: \./a\.json: the same file as a\.json' "$KBENCH" compare a.json ./a.json
+expect_bad "a figure beyond a double" '^kbench compare: huge-literal\.json: not a kbench results file: not JSON \(line 1: real number overflow' "$KBENCH" compare --test welch a.json huge-literal.json
+expect_bad "same file twice" '^kbench compare: \./a\.json: the same file as a\.json' "$KBENCH" compare --test welch a.json ./a.json
 mkdir -p adir.json
-expect_bad "a directory" '^kbench compare: adir\.json: Is a directory$' "$KBENCH" compare a.json adir.json
+expect_bad "a directory" '^kbench compare: adir\.json: Is a directory$' "$KBENCH" compare --test welch a.json adir.json
 : >zero.json
-expect_bad "an empty file" '^kbench compare: zero\.json: not a kbench results file: not JSON' "$KBENCH" compare a.json zero.json
+expect_bad "an empty file" '^kbench compare: zero\.json: not a kbench results file: not JSON' "$KBENCH" compare --test welch a.json zero.json
 head -c 200 a.json >cut.json
-expect_bad "a truncated file" '^kbench compare: cut\.json: not a kbench results file: not JSON \(line 1: premature end of input' "$KBENCH" compare a.json cut.json
+expect_bad "a truncated file" '^kbench compare: cut\.json: not a kbench results file: not JSON \(line 1: premature end of input' "$KBENCH" compare --test welch a.json cut.json
 ln -sf a.json link.json
-expect_bad "the same file by a symbolic link" '^kbench compare: link\.json: the same file as a\.json' "$KBENCH" compare a.json link.json
-expect_bad "missing file" '^kbench compare: nope\.json: No such file' "$KBENCH" compare a.json nope.json
-expect_bad "one file" 'give at least two results files' "$KBENCH" compare a.json
-expect_bad "--confidence 80" '--confidence 80: give 90, 95 or 99' "$KBENCH" compare --confidence 80 a.json b.json
-expect_bad "--style" '--style html: give table or lkml' "$KBENCH" compare --style html a.json b.json
-expect_bad "--sort" '--sort size: give change or name' "$KBENCH" compare --sort size a.json b.json
-expect_bad "--plot extension" '--plot x\.pdf: the name must end in \.svg or \.png' "$KBENCH" compare --plot x.pdf a.json b.json
-expect_bad "--plot name with a newline" '--plot: the name holds a control character' "$KBENCH" compare --plot "$(printf 'p\nq.svg')" a.json b.json
-expect_bad "--export with two files" '--export takes one results file' "$KBENCH" compare --export a.json b.json
+expect_bad "the same file by a symbolic link" '^kbench compare: link\.json: the same file as a\.json' "$KBENCH" compare --test welch a.json link.json
+expect_bad "missing file" '^kbench compare: nope\.json: No such file' "$KBENCH" compare --test welch a.json nope.json
+expect_bad "one file" 'give at least two results files' "$KBENCH" compare --test welch a.json
+expect_bad "--confidence 80" '--confidence 80: give 90, 95 or 99' "$KBENCH" compare --test welch --confidence 80 a.json b.json
+expect_bad "--style" '--style html: give table or lkml' "$KBENCH" compare --test welch --style html a.json b.json
+expect_bad "--sort" '--sort size: give change or name' "$KBENCH" compare --test welch --sort size a.json b.json
+expect_bad "--plot extension" '--plot x\.pdf: the name must end in \.svg or \.png' "$KBENCH" compare --test welch --plot x.pdf a.json b.json
+expect_bad "--plot name with a newline" '--plot: the name holds a control character' "$KBENCH" compare --test welch --plot "$(printf 'p\nq.svg')" a.json b.json
+expect_bad "--export with two files" '--export takes one results file' "$KBENCH" compare --test welch --export a.json b.json
 
 # ---- plots ----
-expect_rc "--plot without gnuplot: exit 1" 1 env PATH=/nonexistent "$KBENCH" compare --plot p.svg a.json b.json
+expect_rc "--plot without gnuplot: exit 1" 1 env PATH=/nonexistent "$KBENCH" compare --test welch --plot p.svg a.json b.json
 expect_err_grep "--plot without gnuplot: how to install it" 'gnuplot is not installed; install it \(Debian: apt-get install gnuplot-nox\)'
 expect_true "--plot without gnuplot: nothing drawn" test ! -e p.svg
 if command -v gnuplot >/dev/null 2>&1; then
-    expect_rc "--plot SVG" 0 "$KBENCH" compare --plot p.svg a.json b.json c.json
+    expect_rc "--plot SVG" 0 "$KBENCH" compare --test welch --plot p.svg a.json b.json c.json
     expect_true "SVG written, both charts, every file in the key" sh -c 'grep -q "<svg" p.svg && grep -q "mean MB/s against clients" p.svg && grep -q "change of the mean against A" p.svg && grep -q "A: base" p.svg && grep -q "C: two" p.svg'
-    expect_rc "--plot PNG" 0 "$KBENCH" compare --plot p.png a.json b.json
+    expect_rc "--plot PNG" 0 "$KBENCH" compare --test welch --plot p.png a.json b.json
     expect_true "PNG written" sh -c 'head -c 8 p.png | od -An -c | grep -q "P   N   G"'
     # names from a results file never reach gnuplot as commands: a newline
     # in a test name or unit would end the datablock line and start one
@@ -230,14 +206,14 @@ for path, vals in (("ev-a.json", [1, 2, 3]), ("ev-b.json", [1, 2, 4])):
                    "higher_is_better": True, "runs": [{"value": v} for v in vals]}]
     json.dump(d, open(path, "w"))
 EOF
-    expect_rc "--plot with newlines in names" 0 "$KBENCH" compare --plot ev.svg ev-a.json ev-b.json
+    expect_rc "--plot with newlines in names" 0 "$KBENCH" compare --test welch --plot ev.svg ev-a.json ev-b.json
     expect_true "no gnuplot command from a test name, unit or label" sh -c '! ls gp-pwned-* 2>/dev/null | grep -q .'
     expect_true "the bar is drawn, its name on one line, escaped" grep -q 'x.\\x0aEOD\\x0asystem' ev.svg
     # an output name starting with '|' is a file, not a command for gnuplot
-    expect_rc "--plot '|...svg'" 0 "$KBENCH" compare --plot '|touch gp-pwned-pipe #.svg' a.json b.json
+    expect_rc "--plot '|...svg'" 0 "$KBENCH" compare --test welch --plot '|touch gp-pwned-pipe #.svg' a.json b.json
     expect_true "--plot '|...': no command run" test ! -e gp-pwned-pipe
     expect_true "--plot '|...': the file of that name written" grep -q '<svg' '|touch gp-pwned-pipe #.svg'
-    expect_rc "--plot with quotes and blanks in the name" 0 "$KBENCH" compare --plot "it's a \"plot\".svg" a.json b.json
+    expect_rc "--plot with quotes and blanks in the name" 0 "$KBENCH" compare --test welch --plot "it's a \"plot\".svg" a.json b.json
     expect_true "--plot with quotes and blanks: written" grep -q '<svg' "it's a \"plot\".svg"
 else
     skip "--plot (gnuplot not installed)"

@@ -80,18 +80,36 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	int rb = nul ? read_one(nul + 1, size - asize - 1, "b.json", true, &f[1])
 		     : read_one(data, asize, "b.json", false, &f[1]);
 	if (rb == 0 && read_one(data, asize, "c.json", false, &f[2]) == 0) {
-		struct cmp c = { .cmd = "kbench compare", .f = f, .nf = 3, .conf = 95 };
-		if (cmp_build(&c) == 0) {
-			const enum cmp_order orders[] = { CMP_BY_FILE, CMP_BY_CHANGE, CMP_BY_NAME };
-			for (size_t i = 0; i < 3; i++) {
-				cmp_sort(&c, orders[i]);
-				cmp_print_table(sink, &c);
-				cmp_print_lkml(sink, &c);
+		/* both tests: the U test (the default) and Welch */
+		for (int m = 0; m < 2; m++) {
+			struct cmp c = { .cmd = "kbench compare", .f = f, .nf = 3, .conf = 95,
+					 .method = m ? CMP_WELCH : CMP_UTEST };
+			if (cmp_build(&c) == 0) {
+				const enum cmp_order orders[] = { CMP_BY_FILE, CMP_BY_CHANGE,
+								  CMP_BY_NAME };
+				for (size_t i = 0; i < 3; i++) {
+					cmp_sort(&c, orders[i]);
+					cmp_print_table(sink, &c);
+					cmp_print_lkml(sink, &c);
+				}
+				cmp_print_json(sink, &c);
+				plot_script(sink, &c, "fuzz.svg");
 			}
-			plot_script(sink, &c, "fuzz.svg");
+			free(c.rows);
 		}
+	}
+	/* --by mem on A alone */
+	struct suitefile parts[CMP_MAX_FILES];
+	size_t nparts = 0, left;
+	int split = cmp_split_by(&f[0], "mem", parts, CMP_MAX_FILES, &nparts, &left);
+	if (split == 0) {
+		struct cmp c = { .cmd = "kbench compare", .f = parts, .nf = nparts, .conf = 95 };
+		if (cmp_build(&c) == 0)
+			cmp_print_table(sink, &c);
 		free(c.rows);
 	}
+	for (size_t k = 0; split != -2 && k < nparts; k++)
+		suitefile_free(&parts[k]);
 	for (size_t k = 0; k < 3; k++)
 		suitefile_free(&f[k]);
 	return 0;

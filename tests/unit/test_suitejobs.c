@@ -17,6 +17,7 @@
 #include "suite/jobs.h"
 #include "suite/lock.h"
 #include "suite/plot.h"
+#include "suite/precheck.h"
 #include "suite/progress.h"
 #include "suite/suitefile.h"
 
@@ -30,6 +31,9 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 #include <cmocka.h>
 
 struct fixture {
@@ -140,6 +144,14 @@ static void disk_figure(void **state)
 	char name[128];
 	suitefile_go_name(t, name, sizeof(name));
 	assert_string_equal(name, "Disk/test=buffered");
+	/* under a memory limit: its own row and Go name */
+	struct job jm = { .kind = JOB_DISK_BUFFERED, .mem = "32M", .mem_bytes = 32 << 20,
+			  .name = "disk -t mem=32M" };
+	assert_int_equal(jobs_record(&fx->s, &jm, "x", 7, msg, sizeof(msg)), 0);
+	json_t *tm = test_named(fx, "disk -t mem=32M");
+	assert_non_null(tm);
+	suitefile_go_name(tm, name, sizeof(name));
+	assert_string_equal(name, "Disk/test=buffered/mem=32M");
 	/* a -T document does not give a -t figure */
 	child_writes(fx, "{\"kind\": \"disk\", \"results\": [{\"cached\": {\"runs\": "
 		     "[{\"MB_per_s\": 9000}]}}]}");
@@ -197,6 +209,18 @@ static void micro_figures(void **state)
 	assert_non_null(strstr(buf, "\nBenchmarkMicro/test=byte_pipe 1 1500000 lps\n"));
 	assert_null(strstr(buf, "lat_tcp"));
 	free(buf);
+	/* under a memory limit: rows of their own, named with it, and Go names */
+	struct job jm = { .kind = JOB_MICRO, .mem = "64M", .mem_bytes = 64 << 20,
+			  .name = "micro mem=64M" };
+	child_writes(fx, doc);
+	assert_int_equal(jobs_record(&fx->s, &jm, "x", 20, msg, sizeof(msg)), 0);
+	json_t *latm = test_named(fx, "lat_syscall_null mem=64M");
+	assert_non_null(latm);
+	assert_int_equal(json_array_size(json_object_get(latm, "runs")), 1);
+	assert_int_equal(json_array_size(json_object_get(lat, "runs")), 2);
+	char name[128];
+	suitefile_go_name(latm, name, sizeof(name));
+	assert_string_equal(name, "Micro/test=lat_syscall_null/mem=64M");
 	/* nothing reported at all is a failure */
 	child_writes(fx, "{\"kind\": \"micro\", \"results\": {\"tests\": []}}");
 	assert_int_equal(jobs_record(&fx->s, &j, "x", 1, msg, sizeof(msg)), -1);
@@ -445,7 +469,8 @@ static void change_against_zero(void **state)
 		"{\"value\": 3}]}]}" };
 	for (size_t k = 0; k < 2; k++)
 		assert_int_equal(read_text(docs[k], err, sizeof(err), &f[k]), 0);
-	struct cmp c = { .cmd = "kbench compare", .f = f, .nf = 2, .conf = 95 };
+	struct cmp c = { .cmd = "kbench compare", .f = f, .nf = 2, .conf = 95,
+			 .method = CMP_WELCH };
 	assert_int_equal(cmp_build(&c), 0);
 	assert_int_equal(c.nrows, 2);
 	assert_true(isnan(c.rows[0].change[1]));
@@ -458,10 +483,10 @@ static void change_against_zero(void **state)
 	cmp_print_table(o, &c);
 	plot_script(o, &c, "p.svg");
 	fclose(o);
-	assert_non_null(strstr(out, "lat_z (us) || 0 -> 5.00 n/a\n"));
+	assert_non_null(strstr(out, "lat_z (us, lower is better) || 0 -> 5.00 n/a worse\n"));
 	assert_non_null(strstr(out, "     n/a  worse: +5.00 +- "));
 	assert_non_null(strstr(out, " (n/a, p=0.00"));
-	assert_non_null(strstr(out, "\"lat_z (us, lower is better; B: n/a)\" NaN 0"));
+	assert_non_null(strstr(out, "\"lat_z (us, lower is better; B: n/a)\" 0"));
 	assert_null(strstr(out, "nan%"));
 	assert_null(strstr(out, "inf"));
 	char buf[16];
@@ -469,6 +494,247 @@ static void change_against_zero(void **state)
 	assert_string_equal(buf, "+2.02%");
 	fig_change(buf, sizeof(buf), INFINITY);
 	assert_string_equal(buf, "n/a");
+	free(out);
+	free(c.rows);
+	suitefile_free(&f[0]);
+	suitefile_free(&f[1]);
+}
+
+/* --resume of a series with micro under two memory limits: a micro row
+ * counts against the micro job of its own limit. */
+static void progress_micro_by_limit(void **state)
+{
+	struct fixture *fx = *state;
+	struct suite *s = &fx->s;
+	char why[300];
+	s->disk = NULL;
+	s->micro = 1;
+	s->mems[0] = "none";
+	s->mems[1] = "64M";
+	s->mem_bytes[1] = 64 << 20;
+	s->nmems = 2;
+	s->runs = 3;
+	jobs_build(s);
+	assert_int_equal(s->njobs, 2);
+	assert_string_equal(s->jobs[1].name, "micro mem=64M");
+	json_t *done = json_object_get(s->doc, "done");
+	add_test(s->doc, "lat_x mem=64M", "micro", 1);
+	json_object_set_new(json_object_get(json_array_get(json_object_get(s->doc, "tests"), 0),
+					    "params"), "mem_limit", json_string("64M"));
+	json_object_set_new(done, "micro mem=none", json_integer(0));
+	json_object_set_new(done, "micro mem=64M", json_integer(1));
+	assert_int_equal(progress_check(s, why, sizeof(why)), 0);
+	json_object_set_new(done, "micro mem=64M", json_integer(0));
+	assert_int_equal(progress_check(s, why, sizeof(why)), -1);
+	assert_non_null(strstr(why, "test 'lat_x mem=64M': done counts 0 micro runs"));
+}
+
+/* The load child's command line carries every option passed through, as
+ * given; --server alone means -B sockio; disk and micro get theirs. */
+static void child_command_lines(void **state)
+{
+	struct fixture *fx = *state;
+	struct suite *s = &fx->s;
+	struct job_args a;
+	s->timelimit = "3";
+	s->per_proc_arg = "4";
+	s->rate_arg = "2.5";
+	s->sync_open = s->fsync_write = 1;
+	s->server = "10.0.0.1:7003";
+	s->tcp_opts = "TCP_NODELAY SO_SNDBUF=65536";
+	s->clients[0] = 8;
+	s->nclients = 1;
+	s->mems[0] = "64M";
+	s->mem_bytes[0] = 64 << 20;
+	s->nmems = 1;
+	s->micro = 1;
+	s->micro_quick = 1;
+	s->copies_arg = "2";
+	jobs_build(s);
+	assert_int_equal(s->njobs, 4);
+	assert_string_equal(s->jobs[0].name, "disk -T mem=64M");
+	assert_string_equal(s->jobs[2].name, "load 8 mem=64M");
+	assert_string_equal(s->jobs[3].name, "micro mem=64M");
+	jobs_args(s, &s->jobs[2], &a);
+	char line[1024] = "";
+	for (size_t i = 0; a.argv[i]; i++)
+		snprintf(line + strlen(line), sizeof(line) - strlen(line), "%s%s", i ? "|" : "",
+			 a.argv[i]);
+	char want[1024];
+	snprintf(want, sizeof(want), "load|-q|-t|3|--mem-limit|64M|-s|-F|--clients-per-process|4|"
+		 "-R|2.5|-B|sockio|--server|10.0.0.1:7003|-T|TCP_NODELAY SO_SNDBUF=65536|"
+		 "--json|%s|8", s->child_json);
+	assert_string_equal(line, want);
+	/* -B as given, and the nfs and smb options */
+	s->server = NULL;
+	s->backend = "smb";
+	s->smb_share = "//srv/share";
+	s->smb_user = "DOM/u%pw";
+	jobs_args(s, &s->jobs[2], &a);
+	line[0] = '\0';
+	for (size_t i = 0; a.argv[i]; i++)
+		snprintf(line + strlen(line), sizeof(line) - strlen(line), "%s%s", i ? "|" : "",
+			 a.argv[i]);
+	assert_non_null(strstr(line, "|-B|smb|-T|TCP_NODELAY SO_SNDBUF=65536|--smb-share|"
+			       "//srv/share|--smb-user|DOM/u%pw|"));
+	/* disk: no memory option (the suite's cgroup holds it); micro: its own */
+	jobs_args(s, &s->jobs[0], &a);
+	assert_string_equal(a.argv[0], "disk");
+	assert_string_equal(a.argv[1], "-T");
+	for (size_t i = 0; a.argv[i]; i++)
+		assert_null(strstr(a.argv[i], "mem"));
+	jobs_args(s, &s->jobs[3], &a);
+	assert_string_equal(a.argv[0], "micro");
+	assert_string_equal(a.argv[1], "--quick");
+	assert_string_equal(a.argv[2], "--copies");
+	assert_string_equal(a.argv[3], "2");
+}
+
+/* A port on 127.0.0.1 that was free a moment ago (now closed). */
+static int listener(int *port)
+{
+	struct sockaddr_in sa = { .sin_family = AF_INET };
+	socklen_t l = sizeof(sa);
+	sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	int fd = socket(AF_INET, SOCK_STREAM, 0);
+	assert_true(fd >= 0);
+	assert_int_equal(bind(fd, (struct sockaddr *)&sa, sizeof(sa)), 0);
+	assert_int_equal(listen(fd, 4), 0);
+	assert_int_equal(getsockname(fd, (struct sockaddr *)&sa, &l), 0);
+	*port = ntohs(sa.sin_port);
+	return fd;
+}
+
+/* A network job's server is reached before the first run: one that
+ * listens passes, a closed port refuses the series (status 2). */
+static void network_server_checked(void **state)
+{
+	struct fixture *fx = *state;
+	struct suite *s = &fx->s;
+	char host[64], port[16], srv[64];
+	s->cmd = "kbench suite";
+	s->disk = NULL;
+	s->server = "example.org";
+	assert_int_equal(precheck_server(s, host, sizeof(host), port, sizeof(port)), 1);
+	assert_string_equal(host, "example.org");
+	assert_string_equal(port, PRECHECK_SOCKIO_PORT);
+	s->server = "[::1]:9";
+	assert_int_equal(precheck_server(s, host, sizeof(host), port, sizeof(port)), 1);
+	assert_string_equal(host, "::1");
+	assert_string_equal(port, "9");
+	s->server = ":7003";
+	assert_int_equal(precheck_server(s, host, sizeof(host), port, sizeof(port)), -1);
+	s->server = NULL;
+	s->nfs = "nfs://filer:2050/export?version=3";
+	assert_int_equal(precheck_server(s, host, sizeof(host), port, sizeof(port)), 1);
+	assert_string_equal(host, "filer");
+	assert_string_equal(port, "2050");
+	s->nfs = "nfs://filer/export";
+	assert_int_equal(precheck_server(s, host, sizeof(host), port, sizeof(port)), 1);
+	assert_string_equal(port, PRECHECK_NFS_PORT);
+	s->nfs = NULL;
+	s->smb_share = "//nas/share";
+	assert_int_equal(precheck_server(s, host, sizeof(host), port, sizeof(port)), 1);
+	assert_string_equal(host, "nas");
+	assert_string_equal(port, PRECHECK_SMB_PORT);
+	s->smb_share = NULL;
+	assert_int_equal(precheck_server(s, host, sizeof(host), port, sizeof(port)), 0);
+
+	int p, fd = listener(&p);
+	snprintf(srv, sizeof(srv), "127.0.0.1:%d", p);
+	s->server = srv;
+	s->clients[0] = 1;
+	s->nclients = 1;
+	jobs_build(s);
+	assert_int_equal(precheck_jobs(s), 0);
+	close(fd);
+	/* the same port, closed: refused before anything runs */
+	assert_int_equal(precheck_jobs(s), 2);
+}
+
+/* --by mem: one file split into one per value, in mem_limits' order, the
+ * names without the dimension. */
+static void split_by_mem(void **state)
+{
+	(void)state;
+	char err[300];
+	struct suitefile f, parts[CMP_MAX_FILES];
+	size_t n, left;
+	const char *doc = "{\"kbench_version\": \"0.1.0\", \"kind\": \"suite\", \"schema\": 1, "
+		"\"params\": {\"mem_limits\": [\"none\", \"32M\"]}, \"tests\": ["
+		"{\"name\": \"load 5 mem=32M\", \"unit\": \"MB/s\", \"higher_is_better\": true, "
+		"\"runs\": [{\"value\": 1}, {\"value\": 2}]}, "
+		"{\"name\": \"load 5 mem=none\", \"unit\": \"MB/s\", \"higher_is_better\": true, "
+		"\"runs\": [{\"value\": 3}]}, "
+		"{\"name\": \"lat_x\", \"unit\": \"us\", \"higher_is_better\": false, "
+		"\"runs\": [{\"value\": 3}]}]}";
+	assert_int_equal(read_text(doc, err, sizeof(err), &f), 0);
+	assert_int_equal(cmp_split_by(&f, "mem", parts, CMP_MAX_FILES, &n, &left), 0);
+	assert_int_equal(n, 2);
+	assert_int_equal(left, 1);
+	assert_int_equal(parts[0].nt, 1);
+	assert_string_equal(parts[0].t[0].name, "load 5");
+	assert_int_equal(parts[0].t[0].n, 1);
+	assert_true(parts[0].t[0].v[0] == 3);
+	assert_string_equal(parts[1].t[0].name, "load 5");
+	assert_int_equal(parts[1].t[0].n, 2);
+	assert_non_null(strstr(parts[1].path, " mem=32M"));
+	for (size_t k = 0; k < n; k++)
+		suitefile_free(&parts[k]);
+	suitefile_free(&f);
+}
+
+/* The chart: every run a point, a failed run a mark, and a y range that
+ * holds every bar and interval (Welch), so none is clipped. */
+static void plot_points(void **state)
+{
+	(void)state;
+	char err[300];
+	struct suitefile f[2];
+	const char *docs[2] = {
+		"{\"kbench_version\": \"0.1.0\", \"kind\": \"suite\", \"schema\": 1, \"tests\": "
+		"[{\"name\": \"lat_y\", \"unit\": \"us\", \"higher_is_better\": false, \"runs\": "
+		"[{\"value\": 10}, {\"value\": 11}, {\"value\": 12}]}, "
+		"{\"name\": \"load 2\", \"params\": {\"command\": \"load\", \"clients\": 2}, "
+		"\"unit\": \"MB/s\", \"higher_is_better\": true, \"runs\": [{\"value\": 50}, "
+		"{\"value\": 52}, {\"value\": 54}]}]}",
+		"{\"kbench_version\": \"0.1.0\", \"kind\": \"suite\", \"schema\": 1, "
+		"\"failures\": [{\"test\": \"lat_y\", \"run\": 4}, {\"test\": \"load 2\", "
+		"\"run\": 3}], \"tests\": "
+		"[{\"name\": \"lat_y\", \"unit\": \"us\", \"higher_is_better\": false, \"runs\": "
+		"[{\"value\": 13}, {\"value\": 15}, {\"value\": 20}]}, "
+		"{\"name\": \"load 2\", \"params\": {\"command\": \"load\", \"clients\": 2}, "
+		"\"unit\": \"MB/s\", \"higher_is_better\": true, \"runs\": [{\"value\": 60}, "
+		"{\"value\": 61}]}]}" };
+	for (size_t k = 0; k < 2; k++)
+		assert_int_equal(read_text(docs[k], err, sizeof(err), &f[k]), 0);
+	struct cmp c = { .cmd = "kbench compare", .f = f, .nf = 2, .conf = 95,
+			 .method = CMP_WELCH };
+	assert_int_equal(cmp_build(&c), 0);
+	char *out = NULL;
+	size_t len = 0;
+	FILE *o = open_memstream(&out, &len);
+	assert_non_null(o);
+	plot_script(o, &c, "p.svg");
+	fclose(o);
+	/* lat_y of B: its three runs in percent of A's mean (11), and its failure */
+	assert_non_null(strstr(out, " 18.18181818 \"\" 0\n"));
+	assert_non_null(strstr(out, " 36.36363636 \"\" 0\n"));
+	assert_non_null(strstr(out, " 81.81818182 \"\" 0\n"));
+	assert_non_null(strstr(out, "\"failed\" 2\n"));
+	/* load 2: every run, and the failed one at 0 */
+	assert_non_null(strstr(out, " 61 run\n"));
+	assert_non_null(strstr(out, " 0 failed\n"));
+	assert_non_null(strstr(out, "title 'failed run (no figure)'"));
+	/* the y range of the change chart holds the bar and its interval */
+	const struct cmp_row *r = &c.rows[0];
+	double lo, hi;
+	const char *yr = strstr(strstr(out, "change of the mean"), "set yrange [");
+	assert_non_null(yr);
+	assert_int_equal(sscanf(yr, "set yrange [%lf:%lf]", &lo, &hi), 2);
+	assert_true(lo <= r->d[1].pct - r->d[1].pct_half);
+	assert_true(hi >= r->d[1].pct + r->d[1].pct_half);
+	assert_true(hi >= 81.8);
 	free(out);
 	free(c.rows);
 	suitefile_free(&f[0]);
@@ -486,6 +752,11 @@ int main(void)
 		cmocka_unit_test_setup_teardown(progress_checked, setup, teardown),
 		cmocka_unit_test(impossible_figures),
 		cmocka_unit_test(change_against_zero),
+		cmocka_unit_test_setup_teardown(child_command_lines, setup, teardown),
+		cmocka_unit_test_setup_teardown(network_server_checked, setup, teardown),
+		cmocka_unit_test(split_by_mem),
+		cmocka_unit_test_setup_teardown(progress_micro_by_limit, setup, teardown),
+		cmocka_unit_test(plot_points),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

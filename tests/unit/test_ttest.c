@@ -16,6 +16,7 @@
 #include "config.h"
 #include "stats/summary.h"
 #include "stats/ttest.h"
+#include "stats/utest.h"
 
 #include <math.h>
 #include <setjmp.h>
@@ -278,6 +279,102 @@ static void verdicts(void **state)
 	assert_string_equal(t_verdict_word(T_TOO_FEW), "too few runs");
 }
 
+/* The Mann-Whitney U test against figures scipy 1.10's mannwhitneyu(b, a)
+ * gives (method "exact" without ties, "asymptotic" with them) and the
+ * exact distribution counted by hand. */
+static void mann_whitney(void **state)
+{
+	(void)state;
+	struct u_result r;
+	/* every b above every a: U = 25, p = 2 / C(10, 5) = 2/252 */
+	double a[] = { 1, 2, 3, 4, 5 }, b[] = { 6, 7, 8, 9, 10 };
+	assert_int_equal(u_test(a, 5, b, 5, &r), 0);
+	assert_true(r.exact && r.b_larger);
+	assert_true(r.u == 25);
+	assert_true(fabs(r.p - 2.0 / 252) < 1e-12);
+	assert_true(fabs(r.p_min - 2.0 / 252) < 1e-12);
+	/* the other way round: U = 0, the same p, b smaller */
+	assert_int_equal(u_test(b, 5, a, 5, &r), 0);
+	assert_true(r.u == 0 && !r.b_larger && fabs(r.p - 2.0 / 252) < 1e-12);
+	/* interleaved, 6 against 7: U = 27, scipy p = 0.4452214452214452 */
+	double c[] = { 1, 3, 5, 7, 9, 11 }, d[] = { 2, 4, 6, 8, 10, 12, 14 };
+	assert_int_equal(u_test(c, 6, d, 7, &r), 0);
+	assert_true(r.exact && r.u == 27);
+	assert_true(fabs(r.p - 0.4452214452214452) < 1e-12);
+	/* ties: the normal approximation, scipy p = 0.0119252335930176 */
+	double e[] = { 4.2, 3.9, 10.3, 14.3, 14.3 }, f[] = { 2.1, 2.3, 2.0, 2.2, 2.4 };
+	assert_int_equal(u_test(e, 5, f, 5, &r), 0);
+	assert_true(!r.exact && r.u == 0);
+	assert_true(fabs(r.p - 0.0119252335930176) < 1e-12);
+	/* three a side: the smallest p is 0.1, reached when they are apart */
+	double g[] = { 58.2, 1.95, 1.87 }, h[] = { 1.80, 1.82, 1.79 };
+	assert_int_equal(u_test(g, 3, h, 3, &r), 0);
+	assert_true(fabs(r.p - 0.1) < 1e-12 && fabs(r.p_min - 0.1) < 1e-12);
+	/* all the same: no difference */
+	double k[] = { 5, 5, 5 };
+	assert_int_equal(u_test(k, 3, k, 3, &r), 0);
+	assert_true(r.p == 1 && r.u == 4.5);
+	assert_int_equal(u_test(k, 0, k, 3, &r), -1);
+	/* the exact distribution sums to one: p of U at its mean is 1 */
+	double m[] = { 1, 4, 5, 8 }, n[] = { 2, 3, 6, 7 };
+	assert_int_equal(u_test(m, 4, n, 4, &r), 0);
+	assert_true(r.u == 8 && r.p == 1);
+}
+
+/* The median's interval by order statistics: P(B <= 0) for 6 runs is
+ * 1/64 <= 0.025, so [x(1), x(6)]; for 10 runs P(B <= 1) = 11/1024 and
+ * P(B <= 2) = 56/1024 > 0.025, so [x(2), x(9)]; 5 runs at 95% (1/32 >
+ * 0.025) have none, at 90% (1/32 <= 0.05) [x(1), x(5)]. */
+static void median_interval(void **state)
+{
+	(void)state;
+	double lo, hi;
+	double six[] = { 6, 1, 5, 2, 4, 3 };
+	assert_int_equal(u_median_ci(six, 6, 95, &lo, &hi), 0);
+	assert_true(lo == 1 && hi == 6);
+	double ten[] = { 10, 9, 8, 7, 6, 5, 4, 3, 2, 1 };
+	assert_int_equal(u_median_ci(ten, 10, 95, &lo, &hi), 0);
+	assert_true(lo == 2 && hi == 9);
+	assert_int_equal(u_median_ci(ten, 10, 99, &lo, &hi), 0);
+	assert_true(lo == 1 && hi == 10);   /* P(B <= 1) = 0.0107 > 0.005 */
+	double five[] = { 1, 2, 3, 4, 5 };
+	assert_int_equal(u_median_ci(five, 5, 95, &lo, &hi), -1);
+	assert_int_equal(u_median_ci(five, 5, 90, &lo, &hi), 0);
+	assert_true(lo == 1 && hi == 5);
+	assert_int_equal(u_median_ci(five, 1, 90, &lo, &hi), -1);
+}
+
+/* The Hodges-Lehmann shift and its interval, against the null
+ * distribution counted by enumerating every placement of the ranks (in
+ * Python, for these figures) and R's qwilcox(0.025, 5, 5) = 3: the
+ * differences ranked 3 and 23 of 25. */
+static void shift_interval(void **state)
+{
+	(void)state;
+	double sh, lo, hi;
+	double a[] = { 1.87, 1.90, 1.92, 1.95, 1.89 }, b[] = { 2.08, 2.09, 2.10, 2.11, 58.2 };
+	assert_int_equal(u_shift_ci(a, 5, b, 5, 95, &sh, &lo, &hi), 0);
+	assert_true(fabs(sh - 0.20) < 1e-9);
+	assert_true(fabs(lo - 0.15) < 1e-9);
+	assert_true(fabs(hi - 56.30) < 1e-9);
+	/* 5 against 6: ranked 4 and 27 of 30 */
+	double c[] = { 98.2, 101.5, 99.7, 103.1, 100.4 };
+	double d[] = { 102.0, 104.3, 101.6, 103.9, 102.7, 101.2 };
+	assert_int_equal(u_shift_ci(c, 5, d, 6, 95, &sh, &lo, &hi), 0);
+	assert_true(fabs(sh - 2.10) < 1e-9);
+	assert_true(fabs(lo + 0.40) < 1e-9);
+	assert_true(fabs(hi - 4.50) < 1e-9);
+	/* 3 a side: none at 95% (2/20 > 0.05), the extremes at 90% */
+	double e[] = { 1, 2, 3 }, f[] = { 4, 5, 6 };
+	assert_int_equal(u_shift_ci(e, 3, f, 3, 95, &sh, &lo, &hi), -1);
+	assert_true(sh == 3);
+	assert_int_equal(u_shift_ci(e, 3, f, 3, 90, &sh, &lo, &hi), 0);
+	assert_true(lo == 1 && hi == 5);
+	/* ties: no exact distribution, no interval */
+	double g[] = { 1, 1, 2 };
+	assert_int_equal(u_shift_ci(g, 3, f, 3, 90, &sh, &lo, &hi), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -289,6 +386,9 @@ int main(void)
 		cmocka_unit_test(pooled_verdicts_as_ministat),
 		cmocka_unit_test(welch),
 		cmocka_unit_test(verdicts),
+		cmocka_unit_test(mann_whitney),
+		cmocka_unit_test(median_interval),
+		cmocka_unit_test(shift_interval),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

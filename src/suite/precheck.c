@@ -1,0 +1,271 @@
+/* kbench - suite: what every job needs, checked before the first run
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Each check uses the rule the child itself applies, from its header
+ * (load.h's memory floor, disk.h's), so the suite refuses exactly what
+ * the child would refuse, only before the series instead of after hours
+ * of it.  The load floor needs the loadfile's largest ReadX or WriteX: the
+ * loadfile is read here once (loadfile.h), as kbench load reads it.
+ */
+#include "config.h"
+#include "cli.h"
+#include "disk/disk.h"
+#include "load/load.h"
+#include "load/loadfile.h"
+#include "load/program.h"
+#include "suite/escape.h"
+#include "suite/precheck.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <netdb.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define CONNECT_TIMEOUT_MS 5000
+
+/* "CMD: JOB: reason; nothing was run", status 2. */
+static int refuse(const struct suite *s, const struct job *j, const char *fmt, ...)
+{
+	char why[600], shown[700];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof(why), fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "%s: %s: %s; nothing was run\n", s->cmd, j->name,
+		esc_str(shown, sizeof(shown), why));
+	return KB_EXIT_USAGE;
+}
+
+/* HOST[:PORT] or [V6]:PORT from text up to len bytes. */
+static int split_host(const char *text, size_t len, const char *defport, char *host,
+		      size_t hostlen, char *port, size_t portlen)
+{
+	const char *colon = NULL, *h = text;
+	size_t hl = len;
+	if (len && text[0] == '[') {
+		const char *close = memchr(text, ']', len);
+		if (!close)
+			return -1;
+		h = text + 1;
+		hl = (size_t)(close - h);
+		if (close + 1 < text + len) {
+			if (close[1] != ':')
+				return -1;
+			colon = close + 1;
+		}
+	} else {
+		colon = memchr(text, ':', len);
+		if (colon)
+			hl = (size_t)(colon - text);
+	}
+	if (!hl || hl >= hostlen)
+		return -1;
+	memcpy(host, h, hl);
+	host[hl] = '\0';
+	const char *p = colon ? colon + 1 : defport;
+	size_t pl = colon ? (size_t)(text + len - p) : strlen(defport);
+	if (!pl || pl >= portlen || strspn(p, "0123456789") < pl)
+		return -1;
+	memcpy(port, p, pl);
+	port[pl] = '\0';
+	return 1;
+}
+
+int precheck_server(const struct suite *s, char *host, size_t hostlen, char *port,
+		    size_t portlen)
+{
+	if (s->server)
+		return split_host(s->server, strlen(s->server), PRECHECK_SOCKIO_PORT, host, hostlen,
+				  port, portlen);
+	if (s->nfs) {
+		if (strncmp(s->nfs, "nfs://", 6))
+			return -1;
+		const char *h = s->nfs + 6;
+		return split_host(h, strcspn(h, "/?"), PRECHECK_NFS_PORT, host, hostlen, port,
+				  portlen);
+	}
+	if (s->smb_share) {
+		if (strncmp(s->smb_share, "//", 2))
+			return -1;
+		const char *h = s->smb_share + 2;
+		return split_host(h, strcspn(h, "/"), PRECHECK_SMB_PORT, host, hostlen, port,
+				  portlen);
+	}
+	return 0;
+}
+
+/* A TCP connection to host:port within CONNECT_TIMEOUT_MS, closed at
+ * once.  Returns 0, or -1 with the reason in why. */
+static int tcp_reach(const char *host, const char *port, char *why, size_t whylen)
+{
+	struct addrinfo hints = { .ai_socktype = SOCK_STREAM }, *res, *ai;
+	int e = getaddrinfo(host, port, &hints, &res);
+	if (e) {
+		snprintf(why, whylen, "%s", gai_strerror(e));
+		return -1;
+	}
+	int err = ETIMEDOUT;
+	for (ai = res; ai; ai = ai->ai_next) {
+		int fd = socket(ai->ai_family, ai->ai_socktype | SOCK_NONBLOCK | SOCK_CLOEXEC,
+				ai->ai_protocol);
+		if (fd < 0) {
+			err = errno;
+			continue;
+		}
+		int rc = connect(fd, ai->ai_addr, ai->ai_addrlen);
+		if (rc < 0 && errno == EINPROGRESS) {
+			struct pollfd p = { .fd = fd, .events = POLLOUT };
+			socklen_t l = sizeof(err);
+			err = ETIMEDOUT;
+			if (poll(&p, 1, CONNECT_TIMEOUT_MS) == 1 &&
+			    getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &l) == 0)
+				rc = err ? -1 : 0;
+			else
+				rc = -1;
+		} else if (rc < 0) {
+			err = errno;
+		}
+		close(fd);
+		if (rc == 0) {
+			freeaddrinfo(res);
+			return 0;
+		}
+	}
+	freeaddrinfo(res);
+	snprintf(why, whylen, "%s", err == ETIMEDOUT ? "no answer in 5 s" : strerror(err));
+	return -1;
+}
+
+/* The loadfile's largest ReadX or WriteX, bytes, into *max_io. */
+static int loadfile_max_io(const struct suite *s, uint32_t *max_io)
+{
+	char *path = s->loadfile_path ? NULL : load_loadfile_path(NULL);
+	const char *p = s->loadfile_path ? s->loadfile_path : path;
+	struct program prog;
+	int rc = p ? loadfile_load(p, LF_AUTO, &prog, NULL, 1) : -1;
+	free(path);
+	if (rc)
+		return -1;
+	*max_io = prog.max_io;
+	prog_free(&prog);
+	return 0;
+}
+
+/* The tools of BYTE's shell tests (byte_shell.c runs them). */
+static int micro_tools(const struct suite *s, const struct job *j)
+{
+	static const char *const tools[] = { "sort", "od", "grep", "tee", "wc", "rm" };
+	int shell = 0;
+	for (size_t i = 0; i < s->nmicro; i++)
+		shell |= !strncmp(s->micro_tests[i], "byte_shell", 10);
+	if (!shell)
+		return 0;
+	if (access("/bin/sh", X_OK))
+		return refuse(s, j, "the byte_shell tests need /bin/sh");
+	const char *path = getenv("PATH");
+	for (size_t t = 0; t < sizeof(tools) / sizeof(tools[0]); t++) {
+		int found = 0;
+		for (const char *d = path ? path : ""; *d && !found; d += strcspn(d, ":"),
+		     d += *d == ':') {
+			char f[PATH_MAX];
+			snprintf(f, sizeof(f), "%.*s/%s", (int)strcspn(d, ":"), d, tools[t]);
+			found = access(f, X_OK) == 0;
+		}
+		if (!found)
+			return refuse(s, j, "the byte_shell tests need %s, which is not in PATH",
+				      tools[t]);
+	}
+	return 0;
+}
+
+/* The disk opens for reading, as kbench disk opens it. */
+static int disk_opens(const struct suite *s, const struct job *j)
+{
+	int fd = open(s->disk, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return refuse(s, j, "--disk %s: %s", s->disk, strerror(errno));
+	close(fd);
+	return 0;
+}
+
+static int check_job(struct suite *s, const struct job *j, uint32_t max_io, bool *reached)
+{
+	char why[300], host[256], port[16];
+	uint64_t floor = 0;
+	switch (j->kind) {
+	case JOB_LOAD: {
+		int net = precheck_server(s, host, sizeof(host), port, sizeof(port));
+		if (net < 0)
+			return refuse(s, j, "the server of %s is not of the form %s",
+				      s->server ? "--server" : s->nfs ? "--nfs" : "--smb-share",
+				      s->server ? "HOST[:PORT]" : s->nfs ? "nfs://SERVER/EXPORT" :
+				      "//SERVER/SHARE");
+		/* one connection for the series: every load job has the same server */
+		if (net > 0 && !*reached && tcp_reach(host, port, why, sizeof(why)) < 0)
+			return refuse(s, j, "its server %s port %s cannot be reached: %s", host, port,
+				      why);
+		*reached |= net > 0;
+		floor = load_mem_floor(j->clients, s->per_proc, max_io);
+		if (j->mem_bytes && j->mem_bytes < floor)
+			return refuse(s, j, "--mem-limit %s is below the %.2f MiB (2^20 bytes) %u "
+				      "client%s to start (4 MiB a client process, plus each client's "
+				      "%u-byte I/O buffer)", j->mem, (double)floor / 1048576.0,
+				      j->clients, j->clients == 1 ? " needs" : "s need", max_io);
+		return 0;
+	}
+	case JOB_DISK_CACHED:
+	case JOB_DISK_BUFFERED:
+		if (disk_opens(s, j))
+			return KB_EXIT_USAGE;
+		floor = DISK_MEM_FLOOR;
+		break;
+	case JOB_MICRO:
+		if (micro_tools(s, j))
+			return KB_EXIT_USAGE;
+		floor = LOAD_MEM_FLOOR_PER_PROC;
+		break;
+	}
+	if (j->mem_bytes && j->mem_bytes < floor)
+		return refuse(s, j, "--mem-limit %s is below the %.2f MiB (2^20 bytes) one %s "
+			      "process needs to start", j->mem, (double)floor / 1048576.0,
+			      j->kind == JOB_MICRO ? "kbench micro" : "kbench disk");
+	return 0;
+}
+
+int precheck_jobs(struct suite *s)
+{
+	uint32_t max_io = 0;
+	const struct job *sized = NULL;
+	bool loads = false;
+	for (size_t i = 0; i < s->njobs; i++) {
+		if (s->jobs[i].mem_bytes && !sized)
+			sized = &s->jobs[i];
+		loads |= s->jobs[i].kind == JOB_LOAD && s->jobs[i].mem_bytes;
+	}
+	if (loads && loadfile_max_io(s, &max_io) < 0) {
+		fprintf(stderr, "%s: the loadfile cannot be read for its largest I/O; "
+			"kbench load would refuse it too; nothing was run\n", s->cmd);
+		return KB_EXIT_USAGE;
+	}
+	/* what no system can give first, then what this one lacks */
+	bool reached = false;
+	for (size_t i = 0; i < s->njobs; i++) {
+		int rc = check_job(s, &s->jobs[i], max_io, &reached);
+		if (rc)
+			return rc;
+	}
+	if (sized) {
+		char why[PATH_MAX + 256];
+		if (memcg_detect(&s->memcg_site, why, sizeof(why)) < 0)
+			return refuse(s, sized, "--mem-limit: %s", why);
+		s->have_memcg_site = true;
+	}
+	return 0;
+}
