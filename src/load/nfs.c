@@ -865,7 +865,8 @@ static int nfs_client_open(struct backend_ctx *c)
 	}
 	nc->rootlen = strlen(t->dir);
 	memcpy(nc->root, t->dir, nc->rootlen + 1);
-	snprintf(nc->tree, sizeof(nc->tree), "%s/clients", t->dir);
+	if ((size_t)snprintf(nc->tree, sizeof(nc->tree), "%s/clients", t->dir) >= sizeof(nc->tree))
+		return ENAMETOOLONG;
 	if ((r = mkdir_once(nc->nfs, nc->tree)) < 0)
 		return fail(c, r);
 	size_t n = (size_t)snprintf(nc->tree, sizeof(nc->tree), "%s/clients/client%u", t->dir, c->id);

@@ -556,11 +556,11 @@ static void child_command_lines(void **state)
 	assert_string_equal(s->jobs[2].name, "load 8 mem=64M");
 	assert_string_equal(s->jobs[3].name, "micro mem=64M");
 	jobs_args(s, &s->jobs[2], &a);
-	char line[1024] = "";
+	char line[8192] = "";
 	for (size_t i = 0; a.argv[i]; i++)
 		snprintf(line + strlen(line), sizeof(line) - strlen(line), "%s%s", i ? "|" : "",
 			 a.argv[i]);
-	char want[1024];
+	char want[8192];
 	snprintf(want, sizeof(want), "load|-q|-t|3|--mem-limit|64M|-s|-F|--clients-per-process|4|"
 		 "-R|2.5|-B|sockio|--server|10.0.0.1:7003|-T|TCP_NODELAY SO_SNDBUF=65536|"
 		 "--json|%s|8", s->child_json);
