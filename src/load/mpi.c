@@ -632,6 +632,8 @@ int kbmpi_gather(struct run_result *res, unsigned nclients, int signalled)
 	int first;
 	uint64_t deadline = after_s(patience(signalled));
 	head_of(res, nclients, &mine);
+	if (m.rank == 0)  /* the last round's replies */
+		wait_reqs(m.size, m.sreq, deadline, &first, 0);
 	if (m.rank) {
 		MPI_Request rq[3];
 		MPI_Isend(&mine, sizeof(mine), MPI_BYTE, 0, TAG_HEAD, MPI_COMM_WORLD, &rq[0]);
@@ -709,6 +711,8 @@ void kbmpi_end(int status)
 		return;
 	fflush(NULL);
 	if (!m.broken) {
+		int first;
+		wait_reqs(m.size, m.sreq, after_s(1), &first, 0);
 		MPI_Finalize();
 		return;
 	}

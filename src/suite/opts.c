@@ -49,6 +49,9 @@ int opts_parse(struct suite *s, int argc, const char **argv, poptContext *ctx)
 		{ "mem-limit", 0, POPT_ARG_STRING, &s->mem_arg, 0,
 		  "run every load under each of these memory limits (kbench load --mem-limit; "
 		  "e.g. 32M,128M,none)", "LIST" },
+		{ "mpi", 0, POPT_ARG_STRING, &s->mpi, 0,
+		  "run each load under MPI: this command line (words split on blanks), then "
+		  "kbench load --mpi", "\"mpirun -n R ...\"" },
 		{ "label", 0, POPT_ARG_STRING, &s->label, 0,
 		  "name of this series in the file and in comparisons (default: uname -r)", "NAME" },
 		{ "output", 'o', POPT_ARG_STRING, &s->out, 0,
@@ -87,7 +90,7 @@ int opts_parse(struct suite *s, int argc, const char **argv, poptContext *ctx)
 
 void opts_free(struct suite *s)
 {
-	char **strs[] = { &s->dir, &s->loadfile, &s->timelimit, &s->warmup, &s->disk, &s->label,
+	char **strs[] = { &s->mpi, &s->dir, &s->loadfile, &s->timelimit, &s->warmup, &s->disk, &s->label,
 			  &s->out, &s->format, &s->resume, &s->clients_arg, &s->runs_arg,
 			  &s->pause_arg, &s->mem_arg, &s->micro_arg };
 	for (size_t i = 0; i < sizeof(strs) / sizeof(strs[0]); i++) {
@@ -173,6 +176,9 @@ static int parse_numbers(struct suite *s)
 				       s->pause_arg);
 	if (s->format && strcmp(s->format, "text") && strcmp(s->format, "benchstat"))
 		return cli_usage_error(s->cmd, "--format %s: give text or benchstat", s->format);
+	if (s->mpi && (!s->mpi[strspn(s->mpi, " \t")] || strlen(s->mpi) >= 1024))
+		return cli_usage_error(s->cmd, "--mpi needs the command that starts the ranks, "
+				       "e.g. \"mpirun -n 4 -H a,b\" (under 1024 characters)");
 	return 0;
 }
 

@@ -42,6 +42,7 @@ struct suite {
 	/* options as given (popt's strings, owned) */
 	char *dir, *loadfile, *timelimit, *warmup, *disk, *label, *out, *format, *resume;
 	char *clients_arg, *runs_arg, *pause_arg, *mem_arg, *micro_arg;
+	char *mpi;                     /* --mpi "mpirun ...": the load children's prefix */
 	int drop_caches, micro;
 	/* parsed */
 	unsigned clients[SUITE_MAX_CLIENTS];

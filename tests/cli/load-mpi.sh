@@ -74,6 +74,19 @@ EOF
 expect_py "each op's merged count is the plain run's" "$WORK/plain.json" "$WORK/once.json" <"$WORK/same.py"
 expect_empty_dir "every rank's tree cleaned after --run-once" "$D"
 
+# --- --stonewall: the first rank's end ends every rank's measurement ------
+# rank 1 is held to 100 bytes a second (a pass of small.txt moves 15000
+# bytes: 150 s), ranks 0 and 2 are not; with --run-once the job ends when
+# ranks 0 and 2 have made their pass, with rank 1's pass cut short
+run timeout 120 $MPIRUN_SLOWKILL \
+    -n 1 "$KBENCH" load --mpi --stonewall --run-once -c "$DATA/small.txt" -D "$D" --json "$WORK/sw.json" 1 : \
+    -n 1 "$KBENCH" load --mpi --stonewall --run-once -c "$DATA/small.txt" -D "$D" -R 0.0001 1 : \
+    -n 1 "$KBENCH" load --mpi --stonewall --run-once -c "$DATA/small.txt" -D "$D" 1
+expect_status "--stonewall --run-once, rank 1 slowed: exit 0, long before its pass" 0
+expect_eq "ranks 0 and 2 made their pass, rank 1 was stopped before its end" \
+    "$(jget "$WORK/sw.json" '[r["passes"] for r in d["results"]["per_rank"]]')" "[1, 0, 1]"
+expect_empty_dir "every rank's tree cleaned after --stonewall" "$D"
+
 # --- bad input on one rank: every rank exits 2 before a client starts -----
 mkdir -p "$D/ok"
 run timeout 120 $MPIRUN_SLOWKILL -n 3 sh -c "
