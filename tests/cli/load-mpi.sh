@@ -4,9 +4,10 @@
 #
 # Skipped (77) when kbench was built without MPI (configure --with-mpi) or
 # mpirun is missing.  Open MPI's mpirun: --oversubscribe (3 ranks on a
-# small machine), --allow-run-as-root as root, and a SIGKILL 30 s after
-# its SIGTERM when it ends a job (instead of 1 s), so that on a busy
-# machine the ranks it stops have the time to clean up as they do.
+# small machine), --allow-run-as-root as root; where it ends a job whose
+# rank died, its SIGKILL comes 10 s after its SIGTERM (instead of 1 s), so
+# that on a busy machine the ranks it stops have the time to clean up.
+# (mpirun waits that long after any failed job, so only there.)
 . "$(dirname "$0")/lib.sh"
 
 D="$WORK/dir"
@@ -23,7 +24,7 @@ if ! command -v mpirun >/dev/null 2>&1; then
 fi
 MPIRUN="mpirun --oversubscribe"
 if [ "$(id -u)" -eq 0 ]; then MPIRUN="$MPIRUN --allow-run-as-root"; fi
-MPIRUN_SLOWKILL="$MPIRUN --mca odls_base_sigkill_timeout 30"
+MPIRUN_SLOWKILL="$MPIRUN --mca odls_base_sigkill_timeout 10"
 # no cross-memory attach in containers without ptrace: plain copies
 OMPI_MCA_btl_vader_single_copy_mechanism=none
 export OMPI_MCA_btl_vader_single_copy_mechanism KBENCH D WORK
@@ -32,7 +33,7 @@ export OMPI_MCA_btl_vader_single_copy_mechanism KBENCH D WORK
 RANK='${OMPI_COMM_WORLD_RANK:-${PMI_RANK:-x}}'
 
 # --- a short run: the job's figures are the sum of the ranks' -------------
-run timeout 120 $MPIRUN_SLOWKILL -n 3 "$KBENCH" load --mpi -t 2 --warmup 1 -D "$D" --json "$WORK/r.json" 1
+run timeout 120 $MPIRUN -n 3 "$KBENCH" load --mpi -t 2 --warmup 1 -D "$D" --json "$WORK/r.json" 1
 expect_status "3 ranks of 1 client: exit 0" 0
 expect_eq "the JSON has 3 ranks and 3 per_rank entries" \
     "$(jget "$WORK/r.json" '(d["ranks"], len(d["results"]["per_rank"]), d["params"]["clients"])')" \
@@ -55,7 +56,7 @@ expect_empty_dir "every rank's tree cleaned" "$D"
 # the merged histograms count exactly what 4 plain clients do
 kload --run-once -c "$DATA/small.txt" -D "$D" --json "$WORK/plain.json" 4
 expect_status "plain --run-once, 4 clients" 0
-run timeout 120 $MPIRUN_SLOWKILL -n 3 "$KBENCH" load --mpi --run-once -c "$DATA/small.txt" -D "$D" \
+run timeout 120 $MPIRUN -n 3 "$KBENCH" load --mpi --run-once -c "$DATA/small.txt" -D "$D" \
     --clients-total 4 --json "$WORK/once.json"
 expect_status "--clients-total 4 over 3 ranks, --run-once: exit 0" 0
 expect_eq "clients spread 2, 1, 1" \
@@ -78,7 +79,7 @@ expect_empty_dir "every rank's tree cleaned after --run-once" "$D"
 # rank 1 is held to 100 bytes a second (a pass of small.txt moves 15000
 # bytes: 150 s), ranks 0 and 2 are not; with --run-once the job ends when
 # ranks 0 and 2 have made their pass, with rank 1's pass cut short
-run timeout 120 $MPIRUN_SLOWKILL \
+run timeout 120 $MPIRUN \
     -n 1 "$KBENCH" load --mpi --stonewall --run-once -c "$DATA/small.txt" -D "$D" --json "$WORK/sw.json" 1 : \
     -n 1 "$KBENCH" load --mpi --stonewall --run-once -c "$DATA/small.txt" -D "$D" -R 0.0001 1 : \
     -n 1 "$KBENCH" load --mpi --stonewall --run-once -c "$DATA/small.txt" -D "$D" 1
@@ -88,15 +89,14 @@ expect_eq "ranks 0 and 2 made their pass, rank 1 was stopped before its end" \
 expect_empty_dir "every rank's tree cleaned after --stonewall" "$D"
 
 # --- bad input on one rank: every rank exits 2 before a client starts -----
+# (mpirun is told not to kill the other ranks when the first exits
+# non-zero, so that each rank's own status can be seen)
 mkdir -p "$D/ok"
-run timeout 120 $MPIRUN_SLOWKILL -n 3 sh -c "
+run timeout 120 $MPIRUN --mca orte_abort_on_non_zero_status 0 -n 3 sh -c "
     r=$RANK
     if [ \$r = 1 ]; then dir=\$D/missing; else dir=\$D/ok; fi
     \"\$KBENCH\" load --mpi -t 5 -D \"\$dir\" 1
-    s=\$?
-    echo \$s >\"\$WORK/rc.\$r\"
-    exit \$s"
-expect_true "mpirun fails" [ "$RC" -ne 0 ]
+    echo \$? >\"\$WORK/rc.\$r\""
 expect_eq "every rank exits 2" "$(cat "$WORK/rc.0" "$WORK/rc.1" "$WORK/rc.2" 2>&1 | tr '\n' ' ')" "2 2 2 "
 expect_lines "one line, naming rank 1 and its directory" -eq 1 "$WORK/err" \
     '^kbench load: rank 1 \([^)]+\): .*/missing: No such file or directory$'
