@@ -155,10 +155,4 @@ fi
 [ -s "$WORK/pid.1" ] && kill -9 "$(cat "$WORK/pid.1")" 2>/dev/null
 rm -rf "$D/rank1"
 
-# --- options that need --mpi ------------------------------------------------
-expect_bad "--clients-total without --mpi" '^kbench load: --clients-total is for a job under MPI' \
-    "$KBENCH" load --clients-total 3 -t 1 -D "$D"
-expect_bad "--stonewall without --mpi" '^kbench load: --stonewall is for a job under MPI' \
-    "$KBENCH" load --stonewall -t 1 -D "$D" 1
-
 finish
