@@ -175,6 +175,9 @@ void load_report_text(FILE *f, const struct run_config *cfg, const struct load_p
 			load_signal_name(res->interrupted), res->measured_s);
 	if (res->strict_stop)
 		fprintf(f, "\nstopped at the first error (--strict): partial results\n");
+	if (res->nranks && res->stop_rank >= 0 && (unsigned)res->stop_rank < res->nranks)
+		fprintf(f, "\nrank %d (%s) stopped the job early: partial results\n", res->stop_rank,
+			res->ranks[res->stop_rank].host);
 	if (res->died)
 		fprintf(f, "\nstopped because %s: %s\n", res->died_msg,
 			res->oom_killed ? "no throughput figure (its work was cut short)" :
@@ -313,8 +316,11 @@ json_t *load_report_json(const struct run_config *cfg, const struct load_params 
 				(double)res->client_bytes[c] / 1e6 / res->measured_s : NAN));
 		json_object_set_new(results, "per_client_MBps", pc);
 	}
-	if (results && res->nranks)
+	if (results && res->nranks) {
 		json_object_set_new(results, "per_rank", ranks_json(res));
+		json_object_set_new(results, "stop_rank", res->stop_rank >= 0 ?
+				    json_integer(res->stop_rank) : json_null());
+	}
 	if (res->nranks) {
 		json_object_set_new(doc, "ranks", json_integer(res->nranks));
 		if (params) {

@@ -105,7 +105,7 @@ expect_no_grep "no client started (no progress line)" "$WORK/out" ' sec  latency
 expect_empty_dir "the good ranks leave nothing" "$D/ok"
 rmdir "$D/ok"
 
-# --- a rank killed mid-run: the job ends non-zero, the others clean up ----
+# --- a client of rank 1 killed: the job stops, every rank cleans up -------
 # mpi_bg MPIRUN: 3 ranks of a long run in the background (mpirun's pid in
 # $BG), each rank's pid in $WORK/pid.R
 mpi_bg() {
@@ -116,6 +116,25 @@ mpi_bg() {
         >"$WORK/out" 2>"$WORK/err" &
     BG=$!
 }
+mpi_bg "$MPIRUN"
+if wait_progress 2 && [ -s "$WORK/pid.1" ] && c=$(pgrep -P "$(cat "$WORK/pid.1")"); then
+    kill -9 $c
+    wait "$BG"
+    RC=$?
+    expect_true "a client of rank 1 killed: the job ends non-zero, before the time limit (status $RC)" \
+        [ "$RC" -ne 0 ] && [ "$RC" -ne 124 ]
+    expect_err_grep "rank 1 names the client" \
+        "^kbench load: rank 1 \([^)]+\): client 0 \(pid $c\) was killed by signal 9"
+    expect_out_grep "rank 0 says rank 1 stopped the job" '^rank 1 \([^)]+\) stopped the job early'
+    expect_out_grep "and names the client" "^stopped because rank 1 \([^)]+\): client 0 \(pid $c\) was killed by signal 9"
+    expect_empty_dir "every rank cleaned its tree" "$D"
+else
+    fail "the job under mpirun did not start" "$(head -c 600 "$WORK/err")"
+    kill "$BG" 2>/dev/null
+    wait "$BG"
+fi
+
+# --- a rank killed mid-run: the job ends non-zero, the others clean up ----
 # mpirun stops the other ranks with SIGTERM: they clean up before its SIGKILL
 mpi_bg "$MPIRUN_SLOWKILL"
 if wait_progress 2 && [ -s "$WORK/pid.1" ]; then
