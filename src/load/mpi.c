@@ -104,6 +104,14 @@ static double patience(int signalled)
 	return m.rank == 0 ? KBMPI_DEAD_S : KBMPI_DEAD_S + 5;
 }
 
+/* Before the start a rank may be slow for good reasons (rank 0 parsing a
+ * large loadfile, a rank noting a large DIR or forking many clients), so
+ * the agreements then wait KBMPI_SETUP_S (5 s more for the others). */
+static double setup_patience(void)
+{
+	return m.rank == 0 ? KBMPI_SETUP_S : KBMPI_SETUP_S + 5;
+}
+
 /* Wait for n requests until deadline.  Returns 0, or -1 with *first the
  * index of the first that did not complete (or failed). */
 static int wait_reqs(int n, MPI_Request *r, uint64_t deadline, int *first, int spin)
@@ -143,8 +151,8 @@ static void say_dead(int r, double waited)
 /* An exchange failed without naming the rank at fault. */
 static void say_lost(const char *what)
 {
-	fprintf(stderr, "%s: rank %d (%s): %s did not reach every rank in %.0f s: the job stops\n",
-		m.cmd, m.rank, kbmpi_host(m.rank), what, KBMPI_DEAD_S);
+	fprintf(stderr, "%s: rank %d (%s): %s did not reach every rank in time: the job stops\n",
+		m.cmd, m.rank, kbmpi_host(m.rank), what);
 	m.broken = 1;
 }
 
@@ -192,9 +200,8 @@ int kbmpi_init(const char *cmd)
  * into out.  Returns 0, or -1 when a rank is dead (m.dead). */
 static int star(int tag, const void *mine, size_t len, void *all,
 		void (*combine)(const void *all, void *out), void *out, size_t outlen,
-		int signalled)
+		double wait_s)
 {
-	double wait_s = patience(signalled);
 	char *reply = calloc(1, 8 + outlen);
 	int rc = 0, first;
 	if (!reply)
@@ -253,7 +260,8 @@ int kbmpi_agree(int status)
 	int32_t mine = status, got = KB_EXIT_FAIL;
 	int32_t *all = calloc((size_t)m.size, sizeof(*all));
 	nranks_for_combine = m.size;
-	if (!all || star(TAG_AGREE, &mine, sizeof(mine), all, combine_max, &got, sizeof(got), 0) < 0)
+	if (!all || star(TAG_AGREE, &mine, sizeof(mine), all, combine_max, &got, sizeof(got),
+			 setup_patience()) < 0)
 		got = KB_EXIT_FAIL;
 	free(all);
 	return got;
@@ -287,7 +295,7 @@ int kbmpi_share_program(int status, struct program *prog)
 		lens[1] = prog->arena_len;
 		lens[2] = (uint64_t)prog->nops * sizeof(struct op);
 	}
-	uint64_t deadline = after_s(KBMPI_DEAD_S);
+	uint64_t deadline = after_s(setup_patience());
 	if (bcast(&head, sizeof(head), deadline) < 0 || bcast(lens, sizeof(lens), deadline) < 0) {
 		say_lost("the loadfile");
 		return KB_EXIT_FAIL;
@@ -306,7 +314,7 @@ int kbmpi_share_program(int status, struct program *prog)
 			kbmpi_host(m.rank), strerror(errno));
 	/* every rank can take it, or none goes on */
 	status = kbmpi_agree(ok ? 0 : KB_EXIT_FAIL);
-	deadline = after_s(KBMPI_DEAD_S * 3);
+	deadline = after_s(setup_patience());
 	if (!status && (bcast(source, lens[0], deadline) < 0 || bcast(arena, lens[1], deadline) < 0 ||
 			(lens[2] && bcast(ops, lens[2], deadline) < 0))) {
 		say_lost("the loadfile");

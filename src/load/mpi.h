@@ -15,7 +15,9 @@
  * died or stopped answering is named (rank and host) and no rank hangs:
  * rank 0 declares a rank dead after KBMPI_DEAD_S seconds without its
  * answer and tells the others; the others declare rank 0 dead after
- * KBMPI_DEAD_S + 5.  After a stop signal the others get only
+ * KBMPI_DEAD_S + 5.  Before the start (the checks, the loadfile, the
+ * clients' setup) the agreements wait KBMPI_SETUP_S instead.  After a
+ * stop signal the others get only
  * KBMPI_GRACE_S more (mpirun kills a job's processes soon after its
  * SIGTERM).
  *
@@ -38,6 +40,7 @@
 struct run_result;
 
 #define KBMPI_DEAD_S 10.0      /* a rank silent this long is dead */
+#define KBMPI_SETUP_S 600.0    /* ... before the start: checks, loadfile, clients' setup */
 #define KBMPI_GRACE_S 0.5      /* after a stop signal, what the others still get */
 #define KBMPI_ROUND_NS 100000000ull   /* a round every 0.1 s while the run goes */
 #define KBMPI_HOST_MAX 64
