@@ -22,6 +22,10 @@ if ! command -v mpirun >/dev/null 2>&1; then
     skip "no mpirun here"
     finish
 fi
+if ! mpirun --version 2>&1 | grep -q "Open MPI"; then
+    skip "the test drives Open MPI's mpirun (its options and MCA parameters)"
+    finish
+fi
 MPIRUN="mpirun --oversubscribe"
 if [ "$(id -u)" -eq 0 ]; then MPIRUN="$MPIRUN --allow-run-as-root"; fi
 MPIRUN_SLOWKILL="$MPIRUN --mca odls_base_sigkill_timeout 10"
