@@ -106,7 +106,8 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
-	fprintf(stderr, " (see '%s --help')\n", cmd);
+	/* the command's name, without what follows it ("kbench load: rank 1 (host)") */
+	fprintf(stderr, " (see '%.*s --help')\n", (int)strcspn(cmd, ":"), cmd);
 	return 2;
 }
 

@@ -19,6 +19,7 @@
 #include "load/cleanup.h"
 #include "load/load.h"
 #include "load/loadfile.h"
+#include "load/mpi.h"
 #include "load/options.h"
 #include "load/report.h"
 #include "load/run.h"
@@ -59,6 +60,11 @@ struct load_state {
 	int prepared;                /* the backend's prepare() succeeded */
 	char json_dest[PATH_MAX];    /* --json, checked (result_destination) */
 	struct run_result res;
+	/* --mpi */
+	char cmd[KBMPI_HOST_MAX + 64];  /* "kbench load: rank R (HOST)", for messages */
+	const char *base;            /* DIR itself (st->directory is DIR/rank<r>) */
+	char rankdir[PATH_MAX];      /* DIR/rank<r> */
+	int made_rankdir;            /* made by this run, removed after it */
 };
 
 /* kbench load --check FILE: every error, or the figures of one pass. */
@@ -187,17 +193,43 @@ static void raise_nofile(const struct program *prog, unsigned per_proc)
 	setrlimit(RLIMIT_NOFILE, &rl);
 }
 
-/* The directory (-D, or made), DIR/clients, the --json destination, and
- * the note of what DIR holds (st->plan, through st->rootfd). */
+/* --mpi: this rank's DIR/rank<r>, made unless it is there (a directory,
+ * not a symbolic link); from here on it is the run's directory. */
+static int make_rankdir(const char *cmd, struct load_state *st)
+{
+	struct stat rst;
+	st->base = st->directory;
+	if ((size_t)snprintf(st->rankdir, sizeof(st->rankdir), "%s/rank%d", st->directory,
+			     kbmpi_rank()) >= sizeof(st->rankdir)) {
+		fprintf(stderr, "%s: %s: name too long\n", cmd, st->directory);
+		return KB_EXIT_USAGE;
+	}
+	if (mkdir(st->rankdir, 0777) == 0)
+		st->made_rankdir = 1;
+	else if (errno != EEXIST || lstat(st->rankdir, &rst) < 0 || !S_ISDIR(rst.st_mode)) {
+		fprintf(stderr, "%s: %s: %s\n", cmd, st->rankdir, errno == EEXIST ?
+			"there, and not a directory" : strerror(errno));
+		return KB_EXIT_USAGE;
+	}
+	st->directory = st->rankdir;
+	return KB_EXIT_OK;
+}
+
+/* The directory (-D, or made; --mpi: its rank<r>), DIR/clients, the
+ * --json destination (rank 0's alone under --mpi), and the note of what
+ * DIR holds (st->plan, through st->rootfd). */
 static int prepare_directory(const struct load_opts *o, struct load_state *st)
 {
 	st->directory = o->directory;
 	int status = st->directory ? check_directory(o->cmd, st->directory) : make_tmpdir(o->cmd, st);
+	st->base = st->directory;
+	if (!status && o->mpi)
+		status = make_rankdir(o->cmd, st);
 	if (!status)
 		status = check_clients_dir(o->cmd, st->directory);
-	if (!status && o->json) {
+	if (!status && o->json && kbmpi_rank() == 0) {
 		const char *keep[] = { st->loadfile };
-		status = result_destination(o->cmd, "--json", o->json, keep, 1, st->directory,
+		status = result_destination(o->cmd, "--json", o->json, keep, 1, st->base,
 					    st->json_dest, sizeof(st->json_dest));
 	}
 	if (status)
@@ -250,12 +282,17 @@ static struct run_config run_config_of(const struct load_opts *o, struct load_st
 		.run_once = o->run_once,
 		.strict = o->strict,
 		.target_rate = o->target_rate,
-		.quiet = o->quiet,
+		.quiet = o->quiet || kbmpi_rank() != 0,  /* --mpi: rank 0 speaks for the job */
 		.drop_caches = o->drop_caches,
 		.mem_limit = o->mem_limit_bytes,
 		.memcg_site = o->mem_limit_bytes ? &st->site : NULL,
 		/* with --json -, standard output carries the JSON alone */
 		.out = load_opts_json_stdout(o) ? stderr : stdout,
+		.mpi = o->mpi,
+		.stonewall = o->stonewall,
+		.clients_total = !o->mpi ? (unsigned)o->nclients : o->clients_total ?
+			(unsigned)strtoull(o->clients_total, NULL, 10) :
+			(unsigned)o->nclients * (unsigned)kbmpi_size(),
 	};
 }
 
@@ -265,12 +302,17 @@ static void print_banner(const struct run_config *cfg, const struct load_state *
 	FILE *out = cfg->out;
 	if (cfg->backend->flags & BACKEND_LOCAL)
 		fprintf(out, "kbench %s load: %u clients, loadfile %s (%zu ops a pass), directory %s\n",
-			PACKAGE_VERSION, cfg->nclients, st->loadfile, st->prog.nops, st->directory);
+			PACKAGE_VERSION, cfg->nclients, st->loadfile, st->prog.nops,
+			cfg->mpi ? st->base : st->directory);
 	else
 		fprintf(out, "kbench %s load: %u clients, loadfile %s (%zu ops a pass), -B %s %s\n",
 			PACKAGE_VERSION, cfg->nclients, st->loadfile, st->prog.nops,
 			cfg->backend->name, cfg->backend->describe ?
 			cfg->backend->describe(&cfg->bopts) : "");
+	if (cfg->mpi)
+		fprintf(out, "under MPI: %d ranks, %u clients in all (the figure above is rank "
+			"0's); each rank in its own rank<r>/%s\n", kbmpi_size(), cfg->clients_total,
+			cfg->stonewall ? "; --stonewall: all end when the first does" : "");
 	if (cfg->run_once)
 		fprintf(out, "one pass per client, warm-up %.1f s; MB = 10^6 bytes\n", cfg->warmup_s);
 	else
@@ -323,9 +365,22 @@ static int report(const struct load_opts *o, const struct run_config *cfg,
 		  const struct load_state *st, int r)
 {
 	const struct run_result *res = &st->res;
-	struct load_params lp = { st->loadfile, st->directory, o->per_client, o->mem_limit_bytes,
-				  o->drop_caches };
+	struct load_params lp = { st->loadfile, o->mpi ? st->base : st->directory, o->per_client,
+				  o->mem_limit_bytes, o->drop_caches };
 	int status = KB_EXIT_OK;
+	if (res->job_broken) {
+		/* a rank is gone: what is left would be a made-up total */
+		if (kbmpi_rank() == 0)
+			fprintf(cfg->out, "\nno results: the job lost a rank (said above)\n");
+		return res->interrupted ? 128 + res->interrupted : KB_EXIT_FAIL;
+	}
+	if (o->mpi && kbmpi_rank() != 0) {
+		/* rank 0 reports the job; a rank's status is its own */
+		if (res->interrupted)
+			return 128 + res->interrupted;
+		return r || res->errors || res->measured_s <= 0 || !res->ops ? KB_EXIT_FAIL :
+		       KB_EXIT_OK;
+	}
 	load_report_text(cfg->out, cfg, &lp, res);
 	fflush(cfg->out);
 	say_unmeasured(o->cmd, res);
@@ -369,11 +424,15 @@ static int finish(const struct load_opts *o, FILE *out, struct load_state *st, i
 		if (!status)
 			status = KB_EXIT_FAIL;
 	}
-	if (st->made_tmpdir && !o->skip_cleanup) {
+	if ((st->made_tmpdir || st->made_rankdir) && !o->skip_cleanup) {
 		close(st->rootfd);
 		st->rootfd = -1;
-		if (rmdir(st->directory) < 0)
-			fprintf(stderr, "%s: cannot remove %s: %s\n", o->cmd, st->directory,
+		if (st->made_rankdir && rmdir(st->rankdir) < 0)
+			fprintf(stderr, "%s: cannot remove %s: %s\n", o->cmd, st->rankdir,
+				strerror(errno));
+		st->made_rankdir = 0;
+		if (st->made_tmpdir && rmdir(st->tmpdir) < 0)
+			fprintf(stderr, "%s: cannot remove %s: %s\n", o->cmd, st->tmpdir,
 				strerror(errno));
 	}
 	return status;
@@ -384,11 +443,27 @@ static int finish(const struct load_opts *o, FILE *out, struct load_state *st, i
 static int run_and_report(const struct load_opts *o, struct load_state *st)
 {
 	struct run_config cfg = run_config_of(o, st);
-	if (!o->quiet)
+	if (!cfg.quiet)
 		print_banner(&cfg, st);
 	int r = run_load(&cfg, &st->res);
 	int status = r < 0 ? KB_EXIT_FAIL : report(o, &cfg, st, r);
 	return finish(o, cfg.out, st, status);
+}
+
+/* --mpi, another rank's input was bad: what this rank made for the run
+ * (DIR/rank<r>/clients, DIR/rank<r>) goes; the made DIR goes in
+ * state_free. */
+static void undo_directory(const struct load_opts *o, struct load_state *st)
+{
+	if (!(o->backend->flags & BACKEND_LOCAL) || st->rootfd < 0)
+		return;
+	if (st->plan)
+		cleanup_run(st->plan, st->rootfd, st->directory);
+	close(st->rootfd);
+	st->rootfd = -1;
+	if (st->made_rankdir)
+		rmdir(st->rankdir);
+	st->made_rankdir = 0;
 }
 
 /* kbench load NCLIENTS: checks, then the run. */
@@ -398,11 +473,24 @@ static int run_command(struct load_opts *o, poptContext ctx, struct load_state *
 	 * nothing has been made, then through the run (load/signals.h) */
 	load_signals_catch(load_opts_json_stdout(o) ? STDERR_FILENO : STDOUT_FILENO);
 	int status = load_opts_check(o, ctx);
-	if (!status)
+	if (o->mpi) {
+		/* every rank checks its own input; rank 0 alone reads the loadfile */
+		if (!status)
+			status = load_opts_share(o, kbmpi_rank(), kbmpi_size());
+		status = kbmpi_agree(status);
+		if (status)
+			return status;
+		if (kbmpi_rank() == 0)
+			status = read_loadfile(o, st);
+		status = kbmpi_share_program(status, &st->prog);
+		if (!status && kbmpi_rank() != 0 && !(st->loadfile = strdup(st->prog.source)))
+			status = KB_EXIT_FAIL;
+	} else if (!status) {
 		status = read_loadfile(o, st);
+	}
 	if (!status)
 		status = check_system(o, st);
-	if (status)
+	if (status && !o->mpi)
 		return status;
 	st->bopts = (struct backend_opts){
 		.sync_open = o->sync_open, .sync_dirs = o->sync_dirs,
@@ -414,16 +502,31 @@ static int run_command(struct load_opts *o, poptContext ctx, struct load_state *
 	/* the directory, or the server: from here on there may be something
 	 * to clean up */
 	load_signals_arm();
-	if (o->backend->flags & BACKEND_LOCAL) {
+	if (status) {
+		;  /* --mpi: this rank's input is bad; the others learn it below */
+	} else if (o->backend->flags & BACKEND_LOCAL) {
 		status = prepare_directory(o, st);
+	} else if (o->mpi && ((size_t)snprintf(st->rankdir, sizeof(st->rankdir), "%s%srank%d",
+				o->directory ? o->directory : "", o->directory ? "/" : "",
+				kbmpi_rank()) >= sizeof(st->rankdir))) {
+		status = cli_usage_error(o->cmd, "-D %s: name too long", o->directory);
 	} else if (o->backend->prepare) {
+		if (o->mpi)  /* each rank's own tree on the server */
+			st->bopts.directory = st->rankdir;
 		status = o->backend->prepare(&st->bopts, (unsigned)o->nclients, o->cmd);
 		st->prepared = !status;
 	}
-	if (!status && !(o->backend->flags & BACKEND_LOCAL) && o->json) {
+	if (!status && !(o->backend->flags & BACKEND_LOCAL) && o->json && kbmpi_rank() == 0) {
 		const char *keep[] = { st->loadfile };
 		status = result_destination(o->cmd, "--json", o->json, keep, 1, NULL,
 					    st->json_dest, sizeof(st->json_dest));
+	}
+	if (o->mpi) {
+		int mine = status;
+		/* bad input on any rank stops every rank before a client starts */
+		status = kbmpi_agree(status);
+		if (status && !mine)
+			undo_directory(o, st);
 	}
 	return status ? status : run_and_report(o, st);
 }
@@ -437,6 +540,8 @@ static void state_free(const struct load_opts *o, struct load_state *st, int sta
 	run_result_free(&st->res);  /* takes a result that was never filled */
 	if (st->rootfd >= 0)
 		close(st->rootfd);
+	if (st->made_rankdir && status == KB_EXIT_USAGE)
+		rmdir(st->rankdir);
 	if (st->made_tmpdir && status == KB_EXIT_USAGE)
 		rmdir(st->tmpdir);
 	cleanup_free(st->plan);
@@ -454,11 +559,20 @@ int cmd_load(int argc, const char **argv)
 	st.prog.fd = -1;
 	st.rootfd = -1;
 	int status = load_opts_parse(&o, argc, argv, &ctx);
+	if (!status && o.mpi && o.check)
+		status = cli_usage_error(o.cmd, "--check does not go with --mpi");
+	if (!status && o.mpi && !(status = kbmpi_init(o.cmd))) {
+		/* every message of a rank names it */
+		snprintf(st.cmd, sizeof(st.cmd), "%s: rank %d (%s)", o.cmd, kbmpi_rank(),
+			 kbmpi_host(kbmpi_rank()));
+		o.cmd = st.cmd;
+	}
 	if (!status)
 		status = o.check ? check_command(&o, &st) : run_command(&o, ctx, &st);
 	load_signals_release();
 	state_free(&o, &st, status);
 	load_opts_free(&o);
 	poptFreeContext(ctx);
+	kbmpi_end(status);  /* --mpi: the job ends (or is ended, when a rank is lost) */
 	return status;
 }

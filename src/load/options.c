@@ -142,6 +142,14 @@ int load_opts_parse(struct load_opts *o, int argc, const char **argv, poptContex
 		{ "smb-user-file", 0, POPT_ARG_STRING, &o->smb_user_file, 0,
 		  "-B smb: who logs in, from a file as smbclient -A reads "
 		  "(username=, password=, domain=)", "FILE" },
+		{ "mpi", 0, POPT_ARG_NONE, &o->mpi, 0,
+		  "one rank of a job under mpirun: NCLIENTS clients in DIR/rank<r>, started "
+		  "and measured with every other rank; rank 0 reports", NULL },
+		{ "clients-total", 0, POPT_ARG_STRING, &o->clients_total, 0,
+		  "--mpi: N clients in all, spread evenly over the ranks (instead of NCLIENTS)",
+		  "N" },
+		{ "stonewall", 0, POPT_ARG_NONE, &o->stonewall, 0,
+		  "--mpi: every rank's measurement ends when the first rank's does", NULL },
 		{ "format", 0, POPT_ARG_STRING, &o->format, 0,
 		  "loadfile format: auto (default), dbench4, dbench2, dbench1", "FORMAT" },
 		{ "check", 0, POPT_ARG_NONE, &o->check, 0,
@@ -193,10 +201,21 @@ static unsigned max_clients(unsigned per_proc)
 	return (unsigned)max;
 }
 
-/* NCLIENTS, the one argument, and --clients-per-process. */
+/* NCLIENTS, the one argument (or --clients-total), and
+ * --clients-per-process. */
 static int check_nclients(struct load_opts *o, poptContext ctx)
 {
 	const char *arg = poptGetArg(ctx);
+	if (o->clients_total) {
+		if (arg)
+			return cli_usage_error(o->cmd, "give NCLIENTS or --clients-total, not both");
+		if (o->per_proc < 1)
+			return cli_usage_error(o->cmd, "--clients-per-process must be at least 1");
+		if (cli_parse_uint(o->clients_total, 1, UINT64_MAX, &o->nclients) < 0)
+			return cli_usage_error(o->cmd, "--clients-total must be a whole number of at "
+					       "least 1, not '%s'", o->clients_total);
+		return KB_EXIT_OK;
+	}
 	if (!arg)
 		return cli_usage_error(o->cmd, "missing NCLIENTS (the number of clients)");
 	if (poptPeekArg(ctx))
@@ -262,8 +281,32 @@ static int parse_mem_limit(const char *cmd, const char *text, uint64_t *out)
 	return KB_EXIT_OK;
 }
 
+int load_opts_share(struct load_opts *o, int rank, int nranks)
+{
+	if (o->clients_total) {
+		uint64_t total = o->nclients, n = (uint64_t)nranks;
+		if (total < n)
+			return cli_usage_error(o->cmd, "--clients-total %s is fewer than the %d ranks "
+					       "(each rank runs at least one client)",
+					       o->clients_total, nranks);
+		o->nclients = total / n + ((uint64_t)rank < total % n);
+	}
+	unsigned limit = max_clients((unsigned)o->per_proc);
+	if (o->nclients > limit)
+		return cli_usage_error(o->cmd, "%llu clients on this rank are more than this "
+				       "machine can fork (at most %u)",
+				       (unsigned long long)o->nclients, limit);
+	return KB_EXIT_OK;
+}
+
 int load_opts_check(struct load_opts *o, poptContext ctx)
 {
+	if (!o->mpi && (o->clients_total || o->stonewall))
+		return cli_usage_error(o->cmd, "%s is for a job under MPI (--mpi)",
+				       o->clients_total ? "--clients-total" : "--stonewall");
+	if (o->mpi && o->per_client)
+		return cli_usage_error(o->cmd, "--per-client-results does not go with --mpi "
+				       "(the report shows each rank's MB/sec)");
 	int status = check_nclients(o, ctx);
 	if (!status)
 		status = check_times(o);
@@ -285,7 +328,8 @@ void load_opts_free(struct load_opts *o)
 {
 	char **strs[] = { &o->loadfile, &o->directory, &o->timelimit, &o->warmup, &o->json,
 			  &o->format, &o->mem_limit, &o->backend_name, &o->server, &o->tcp_options,
-			  &o->nfs_url, &o->smb_share, &o->smb_user, &o->smb_user_file };
+			  &o->nfs_url, &o->smb_share, &o->smb_user, &o->smb_user_file,
+			  &o->clients_total };
 	for (size_t i = 0; i < sizeof(strs) / sizeof(strs[0]); i++) {
 		free(*strs[i]);
 		*strs[i] = NULL;

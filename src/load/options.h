@@ -26,6 +26,8 @@ struct load_opts {
 	char *smb_user_file;         /* --smb-user-file (smb) */
 	int sync_open, sync_dirs, fsync_write, xattr, run_once, strict;
 	int skip_cleanup, per_client, quiet, per_proc, drop_caches, check;
+	int mpi, stonewall;          /* --mpi, --stonewall (load/mpi.h) */
+	char *clients_total;         /* --clients-total N (with --mpi) */
 	double target_rate;          /* MB/s per client (MB = 10^6 bytes), 0: none */
 	/* parsed by load_opts_parse */
 	enum lf_format lf_format;    /* --format, LF_AUTO when not given */
@@ -56,6 +58,13 @@ int load_opts_parse(struct load_opts *o, int argc, const char **argv, poptContex
  * timelimit/5, 0 with --run-once), --target-rate, --mem-limit.  Returns 0 or
  * KB_EXIT_USAGE (said in one line on stderr). */
 int load_opts_check(struct load_opts *o, poptContext ctx);
+
+/* --mpi: this rank's clients, when --clients-total N spreads N over
+ * nranks ranks (N / nranks each, one more for the first N % nranks), into
+ * o->nclients; without --clients-total NCLIENTS stays.  Returns 0 or
+ * KB_EXIT_USAGE (fewer clients than ranks, or more than this machine can
+ * fork; said in one line on stderr). */
+int load_opts_share(struct load_opts *o, int rank, int nranks);
 
 /* 1 when --json - sends the JSON to standard output (the text then goes to
  * standard error), else 0. */

@@ -12,8 +12,10 @@
 #include "load/signals.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include "result/result.h"
+#include "stats/summary.h"
 
 #define MAX_ERR_LINES 20
 
@@ -67,6 +69,35 @@ static void stuck_line(FILE *f, const struct run_result *res, const char *tail)
 			res->stuck, res->stuck_msg, tail);
 }
 
+/* --mpi: each rank's MB/sec and their spread, and how well the clocks
+ * agreed. */
+static void ranks_text(FILE *f, const struct run_result *res)
+{
+	double *v = malloc(res->nranks * sizeof(*v));
+	size_t n = 0;
+	fprintf(f, "\n %-5s %-24s %7s %10s %12s %8s\n", "Rank", "Host", "Clients", "MB/sec",
+		"Ops", "Errors");
+	for (unsigned r = 0; r < res->nranks; r++) {
+		const struct run_rank *x = &res->ranks[r];
+		char mb[32];
+		if (isfinite(x->mbps))
+			snprintf(mb, sizeof(mb), "%.2f", x->mbps);
+		else
+			snprintf(mb, sizeof(mb), "-");
+		fprintf(f, " %-5u %-24.24s %7u %10s %12llu %8llu\n", r, x->host, x->clients, mb,
+			(unsigned long long)x->ops, (unsigned long long)x->errors);
+		if (v && isfinite(x->mbps))
+			v[n++] = x->mbps;
+	}
+	struct summary s;
+	if (v && n == res->nranks && summary_of(v, n, &s) == 0)
+		fprintf(f, " ranks' MB/sec: min %.2f  median %.2f  max %.2f (MB = 10^6 bytes)\n",
+			s.min, s.median, s.max);
+	fprintf(f, " clocks: every rank's offset to rank 0 known within %.1f us "
+		"(half the shortest of 8 round trips at the start)\n", res->clock_bound_ms * 1e3);
+	free(v);
+}
+
 void load_report_text(FILE *f, const struct run_config *cfg, const struct load_params *lp,
 		      const struct run_result *res)
 {
@@ -114,6 +145,9 @@ void load_report_text(FILE *f, const struct run_config *cfg, const struct load_p
 				(double)res->client_bytes[c] / 1e6 / res->measured_s);
 	}
 
+	if (res->nranks)
+		ranks_text(f, res);
+
 	if (res->errors) {
 		fprintf(f, "\n%llu operations did not end as the loadfile expects:\n",
 			(unsigned long long)res->errors);
@@ -152,6 +186,9 @@ void load_report_text(FILE *f, const struct run_config *cfg, const struct load_p
 			load_signal_name(res->interrupted), res->measured_s);
 	if (res->strict_stop)
 		fprintf(f, "\nstopped at the first error (--strict): partial results\n");
+	if (res->nranks && res->stop_rank >= 0 && (unsigned)res->stop_rank < res->nranks)
+		fprintf(f, "\nrank %d (%s) stopped the job early: partial results\n", res->stop_rank,
+			res->ranks[res->stop_rank].host);
 	if (res->died)
 		fprintf(f, "\nstopped because %s: %s\n", res->died_msg,
 			res->oom_killed ? "no throughput figure (its work was cut short)" :
@@ -166,7 +203,8 @@ void load_report_text(FILE *f, const struct run_config *cfg, const struct load_p
 		/* dbench's line, to the character, sync notes included */
 		fprintf(f, "\nThroughput %g MB/sec%s%s  %u clients  %u procs  max_latency=%.3f ms\n",
 			res->mbps, cfg->bopts.sync_open ? " (sync open)" : "",
-			cfg->bopts.sync_dirs ? " (sync dirs)" : "", cfg->nclients, res->nprocs,
+			cfg->bopts.sync_dirs ? " (sync dirs)" : "",
+			res->nranks ? cfg->clients_total : cfg->nclients, res->nprocs,
 			ms(res->max_latency_ns));
 }
 
@@ -196,6 +234,22 @@ static json_t *memory_json(const struct run_result *res)
 		"cgroup_version", (int)m->version);
 }
 
+/* results.per_rank: one object a rank */
+static json_t *ranks_json(const struct run_result *res)
+{
+	json_t *a = json_array();
+	for (unsigned r = 0; a && r < res->nranks; r++) {
+		const struct run_rank *x = &res->ranks[r];
+		json_array_append_new(a, json_pack("{s:i, s:s, s:i, s:i, s:o, s:f, s:I, s:I, s:I, s:I, s:b, s:s}",
+			"rank", (int)r, "host", x->host, "clients", (int)x->clients,
+			"procs", (int)x->nprocs, "MBps", num_or_null(x->mbps),
+			"measured_s", x->measured_s, "ops", (json_int_t)x->ops,
+			"bytes", (json_int_t)x->bytes, "errors", (json_int_t)x->errors,
+			"passes", (json_int_t)x->passes, "died", x->died || x->nfatal, "why", x->why));
+	}
+	return a ? a : json_null();
+}
+
 json_t *load_report_json(const struct run_config *cfg, const struct load_params *lp,
 			 const struct run_result *res, const struct kb_sysinfo *si)
 {
@@ -203,7 +257,7 @@ json_t *load_report_json(const struct run_config *cfg, const struct load_params 
 	if (!doc)
 		return NULL;
 	json_t *params = json_pack("{s:i, s:i, s:f, s:f, s:s, s:s?, s:b, s:b, s:b, s:b, s:f, s:b, s:b, s:s, s:s?}",
-				   "clients", (int)cfg->nclients,
+				   "clients", (int)(res->nranks ? cfg->clients_total : cfg->nclients),
 				   "procs", (int)res->nprocs,
 				   "timelimit_s", cfg->timelimit_s,
 				   "warmup_s", cfg->warmup_s,
@@ -279,6 +333,19 @@ json_t *load_report_json(const struct run_config *cfg, const struct load_params 
 			json_array_append_new(pc, num_or_null(res->measured_s > 0 ?
 				(double)res->client_bytes[c] / 1e6 / res->measured_s : NAN));
 		json_object_set_new(results, "per_client_MBps", pc);
+	}
+	if (results && res->nranks) {
+		json_object_set_new(results, "per_rank", ranks_json(res));
+		json_object_set_new(results, "stop_rank", res->stop_rank >= 0 ?
+				    json_integer(res->stop_rank) : json_null());
+	}
+	if (res->nranks) {
+		json_object_set_new(doc, "ranks", json_integer(res->nranks));
+		if (params) {
+			json_object_set_new(params, "stonewall", json_boolean(cfg->stonewall));
+			json_object_set_new(params, "clock_offset_bound_ms",
+					    json_real(res->clock_bound_ms));
+		}
 	}
 	json_object_set_new(doc, "units", json_pack("{s:s, s:s}", "MB", "10^6 bytes",
 						    "latency", "ms"));

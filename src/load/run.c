@@ -155,23 +155,39 @@ double run_throughput_mbps(uint64_t bytes, uint64_t start_ns, uint64_t end_ns)
 	return (double)bytes / 1e6 / ((double)(end_ns - start_ns) / 1e9);
 }
 
+/* What a progress line shows: this machine's clients, or (--mpi) the
+ * job's, summed over the ranks. */
+struct live {
+	uint64_t ops, bytes;       /* since the start */
+	uint64_t sec_bytes;        /* completed in the second the line is for */
+	uint64_t lat;              /* the largest latency in it, ns */
+	int lost;                  /* sec_bytes unknown */
+	unsigned clients;
+};
+
+static void live_local(const struct run_config *cfg, const struct run_shared *sh, uint64_t sec,
+		       struct live *l)
+{
+	l->bytes = sum_live(sh, cfg->nclients, 1);
+	l->ops = sum_live(sh, cfg->nclients, 0);
+	l->lost = in_second(sh, cfg->nclients, sec - 1, &l->lat, &l->sec_bytes) < 0;
+	l->clients = cfg->nclients;
+}
+
 /* The line for second sec (it ended at the tick now): the bytes of the ops
  * that completed in it, from the clients' rings, however late this is
  * printed; the average since warm-up from the live totals over the real
  * time (a parent held up does not inflate it). */
 static void progress(const struct run_config *cfg, const struct run_shared *sh,
-		     uint64_t sec, uint64_t tick, uint64_t *warm_bytes, uint64_t *warm_t,
-		     int *warm_seen)
+		     const struct live *l, uint64_t sec, uint64_t tick, uint64_t *warm_bytes,
+		     uint64_t *warm_t, int *warm_seen)
 {
-	uint64_t bytes = sum_live(sh, cfg->nclients, 1);
-	uint64_t ops = sum_live(sh, cfg->nclients, 0);
-	uint64_t lat, sec_bytes, now = kb_now_ns();
-	int lost = in_second(sh, cfg->nclients, sec - 1, &lat, &sec_bytes) < 0;
+	uint64_t bytes = l->bytes, ops = l->ops, now = kb_now_ns();
 	char this_sec[32];
-	if (lost)
+	if (l->lost)
 		snprintf(this_sec, sizeof(this_sec), "%9s", "-");
 	else
-		snprintf(this_sec, sizeof(this_sec), "%9.2f", (double)sec_bytes / 1e6);
+		snprintf(this_sec, sizeof(this_sec), "%9.2f", (double)l->sec_bytes / 1e6);
 	const char *phase = "warmup";
 	double avg;
 	if (tick > sh->end_ns) {
@@ -195,12 +211,12 @@ static void progress(const struct run_config *cfg, const struct run_shared *sh,
 	}
 	if (isnan(avg))
 		fprintf(cfg->out, "%4u  %10llu  %s MB/sec  avg       -   %-7s %4llu sec  latency %.3f ms\n",
-		       cfg->nclients, (unsigned long long)ops, this_sec, phase,
-		       (unsigned long long)sec, (double)lat / 1e6);
+		       l->clients, (unsigned long long)ops, this_sec, phase,
+		       (unsigned long long)sec, (double)l->lat / 1e6);
 	else
 		fprintf(cfg->out, "%4u  %10llu  %s MB/sec  avg %9.2f  %-7s %4llu sec  latency %.3f ms\n",
-		       cfg->nclients, (unsigned long long)ops, this_sec, avg, phase,
-		       (unsigned long long)sec, (double)lat / 1e6);
+		       l->clients, (unsigned long long)ops, this_sec, avg, phase,
+		       (unsigned long long)sec, (double)l->lat / 1e6);
 	fflush(cfg->out);
 }
 
@@ -284,6 +300,28 @@ static void call_off(const struct run_config *cfg, struct run_shared *sh, struct
  * second; a stop on a signal, a client's death or --strict; stuck clients
  * killed 10 s after the stop or the time limit.  Returns the moment of the
  * stop (0 if the run was not stopped). */
+/* One look at the clients: the dead reaped, a signal, --strict, the stuck
+ * killed; each may stop the run (*stop_at).  Returns 1 when this look
+ * stopped it, else 0. */
+static int watch_step(const struct run_config *cfg, struct run_shared *sh, struct procs *p,
+		      struct run_result *res, uint64_t *stop_at, int *killed)
+{
+	uint64_t before = *stop_at;
+	if (procs_reap(p, cfg, res) && !sh->stop)
+		stop_clients(sh, stop_at);
+	if (load_signal() && !res->interrupted) {
+		res->interrupted = load_signal();
+		stop_clients(sh, stop_at);
+	}
+	if (sh->strict_failed && !*stop_at)
+		stop_clients(sh, stop_at);
+	uint64_t now = kb_now_ns();
+	/* the time limit counts as a stop for a client that does not end */
+	int limit = !*stop_at && sh->end_ns != UINT64_MAX && now >= sh->end_ns;
+	procs_kill_stuck(p, cfg, limit ? sh->end_ns : *stop_at, limit, killed);
+	return !before && *stop_at;
+}
+
 static uint64_t watch(const struct run_config *cfg, struct run_shared *sh, struct procs *p,
 		      struct run_result *res)
 {
@@ -292,26 +330,19 @@ static uint64_t watch(const struct run_config *cfg, struct run_shared *sh, struc
 	while (p->alive) {
 		uint64_t tick = t0 + sec * 1000000000ull;
 		while (kb_now_ns() < tick && p->alive) {
-			if (procs_reap(p, cfg, res) && !sh->stop)
-				stop_clients(sh, &stop_at);
-			if (load_signal() && !res->interrupted) {
-				res->interrupted = load_signal();
-				stop_clients(sh, &stop_at);
-			}
-			if (sh->strict_failed && !stop_at)
-				stop_clients(sh, &stop_at);
-			uint64_t now = kb_now_ns(), wake = now + 20000000ull;
-			/* the time limit counts as a stop for a client that does not end */
-			int limit = !stop_at && sh->end_ns != UINT64_MAX && now >= sh->end_ns;
-			procs_kill_stuck(p, cfg, limit ? sh->end_ns : stop_at, limit, &killed);
+			watch_step(cfg, sh, p, res, &stop_at, &killed);
+			uint64_t wake = kb_now_ns() + 20000000ull;
 			sleep_until(wake < tick ? wake : tick, NULL);
 		}
 		if (!p->alive)
 			break;
 		if (p->cg)
 			memcg_sample(p->cg);
-		if (!cfg->quiet && !sh->stop)
-			progress(cfg, sh, sec, tick, &warm_bytes, &warm_t, &warm_seen);
+		if (!cfg->quiet && !sh->stop) {
+			struct live l;
+			live_local(cfg, sh, sec, &l);
+			progress(cfg, sh, &l, sec, tick, &warm_bytes, &warm_t, &warm_seen);
+		}
 		sec++;
 	}
 	if (load_signal() && !res->interrupted) {
@@ -324,6 +355,106 @@ static uint64_t watch(const struct run_config *cfg, struct run_shared *sh, struc
 	uint64_t now = kb_now_ns();
 	if (!stop_at && sh->end_ns != UINT64_MAX && now < sh->end_ns)
 		stop_at = now;
+	return stop_at;
+}
+
+/* This rank's figures for round k (a round every KBMPI_ROUND_NS; the
+ * one that ends second s is k = 10 s). */
+static void round_of(const struct run_config *cfg, const struct run_shared *sh,
+		     const struct procs *p, uint64_t k, uint64_t end_at, int own_stop,
+		     struct kbmpi_round *r)
+{
+	const uint64_t per_sec = 1000000000ull / KBMPI_ROUND_NS;
+	struct live l;
+	memset(r, 0, sizeof(*r));
+	r->sec = k / per_sec;
+	live_local(cfg, sh, r->sec ? r->sec : 1, &l);
+	r->ops_all = l.ops;
+	r->bytes_all = l.bytes;
+	if (k % per_sec == 0) {
+		r->sec_bytes = l.sec_bytes;
+		r->sec_max_ns = l.lat;
+		r->lost = (uint32_t)l.lost;
+	}
+	r->end_at = end_at;
+	r->done = !p->alive;
+	r->stopped = (uint32_t)own_stop;
+	r->stop_rank = r->dead_rank = -1;
+}
+
+/* watch() for one rank of a job under MPI: the same looks at this rank's
+ * clients, and a round with the others every KBMPI_ROUND_NS until every
+ * rank's clients have gone: a stop anywhere stops every rank, with
+ * --stonewall so does the first rank's end; rank 0 prints the job's line
+ * each second.  A rank that does not answer ends the watch at once
+ * (res->job_broken); this rank's clients are stopped and reaped first. */
+static uint64_t watch_job(const struct run_config *cfg, struct run_shared *sh, struct procs *p,
+			  struct run_result *res)
+{
+	const uint64_t per_sec = 1000000000ull / KBMPI_ROUND_NS;
+	uint64_t stop_at = 0, end_at = UINT64_MAX, warm_bytes = 0, warm_t = 0;
+	int warm_seen = 0, killed = 0, own_stop = 0;
+	res->stop_rank = -1;
+	for (;;) {
+		uint64_t now = kb_now_ns();
+		if (p->alive && watch_step(cfg, sh, p, res, &stop_at, &killed))
+			own_stop = 1;
+		now = kb_now_ns();
+		if (end_at == UINT64_MAX) {
+			/* this rank's end: a stop, the time limit, or its clients' own end */
+			if (stop_at)
+				end_at = stop_at;
+			else if (now >= sh->end_ns)
+				end_at = sh->end_ns;
+			else if (!p->alive)
+				end_at = now;
+		}
+		struct kbmpi_round mine, job;
+		uint64_t k = kbmpi_due(now);
+		if (k)
+			round_of(cfg, sh, p, k, end_at, own_stop, &mine);
+		int r = kbmpi_poll(k ? &mine : NULL, &job, now, load_signal() != 0);
+		if (r < 0) {
+			res->job_broken = 1;
+			if (!sh->stop)
+				stop_clients(sh, &stop_at);
+			while (p->alive) {
+				watch_step(cfg, sh, p, res, &stop_at, &killed);
+				sleep_until(kb_now_ns() + 10000000ull, NULL);
+			}
+			break;
+		}
+		if (r > 0) {
+			if (job.stopped && !sh->stop) {
+				res->stop_rank = job.stop_rank;
+				stop_clients(sh, &stop_at);
+			} else if (job.stopped && res->stop_rank < 0) {
+				res->stop_rank = job.stop_rank;
+			}
+			if (cfg->stonewall && job.end_at != UINT64_MAX && !sh->stop)
+				stop_clients(sh, &stop_at);
+			if (kbmpi_round_no() % per_sec == 0) {
+				uint64_t sec = kbmpi_round_no() / per_sec;
+				if (p->cg)
+					memcg_sample(p->cg);
+				if (!cfg->quiet && !sh->stop) {
+					struct live l = { job.ops_all, job.bytes_all, job.sec_bytes,
+							  job.sec_max_ns, job.lost != 0,
+							  cfg->clients_total };
+					progress(cfg, sh, &l, sec, sh->t0_ns + sec * 1000000000ull,
+						 &warm_bytes, &warm_t, &warm_seen);
+				}
+			}
+			if (job.done == (uint32_t)kbmpi_size())
+				break;
+		}
+		sleep_until(now + 5000000ull, NULL);
+	}
+	if (load_signal() && !res->interrupted) {
+		res->interrupted = load_signal();
+		if (!stop_at)
+			stop_at = kb_now_ns();
+	}
 	return stop_at;
 }
 
@@ -427,10 +558,11 @@ fail:
 	return -1;
 }
 
-/* Every client is ready: set the clock of the run and open the barrier. */
-static void start_clients(const struct run_config *cfg, struct run_shared *sh, int barrier_fd)
+/* Every client is ready: set the clock of the run from t0 (now, or under
+ * MPI the job's start on this clock) and open the barrier at t0. */
+static void start_clients(const struct run_config *cfg, struct run_shared *sh, int barrier_fd,
+			  uint64_t t0)
 {
-	uint64_t t0 = kb_now_ns();
 	sh->t0_ns = t0;
 	sh->warm_end_ns = t0 + (uint64_t)(cfg->warmup_s * 1e9);
 	if (cfg->run_once && cfg->timelimit_s <= 0)
@@ -438,19 +570,35 @@ static void start_clients(const struct run_config *cfg, struct run_shared *sh, i
 	else
 		sh->end_ns = sh->warm_end_ns + (uint64_t)(cfg->timelimit_s * 1e9);
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	sleep_until(t0, NULL);
 	close(barrier_fd);  /* go */
 }
 
-/* Fork the clients and wait for all of them to be ready; a signal or a
- * client that ends first calls the run off.  Returns 0 when they are
- * ready, or what run_load returns for a run called off (1 after a
- * signal, -1 otherwise). */
-static int launch(const struct run_config *cfg, struct run_state *rs, struct run_result *res)
+/* Fork the clients and wait for all of them to be ready (under MPI, the
+ * clients of every rank: then *t0 is the job's start on this clock); a
+ * signal or a client that ends first calls the run off (everywhere).
+ * Returns 0 when they are ready, or what run_load returns for a run
+ * called off (1 after a signal, -1 otherwise). */
+static int launch(const struct run_config *cfg, struct run_state *rs, struct run_result *res,
+		  uint64_t *t0)
 {
 	int start = fork_clients(cfg, rs->sh, &rs->p, rs->barrier);
 	close(rs->barrier[0]);
 	if (!start)
 		start = wait_ready(cfg, rs->sh, &rs->p, res);
+	*t0 = kb_now_ns();
+	if (cfg->mpi) {
+		int j = kbmpi_start(start == 0, t0);
+		if (j < 0)
+			res->job_broken = 1;
+		if (!start && j) {
+			if (j > 0 && kbmpi_rank() == 0)
+				fprintf(stderr, "kbench load: a rank could not start its clients: "
+					"the start is called off\n");
+			start = -1;
+		}
+		res->clock_bound_ms = (double)kbmpi_offset_bound_ns() / 1e6;
+	}
 	if (!start)
 		return 0;
 	call_off(cfg, rs->sh, &rs->p, res, rs->barrier[1]);
@@ -468,15 +616,23 @@ static int launch(const struct run_config *cfg, struct run_state *rs, struct run
  * memory. */
 static int measure(const struct run_config *cfg, struct run_state *rs, struct run_result *res)
 {
-	uint64_t stop_at = watch(cfg, rs->sh, &rs->p, res);
+	uint64_t stop_at = cfg->mpi ? watch_job(cfg, rs->sh, &rs->p, res) :
+			   watch(cfg, rs->sh, &rs->p, res);
 	res->strict_stop = rs->sh->strict_failed;
 	if (alloc_hists(res) < 0) {
 		fprintf(stderr, "kbench load: out of memory merging the results\n");
 		return -1;
 	}
 	merge(cfg, rs->sh, window_end_of(cfg, rs->sh, stop_at), res);
-	if (res->died)
+	if (res->died && cfg->mpi)
+		fprintf(stderr, "kbench load: rank %d (%s): %s\n", kbmpi_rank(),
+			kbmpi_host(kbmpi_rank()), res->died_msg);
+	else if (res->died)
 		fprintf(stderr, "kbench load: %s\n", res->died_msg);
+	if (cfg->mpi && !res->job_broken && kbmpi_gather(res, cfg->nclients, load_signal() != 0) < 0)
+		res->job_broken = 1;
+	if (res->job_broken)
+		return 1;
 	if (res->died || res->interrupted || res->strict_stop || res->setup_failed || res->nfatal ||
 	    res->stuck)
 		return 1;
@@ -510,14 +666,18 @@ int run_load(const struct run_config *cfg, struct run_result *res)
 	/* the stop signals only set a note (load_signals_arm), so the cgroup
 	 * made here is removed in run_teardown whatever happens */
 	if (load_signal() || prepare(cfg, &rs.p, &rs.cg, res) < 0 || load_signal()) {
+		uint64_t t0;
+		if (cfg->mpi && kbmpi_start(0, &t0) < 0)  /* the others call it off too */
+			res->job_broken = 1;
 		close(rs.barrier[0]);
 		close(rs.barrier[1]);
 		res->interrupted = load_signal();
 		rc = !res->interrupted ? -1 : alloc_hists(res) < 0 ? -1 : 1;
 	} else {
-		rc = launch(cfg, &rs, res);
+		uint64_t t0;
+		rc = launch(cfg, &rs, res, &t0);
 		if (!rc) {
-			start_clients(cfg, rs.sh, rs.barrier[1]);
+			start_clients(cfg, rs.sh, rs.barrier[1], t0);
 			rc = measure(cfg, &rs, res);
 		}
 	}
@@ -530,5 +690,6 @@ void run_result_free(struct run_result *res)
 	free(res->hist);
 	free(res->client_bytes);
 	free(res->errs);
+	free(res->ranks);
 	memset(res, 0, sizeof(*res));
 }

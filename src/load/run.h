@@ -18,6 +18,7 @@
 #include <sys/types.h>
 #include "load/backend.h"
 #include "load/client.h"       /* the clients' side: client_main(), sleep_until() */
+#include "load/mpi.h"          /* --mpi: struct run_rank */
 #include "load/program.h"
 #include "stats/hist.h"
 #include "sys/clock.h"
@@ -92,6 +93,9 @@ struct run_config {
 					    clients' cgroup (0: no cgroup) */
 	const struct memcg_site *memcg_site;  /* where to make it (with mem_limit) */
 	FILE *out;                       /* where text goes (stderr with --json -) */
+	int mpi;                         /* one rank of a job under MPI (load/mpi.h) */
+	int stonewall;                   /* --mpi: every rank ends when the first does */
+	unsigned clients_total;          /* --mpi: clients of every rank */
 };
 
 /* What a run measured, merged over all clients. */
@@ -134,6 +138,12 @@ struct run_result {
 	struct memcg_stats mem;   /* what it did (with mem_limited) */
 	int oom_killed;           /* the OOM killer killed a client: no throughput */
 	int mem_left;             /* the cgroup could not be removed (said on stderr) */
+	/* --mpi (rank 0 holds the job's figures, the others their own) */
+	struct run_rank *ranks;   /* rank 0: nranks, every rank's figures; else NULL */
+	unsigned nranks;
+	int job_broken;           /* a rank died or stopped answering: no figures */
+	int stop_rank;            /* the rank whose stop stopped the job, or -1 */
+	double clock_bound_ms;    /* the ranks' clocks agree with rank 0's within this */
 };
 
 /* Fork the clients, release them together, print a line a second, stop

@@ -77,6 +77,9 @@ int opts_parse(struct suite *s, int argc, const char **argv, poptContext *ctx)
 		  "kbench micro --quick (short runs)", NULL },
 		{ "copies", 0, POPT_ARG_STRING, &s->copies_arg, 0,
 		  "kbench micro --copies (BYTE tests run N at once)", "N" },
+		{ "mpi", 0, POPT_ARG_STRING, &s->mpi, 0,
+		  "run each load under MPI: this command line (words split on blanks), then "
+		  "kbench load --mpi", "\"mpirun -n R ...\"" },
 		{ "label", 0, POPT_ARG_STRING, &s->label, 0,
 		  "name of this series in the file and in comparisons (default: uname -r)", "NAME" },
 		{ "output", 'o', POPT_ARG_STRING, &s->out, 0,
@@ -117,7 +120,7 @@ int opts_parse(struct suite *s, int argc, const char **argv, poptContext *ctx)
 
 void opts_free(struct suite *s)
 {
-	char **strs[] = { &s->dir, &s->loadfile, &s->timelimit, &s->warmup, &s->disk, &s->label,
+	char **strs[] = { &s->mpi, &s->dir, &s->loadfile, &s->timelimit, &s->warmup, &s->disk, &s->label,
 			  &s->out, &s->format, &s->resume, &s->clients_arg, &s->runs_arg,
 			  &s->pause_arg, &s->mem_arg, &s->micro_arg, &s->per_proc_arg, &s->rate_arg,
 			  &s->backend, &s->server, &s->tcp_opts, &s->nfs, &s->smb_share,
@@ -228,6 +231,9 @@ static int parse_numbers(struct suite *s)
 				       s->backend);
 	if (s->format && strcmp(s->format, "text") && strcmp(s->format, "benchstat"))
 		return cli_usage_error(s->cmd, "--format %s: give text or benchstat", s->format);
+	if (s->mpi && (!s->mpi[strspn(s->mpi, " \t")] || strlen(s->mpi) >= 1024))
+		return cli_usage_error(s->cmd, "--mpi needs the command that starts the ranks, "
+				       "e.g. \"mpirun -n 4 -H a,b\" (under 1024 characters)");
 	return 0;
 }
 

@@ -191,7 +191,24 @@ static int run_child(struct suite *s, struct job *j, struct child_result *cr)
 			return 0;
 		}
 	}
-	int rc = child_run_in(s->exe, a.argv, s->child_out, s->child_log,
+	/* --mpi "mpirun ...": that command line, then this kbench load --mpi */
+	const char *argv[64 + sizeof(a.argv) / sizeof(a.argv[0])], *exe = s->exe;
+	const char *const *args = a.argv;
+	char words[1024];
+	if (s->mpi && j->kind == JOB_LOAD) {
+		size_t n = 0;
+		snprintf(words, sizeof(words), "%s", s->mpi);
+		for (char *w = strtok(words, " \t"); w && n < 60; w = strtok(NULL, " \t"))
+			argv[n++] = w;
+		argv[n++] = s->exe;
+		argv[n++] = a.argv[0];
+		argv[n++] = "--mpi";
+		for (size_t i = 1; a.argv[i - 1]; i++)
+			argv[n++] = a.argv[i];
+		exe = argv[0];
+		args = argv + 1;
+	}
+	int rc = child_run_in(exe, args, s->child_out, s->child_log,
 			      j->mem_bytes && j->kind != JOB_LOAD ? &cg : NULL, &stop_signal, cr);
 	int e = errno;
 	if (cg.dirfd >= 0) {

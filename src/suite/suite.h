@@ -46,6 +46,7 @@ struct suite {
 	/* options as given (popt's strings, owned) */
 	char *dir, *loadfile, *timelimit, *warmup, *disk, *label, *out, *format, *resume;
 	char *clients_arg, *runs_arg, *pause_arg, *mem_arg, *micro_arg;
+	char *mpi;                     /* --mpi "mpirun ...": the load children's prefix */
 	int drop_caches, micro;
 	/* passed through to kbench load (verbatim) and kbench micro */
 	char *per_proc_arg, *rate_arg, *backend, *server, *tcp_opts, *nfs, *smb_share, *smb_user;

@@ -40,6 +40,19 @@ expect_rc "negative target rate" 2 "$KBENCH" load -t 1 -R -1 -c "$L" -D "$D" 1
 expect_rc "unknown backend" 2 "$KBENCH" load -t 1 -B tape -c "$L" -D "$D" 1
 expect_err_grep "unknown backend named, with the known ones" "unknown -B 'tape' \(fileio"
 one_line_nothing_started "unknown backend"
+# --mpi: a kbench built without MPI refuses it; its options need it
+"$KBENCH" load --mpi -t 0 1 >/dev/null 2>"$WORK/mpi.err"
+if grep -q "built without MPI" "$WORK/mpi.err"; then
+    expect_rc "--mpi in a kbench built without MPI" 2 "$KBENCH" load --mpi -t 1 -c "$L" -D "$D" 1
+    expect_err_grep "--mpi: built without MPI, said" '^kbench load: --mpi: this kbench was built without MPI'
+    one_line_nothing_started "--mpi without MPI"
+fi
+expect_rc "--clients-total without --mpi" 2 "$KBENCH" load -t 1 --clients-total 3 -c "$L" -D "$D"
+expect_err_grep "--clients-total without --mpi, said" '^kbench load: --clients-total is for a job under MPI'
+one_line_nothing_started "--clients-total without --mpi"
+expect_rc "--stonewall without --mpi" 2 "$KBENCH" load -t 1 --stonewall -c "$L" -D "$D" 1
+expect_err_grep "--stonewall without --mpi, said" '^kbench load: --stonewall is for a job under MPI'
+one_line_nothing_started "--stonewall without --mpi"
 for opt in "--server=127.0.0.1" "--tcp-options=TCP_NODELAY" "--nfs=nfs://h/e" "--smb-share=//h/s" \
            "--smb-user=u%p" "--smb-user-file=/dev/null"; do
     expect_rc "$opt with fileio" 2 "$KBENCH" load -t 1 "$opt" -c "$L" -D "$D" 1

@@ -1,0 +1,181 @@
+#!/bin/sh
+# kbench - command-line tests: kbench load --mpi, 3 ranks on this machine
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+# Skipped (77) when kbench was built without MPI (configure --with-mpi) or
+# mpirun is missing.  Open MPI's mpirun: --oversubscribe (3 ranks on a
+# small machine), --allow-run-as-root as root; where it ends a job whose
+# rank died, its SIGKILL comes 10 s after its SIGTERM (instead of 1 s), so
+# that on a busy machine the ranks it stops have the time to clean up.
+# (mpirun waits that long after any failed job, so only there.)
+. "$(dirname "$0")/lib.sh"
+
+D="$WORK/dir"
+mkdir -p "$D"
+
+"$KBENCH" load --mpi -t 0 1 >"$WORK/probe" 2>&1
+if grep -q "built without MPI" "$WORK/probe"; then
+    skip "this kbench was built without MPI (configure --with-mpi)"
+    finish
+fi
+if ! command -v mpirun >/dev/null 2>&1; then
+    skip "no mpirun here"
+    finish
+fi
+if ! mpirun --version 2>&1 | grep -q "Open MPI"; then
+    skip "the test drives Open MPI's mpirun (its options and MCA parameters)"
+    finish
+fi
+MPIRUN="mpirun --oversubscribe"
+if [ "$(id -u)" -eq 0 ]; then MPIRUN="$MPIRUN --allow-run-as-root"; fi
+MPIRUN_SLOWKILL="$MPIRUN --mca odls_base_sigkill_timeout 10"
+# no cross-memory attach in containers without ptrace: plain copies
+OMPI_MCA_btl_vader_single_copy_mechanism=none
+export OMPI_MCA_btl_vader_single_copy_mechanism KBENCH D WORK
+
+# the rank of the process a wrapper runs as (Open MPI, MPICH)
+RANK='${OMPI_COMM_WORLD_RANK:-${PMI_RANK:-x}}'
+
+# --- a short run: the job's figures are the sum of the ranks' -------------
+run timeout 120 $MPIRUN -n 3 "$KBENCH" load --mpi -t 2 --warmup 1 -D "$D" --json "$WORK/r.json" 1
+expect_status "3 ranks of 1 client: exit 0" 0
+expect_eq "the JSON has 3 ranks and 3 per_rank entries" \
+    "$(jget "$WORK/r.json" '(d["ranks"], len(d["results"]["per_rank"]), d["params"]["clients"])')" \
+    "(3, 3, 3)"
+expect_eq "rank 0's throughput is the sum of the ranks' MB/sec" \
+    "$(jget "$WORK/r.json" 'abs(d["results"]["throughput_MBps"] - sum(r["MBps"] for r in d["results"]["per_rank"])) <= 1e-9 * d["results"]["throughput_MBps"] and d["results"]["throughput_MBps"] > 0')" True
+expect_eq "ops and bytes are the sums of the ranks'" \
+    "$(jget "$WORK/r.json" 'd["results"]["ops_total"] == sum(r["ops"] for r in d["results"]["per_rank"]) > 0 and d["results"]["bytes"] == sum(r["bytes"] for r in d["results"]["per_rank"])')" True
+expect_eq "the merged op counts add up to the ranks' ops" \
+    "$(jget "$WORK/r.json" 'sum(o["count"] for o in d["results"]["ops"]) == sum(r["ops"] for r in d["results"]["per_rank"])')" True
+expect_lines "one progress line for second 1, the job's (3 clients)" -eq 1 "$WORK/out" \
+    '^ +3 +[0-9]+ +[0-9.]+ MB/sec +avg +([0-9.]+|-) +warmup +1 sec +latency [0-9.]+ ms$'
+expect_lines "one table row a rank" -eq 3 "$WORK/out" '^ [0-2] +[^ ]+ +1 +[0-9.]+ +[0-9]+ +0$'
+expect_out_grep "the spread over the ranks" "^ ranks' MB/sec: min [0-9.]+  median [0-9.]+  max [0-9.]+ "
+expect_out_grep "the clock offset bound" "^ clocks: every rank's offset to rank 0 known within [0-9.]+ us "
+expect_out_grep "Throughput line for the job" '^Throughput [0-9.]+ MB/sec  3 clients  3 procs  '
+expect_empty_dir "every rank's tree cleaned" "$D"
+
+# --- exact: --run-once of one loadfile, 4 clients over 3 ranks ------------
+# the merged histograms count exactly what 4 plain clients do
+kload --run-once -c "$DATA/small.txt" -D "$D" --json "$WORK/plain.json" 4
+expect_status "plain --run-once, 4 clients" 0
+run timeout 120 $MPIRUN -n 3 "$KBENCH" load --mpi --run-once -c "$DATA/small.txt" -D "$D" \
+    --clients-total 4 --json "$WORK/once.json"
+expect_status "--clients-total 4 over 3 ranks, --run-once: exit 0" 0
+expect_eq "clients spread 2, 1, 1" \
+    "$(jget "$WORK/once.json" '[r["clients"] for r in d["results"]["per_rank"]]')" "[2, 1, 1]"
+cat >"$WORK/same.py" <<'EOF'
+import json, sys
+a = json.load(open(sys.argv[1]))["results"]
+b = json.load(open(sys.argv[2]))["results"]
+ca = {o["name"]: o["count"] for o in a["ops"]}
+cb = {o["name"]: o["count"] for o in b["ops"]}
+assert ca == cb, (ca, cb)
+assert a["ops_total"] == b["ops_total"] > 0, (a["ops_total"], b["ops_total"])
+assert a["bytes"] == b["bytes"], (a["bytes"], b["bytes"])
+assert a["passes"] == b["passes"] == 4, (a["passes"], b["passes"])
+EOF
+expect_py "each op's merged count is the plain run's" "$WORK/plain.json" "$WORK/once.json" <"$WORK/same.py"
+expect_empty_dir "every rank's tree cleaned after --run-once" "$D"
+
+# --- --stonewall: the first rank's end ends every rank's measurement ------
+# rank 1 is held to 100 bytes a second (a pass of small.txt moves 15000
+# bytes: 150 s), ranks 0 and 2 are not; with --run-once the job ends when
+# ranks 0 and 2 have made their pass, with rank 1's pass cut short
+run timeout 120 $MPIRUN \
+    -n 1 "$KBENCH" load --mpi --stonewall --run-once -c "$DATA/small.txt" -D "$D" --json "$WORK/sw.json" 1 : \
+    -n 1 "$KBENCH" load --mpi --stonewall --run-once -c "$DATA/small.txt" -D "$D" -R 0.0001 1 : \
+    -n 1 "$KBENCH" load --mpi --stonewall --run-once -c "$DATA/small.txt" -D "$D" 1
+expect_status "--stonewall --run-once, rank 1 slowed: exit 0, long before its pass" 0
+expect_eq "ranks 0 and 2 made their pass, rank 1 was stopped before its end" \
+    "$(jget "$WORK/sw.json" '[r["passes"] for r in d["results"]["per_rank"]]')" "[1, 0, 1]"
+expect_empty_dir "every rank's tree cleaned after --stonewall" "$D"
+
+# --- bad input on one rank: every rank exits 2 before a client starts -----
+# (mpirun is told not to kill the other ranks when the first exits
+# non-zero, so that each rank's own status can be seen)
+mkdir -p "$D/ok"
+run timeout 120 $MPIRUN --mca orte_abort_on_non_zero_status 0 -n 3 sh -c "
+    r=$RANK
+    if [ \$r = 1 ]; then dir=\$D/missing; else dir=\$D/ok; fi
+    \"\$KBENCH\" load --mpi -t 5 -D \"\$dir\" 1
+    echo \$? >\"\$WORK/rc.\$r\""
+expect_eq "every rank exits 2" "$(cat "$WORK/rc.0" "$WORK/rc.1" "$WORK/rc.2" 2>&1 | tr '\n' ' ')" "2 2 2 "
+expect_lines "one line, naming rank 1 and its directory" -eq 1 "$WORK/err" \
+    '^kbench load: rank 1 \([^)]+\): .*/missing: No such file or directory$'
+expect_lines "no other line from kbench" -eq 1 "$WORK/err" '^kbench load'
+expect_no_grep "no client started (no progress line)" "$WORK/out" ' sec  latency '
+expect_empty_dir "the good ranks leave nothing" "$D/ok"
+rmdir "$D/ok"
+
+# --- a client of rank 1 killed: the job stops, every rank cleans up -------
+# mpi_bg MPIRUN: 3 ranks of a long run in the background (mpirun's pid in
+# $BG), each rank's pid in $WORK/pid.R
+mpi_bg() {
+    rm -f "$WORK"/pid.*
+    : >"$WORK/out"
+    : >"$WORK/err"
+    timeout 150 $1 -n 3 sh -c "echo \$\$ >\"\$WORK/pid.$RANK\"; exec \"\$KBENCH\" load --mpi -t 100 --warmup 0 -D \"\$D\" 1" \
+        >"$WORK/out" 2>"$WORK/err" &
+    BG=$!
+}
+mpi_bg "$MPIRUN"
+if wait_progress 2 && [ -s "$WORK/pid.1" ] && c=$(pgrep -P "$(cat "$WORK/pid.1")"); then
+    kill -9 $c
+    wait "$BG"
+    RC=$?
+    expect_true "a client of rank 1 killed: the job ends non-zero, before the time limit (status $RC)" \
+        [ "$RC" -ne 0 ] && [ "$RC" -ne 124 ]
+    expect_err_grep "rank 1 names the client" \
+        "^kbench load: rank 1 \([^)]+\): client 0 \(pid $c\) was killed by signal 9"
+    expect_out_grep "rank 0 says rank 1 stopped the job" '^rank 1 \([^)]+\) stopped the job early'
+    expect_out_grep "and names the client" "^stopped because rank 1 \([^)]+\): client 0 \(pid $c\) was killed by signal 9"
+    expect_empty_dir "every rank cleaned its tree" "$D"
+else
+    fail "the job under mpirun did not start" "$(head -c 600 "$WORK/err")"
+    kill "$BG" 2>/dev/null
+    wait "$BG"
+fi
+
+# --- a rank killed mid-run: the job ends non-zero, the others clean up ----
+# mpirun stops the other ranks with SIGTERM: they clean up before its SIGKILL
+mpi_bg "$MPIRUN_SLOWKILL"
+if wait_progress 2 && [ -s "$WORK/pid.1" ]; then
+    kill -9 "$(cat "$WORK/pid.1")"
+    wait "$BG"
+    RC=$?
+    expect_true "rank 1 killed: mpirun ends non-zero, before the time limit (status $RC)" \
+        [ "$RC" -ne 0 ] && [ "$RC" -ne 124 ]
+    expect_true "ranks 0 and 2 cleaned their trees" [ ! -e "$D/rank0" ] && [ ! -e "$D/rank2" ]
+else
+    fail "the job under mpirun did not start" "$(head -c 600 "$WORK/err")"
+    kill "$BG" 2>/dev/null
+    wait "$BG"
+fi
+rm -rf "$D/rank1"
+
+# --- a rank that stops answering is declared dead after 10 s --------------
+# the live ranks clean up before rank 0 ends the job; mpirun's SIGKILL
+# then ends the stopped rank soon
+mpi_bg "$MPIRUN --mca odls_base_sigkill_timeout 2"
+if wait_progress 2 && [ -s "$WORK/pid.1" ]; then
+    kill -STOP "$(cat "$WORK/pid.1")"
+    wait "$BG"
+    RC=$?
+    expect_true "rank 1 stopped: the job ends non-zero, before the time limit (status $RC)" \
+        [ "$RC" -ne 0 ] && [ "$RC" -ne 124 ]
+    expect_err_grep "rank 0 names the silent rank" \
+        '^kbench load: rank 0 \([^)]+\): rank 1 \([^)]+\) did not answer for 10.0 s: the job stops$'
+    expect_out_grep "no figure for a job that lost a rank" '^no results: the job lost a rank'
+    expect_no_grep "no Throughput line" "$WORK/out" '^Throughput'
+    expect_true "ranks 0 and 2 cleaned their trees" [ ! -e "$D/rank0" ] && [ ! -e "$D/rank2" ]
+else
+    fail "the job under mpirun did not start" "$(head -c 600 "$WORK/err")"
+    kill "$BG" 2>/dev/null
+    wait "$BG"
+fi
+[ -s "$WORK/pid.1" ] && kill -9 "$(cat "$WORK/pid.1")" 2>/dev/null
+rm -rf "$D/rank1"
+
+finish
