@@ -288,12 +288,13 @@ int kbmpi_share_program(int status, struct program *prog)
 	if (status)
 		return status;
 	struct program head;
-	uint64_t lens[3] = { 0, 0, 0 };  /* source, arena, ops bytes */
+	uint64_t lens[4] = { 0, 0, 0, 0 };  /* source, arena, ops, directory table bytes */
 	if (m.rank == 0) {
 		head = *prog;
 		lens[0] = strlen(prog->source) + 1;
 		lens[1] = prog->arena_len;
 		lens[2] = (uint64_t)prog->nops * sizeof(struct op);
+		lens[3] = (uint64_t)prog->ndirs * sizeof(*prog->dirs);
 	}
 	uint64_t deadline = after_s(setup_patience());
 	if (bcast(&head, sizeof(head), deadline) < 0 || bcast(lens, sizeof(lens), deadline) < 0) {
@@ -302,9 +303,10 @@ int kbmpi_share_program(int status, struct program *prog)
 	}
 	char *source = m.rank ? malloc(lens[0]) : prog->source;
 	char *arena = m.rank ? malloc(lens[1] ? lens[1] : 1) : prog->arena;
+	uint32_t *dirs = m.rank ? malloc(lens[3] ? lens[3] : 1) : prog->dirs;
 	int fd = m.rank ? memfd_create("kbench-program", MFD_CLOEXEC | MFD_ALLOW_SEALING) : prog->fd;
 	void *ops = MAP_FAILED;
-	int ok = source && arena && fd >= 0 && (m.rank == 0 || ftruncate(fd, (off_t)lens[2]) == 0);
+	int ok = source && arena && dirs && fd >= 0 && (m.rank == 0 || ftruncate(fd, (off_t)lens[2]) == 0);
 	if (ok && lens[2])
 		ops = mmap(NULL, lens[2], m.rank ? PROT_READ | PROT_WRITE : PROT_READ, MAP_SHARED,
 			   fd, 0);
@@ -316,6 +318,7 @@ int kbmpi_share_program(int status, struct program *prog)
 	status = kbmpi_agree(ok ? 0 : KB_EXIT_FAIL);
 	deadline = after_s(setup_patience());
 	if (!status && (bcast(source, lens[0], deadline) < 0 || bcast(arena, lens[1], deadline) < 0 ||
+			(lens[3] && bcast(dirs, lens[3], deadline) < 0) ||
 			(lens[2] && bcast(ops, lens[2], deadline) < 0))) {
 		say_lost("the loadfile");
 		status = KB_EXIT_FAIL;
@@ -329,11 +332,13 @@ int kbmpi_share_program(int status, struct program *prog)
 		*prog = head;
 		prog->source = source;
 		prog->arena = arena;
+		prog->dirs = dirs;
 		prog->fd = fd;
 		return 0;
 	}
 	free(source);
 	free(arena);
+	free(dirs);
 	if (fd >= 0)
 		close(fd);
 	return status;
