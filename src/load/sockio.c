@@ -159,10 +159,13 @@ static int exchange(struct backend_ctx *c, const struct op *op, unsigned send_si
 	c->dead = 1;
 	if (!s->said) {
 		s->said = 1;
-		fprintf(stderr, "kbench load: client %u: server %s: %s", c->id, s->t->name, why(e, s->eof));
+		/* one call, so one write: the clients' lines do not interleave */
+		char where[64] = "";
 		if (op)
-			fprintf(stderr, " (loadfile line %u, %s)", op->line, op_file_name(op->code));
-		fputc('\n', stderr);
+			snprintf(where, sizeof(where), " (loadfile line %u, %s)", op->line,
+				 op_file_name(op->code));
+		fprintf(stderr, "kbench load: client %u: server %s: %s%s\n", c->id, s->t->name,
+			why(e, s->eof), where);
 	}
 	return e;
 }
