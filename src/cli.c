@@ -102,12 +102,14 @@ int cli_parse_uint(const char *text, uint64_t min, uint64_t max, uint64_t *out)
 int cli_usage_error(const char *cmd, const char *fmt, ...)
 {
 	va_list ap;
-	fprintf(stderr, "%s: ", cmd);
+	char msg[2048];
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	/* the command's name, without what follows it ("kbench load: rank 1 (host)") */
-	fprintf(stderr, " (see '%.*s --help')\n", (int)strcspn(cmd, ":"), cmd);
+	/* one write, so that the lines of several processes (the ranks of an
+	 * MPI job) do not interleave; the command's name without what follows
+	 * it ("kbench load: rank 1 (host)") in the hint */
+	fprintf(stderr, "%s: %s (see '%.*s --help')\n", cmd, msg, (int)strcspn(cmd, ":"), cmd);
 	return 2;
 }
 
@@ -115,9 +117,29 @@ int cli_popt_done(poptContext ctx, const char *cmd, int rc)
 {
 	if (rc == -1)
 		return 0;
-	fprintf(stderr, "%s: %s: %s (see '%s --help')\n", cmd,
-		poptBadOption(ctx, POPT_BADOPTION_NOALIAS), poptStrerror(rc), cmd);
+	const char *bad = poptBadOption(ctx, POPT_BADOPTION_NOALIAS);
+	const char *pct = strchr(bad, '%');
+	int shown = pct ? (int)(pct - bad) : (int)strlen(bad);
+	fprintf(stderr, "%s: %.*s%s: %s (see '%s --help')\n", cmd, shown, bad, pct ? "%..." : "",
+		poptStrerror(rc), cmd);
 	return 2;
+}
+
+void cli_hide_password(int argc, const char **argv, const char *opt)
+{
+	size_t n = strlen(opt);
+	for (int i = 1; i < argc; i++) {
+		const char *v = NULL;
+		if (!strncmp(argv[i], opt, n) && argv[i][n] == '=')
+			v = argv[i] + n + 1;
+		else if (!strcmp(argv[i], opt) && i + 1 < argc)
+			v = argv[++i];
+		else if (!strcmp(argv[i], "--"))
+			break;
+		char *pct = v ? strchr(v, '%') : NULL;
+		if (pct)
+			memset(pct + 1, 'X', strlen(pct + 1));
+	}
 }
 
 /* the val cli_popt_next gives string options so that popt returns after each */

@@ -46,8 +46,17 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
 /* Handle popt's return from poptGetNextOpt: anything but -1 is a usage
- * error, printed with popt's own text.  Returns 0 or KB_EXIT_USAGE. */
+ * error, printed with popt's own text (the option as given, but nothing
+ * after a '%' in it: it may be a mistyped USER%PASSWORD).  Returns 0 or
+ * KB_EXIT_USAGE. */
 int cli_popt_done(poptContext ctx, const char *cmd, int rc);
+
+/* A password out of the process title: every value of the option opt
+ * ("--smb-user", given as "opt VALUE" or "opt=VALUE", up to a "--") has
+ * what follows its first '%' overwritten with 'X' in argv itself, as
+ * smbclient does (/proc/PID/cmdline shows argv's memory).  Call it after
+ * popt has copied the values. */
+void cli_hide_password(int argc, const char **argv, const char *opt);
 
 /* poptGetNextOpt(ctx) for options, the table ctx was made with (not its
  * included tables), that also frees what a repeated string option

@@ -69,25 +69,6 @@ static int check_backend(struct load_opts *o)
 	return KB_EXIT_OK;
 }
 
-/* --smb-user's password out of the process title: popt copied the value,
- * so the password after its '%' is overwritten in argv itself, as smbclient
- * does (/proc/PID/cmdline shows argv's memory). */
-static void hide_password(int argc, const char **argv)
-{
-	for (int i = 1; i < argc; i++) {
-		const char *v = NULL;
-		if (!strncmp(argv[i], "--smb-user=", 11))
-			v = argv[i] + 11;
-		else if (!strcmp(argv[i], "--smb-user") && i + 1 < argc)
-			v = argv[++i];
-		else if (!strcmp(argv[i], "--"))
-			break;
-		char *pct = v ? strchr(v, '%') : NULL;
-		if (pct)
-			memset(pct + 1, 'X', strlen(pct + 1));
-	}
-}
-
 int load_opts_parse(struct load_opts *o, int argc, const char **argv, poptContext *ctx)
 {
 	struct poptOption options[] = {
@@ -169,7 +150,7 @@ int load_opts_parse(struct load_opts *o, int argc, const char **argv, poptContex
 				       o->format);
 	status = check_backend(o);
 	if (o->smb_user)
-		hide_password(argc, argv);
+		cli_hide_password(argc, argv, "--smb-user");
 	if (status || !o->check)
 		return status;
 	o->check_file = poptGetArg(*ctx);

@@ -905,6 +905,14 @@ static int read_user_file(struct smb_target *t, const char *file, const char *cm
 		rc = -1;
 	}
 	fclose(f);
+	/* "username = USER%PASSWORD", as on the command line: the password is
+	 * never part of the user name kbench shows */
+	char *pct = strchr(t->user, '%');
+	if (pct) {
+		if (!t->password[0])
+			copy_part(t->password, sizeof(t->password), pct + 1, strlen(pct + 1));
+		memset(pct, 0, strlen(pct));
+	}
 	if (!rc && !t->user[0]) {
 		fprintf(stderr, "%s: --smb-user-file %s: no username= line\n", cmd, file);
 		rc = -1;

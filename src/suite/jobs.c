@@ -178,6 +178,7 @@ static size_t load_through(const struct suite *s, const char **v, size_t n)
 		{ "-B", s->backend ? s->backend : s->server ? "sockio" : NULL },
 		{ "--server", s->server }, { "-T", s->tcp_opts }, { "--nfs", s->nfs },
 		{ "--smb-share", s->smb_share }, { "--smb-user", s->smb_user },
+		{ "--smb-user-file", s->smb_user_file },
 	};
 	const struct { const char *opt; int on; } flags[] = {
 		{ "-s", s->sync_open }, { "-S", s->sync_dirs }, { "-F", s->fsync_write },

@@ -72,7 +72,10 @@ int opts_parse(struct suite *s, int argc, const char **argv, poptContext *ctx)
 		{ "smb-share", 0, POPT_ARG_STRING, &s->smb_share, 0,
 		  "kbench load --smb-share (the smb backend's share)", "//SERVER/SHARE" },
 		{ "smb-user", 0, POPT_ARG_STRING, &s->smb_user, 0,
-		  "kbench load --smb-user (the smb backend's user)", "[DOMAIN/]USER%PASSWORD" },
+		  "kbench load --smb-user (the smb backend's user; its password is not "
+		  "stored, so such a series cannot be resumed)", "[DOMAIN/]USER%PASSWORD" },
+		{ "smb-user-file", 0, POPT_ARG_STRING, &s->smb_user_file, 0,
+		  "kbench load --smb-user-file (the smb backend's login from a file)", "FILE" },
 		{ "micro-quick", 0, POPT_ARG_NONE, &s->micro_quick, 0,
 		  "kbench micro --quick (short runs)", NULL },
 		{ "copies", 0, POPT_ARG_STRING, &s->copies_arg, 0,
@@ -105,13 +108,15 @@ int opts_parse(struct suite *s, int argc, const char **argv, poptContext *ctx)
 	int status = cli_popt_done(*ctx, s->cmd, rc);
 	if (status)
 		return status;
+	/* out of the process title, and so out of the stored command line */
+	cli_hide_password(argc, argv, "--smb-user");
 	if (poptPeekArg(*ctx))
 		return cli_usage_error(s->cmd, "unexpected argument '%s'", poptPeekArg(*ctx));
 	other = s->dir || s->loadfile || s->clients_arg || s->runs_arg || s->timelimit ||
 		s->warmup || s->disk || s->micro || s->pause_arg || s->drop_caches || s->mem_arg ||
 		s->label || s->out || s->per_proc_arg || s->sync_open || s->sync_dirs ||
 		s->fsync_write || s->xattr || s->rate_arg || s->backend || s->server || s->tcp_opts ||
-		s->nfs || s->smb_share || s->smb_user || s->micro_quick || s->copies_arg;
+		s->nfs || s->smb_share || s->smb_user || s->smb_user_file || s->micro_quick || s->copies_arg;
 	if (s->resume && other)
 		return cli_usage_error(s->cmd, "--resume takes no other options but --format: "
 				       "the file holds the command line");
@@ -124,7 +129,7 @@ void opts_free(struct suite *s)
 			  &s->out, &s->format, &s->resume, &s->clients_arg, &s->runs_arg,
 			  &s->pause_arg, &s->mem_arg, &s->micro_arg, &s->per_proc_arg, &s->rate_arg,
 			  &s->backend, &s->server, &s->tcp_opts, &s->nfs, &s->smb_share,
-			  &s->smb_user, &s->copies_arg };
+			  &s->smb_user, &s->smb_user_file, &s->copies_arg };
 	for (size_t i = 0; i < sizeof(strs) / sizeof(strs[0]); i++) {
 		free(*strs[i]);
 		*strs[i] = NULL;
@@ -388,6 +393,7 @@ static int check_kbench(struct suite *s)
 		{ s->fsync_write ? "" : NULL, "--fsync" }, { s->xattr ? "" : NULL, "--xattr" },
 		{ s->server, "--server" }, { s->tcp_opts, "--tcp-options" }, { s->nfs, "--nfs" },
 		{ s->smb_share, "--smb-share" }, { s->smb_user, "--smb-user" },
+		{ s->smb_user_file, "--smb-user-file" },
 		{ s->backend || s->server ? "" : NULL, "-B" },
 	};
 	for (size_t i = 0; i < sizeof(through) / sizeof(through[0]); i++) {

@@ -227,6 +227,16 @@ static int open_resume(struct suite *s, const char *file, struct results_lock *l
 			return KB_EXIT_USAGE;
 		}
 	}
+	/* kbench keeps no password: the stored --smb-user has X's for it */
+	for (size_t i = 0; i < json_array_size(cmdline); i++) {
+		const char *w = json_string_value(json_array_get(cmdline, i));
+		if (w && (!strcmp(w, "--smb-user") || !strncmp(w, "--smb-user=", 11))) {
+			fprintf(stderr, "%s: %s: this series logged in with --smb-user, whose "
+				"password kbench does not store: cannot resume it (--smb-user-file "
+				"makes a series that can be resumed)\n", s->cmd, shown);
+			return KB_EXIT_USAGE;
+		}
+	}
 	if (chdir(cwd) < 0) {
 		char dir[300];
 		fprintf(stderr, "%s: %s: cannot return to the suite's directory %s: %s\n", s->cmd,

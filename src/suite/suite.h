@@ -50,6 +50,7 @@ struct suite {
 	int drop_caches, micro;
 	/* passed through to kbench load (verbatim) and kbench micro */
 	char *per_proc_arg, *rate_arg, *backend, *server, *tcp_opts, *nfs, *smb_share, *smb_user;
+	char *smb_user_file;  /* --smb-user-file, passed through */
 	int sync_open, sync_dirs, fsync_write, xattr;
 	char *copies_arg;
 	int micro_quick;

@@ -30,6 +30,10 @@ expect_err_grep "fork limit named" 'more than this machine can fork'
 expect_rc "extra argument" 2 "$KBENCH" load -t 1 -c "$L" -D "$D" 1 2
 expect_rc "unknown option" 2 "$KBENCH" load --frobnicate 1
 expect_err_grep "unknown option named" 'frobnicate'
+expect_rc "mistyped --smb-user" 2 "$KBENCH" load --smb-use=bob%S3cretPW 1
+expect_err_grep "mistyped option named" '--smb-use=bob%\.\.\.: unknown option'
+if grep -q S3cretPW "$WORK/err"; then fail "mistyped --smb-user: no password shown" "$(cat "$WORK/err")"
+else pass "mistyped --smb-user: no password shown"; fi
 for t in 0 -5 abc 1y; do
     expect_rc "timelimit '$t'" 2 "$KBENCH" load -t "$t" -c "$L" -D "$D" 1
     expect_err_grep "timelimit '$t' explained" 'timelimit'

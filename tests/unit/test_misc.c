@@ -52,6 +52,28 @@ static void test_durations(void **state)
 	assert_int_equal(cli_parse_duration("1e300", &d), -1);
 }
 
+/* --smb-user's password is overwritten in argv, both spellings, and
+ * nothing else is: not other options, not what follows "--" */
+static void test_hide_password(void **state)
+{
+	(void)state;
+	char a0[] = "kbench", a1[] = "--smb-user", a2[] = "dom/bob%s3cr%t", a3[] = "-c",
+	     a4[] = "x%y", a5[] = "--smb-user=al%pw", a6[] = "--smb-user", a7[] = "nopct",
+	     a8[] = "--", a9[] = "--smb-user=z%keep";
+	const char *argv[] = { a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, NULL };
+	cli_hide_password(10, argv, "--smb-user");
+	assert_string_equal(argv[2], "dom/bob%XXXXXX");
+	assert_string_equal(argv[4], "x%y");
+	assert_string_equal(argv[5], "--smb-user=al%XX");
+	assert_string_equal(argv[7], "nopct");
+	assert_string_equal(argv[9], "--smb-user=z%keep");
+	/* a value at the very end, with nothing after '%' */
+	char b1[] = "--smb-user", b2[] = "u%";
+	const char *argv2[] = { a0, b1, b2, NULL };
+	cli_hide_password(3, argv2, "--smb-user");
+	assert_string_equal(argv2[2], "u%");
+}
+
 static void test_sizes_and_counts(void **state)
 {
 	(void)state;
@@ -352,6 +374,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_durations),
+		cmocka_unit_test(test_hide_password),
 		cmocka_unit_test(test_sizes_and_counts),
 		cmocka_unit_test(test_sizes_with_unit),
 		cmocka_unit_test(test_load_shared_values),
