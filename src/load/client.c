@@ -337,11 +337,13 @@ int client_main(const struct run_config *cfg, struct run_shared *sh,
 		cl[i].st = &sh->client[first + i];
 		int e = setup_client(&cl[i], cfg, sh);
 		if (e) {
-			fprintf(stderr, "kbench load: client %u: cannot set up clients/client%u: %s\n",
-				first + i, first + i, backend_strerror(e));
-			if (cfg->backend->describe)
-				fprintf(stderr, "kbench load: client %u: (%s backend, %s)\n", first + i,
-					cfg->backend->name, cfg->backend->describe(&cfg->bopts));
+			/* one write: the clients' lines do not interleave */
+			const char *target = cfg->backend->describe ?
+				cfg->backend->describe(&cfg->bopts) : NULL;
+			fprintf(stderr, "kbench load: client %u: cannot set up clients/client%u%s%s%s%s%s: %s\n",
+				first + i, first + i, target ? " (-B " : "",
+				target ? cfg->backend->name : "", target ? ", " : "", target ? target : "",
+				target ? ")" : "", backend_strerror(e));
 			return 3;
 		}
 	}

@@ -153,6 +153,13 @@ static int url_of(struct smb_client *sc, char *buf, int shared, const char *path
 	return url_append(buf, &len, path);
 }
 
+/* The URL of op's first path, in sc->u1: in the client's tree, or in DIR
+ * for a shared one.  Returns url_of's. */
+static int url_path1(struct smb_client *sc, const struct backend_ctx *c, const struct op *op)
+{
+	return url_of(sc, sc->u1, (op->flags & OPF_SHARED1) != 0, prog_path(c->prog, op->path1));
+}
+
 /* ---- contexts ---- */
 
 static void auth_fn(SMBCCTX *x, const char *srv, const char *shr, char *wg, int wglen,
@@ -377,7 +384,7 @@ static int do_rename(struct backend_ctx *c, const struct op *op, uint64_t *bytes
 {
 	struct smb_client *sc = SC(c);
 	(void)bytes;
-	int e = url_of(sc, sc->u1, (op->flags & OPF_SHARED1) != 0, prog_path(c->prog, op->path1));
+	int e = url_path1(sc, c, op);
 	if (!e)
 		e = url_of(sc, sc->u2, (op->flags & OPF_SHARED2) != 0, prog_path(c->prog, op->path2));
 	if (e)
@@ -390,7 +397,7 @@ static int do_unlink(struct backend_ctx *c, const struct op *op, uint64_t *bytes
 {
 	struct smb_client *sc = SC(c);
 	(void)bytes;
-	int e = url_of(sc, sc->u1, (op->flags & OPF_SHARED1) != 0, prog_path(c->prog, op->path1));
+	int e = url_path1(sc, c, op);
 	if (e)
 		return e;
 	errno = 0;
@@ -473,7 +480,7 @@ static int do_rmdir(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
 {
 	struct smb_client *sc = SC(c);
 	(void)bytes;
-	int e = url_of(sc, sc->u1, (op->flags & OPF_SHARED1) != 0, prog_path(c->prog, op->path1));
+	int e = url_path1(sc, c, op);
 	if (e)
 		return e;
 	errno = 0;
@@ -485,7 +492,7 @@ static int do_mkdir(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
 	struct smb_client *sc = SC(c);
 	struct stat st;
 	(void)bytes;
-	int e = url_of(sc, sc->u1, (op->flags & OPF_SHARED1) != 0, prog_path(c->prog, op->path1));
+	int e = url_path1(sc, c, op);
 	if (e)
 		return e;
 	errno = 0;
@@ -505,7 +512,7 @@ static int do_qpathinfo(struct backend_ctx *c, const struct op *op, uint64_t *by
 	struct smb_client *sc = SC(c);
 	struct stat st;
 	(void)bytes;
-	int e = url_of(sc, sc->u1, (op->flags & OPF_SHARED1) != 0, prog_path(c->prog, op->path1));
+	int e = url_path1(sc, c, op);
 	if (e)
 		return e;
 	errno = 0;
@@ -567,7 +574,7 @@ static int do_sfileinfo(struct backend_ctx *c, const struct op *op, uint64_t *by
 	(void)bytes;
 	errno = 0;
 	if (op->flags & OPF_BYPATH) {
-		e = url_of(sc, sc->u1, (op->flags & OPF_SHARED1) != 0, prog_path(c->prog, op->path1));
+		e = url_path1(sc, c, op);
 		if (e)
 			return e;
 		if (sc->stat(sc->x, sc->u1, &st) < 0)

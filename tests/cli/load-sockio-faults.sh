@@ -151,10 +151,8 @@ kill "$FAKE"
 fake stallopen
 kload -B sockio --server "127.0.0.1:$PORT" -c "$L" -t 600 --warmup 0 1
 expect_status "a stall at the opening exchange: status 1" 1
-expect_err_grep "stall at the opening: the client could not set up" \
-    'cannot set up clients/client0: Connection timed out'
-expect_err_grep "stall at the opening: the server named" \
-    "\(sockio backend, 127\.0\.0\.1:$PORT\)"
+expect_err_grep "stall at the opening: the client could not set up, the server named, one line" \
+    "^kbench load: client 0: cannot set up clients/client0 \(-B sockio, 127\.0\.0\.1:$PORT\): Connection timed out$"
 kill "$FAKE"
 
 # ---- a request larger than a tbench server takes: that op fails ----
