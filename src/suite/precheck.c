@@ -13,6 +13,7 @@
 #include "load/load.h"
 #include "load/loadfile.h"
 #include "load/program.h"
+#include "load/tbench.h"
 #include "suite/escape.h"
 #include "suite/precheck.h"
 
@@ -43,39 +44,19 @@ static int refuse(const struct suite *s, const struct job *j, const char *fmt, .
 	return KB_EXIT_USAGE;
 }
 
-/* HOST[:PORT] or [V6]:PORT from text up to len bytes. */
+/* HOST[:PORT], [V6]:PORT or a bare V6 address from text up to len bytes,
+ * by the rule kbench load -B sockio uses (tb_split_hostport).  Returns 1,
+ * or -1 when it is no such thing. */
 static int split_host(const char *text, size_t len, const char *defport, char *host,
 		      size_t hostlen, char *port, size_t portlen)
 {
-	const char *colon = NULL, *h = text;
-	size_t hl = len;
-	if (len && text[0] == '[') {
-		const char *close = memchr(text, ']', len);
-		if (!close)
-			return -1;
-		h = text + 1;
-		hl = (size_t)(close - h);
-		if (close + 1 < text + len) {
-			if (close[1] != ':')
-				return -1;
-			colon = close + 1;
-		}
-	} else {
-		colon = memchr(text, ':', len);
-		if (colon)
-			hl = (size_t)(colon - text);
-	}
-	if (!hl || hl >= hostlen)
+	char buf[1024], err[160];
+	if (len >= sizeof(buf))
 		return -1;
-	memcpy(host, h, hl);
-	host[hl] = '\0';
-	const char *p = colon ? colon + 1 : defport;
-	size_t pl = colon ? (size_t)(text + len - p) : strlen(defport);
-	if (!pl || pl >= portlen || strspn(p, "0123456789") < pl)
-		return -1;
-	memcpy(port, p, pl);
-	port[pl] = '\0';
-	return 1;
+	memcpy(buf, text, len);
+	buf[len] = '\0';
+	return tb_split_hostport(buf, defport, host, hostlen, port, portlen, err, sizeof(err)) < 0 ?
+		-1 : 1;
 }
 
 int precheck_server(const struct suite *s, char *host, size_t hostlen, char *port,

@@ -622,6 +622,12 @@ static void network_server_checked(void **state)
 	assert_int_equal(precheck_server(s, host, sizeof(host), port, sizeof(port)), 1);
 	assert_string_equal(host, "::1");
 	assert_string_equal(port, "9");
+	s->server = "::1";
+	assert_int_equal(precheck_server(s, host, sizeof(host), port, sizeof(port)), 1);
+	assert_string_equal(host, "::1");
+	assert_string_equal(port, PRECHECK_SOCKIO_PORT);
+	s->server = "host:70000";
+	assert_int_equal(precheck_server(s, host, sizeof(host), port, sizeof(port)), -1);
 	s->server = ":7003";
 	assert_int_equal(precheck_server(s, host, sizeof(host), port, sizeof(port)), -1);
 	s->server = NULL;
