@@ -157,6 +157,10 @@ start_ganesha() {
 start_ganesha ||
     skip_all "nfs-ganesha did not start: $(grep -E 'CRIT|MAJ|FATAL' "$G/ganesha.log" | grep -v DBUS | tail -3 | head -c 600)"
 kill -0 "$GPID" 2>/dev/null || skip_all "nfs-ganesha exited: $(tail -3 "$G/ganesha.log" | head -c 600)"
+# kbench finds NLM through the portmapper: its registration, before a run
+if [ "$NLM" = true ] && ! wait_until 30 registered 100021; then
+    echo "ganesha's NLM is not registered with rpcbind after 30 s: $(rpcinfo -p 127.0.0.1 2>&1 | tr '\n' ' ' | head -c 600)"
+fi
 
 URL="nfs://127.0.0.1$EXPORT?version=3&nfsport=$NFSPORT&mountport=$MNTPORT"
 LOCAL="$WORK/local"
