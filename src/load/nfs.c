@@ -130,7 +130,18 @@ struct nfs_client {
 	char server[256];          /* the URL's server */
 	char host[256];            /* caller_name: this machine */
 	char owner[64];            /* oh: this client */
+	struct nfs_client *next;   /* on `abandoned` */
 };
+
+/* Clients whose connection was lost, kept to the process's end.  libnfs's
+ * synchronous calls that end with the transport ("nfs_service failed")
+ * leave their request queued, its callback data in the stack frame of the
+ * call that has returned; nfs_destroy_context() would then complete it
+ * there and corrupt whatever the stack holds now (seen as a SIGSEGV in
+ * rpc_destroy_context after a server was killed mid-run).  Such a context
+ * is not destroyed: the client's process ends soon after, and the list
+ * keeps the memory reachable until then. */
+static struct nfs_client *abandoned;
 
 /* A new context for url, with kbench's timeouts; NULL after a line on
  * stderr.  *urlp receives the parsed URL (nfs_destroy_url it). */
@@ -909,13 +920,18 @@ static void nfs_client_close(struct backend_ctx *c)
 	struct nfs_client *nc = c->priv;
 	if (!nc)
 		return;
+	c->priv = NULL;
+	if (c->dead && nc->nfs) {
+		nc->next = abandoned;
+		abandoned = nc;
+		return;
+	}
 	if (nc->nlm)
 		rpc_destroy_context(nc->nlm);
 	if (nc->nfs)
 		nfs_destroy_context(nc->nfs);
 	free(nc->h);
 	free(nc);
-	c->priv = NULL;
 }
 
 /* The version the URL asks for: 3 (libnfs's default, also when the URL
