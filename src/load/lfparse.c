@@ -305,8 +305,16 @@ int lf_tokenize(struct parser *ps, char *line, char **tok, int quotes)
 			lf_error(ps, "too many tokens (more than %d)", LF_MAX_TOKENS);
 			return -1;
 		}
-		tok[n++] = w;
+		/* each token is moved down within its own bytes only, and an
+		 * opening quote just starts it a byte later: a line of quoted
+		 * paths and plain words is cut in place, nothing copied */
 		int quoted = 0;
+		w = r;
+		if (quotes && *r == '"') {
+			quoted = 1;
+			w = ++r;
+		}
+		tok[n++] = w;
 		for (;;) {
 			unsigned cls;
 			/* a run of plain bytes: moved down only once a quote was dropped */
