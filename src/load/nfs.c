@@ -1083,8 +1083,6 @@ static int nfs_prepare(struct backend_opts *o, unsigned nclients, const char *cm
 	(void)nclients;
 	if (!o->nfs_url)
 		return cli_usage_error(cmd, "-B nfs needs --nfs nfs://SERVER/EXPORT");
-	if (libnfs_load(cmd) < 0)
-		return KB_EXIT_USAGE;
 	if (strncmp(o->nfs_url, "nfs://", 6))
 		return cli_usage_error(cmd, "--nfs '%s': not an nfs://SERVER/EXPORT URL", o->nfs_url);
 	if (o->xattr)
@@ -1115,6 +1113,11 @@ static int nfs_prepare(struct backend_opts *o, unsigned nclients, const char *cm
 		target_free(t);
 		return cli_usage_error(cmd, "-D %s: not a path inside the export (no '..', "
 				       "shorter than %d bytes)", o->directory, PATH_MAX - 64);
+	}
+	/* the options are good: now the library, before anything is sent */
+	if (libnfs_load(cmd) < 0) {
+		target_free(t);
+		return KB_EXIT_USAGE;
 	}
 	struct nfs_context *nfs = mount_once(o->nfs_url, cmd);
 	if (!nfs) {

@@ -1114,8 +1114,6 @@ static void say_new_names(SMBCCTX *x, const struct smb_target *t, const char *cm
 static int smb_prepare(struct backend_opts *o, unsigned nclients, const char *cmd)
 {
 	(void)nclients;
-	if (libsmb_load(cmd) < 0)
-		return KB_EXIT_USAGE;
 	if (!o->smb_share) {
 		fprintf(stderr, "%s: -B smb needs --smb-share //SERVER/SHARE\n", cmd);
 		return KB_EXIT_USAGE;
@@ -1153,6 +1151,11 @@ static int smb_prepare(struct backend_opts *o, unsigned nclients, const char *cm
 	if (!o->directory) {
 		snprintf(t->dir, sizeof(t->dir), "kbench-%ld", (long)getpid());
 		t->made_dir = 1;
+	}
+	/* the options are good: now the library, before anything is sent */
+	if (libsmb_load(cmd) < 0) {
+		wipe(t);
+		return KB_EXIT_USAGE;
 	}
 
 	SMBCCTX *x = new_context(t);
