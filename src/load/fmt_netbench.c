@@ -33,10 +33,14 @@ static const struct opdef opdefs[] = {
 #undef OPCODE
 };
 
+/* The opdef whose name is name, case ignored.  Only a name of the same
+ * first letter (ASCII, folded) is compared in full. */
 static const struct opdef *find_opdef(const char *name)
 {
+	unsigned char first = (unsigned char)name[0] | 0x20;
 	for (size_t i = 0; i < sizeof(opdefs) / sizeof(opdefs[0]); i++)
-		if (strcasecmp(opdefs[i].name, name) == 0)
+		if (((unsigned char)opdefs[i].name[0] | 0x20) == first &&
+		    strcasecmp(opdefs[i].name, name) == 0)
 			return &opdefs[i];
 	return NULL;
 }

@@ -289,12 +289,15 @@ int lf_handle(struct parser *ps, uint64_t fnum, uint32_t *idx)
 
 /* ---- tokens and values ---- */
 
+/* What lf_tokenize stops at: 1 a blank, 2 a double quote, 3 the end */
+static const uint8_t tok_class[256] = { ['\0'] = 3, [' '] = 1, ['\t'] = 1, ['"'] = 2 };
+
 int lf_tokenize(struct parser *ps, char *line, char **tok, int quotes)
 {
 	int n = 0;
 	char *r = line, *w = line;
 	for (;;) {
-		while (*r == ' ' || *r == '\t')
+		while (tok_class[(unsigned char)*r] == 1)
 			r++;
 		if (!*r)
 			break;
@@ -302,13 +305,33 @@ int lf_tokenize(struct parser *ps, char *line, char **tok, int quotes)
 			lf_error(ps, "too many tokens (more than %d)", LF_MAX_TOKENS);
 			return -1;
 		}
-		tok[n++] = w;
+		/* each token is moved down within its own bytes only, and an
+		 * opening quote just starts it a byte later: a line of quoted
+		 * paths and plain words is cut in place, nothing copied */
 		int quoted = 0;
-		while (*r && (quoted || (*r != ' ' && *r != '\t'))) {
-			if (quotes && *r == '"')
+		w = r;
+		if (quotes && *r == '"') {
+			quoted = 1;
+			w = ++r;
+		}
+		tok[n++] = w;
+		for (;;) {
+			unsigned cls;
+			/* a run of plain bytes: moved down only once a quote was dropped */
+			if (w == r) {
+				while (!(cls = tok_class[(unsigned char)*r]))
+					r++;
+				w = r;
+			} else {
+				while (!(cls = tok_class[(unsigned char)*r]))
+					*w++ = *r++;
+			}
+			if (cls == 3 || (cls == 1 && !quoted))
+				break;
+			if (cls == 2 && quotes)
 				quoted = !quoted;
 			else
-				*w++ = *r;
+				*w++ = *r;  /* a blank inside quotes, or a quote kept as it is */
 			r++;
 		}
 		if (quoted) {
@@ -339,8 +362,8 @@ int lf_num(struct parser *ps, const char *tok, const char *what, uint64_t max, u
 		int d;
 		if (*s >= '0' && *s <= '9')
 			d = *s - '0';
-		else if (base == 16 && isxdigit((unsigned char)*s))
-			d = tolower((unsigned char)*s) - 'a' + 10;
+		else if (base == 16 && ((*s >= 'a' && *s <= 'f') || (*s >= 'A' && *s <= 'F')))
+			d = (*s | 0x20) - 'a' + 10;
 		else {
 			if (tok[0] == '-')
 				lf_error(ps, "%s: negative value '%.40s'", what, tok);
@@ -440,8 +463,11 @@ const char *loadfile_path(const char *in, char *out, size_t outsz, int *shared)
 		stack[depth++] = (uint16_t)len;
 		if (depth > 1)
 			out[len++] = '/';
-		for (size_t i = 0; i < n; i++)
-			out[len++] = (char)tolower((unsigned char)start[i]);
+		for (size_t i = 0; i < n; i++) {
+			/* ASCII only, as tolower() in the C locale kbench runs in */
+			char ch = start[i];
+			out[len++] = ch >= 'A' && ch <= 'Z' ? (char)(ch + ('a' - 'A')) : ch;
+		}
 	}
 	out[len] = '\0';
 

@@ -56,31 +56,74 @@ static void dispatch(struct parser *ps, char *line)
 
 #define MAX_LINE (16u << 20)    /* a longer line is not a loadfile line */
 #define GIVE_UP_ERRORS 1000     /* errors after which reading stops */
+#define READ_CHUNK (256u << 10) /* the first size of the line buffer */
 
-/* Double the line buffer, up to MAX_LINE bytes and the final NUL. */
-static int grow_line(struct parser *ps, char **line, size_t *cap)
+/* The input, read in chunks into a buffer of its own (mmap'd, so that
+ * nothing of it stays in the heap every client inherits) and cut into
+ * lines with memchr: a line is handed out in place, its '\n' replaced by
+ * the NUL.  The buffer grows only for a line longer than it, up to
+ * MAX_LINE + 2 bytes (a line of more than MAX_LINE bytes is an error). */
+struct linebuf {
+	FILE *in;
+	char *buf;
+	size_t cap;
+	size_t start, end;      /* unread input: buf[start..end) */
+	int at_eof;             /* in gave all it has (or failed: ferror says) */
+};
+
+static int linebuf_init(struct linebuf *lb, FILE *in)
 {
-	size_t ncap = *cap ? *cap * 2 : 256;
-	if (ncap > MAX_LINE + 1)
-		ncap = MAX_LINE + 1;
-	char *nl = realloc(*line, ncap);
-	if (!nl) {
-		lf_error(ps, "out of memory reading a line");
+	*lb = (struct linebuf){ .in = in, .cap = READ_CHUNK };
+	lb->buf = mmap(NULL, lb->cap, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (lb->buf == MAP_FAILED) {
+		lb->buf = NULL;
 		return -1;
 	}
-	*line = nl;
-	*cap = ncap;
 	return 0;
 }
 
-/* Read one line into *line (grown as needed, at most MAX_LINE bytes) and
- * strip its line end.  Returns 1 for a line, 0 at the end of the file or
- * when reading must stop (*eof set), -1 (error reported) for a line that
- * must be skipped. */
-static int next_line(struct parser *ps, FILE *in, char **line, size_t *cap, int *eof)
+static void linebuf_free(struct linebuf *lb)
 {
-	size_t len = 0;
-	int c, nul = 0;
+	if (lb->buf)
+		munmap(lb->buf, lb->cap);
+	lb->buf = NULL;
+}
+
+/* Read more input after what is unread, moving that to the front and
+ * doubling the buffer when it is full.  Returns 0, or -1 when no more
+ * room can be had (error reported). */
+static int linebuf_fill(struct parser *ps, struct linebuf *lb)
+{
+	size_t have = lb->end - lb->start;
+	if (lb->start) {
+		memmove(lb->buf, lb->buf + lb->start, have);
+		lb->start = 0;
+		lb->end = have;
+	}
+	if (lb->end + 1 >= lb->cap) {
+		size_t ncap = lb->cap * 2 > MAX_LINE + 2 ? MAX_LINE + 2 : lb->cap * 2;
+		char *nb = mremap(lb->buf, lb->cap, ncap, MREMAP_MAYMOVE);
+		if (nb == MAP_FAILED) {
+			lf_error(ps, "out of memory reading a line");
+			return -1;
+		}
+		lb->buf = nb;
+		lb->cap = ncap;
+	}
+	/* one byte stays free: the NUL after a last line with no '\n' */
+	size_t n = fread(lb->buf + lb->end, 1, lb->cap - lb->end - 1, lb->in);
+	if (n == 0)
+		lb->at_eof = 1;
+	lb->end += n;
+	return 0;
+}
+
+/* The next line, NUL-terminated, in *line (inside lb's buffer, valid until
+ * the next call), its line end stripped.  Returns 1 for a line, 0 at the
+ * end of the file or when reading must stop (*eof set), -1 (error
+ * reported) for a line that must be skipped. */
+static int next_line(struct parser *ps, struct linebuf *lb, char **line, int *eof)
+{
 	if (ps->nerrors >= GIVE_UP_ERRORS) {
 		if (ps->errs)
 			fprintf(ps->errs, "%s: stopped reading after %u errors (not a loadfile?)\n",
@@ -88,42 +131,48 @@ static int next_line(struct parser *ps, FILE *in, char **line, size_t *cap, int 
 		*eof = 1;
 		return 0;
 	}
+	char *s, *nl;
+	size_t len;
 	for (;;) {
-		c = getc_unlocked(in);
-		if (c == EOF || c == '\n')
+		s = lb->buf + lb->start;
+		len = lb->end - lb->start;
+		nl = memchr(s, '\n', len);
+		if (nl) {
+			len = (size_t)(nl - s);
+			lb->start += len + 1;
 			break;
-		if (len == MAX_LINE) {
-			ps->lineno++;
-			lf_error(ps, "line longer than %u MiB (not a text loadfile?)", MAX_LINE >> 20);
+		}
+		if (len > MAX_LINE)
+			break;
+		if (lb->at_eof) {
+			if (!len) {
+				*eof = 1;
+				return 0;
+			}
+			lb->start = lb->end;  /* the last line, with no '\n' */
+			break;
+		}
+		if (linebuf_fill(ps, lb) < 0) {
 			*eof = 1;
 			return 0;
 		}
-		if (len + 1 >= *cap && grow_line(ps, line, cap) < 0) {
-			*eof = 1;
-			return 0;
-		}
-		if (!c)
-			nul = 1;
-		(*line)[len++] = (char)c;
-	}
-	if (!*cap && grow_line(ps, line, cap) < 0) {  /* room for the final NUL */
-		*eof = 1;
-		return 0;
-	}
-	if (c == EOF && len == 0) {
-		*eof = 1;
-		return 0;
 	}
 	ps->lineno++;
-	while (len > 0 && (*line)[len - 1] == '\r')
+	if (len > MAX_LINE) {
+		lf_error(ps, "line longer than %u MiB (not a text loadfile?)", MAX_LINE >> 20);
+		*eof = 1;
+		return 0;
+	}
+	while (len > 0 && s[len - 1] == '\r')
 		len--;
-	(*line)[len] = '\0';
-	if (ps->lineno == 1 && len >= 3 && !memcmp(*line, "\xef\xbb\xbf", 3)) {
+	s[len] = '\0';
+	if (ps->lineno == 1 && len >= 3 && !memcmp(s, "\xef\xbb\xbf", 3)) {
 		/* a UTF-8 byte order mark is not part of the first token */
-		memmove(*line, *line + 3, len - 2);
+		s += 3;
 		len -= 3;
 	}
-	if (nul) {
+	*line = s;
+	if (memchr(s, '\0', len)) {
 		if (!ps->holding)
 			lf_error(ps, "NUL byte in line (not a text loadfile?)");
 		return ps->holding ? 2 : -1;
@@ -179,9 +228,14 @@ static int start_reader(struct parser *ps, const struct lf_reader *r)
 }
 static void run_lines(struct parser *ps, FILE *in)
 {
+	struct linebuf lb;
 	char *line = NULL;
-	size_t cap = 0;
 	int eof = 0, r;
+
+	if (linebuf_init(&lb, in) < 0) {
+		lf_error(ps, "out of memory reading a line");
+		return;
+	}
 
 	if (!ps->reader) {
 		/* hold the first operation lines, decide, then replay them */
@@ -189,7 +243,7 @@ static void run_lines(struct parser *ps, FILE *in)
 		size_t nheld = 0;
 		ps->holding = 1;
 		while (nheld < DETECT_LINES && !eof) {
-			r = next_line(ps, in, &line, &cap, &eof);
+			r = next_line(ps, &lb, &line, &eof);
 			if (r <= 0 || (r == 1 && blank_or_comment(ps, line)))
 				continue;
 			held[nheld].text = r == 1 ? strdup(line) : NULL;
@@ -213,17 +267,17 @@ static void run_lines(struct parser *ps, FILE *in)
 		}
 		ps->lineno = at;
 		if (!ok) {
-			free(line);
+			linebuf_free(&lb);
 			return;
 		}
 	}
 	while (!eof && !ps->io_failed) {
-		r = next_line(ps, in, &line, &cap, &eof);
+		r = next_line(ps, &lb, &line, &eof);
 		if (r <= 0 || blank_or_comment(ps, line))
 			continue;
 		dispatch(ps, line);
 	}
-	free(line);
+	linebuf_free(&lb);
 	if (ps->reader->end)
 		ps->reader->end(ps);
 }

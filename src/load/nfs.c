@@ -59,6 +59,52 @@ const struct backend nfs_backend = {
 #include <nfsc/libnfs.h>
 #include <nfsc/libnfs-raw.h>
 #include <nfsc/libnfs-raw-nlm.h>
+#include "sys/dynlib.h"
+
+/* libnfs is not linked into kbench: prepare() dlopens LIBNFS_SONAME (what
+ * configure read from libnfs.so) and fills this table once, before any
+ * client forks, so a run of another backend never maps it.  Each call
+ * below is libnfs.NAME(...), NAME being the function of libnfs's headers
+ * whose type the pointer has. */
+#define LIBNFS_FUNCTIONS(X) \
+	X(nfs_init_context) X(nfs_destroy_context) X(nfs_parse_url_dir) \
+	X(nfs_destroy_url) X(nfs_get_error) X(nfs_set_timeout) \
+	X(nfs_set_autoreconnect) X(nfs_set_tcp_syncnt) X(nfs_set_dircache) \
+	X(nfs_mount) X(nfs_open2) X(nfs_close) X(nfs_pread) X(nfs_pwrite) \
+	X(nfs_fsync) X(nfs_ftruncate) X(nfs_fstat64) X(nfs_stat64) \
+	X(nfs_lstat64) X(nfs_statvfs64) X(nfs_utimes) X(nfs_mkdir2) \
+	X(nfs_rmdir) X(nfs_unlink) X(nfs_rename) X(nfs_opendir) \
+	X(nfs_readdir) X(nfs_closedir) X(nfs_get_fh) \
+	X(rpc_init_context) X(rpc_destroy_context) X(rpc_get_error) \
+	X(rpc_get_fd) X(rpc_which_events) X(rpc_service) \
+	X(rpc_connect_program_async) X(rpc_nlm4_lock_async) X(rpc_nlm4_unlock_async)
+
+static struct {
+#define LIBNFS_POINTER(name) __typeof__(name) *name;
+	LIBNFS_FUNCTIONS(LIBNFS_POINTER)
+#undef LIBNFS_POINTER
+} libnfs;
+
+/* dlopen libnfs and resolve the table, once.  Returns 0, or -1 after one
+ * line on stderr naming the library and dlerror(). */
+static int libnfs_load(const char *cmd)
+{
+	static void *h;
+	if (h)
+		return 0;
+	void *so = dynlib_open(LIBNFS_SONAME, cmd, "-B nfs");
+	if (!so)
+		return -1;
+	void *p;
+#define LIBNFS_RESOLVE(name) \
+	if (!(p = dynlib_sym(so, LIBNFS_SONAME, #name, cmd, "-B nfs"))) \
+		return -1; \
+	libnfs.name = (__typeof__(libnfs.name))p;
+	LIBNFS_FUNCTIONS(LIBNFS_RESOLVE)
+#undef LIBNFS_RESOLVE
+	h = so;
+	return 0;
+}
 
 /* NTCreateX create_options and dispositions (MS-SMB), as fileio.c */
 #define FILE_DIRECTORY_FILE 0x0001
@@ -75,7 +121,7 @@ const struct backend nfs_backend = {
 #define NFS_TIMEOUT_MS 8000
 #define NFS_SYN_COUNT 3       /* SYNs before a connect gives up */
 
-/* libnfs's struct nfs_fh, what nfs_get_fh() returns for its raw calls:
+/* libnfs's struct nfs_fh, what libnfs.nfs_get_fh() returns for its raw calls:
  * the same two fields from libnfs 4.0 to its current release, declared
  * in its private header only */
 struct kb_nfs_fh {
@@ -148,21 +194,21 @@ static struct nfs_client *abandoned;
 static struct nfs_context *nfs_open_context(const char *url, const char *cmd,
 					    struct nfs_url **urlp)
 {
-	struct nfs_context *nfs = nfs_init_context();
+	struct nfs_context *nfs = libnfs.nfs_init_context();
 	if (!nfs) {
 		fprintf(stderr, "%s: --nfs: cannot make an NFS context\n", cmd);
 		return NULL;
 	}
-	struct nfs_url *u = nfs_parse_url_dir(nfs, url);
+	struct nfs_url *u = libnfs.nfs_parse_url_dir(nfs, url);
 	if (!u) {
-		fprintf(stderr, "%s: --nfs '%s': %s\n", cmd, url, nfs_get_error(nfs));
-		nfs_destroy_context(nfs);
+		fprintf(stderr, "%s: --nfs '%s': %s\n", cmd, url, libnfs.nfs_get_error(nfs));
+		libnfs.nfs_destroy_context(nfs);
 		return NULL;
 	}
-	nfs_set_timeout(nfs, NFS_TIMEOUT_MS);
-	nfs_set_autoreconnect(nfs, 0);
-	nfs_set_tcp_syncnt(nfs, NFS_SYN_COUNT);
-	nfs_set_dircache(nfs, 0);   /* every FIND_FIRST asks the server */
+	libnfs.nfs_set_timeout(nfs, NFS_TIMEOUT_MS);
+	libnfs.nfs_set_autoreconnect(nfs, 0);
+	libnfs.nfs_set_tcp_syncnt(nfs, NFS_SYN_COUNT);
+	libnfs.nfs_set_dircache(nfs, 0);   /* every FIND_FIRST asks the server */
 	*urlp = u;
 	return nfs;
 }
@@ -172,7 +218,7 @@ static int lost(int e, struct nfs_context *nfs)
 {
 	if (e == EINTR || e == ETIMEDOUT)
 		return 1;  /* libnfs: "Command timed out" */
-	const char *msg = nfs_get_error(nfs);
+	const char *msg = libnfs.nfs_get_error(nfs);
 	/* a status from the server names it (NFS3ERR_IO); the transport's
 	 * failures ("nfs_service failed") do not */
 	return e == EIO && (!msg || !strstr(msg, "ERR"));
@@ -239,7 +285,7 @@ static int write_all(struct backend_ctx *c, struct nfsfh *fh, const char *buf,
 	struct nfs_client *nc = c->priv;
 	size_t done = 0;
 	while (done < len) {
-		int n = nfs_pwrite(nc->nfs, fh, off + done, len - done, buf + done);
+		int n = libnfs.nfs_pwrite(nc->nfs, fh, off + done, len - done, buf + done);
 		if (n < 0)
 			return fail(c, n);
 		if (n == 0)
@@ -255,7 +301,7 @@ static int set_size(struct backend_ctx *c, struct nfsfh *fh, uint64_t have, uint
 {
 	struct nfs_client *nc = c->priv;
 	if (want < have) {
-		int r = nfs_ftruncate(nc->nfs, fh, want);
+		int r = libnfs.nfs_ftruncate(nc->nfs, fh, want);
 		return r < 0 ? fail(c, r) : 0;
 	}
 	size_t chunk = c->prog->max_io < SETSIZE_CHUNK ? c->prog->max_io : SETSIZE_CHUNK;
@@ -275,7 +321,7 @@ static int is_dir(struct backend_ctx *c, const char *path)
 {
 	struct nfs_client *nc = c->priv;
 	struct nfs_stat_64 st;
-	int r = nfs_stat64(nc->nfs, path, &st);
+	int r = libnfs.nfs_stat64(nc->nfs, path, &st);
 	if (r < 0)
 		return fail(c, r);
 	return S_ISDIR(st.nfs_mode) ? 0 : ENOTDIR;
@@ -300,10 +346,10 @@ static int nlm_wait(struct nfs_client *nc)
 	while (!nc->reply.done) {
 		if (kb_now_ns() >= until)
 			return ETIMEDOUT;
-		struct pollfd p = { .fd = rpc_get_fd(nc->nlm), .events = (short)rpc_which_events(nc->nlm) };
+		struct pollfd p = { .fd = libnfs.rpc_get_fd(nc->nlm), .events = (short)libnfs.rpc_which_events(nc->nlm) };
 		if (poll(&p, 1, 100) < 0 && errno != EINTR)
 			return ENOTCONN;
-		if (rpc_service(nc->nlm, p.revents) < 0)
+		if (libnfs.rpc_service(nc->nlm, p.revents) < 0)
 			return ENOTCONN;
 	}
 	return 0;
@@ -319,15 +365,15 @@ static int nlm_connect(struct backend_ctx *c)
 	if (nc->nlm_err)
 		return nc->nlm_err;
 	nc->nlm_err = ENOLCK;
-	if (!(nc->nlm = rpc_init_context()))
+	if (!(nc->nlm = libnfs.rpc_init_context()))
 		return ENOLCK;
 	nc->reply = (struct nlm_reply){ 0 };
-	if (rpc_connect_program_async(nc->nlm, nc->server, NLM_PROGRAM, NLM_V4, nlm_cb,
+	if (libnfs.rpc_connect_program_async(nc->nlm, nc->server, NLM_PROGRAM, NLM_V4, nlm_cb,
 				      &nc->reply) < 0 ||
 	    nlm_wait(nc) || nc->reply.status != RPC_STATUS_SUCCESS) {
 		fprintf(stderr, "kbench load: client %u: no NLM (byte-range locks) on %s: %s\n",
-			c->id, nc->server, rpc_get_error(nc->nlm));
-		rpc_destroy_context(nc->nlm);
+			c->id, nc->server, libnfs.rpc_get_error(nc->nlm));
+		libnfs.rpc_destroy_context(nc->nlm);
 		nc->nlm = NULL;
 		return ENOLCK;
 	}
@@ -368,7 +414,7 @@ static int nlm_call(struct backend_ctx *c, struct nfs_handle *h, int unlock,
 	int e = nlm_connect(c);
 	if (e)
 		return e;
-	struct kb_nfs_fh *fh = (struct kb_nfs_fh *)nfs_get_fh(h->fh);
+	struct kb_nfs_fh *fh = (struct kb_nfs_fh *)libnfs.nfs_get_fh(h->fh);
 	uint32_t cookie = ++nc->cookie;
 	nlm4_lock lk = {
 		.caller_name = nc->host,
@@ -383,10 +429,10 @@ static int nlm_call(struct backend_ctx *c, struct nfs_handle *h, int unlock,
 	int r;
 	if (unlock) {
 		NLM4_UNLOCKargs a = { .cookie = ck, .lock = lk };
-		r = rpc_nlm4_unlock_async(nc->nlm, nlm_cb, &a, &nc->reply);
+		r = libnfs.rpc_nlm4_unlock_async(nc->nlm, nlm_cb, &a, &nc->reply);
 	} else {
 		NLM4_LOCKargs a = { .cookie = ck, .block = 0, .exclusive = 1, .lock = lk };
-		r = rpc_nlm4_lock_async(nc->nlm, nlm_cb, &a, &nc->reply);
+		r = libnfs.rpc_nlm4_lock_async(nc->nlm, nlm_cb, &a, &nc->reply);
 	}
 	if (r < 0)
 		return ENOLCK;
@@ -450,7 +496,7 @@ static int do_ntcreatex(struct backend_ctx *c, const struct op *op, uint64_t *by
 		return e;
 	if (op->arg & FILE_DIRECTORY_FILE) {
 		if (creates) {
-			r = nfs_mkdir2(nc->nfs, nc->p1, 0777);
+			r = libnfs.nfs_mkdir2(nc->nfs, nc->p1, 0777);
 			if (r < 0 && r != -EEXIST)
 				return fail(c, r);
 		}
@@ -465,7 +511,7 @@ static int do_ntcreatex(struct backend_ctx *c, const struct op *op, uint64_t *by
 			flags |= O_CREAT | O_TRUNC;
 		if (c->opts->sync_open)
 			flags |= O_SYNC;
-		r = nfs_open2(nc->nfs, nc->p1, flags, 0600, &fh);
+		r = libnfs.nfs_open2(nc->nfs, nc->p1, flags, 0600, &fh);
 		if (r == -EISDIR || r == -EEXIST) {
 			/* a directory: its open fails (EISDIR), or its CREATE
 			 * does (EEXIST); fileio opens it as a directory then */
@@ -480,12 +526,12 @@ static int do_ntcreatex(struct backend_ctx *c, const struct op *op, uint64_t *by
 	if (fh) {
 		/* only files and directories are the load's (one GETATTR) */
 		struct nfs_stat_64 st;
-		r = nfs_fstat64(nc->nfs, fh, &st);
+		r = libnfs.nfs_fstat64(nc->nfs, fh, &st);
 		e = r < 0 ? fail(c, r) : 0;
 		if (!e && S_ISDIR(st.nfs_mode)) {
 			/* NFSv3 "opens" a directory: it is used by its path */
 			if (!c->dead)
-				nfs_close(nc->nfs, fh);
+				libnfs.nfs_close(nc->nfs, fh);
 			fh = NULL;
 			isdir = 1;
 		} else if (!e && !S_ISREG(st.nfs_mode)) {
@@ -495,12 +541,12 @@ static int do_ntcreatex(struct backend_ctx *c, const struct op *op, uint64_t *by
 		}
 		if (e) {
 			if (!c->dead)
-				nfs_close(nc->nfs, fh);
+				libnfs.nfs_close(nc->nfs, fh);
 			return e;
 		}
 	}
 	if (op->handle == NO_HANDLE) {
-		if (fh && (r = nfs_close(nc->nfs, fh)) < 0)
+		if (fh && (r = libnfs.nfs_close(nc->nfs, fh)) < 0)
 			return fail(c, r);
 		return 0;  /* an open that was meant to fail binds nothing */
 	}
@@ -509,7 +555,7 @@ static int do_ntcreatex(struct backend_ctx *c, const struct op *op, uint64_t *by
 		if (h->locks)
 			nlm_unlock_all(c, h);
 		if (!c->dead)
-			nfs_close(nc->nfs, h->fh);
+			libnfs.nfs_close(nc->nfs, h->fh);
 	}
 	h->locks = 0;
 	h->fh = fh;
@@ -535,7 +581,7 @@ static int do_close(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
 		h->fh = NULL;  /* left to the process's end */
 		return e;
 	}
-	int r = nfs_close(nc->nfs, h->fh);
+	int r = libnfs.nfs_close(nc->nfs, h->fh);
 	h->fh = NULL;
 	return r < 0 ? fail(c, r) : e;
 }
@@ -547,7 +593,7 @@ static int do_rename(struct backend_ctx *c, const struct op *op, uint64_t *bytes
 	(void)bytes;
 	if ((e = path1(c, op)) || (e = path_of(nc, nc->p2, (op->flags & OPF_SHARED2) != 0, op->path2, c)))
 		return e;
-	int r = nfs_rename(nc->nfs, nc->p1, nc->p2);
+	int r = libnfs.nfs_rename(nc->nfs, nc->p1, nc->p2);
 	return r < 0 ? fail(c, r) : 0;
 }
 
@@ -558,7 +604,7 @@ static int do_unlink(struct backend_ctx *c, const struct op *op, uint64_t *bytes
 	(void)bytes;
 	if ((e = path1(c, op)))
 		return e;
-	int r = nfs_unlink(nc->nfs, nc->p1);
+	int r = libnfs.nfs_unlink(nc->nfs, nc->p1);
 	return r < 0 ? fail(c, r) : 0;
 }
 
@@ -569,7 +615,7 @@ static int do_rmdir(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
 	(void)bytes;
 	if ((e = path1(c, op)))
 		return e;
-	int r = nfs_rmdir(nc->nfs, nc->p1);
+	int r = libnfs.nfs_rmdir(nc->nfs, nc->p1);
 	return r < 0 ? fail(c, r) : 0;
 }
 
@@ -580,7 +626,7 @@ static int do_mkdir(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
 	(void)bytes;
 	if ((e = path1(c, op)))
 		return e;
-	int r = nfs_mkdir2(nc->nfs, nc->p1, 0777);
+	int r = libnfs.nfs_mkdir2(nc->nfs, nc->p1, 0777);
 	/* a directory already there is what the loadfile asked for (as
 	 * fileio); something else there is not */
 	if (r == -EEXIST)
@@ -602,20 +648,20 @@ static int rm_tree(struct nfs_context *nfs, char *buf, size_t len, int keep_top,
 		/* what the path names itself (libnfs would follow a link to a
 		 * directory and list that); below it, READDIRPLUS's types */
 		struct nfs_stat_64 st;
-		r = nfs_lstat64(nfs, len ? buf : "/", &st);
+		r = libnfs.nfs_lstat64(nfs, len ? buf : "/", &st);
 		if (r == -ENOENT)
 			return 0;
 		if (r < 0)
 			return r;
 		if (!S_ISDIR(st.nfs_mode))
-			return keep_top ? -ENOTDIR : nfs_unlink(nfs, buf);
+			return keep_top ? -ENOTDIR : libnfs.nfs_unlink(nfs, buf);
 	}
-	r = nfs_opendir(nfs, len ? buf : "/", &d);
+	r = libnfs.nfs_opendir(nfs, len ? buf : "/", &d);
 	if (r < 0)
 		return r;
 	struct nfsdirent *de;
 	int first = 0;
-	while ((de = nfs_readdir(nfs, d))) {
+	while ((de = libnfs.nfs_readdir(nfs, d))) {
 		if (!strcmp(de->name, ".") || !strcmp(de->name, ".."))
 			continue;
 		size_t nl = strlen(de->name);
@@ -628,18 +674,18 @@ static int rm_tree(struct nfs_context *nfs, char *buf, size_t len, int keep_top,
 		if (de->type == NFS_TYPE_DIR)
 			r = rm_tree(nfs, buf, len + 1 + nl, 0, 0);
 		else
-			r = nfs_unlink(nfs, buf);
+			r = libnfs.nfs_unlink(nfs, buf);
 		buf[len] = '\0';
 		if (r < 0 && r != -ENOENT && !first)
 			first = r;
 		if (r == -EIO || r == -EINTR)
 			break;  /* the server is gone: do not go on asking it */
 	}
-	nfs_closedir(nfs, d);
+	libnfs.nfs_closedir(nfs, d);
 	if (first)
 		return first;
 	if (!keep_top) {
-		r = nfs_rmdir(nfs, buf);
+		r = libnfs.nfs_rmdir(nfs, buf);
 		if (r < 0 && r != -ENOENT)
 			return r;
 	}
@@ -671,7 +717,7 @@ static int do_qpathinfo(struct backend_ctx *c, const struct op *op, uint64_t *by
 	(void)bytes;
 	if ((e = path1(c, op)))
 		return e;
-	int r = nfs_lstat64(nc->nfs, nc->p1, &st);
+	int r = libnfs.nfs_lstat64(nc->nfs, nc->p1, &st);
 	return r < 0 ? fail(c, r) : 0;
 }
 
@@ -682,11 +728,11 @@ static int handle_stat(struct backend_ctx *c, const struct nfs_handle *h, struct
 	struct nfs_client *nc = c->priv;
 	int r, e;
 	if (h->fh) {
-		r = nfs_fstat64(nc->nfs, h->fh, st);
+		r = libnfs.nfs_fstat64(nc->nfs, h->fh, st);
 	} else {
 		if ((e = path_of(nc, nc->p2, h->shared, h->path, c)))
 			return e;
-		r = nfs_stat64(nc->nfs, nc->p2, st);
+		r = libnfs.nfs_stat64(nc->nfs, nc->p2, st);
 	}
 	return r < 0 ? fail(c, r) : 0;
 }
@@ -707,7 +753,7 @@ static int do_qfsinfo(struct backend_ctx *c, const struct op *op, uint64_t *byte
 	struct nfs_statvfs_64 sv;
 	(void)op;
 	(void)bytes;
-	int r = nfs_statvfs64(nc->nfs, nc->tree, &sv);
+	int r = libnfs.nfs_statvfs64(nc->nfs, nc->tree, &sv);
 	return r < 0 ? fail(c, r) : 0;
 }
 
@@ -721,7 +767,7 @@ static int set_times(struct backend_ctx *c, const char *path, const struct nfs_s
 		{ .tv_sec = (time_t)st->nfs_atime, .tv_usec = (suseconds_t)(st->nfs_atime_nsec / 1000) },
 		{ .tv_sec = (time_t)st->nfs_mtime, .tv_usec = (suseconds_t)(st->nfs_mtime_nsec / 1000) },
 	};
-	int r = nfs_utimes(nc->nfs, path, tv);
+	int r = libnfs.nfs_utimes(nc->nfs, path, tv);
 	return r < 0 ? fail(c, r) : 0;
 }
 
@@ -734,7 +780,7 @@ static int do_sfileinfo(struct backend_ctx *c, const struct op *op, uint64_t *by
 	if (op->flags & OPF_BYPATH) {
 		if ((e = path1(c, op)))
 			return e;
-		r = nfs_stat64(nc->nfs, nc->p1, &st);
+		r = libnfs.nfs_stat64(nc->nfs, nc->p1, &st);
 		if (r < 0)
 			return fail(c, r);
 		return set_times(c, nc->p1, &st);
@@ -762,7 +808,7 @@ static int do_find_first(struct backend_ctx *c, const struct op *op, uint64_t *b
 	if ((e = path1(c, op)))
 		return e;
 	if (!(op->flags & OPF_WILDCARD)) {
-		r = nfs_lstat64(nc->nfs, nc->p1, &st);
+		r = libnfs.nfs_lstat64(nc->nfs, nc->p1, &st);
 		return r < 0 ? fail(c, r) : 0;
 	}
 	/* p1 is BASE/[DIR/]PATTERN: the pattern is after the last '/' */
@@ -771,15 +817,15 @@ static int do_find_first(struct backend_ctx *c, const struct op *op, uint64_t *b
 	memcpy(nc->p2, nc->p1, (size_t)(slash - nc->p1));
 	nc->p2[slash - nc->p1] = '\0';
 	struct nfsdir *d;
-	r = nfs_opendir(nc->nfs, nc->p2[0] ? nc->p2 : "/", &d);
+	r = libnfs.nfs_opendir(nc->nfs, nc->p2[0] ? nc->p2 : "/", &d);
 	if (r < 0)
 		return fail(c, r);
 	uint32_t matches = 0, maxcnt = op->arg ? op->arg : UINT32_MAX;
 	struct nfsdirent *de;
-	while (matches < maxcnt && (de = nfs_readdir(nc->nfs, d)))
+	while (matches < maxcnt && (de = libnfs.nfs_readdir(nc->nfs, d)))
 		if (fnmatch(pat, de->name, FNM_CASEFOLD) == 0)
 			matches++;
-	nfs_closedir(nc->nfs, d);
+	libnfs.nfs_closedir(nc->nfs, d);
 	return matches ? 0 : ENOENT;
 }
 
@@ -795,7 +841,7 @@ static int do_writex(struct backend_ctx *c, const struct op *op, uint64_t *bytes
 	if (e)
 		return e;
 	if (c->opts->fsync_write) {
-		int r = nfs_fsync(nc->nfs, h->fh);
+		int r = libnfs.nfs_fsync(nc->nfs, h->fh);
 		if (r < 0)
 			return fail(c, r);
 	}
@@ -813,7 +859,7 @@ static int do_readx(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
 		return EBADF;
 	if (!h->fh)
 		return EISDIR;
-	int n = nfs_pread(nc->nfs, h->fh, op->off, op->len, c->iobuf);
+	int n = libnfs.nfs_pread(nc->nfs, h->fh, op->off, op->len, c->iobuf);
 	if (n < 0)
 		return fail(c, n);
 	if (op->flags & OPF_ANYSIZE) {
@@ -837,14 +883,14 @@ static int do_flush(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
 	if (!h->fh)
 		return 0;  /* a directory: NFS servers commit namespace changes
 			    * before they reply; there is nothing to send */
-	int r = nfs_fsync(nc->nfs, h->fh);
+	int r = libnfs.nfs_fsync(nc->nfs, h->fh);
 	return r < 0 ? fail(c, r) : 0;
 }
 
 /* mkdir path unless it is a directory already (EEXIST); libnfs result */
 static int mkdir_once(struct nfs_context *nfs, const char *path)
 {
-	int r = nfs_mkdir2(nfs, path, 0777);
+	int r = libnfs.nfs_mkdir2(nfs, path, 0777);
 	return r == -EEXIST ? 0 : r;
 }
 
@@ -867,11 +913,11 @@ static int nfs_client_open(struct backend_ctx *c)
 	if (gethostname(nc->host, sizeof(nc->host) - 1) < 0 || !nc->host[0])
 		strcpy(nc->host, "kbench");
 	snprintf(nc->owner, sizeof(nc->owner), "kbench pid %ld client %u", (long)getpid(), c->id);
-	int r = nfs_mount(nc->nfs, u->server, u->path);
-	nfs_destroy_url(u);
+	int r = libnfs.nfs_mount(nc->nfs, u->server, u->path);
+	libnfs.nfs_destroy_url(u);
 	if (r < 0) {
 		fprintf(stderr, "kbench load: client %u: cannot mount %s: %s\n", c->id, t->url,
-			nfs_get_error(nc->nfs));
+			libnfs.nfs_get_error(nc->nfs));
 		return -r;
 	}
 	nc->rootlen = strlen(t->dir);
@@ -905,7 +951,7 @@ static void nfs_close_all(struct backend_ctx *c)
 		if (h->open && h->fh && !c->dead && kb_now_ns() < until) {
 			if (h->locks)
 				nlm_unlock_all(c, h);
-			int r = c->dead ? 0 : nfs_close(nc->nfs, h->fh);  /* COMMIT when dirty */
+			int r = c->dead ? 0 : libnfs.nfs_close(nc->nfs, h->fh);  /* COMMIT when dirty */
 			if (r < 0 && lost(-r, nc->nfs))
 				c->dead = 1;
 		}
@@ -927,9 +973,9 @@ static void nfs_client_close(struct backend_ctx *c)
 		return;
 	}
 	if (nc->nlm)
-		rpc_destroy_context(nc->nlm);
+		libnfs.rpc_destroy_context(nc->nlm);
 	if (nc->nfs)
-		nfs_destroy_context(nc->nfs);
+		libnfs.nfs_destroy_context(nc->nfs);
 	free(nc->h);
 	free(nc);
 }
@@ -993,16 +1039,16 @@ static void target_free(struct nfs_target *t)
 static int note_dir(struct nfs_context *nfs, struct nfs_target *t, const char *cmd)
 {
 	struct nfsdir *d;
-	int r = nfs_opendir(nfs, t->dir[0] ? t->dir : "/", &d);
+	int r = libnfs.nfs_opendir(nfs, t->dir[0] ? t->dir : "/", &d);
 	if (r < 0) {
 		fprintf(stderr, "%s: -D %s: cannot list it on %s: %s\n", cmd, t->dir[0] ? t->dir : "/",
-			t->url, nfs_get_error(nfs));
+			t->url, libnfs.nfs_get_error(nfs));
 		return -1;
 	}
 	struct nfsdirent *de;
 	size_t cap = 0;
 	int rc = 0;
-	while ((de = nfs_readdir(nfs, d))) {
+	while ((de = libnfs.nfs_readdir(nfs, d))) {
 		if (!strcmp(de->name, ".") || !strcmp(de->name, ".."))
 			continue;
 		if (t->nnoted == cap) {
@@ -1021,7 +1067,7 @@ static int note_dir(struct nfs_context *nfs, struct nfs_target *t, const char *c
 		}
 		t->nnoted++;
 	}
-	nfs_closedir(nfs, d);
+	libnfs.nfs_closedir(nfs, d);
 	if (rc)
 		fprintf(stderr, "%s: out of memory\n", cmd);
 	return rc;
@@ -1035,14 +1081,14 @@ static struct nfs_context *mount_once(const char *url, const char *cmd)
 	struct nfs_context *nfs = nfs_open_context(url, cmd, &u);
 	if (!nfs)
 		return NULL;
-	int r = nfs_mount(nfs, u->server, u->path);
-	nfs_destroy_url(u);
+	int r = libnfs.nfs_mount(nfs, u->server, u->path);
+	libnfs.nfs_destroy_url(u);
 	if (r < 0) {
-		const char *msg = nfs_get_error(nfs);
+		const char *msg = libnfs.nfs_get_error(nfs);
 		fprintf(stderr, "%s: --nfs %s: cannot mount the export: %s%s\n", cmd, url, msg,
 			msg && !strcmp(msg, "nfs_service failed") ?
 			" (no NFS server answers there, or it closed the connection)" : "");
-		nfs_destroy_context(nfs);
+		libnfs.nfs_destroy_context(nfs);
 		return NULL;
 	}
 	return nfs;
@@ -1084,6 +1130,11 @@ static int nfs_prepare(struct backend_opts *o, unsigned nclients, const char *cm
 		return cli_usage_error(cmd, "-D %s: not a path inside the export (no '..', "
 				       "shorter than %d bytes)", o->directory, PATH_MAX - 64);
 	}
+	/* the options are good: now the library, before anything is sent */
+	if (libnfs_load(cmd) < 0) {
+		target_free(t);
+		return KB_EXIT_USAGE;
+	}
 	struct nfs_context *nfs = mount_once(o->nfs_url, cmd);
 	if (!nfs) {
 		target_free(t);
@@ -1092,27 +1143,27 @@ static int nfs_prepare(struct backend_opts *o, unsigned nclients, const char *cm
 	int status = 0;
 	if (o->directory) {
 		struct nfs_stat_64 st;
-		int r = nfs_stat64(nfs, t->dir[0] ? t->dir : "/", &st);
+		int r = libnfs.nfs_stat64(nfs, t->dir[0] ? t->dir : "/", &st);
 		if (r < 0 || !S_ISDIR(st.nfs_mode)) {
 			fprintf(stderr, "%s: -D %s: %s on %s\n", cmd, o->directory,
-				r < 0 ? nfs_get_error(nfs) : "not a directory", o->nfs_url);
+				r < 0 ? libnfs.nfs_get_error(nfs) : "not a directory", o->nfs_url);
 			status = KB_EXIT_USAGE;
 		} else if (note_dir(nfs, t, cmd) < 0) {
 			status = KB_EXIT_USAGE;
 		}
 	} else {
 		snprintf(t->dir, sizeof(t->dir), "/kbench-%ld", (long)getpid());
-		int r = nfs_mkdir2(nfs, t->dir, 0777);
+		int r = libnfs.nfs_mkdir2(nfs, t->dir, 0777);
 		if (r < 0) {
 			fprintf(stderr, "%s: --nfs %s: cannot make %s in the export: %s\n", cmd,
-				o->nfs_url, t->dir + 1, nfs_get_error(nfs));
+				o->nfs_url, t->dir + 1, libnfs.nfs_get_error(nfs));
 			status = KB_EXIT_USAGE;
 		} else {
 			t->made_dir = 1;
 		}
 	}
 	/* the clients make their own connections: none is shared across fork */
-	nfs_destroy_context(nfs);
+	libnfs.nfs_destroy_context(nfs);
 	if (status) {
 		target_free(t);
 		return status;
@@ -1155,21 +1206,21 @@ static int nfs_cleanup(struct backend_opts *o, unsigned nclients, const char *cm
 		}
 		struct nfsdir *d;
 		buf[dl] = '\0';
-		if (r >= 0 && (r = nfs_opendir(nfs, dl ? buf : "/", &d)) >= 0) {
+		if (r >= 0 && (r = libnfs.nfs_opendir(nfs, dl ? buf : "/", &d)) >= 0) {
 			struct nfsdirent *de;
-			while ((de = nfs_readdir(nfs, d)) && r >= 0) {
+			while ((de = libnfs.nfs_readdir(nfs, d)) && r >= 0) {
 				if (!strcmp(de->name, ".") || !strcmp(de->name, "..") || noted(t, de->name))
 					continue;
 				size_t n = (size_t)snprintf(buf, sizeof(buf), "%s/%s", t->dir, de->name);
 				r = n < sizeof(buf) ? rm_tree(nfs, buf, n, 0, 1) : -ENAMETOOLONG;
 			}
-			nfs_closedir(nfs, d);
+			libnfs.nfs_closedir(nfs, d);
 		}
 	}
 	if (r < 0)
 		fprintf(stderr, "%s: cannot remove the run's files from %s on %s: %s\n", cmd,
-			t->dir[0] ? t->dir + 1 : "the export's root", t->url, nfs_get_error(nfs));
-	nfs_destroy_context(nfs);
+			t->dir[0] ? t->dir + 1 : "the export's root", t->url, libnfs.nfs_get_error(nfs));
+	libnfs.nfs_destroy_context(nfs);
 	return r < 0 ? -1 : 0;
 }
 
@@ -1181,12 +1232,12 @@ static void nfs_release(struct backend_opts *o)
 		 * RMDIR, which leaves one that holds anything) */
 		struct nfs_url *u = NULL;
 		struct nfs_context *nfs = nfs_open_context(t->url, "kbench load", &u);
-		if (nfs && nfs_mount(nfs, u->server, u->path) == 0)
-			nfs_rmdir(nfs, t->dir);
+		if (nfs && libnfs.nfs_mount(nfs, u->server, u->path) == 0)
+			libnfs.nfs_rmdir(nfs, t->dir);
 		if (u)
-			nfs_destroy_url(u);
+			libnfs.nfs_destroy_url(u);
 		if (nfs)
-			nfs_destroy_context(nfs);
+			libnfs.nfs_destroy_context(nfs);
 	}
 	target_free(o->target);
 	o->target = NULL;

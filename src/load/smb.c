@@ -51,6 +51,54 @@ const struct backend smb_backend = {
 #include <sys/time.h>
 #include <unistd.h>
 #include <libsmbclient.h>
+#include "sys/dynlib.h"
+
+/* libsmbclient is not linked into kbench: prepare() dlopens
+ * SMBCLIENT_SONAME (what configure read from libsmbclient.so) and fills
+ * this table once, before any client forks, so a run of another backend
+ * never maps Samba's ~100 objects.  Each call below is libsmb.NAME(...),
+ * NAME being the function of libsmbclient.h whose type the pointer has. */
+#define LIBSMB_FUNCTIONS(X) \
+	X(smbc_new_context) X(smbc_init_context) X(smbc_free_context) \
+	X(smbc_setDebug) X(smbc_setLogCallback) X(smbc_setOptionUserData) \
+	X(smbc_getOptionUserData) X(smbc_setFunctionAuthDataWithContext) \
+	X(smbc_setOptionUseKerberos) X(smbc_setOptionFallbackAfterKerberos) \
+	X(smbc_setOptionUseCCache) X(smbc_setOptionNoAutoAnonymousLogin) \
+	X(smbc_setTimeout) X(smbc_setFunctionCheckServer) X(smbc_setPort) \
+	X(smbc_getFunctionOpen) X(smbc_getFunctionRead) X(smbc_getFunctionWrite) \
+	X(smbc_getFunctionLseek) X(smbc_getFunctionClose) X(smbc_getFunctionStat) \
+	X(smbc_getFunctionFstat) X(smbc_getFunctionFstatVFS) \
+	X(smbc_getFunctionFtruncate) X(smbc_getFunctionUtimes) \
+	X(smbc_getFunctionOpendir) X(smbc_getFunctionReaddir) \
+	X(smbc_getFunctionClosedir) X(smbc_getFunctionRename) \
+	X(smbc_getFunctionUnlink) X(smbc_getFunctionMkdir) X(smbc_getFunctionRmdir)
+
+static struct {
+#define LIBSMB_POINTER(name) __typeof__(name) *name;
+	LIBSMB_FUNCTIONS(LIBSMB_POINTER)
+#undef LIBSMB_POINTER
+} libsmb;
+
+/* dlopen libsmbclient and resolve the table, once.  Returns 0, or -1
+ * after one line on stderr naming the library and dlerror(). */
+static int libsmb_load(const char *cmd)
+{
+	static void *h;
+	if (h)
+		return 0;
+	void *so = dynlib_open(SMBCLIENT_SONAME, cmd, "-B smb");
+	if (!so)
+		return -1;
+	void *p;
+#define LIBSMB_RESOLVE(name) \
+	if (!(p = dynlib_sym(so, SMBCLIENT_SONAME, #name, cmd, "-B smb"))) \
+		return -1; \
+	libsmb.name = (__typeof__(libsmb.name))p;
+	LIBSMB_FUNCTIONS(LIBSMB_RESOLVE)
+#undef LIBSMB_RESOLVE
+	h = so;
+	return 0;
+}
 
 /* NTCreateX create_options and dispositions (MS-SMB), as fileio.c */
 #define FILE_DIRECTORY_FILE 0x0001
@@ -165,7 +213,7 @@ static int url_path1(struct smb_client *sc, const struct backend_ctx *c, const s
 static void auth_fn(SMBCCTX *x, const char *srv, const char *shr, char *wg, int wglen,
 		    char *un, int unlen, char *pw, int pwlen)
 {
-	const struct smb_target *t = smbc_getOptionUserData(x);
+	const struct smb_target *t = libsmb.smbc_getOptionUserData(x);
 	(void)srv;
 	(void)shr;
 	if (t->domain[0])
@@ -198,25 +246,25 @@ static int keep_server(SMBCCTX *x, SMBCSRV *srv)
  * Returns it, or NULL with errno. */
 static SMBCCTX *new_context(struct smb_target *t)
 {
-	SMBCCTX *x = smbc_new_context();
+	SMBCCTX *x = libsmb.smbc_new_context();
 	if (!x)
 		return NULL;
-	smbc_setDebug(x, 0);
-	smbc_setLogCallback(x, NULL, quiet_log);
-	smbc_setOptionUserData(x, t);
-	smbc_setFunctionAuthDataWithContext(x, auth_fn);
-	smbc_setOptionUseKerberos(x, 0);
-	smbc_setOptionFallbackAfterKerberos(x, 0);
-	smbc_setOptionUseCCache(x, 0);
+	libsmb.smbc_setDebug(x, 0);
+	libsmb.smbc_setLogCallback(x, NULL, quiet_log);
+	libsmb.smbc_setOptionUserData(x, t);
+	libsmb.smbc_setFunctionAuthDataWithContext(x, auth_fn);
+	libsmb.smbc_setOptionUseKerberos(x, 0);
+	libsmb.smbc_setOptionFallbackAfterKerberos(x, 0);
+	libsmb.smbc_setOptionUseCCache(x, 0);
 	/* a refused login fails; it does not become an anonymous one */
-	smbc_setOptionNoAutoAnonymousLogin(x, 1);
-	smbc_setTimeout(x, SMB_TIMEOUT_MS);
-	smbc_setFunctionCheckServer(x, keep_server);
+	libsmb.smbc_setOptionNoAutoAnonymousLogin(x, 1);
+	libsmb.smbc_setTimeout(x, SMB_TIMEOUT_MS);
+	libsmb.smbc_setFunctionCheckServer(x, keep_server);
 	if (t->port)
-		smbc_setPort(x, (uint16_t)t->port);
-	if (!smbc_init_context(x)) {
+		libsmb.smbc_setPort(x, (uint16_t)t->port);
+	if (!libsmb.smbc_init_context(x)) {
 		int e = errno ? errno : EINVAL;
-		smbc_free_context(x, 1);
+		libsmb.smbc_free_context(x, 1);
 		errno = e;
 		return NULL;
 	}
@@ -412,14 +460,14 @@ static int do_unlink(struct backend_ctx *c, const struct op *op, uint64_t *bytes
 static int tree_remove(SMBCCTX *x, char *url, size_t len, int keep_top, int *dead)
 {
 	errno = 0;
-	SMBCFILE *d = smbc_getFunctionOpendir(x)(x, url);
+	SMBCFILE *d = libsmb.smbc_getFunctionOpendir(x)(x, url);
 	if (!d) {
 		int e = errno ? errno : EIO;
 		if (e == ENOENT)
 			return 0;
 		if (e == ENOTDIR) {
 			errno = 0;
-			return smbc_getFunctionUnlink(x)(x, url) < 0 ? (errno ? errno : EIO) : 0;
+			return libsmb.smbc_getFunctionUnlink(x)(x, url) < 0 ? (errno ? errno : EIO) : 0;
 		}
 		if (lost(e))
 			*dead = 1;
@@ -427,7 +475,7 @@ static int tree_remove(SMBCCTX *x, char *url, size_t len, int keep_top, int *dea
 	}
 	int rc = 0;
 	struct smbc_dirent *de;
-	while (!rc && (de = smbc_getFunctionReaddir(x)(x, d))) {
+	while (!rc && (de = libsmb.smbc_getFunctionReaddir(x)(x, d))) {
 		if (!strcmp(de->name, ".") || !strcmp(de->name, ".."))
 			continue;
 		size_t n = len;
@@ -438,7 +486,7 @@ static int tree_remove(SMBCCTX *x, char *url, size_t len, int keep_top, int *dea
 			e = tree_remove(x, url, n, 0, dead);
 		} else if (!e) {
 			errno = 0;
-			if (smbc_getFunctionUnlink(x)(x, url) < 0 && errno != ENOENT)
+			if (libsmb.smbc_getFunctionUnlink(x)(x, url) < 0 && errno != ENOENT)
 				e = errno ? errno : EIO;
 		}
 		url[len] = '\0';
@@ -448,11 +496,11 @@ static int tree_remove(SMBCCTX *x, char *url, size_t len, int keep_top, int *dea
 			rc = e;
 		}
 	}
-	smbc_getFunctionClosedir(x)(x, d);
+	libsmb.smbc_getFunctionClosedir(x)(x, d);
 	if (rc || keep_top)
 		return rc;
 	errno = 0;
-	if (smbc_getFunctionRmdir(x)(x, url) < 0 && errno != ENOENT) {
+	if (libsmb.smbc_getFunctionRmdir(x)(x, url) < 0 && errno != ENOENT) {
 		rc = errno ? errno : EIO;
 		if (lost(rc))
 			*dead = 1;
@@ -699,23 +747,23 @@ static int smb_client_open(struct backend_ctx *c)
 	sc->x = new_context(t);
 	if (!sc->x)
 		return errno ? errno : EIO;
-	sc->open = smbc_getFunctionOpen(sc->x);
-	sc->read = smbc_getFunctionRead(sc->x);
-	sc->write = smbc_getFunctionWrite(sc->x);
-	sc->lseek = smbc_getFunctionLseek(sc->x);
-	sc->close = smbc_getFunctionClose(sc->x);
-	sc->stat = smbc_getFunctionStat(sc->x);
-	sc->fstat = smbc_getFunctionFstat(sc->x);
-	sc->fstatvfs = smbc_getFunctionFstatVFS(sc->x);
-	sc->ftruncate = smbc_getFunctionFtruncate(sc->x);
-	sc->utimes = smbc_getFunctionUtimes(sc->x);
-	sc->opendir = smbc_getFunctionOpendir(sc->x);
-	sc->readdir = smbc_getFunctionReaddir(sc->x);
-	sc->closedir = smbc_getFunctionClosedir(sc->x);
-	sc->rename = smbc_getFunctionRename(sc->x);
-	sc->unlink = smbc_getFunctionUnlink(sc->x);
-	sc->mkdir = smbc_getFunctionMkdir(sc->x);
-	sc->rmdir = smbc_getFunctionRmdir(sc->x);
+	sc->open = libsmb.smbc_getFunctionOpen(sc->x);
+	sc->read = libsmb.smbc_getFunctionRead(sc->x);
+	sc->write = libsmb.smbc_getFunctionWrite(sc->x);
+	sc->lseek = libsmb.smbc_getFunctionLseek(sc->x);
+	sc->close = libsmb.smbc_getFunctionClose(sc->x);
+	sc->stat = libsmb.smbc_getFunctionStat(sc->x);
+	sc->fstat = libsmb.smbc_getFunctionFstat(sc->x);
+	sc->fstatvfs = libsmb.smbc_getFunctionFstatVFS(sc->x);
+	sc->ftruncate = libsmb.smbc_getFunctionFtruncate(sc->x);
+	sc->utimes = libsmb.smbc_getFunctionUtimes(sc->x);
+	sc->opendir = libsmb.smbc_getFunctionOpendir(sc->x);
+	sc->readdir = libsmb.smbc_getFunctionReaddir(sc->x);
+	sc->closedir = libsmb.smbc_getFunctionClosedir(sc->x);
+	sc->rename = libsmb.smbc_getFunctionRename(sc->x);
+	sc->unlink = libsmb.smbc_getFunctionUnlink(sc->x);
+	sc->mkdir = libsmb.smbc_getFunctionMkdir(sc->x);
+	sc->rmdir = libsmb.smbc_getFunctionRmdir(sc->x);
 
 	sc->root_len = strlen(t->root_url);
 	memcpy(sc->root, t->root_url, sc->root_len + 1);
@@ -771,7 +819,7 @@ static void smb_client_close(struct backend_ctx *c)
 	if (sc->x) {
 		if (sc->treedir)
 			sc->closedir(sc->x, sc->treedir);
-		smbc_free_context(sc->x, 1);
+		libsmb.smbc_free_context(sc->x, 1);
 	}
 	free(sc->h);
 	free(sc);
@@ -1012,13 +1060,13 @@ static void wipe(struct smb_target *t)
 static int note_dir(SMBCCTX *x, struct smb_target *t)
 {
 	errno = 0;
-	SMBCFILE *d = smbc_getFunctionOpendir(x)(x, t->root_url);
+	SMBCFILE *d = libsmb.smbc_getFunctionOpendir(x)(x, t->root_url);
 	if (!d)
 		return errno ? errno : EIO;
 	struct smbc_dirent *de;
 	size_t cap = 0;
 	int e = 0;
-	while (!e && (de = smbc_getFunctionReaddir(x)(x, d))) {
+	while (!e && (de = libsmb.smbc_getFunctionReaddir(x)(x, d))) {
 		if (!strcmp(de->name, ".") || !strcmp(de->name, ".."))
 			continue;
 		if (t->nnoted == cap) {
@@ -1036,7 +1084,7 @@ static int note_dir(SMBCCTX *x, struct smb_target *t)
 		else
 			t->nnoted++;
 	}
-	smbc_getFunctionClosedir(x)(x, d);
+	libsmb.smbc_getFunctionClosedir(x)(x, d);
 	return e;
 }
 
@@ -1045,11 +1093,11 @@ static int note_dir(SMBCCTX *x, struct smb_target *t)
 static void say_new_names(SMBCCTX *x, const struct smb_target *t, const char *cmd)
 {
 	errno = 0;
-	SMBCFILE *d = smbc_getFunctionOpendir(x)(x, t->root_url);
+	SMBCFILE *d = libsmb.smbc_getFunctionOpendir(x)(x, t->root_url);
 	if (!d)
 		return;
 	struct smbc_dirent *de;
-	while ((de = smbc_getFunctionReaddir(x)(x, d))) {
+	while ((de = libsmb.smbc_getFunctionReaddir(x)(x, d))) {
 		if (!strcmp(de->name, ".") || !strcmp(de->name, ".."))
 			continue;
 		size_t i;
@@ -1060,7 +1108,7 @@ static void say_new_names(SMBCCTX *x, const struct smb_target *t, const char *cm
 			fprintf(stderr, "%s: -B smb: %s/%s was not there before the run and stays "
 				"(shared paths are not cleaned up over SMB)\n", cmd, t->shown, de->name);
 	}
-	smbc_getFunctionClosedir(x)(x, d);
+	libsmb.smbc_getFunctionClosedir(x)(x, d);
 }
 
 static int smb_prepare(struct backend_opts *o, unsigned nclients, const char *cmd)
@@ -1104,6 +1152,11 @@ static int smb_prepare(struct backend_opts *o, unsigned nclients, const char *cm
 		snprintf(t->dir, sizeof(t->dir), "kbench-%ld", (long)getpid());
 		t->made_dir = 1;
 	}
+	/* the options are good: now the library, before anything is sent */
+	if (libsmb_load(cmd) < 0) {
+		wipe(t);
+		return KB_EXIT_USAGE;
+	}
 
 	SMBCCTX *x = new_context(t);
 	if (!x) {
@@ -1118,27 +1171,27 @@ static int smb_prepare(struct backend_opts *o, unsigned nclients, const char *cm
 	url_append(url, &n, t->share);
 	int status = KB_EXIT_OK;
 	errno = 0;
-	if (smbc_getFunctionStat(x)(x, url, &st) < 0) {
+	if (libsmb.smbc_getFunctionStat(x)(x, url, &st) < 0) {
 		say_unreached(t, errno ? errno : EIO, cmd);
 		status = KB_EXIT_USAGE;
 	}
 	set_root_url(t);
 	if (!status && t->made_dir) {
 		errno = 0;
-		if (smbc_getFunctionMkdir(x)(x, t->root_url, 0777) < 0) {
+		if (libsmb.smbc_getFunctionMkdir(x)(x, t->root_url, 0777) < 0) {
 			fprintf(stderr, "%s: -B smb: cannot make %s: %s\n", cmd, t->shown,
 				strerror(errno ? errno : EIO));
 			status = KB_EXIT_USAGE;
 		}
 	} else if (!status) {
 		errno = 0;
-		if (smbc_getFunctionStat(x)(x, t->root_url, &st) < 0 || !S_ISDIR(st.st_mode)) {
+		if (libsmb.smbc_getFunctionStat(x)(x, t->root_url, &st) < 0 || !S_ISDIR(st.st_mode)) {
 			fprintf(stderr, "%s: -D %s: %s\n", cmd, t->shown,
 				errno ? strerror(errno) : "not a directory");
 			status = KB_EXIT_USAGE;
 		} else {
 			n = (size_t)snprintf(url, sizeof(url), "%s/clients", t->root_url);
-			t->had_clients = n < sizeof(url) && smbc_getFunctionStat(x)(x, url, &st) == 0;
+			t->had_clients = n < sizeof(url) && libsmb.smbc_getFunctionStat(x)(x, url, &st) == 0;
 			int e = note_dir(x, t);
 			if (e) {
 				fprintf(stderr, "%s: -D %s: cannot list it: %s\n", cmd, t->shown,
@@ -1148,7 +1201,7 @@ static int smb_prepare(struct backend_opts *o, unsigned nclients, const char *cm
 		}
 	}
 	/* the clients make their own connections: none is inherited */
-	smbc_free_context(x, 1);
+	libsmb.smbc_free_context(x, 1);
 	if (status) {
 		wipe(t);
 		return status;
@@ -1179,13 +1232,13 @@ static int smb_cleanup(struct backend_opts *o, unsigned nclients, const char *cm
 		if (!e && !t->had_clients &&
 		    (size_t)snprintf(url, sizeof(url), "%s/clients", t->root_url) < sizeof(url)) {
 			errno = 0;
-			if (smbc_getFunctionRmdir(x)(x, url) < 0 && errno != ENOENT)
+			if (libsmb.smbc_getFunctionRmdir(x)(x, url) < 0 && errno != ENOENT)
 				e = errno ? errno : EIO;
 		}
 		if (!e && !dead)
 			say_new_names(x, t, cmd);
 	}
-	smbc_free_context(x, 1);
+	libsmb.smbc_free_context(x, 1);
 	if (e) {
 		fprintf(stderr, "%s: -B smb: could not remove everything the run made in %s: %s\n",
 			cmd, t->shown, strerror(e));

@@ -12,6 +12,10 @@
 # the NFS and MOUNT ports (nfsport=, mountport=); it finds NLM's through
 # the portmapper.
 . "$(dirname "$0")/lib.sh"
+# a sanitizer build: -B nfs dlopens libnfs, as load-smb.sh says (its
+# dynamic TLS and GCC 13's and older __tls_get_addr interceptor)
+ASAN_OPTIONS="${ASAN_OPTIONS:-}${ASAN_OPTIONS:+:}intercept_tls_get_addr=0"
+export ASAN_OPTIONS
 
 GPID="" RPCB="" STATD="" REGISTERED="" NLM=false
 stop_servers() {

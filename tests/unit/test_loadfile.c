@@ -346,6 +346,47 @@ static void test_huge_line(void **state)
 	free(text);
 }
 
+static void test_lines_across_reads(void **state)
+{
+	(void)state;
+	/* lines that straddle the reader's chunks, and a comment longer
+	 * than its first buffer (the unread part moved, the buffer grown):
+	 * every line is seen whole, in order, the last one without '\n' */
+	size_t nclose = 3000, nflush = 20000, ncomment = 700 << 10;
+	const char *cl = "Close 7 NT_STATUS_OK\n", *fl = "Flush 7 NT_STATUS_OK\n";
+	size_t cap = (nclose + nflush) * 32 + ncomment + 64, at = 0;
+	char *text = malloc(cap);
+	assert_non_null(text);
+	for (size_t i = 0; i < nclose; i++)
+		at += (size_t)sprintf(text + at, "%s", cl);
+	text[at++] = '#';
+	memset(text + at, 'c', ncomment);
+	at += ncomment;
+	text[at++] = '\n';
+	for (size_t i = 0; i < nflush; i++)
+		at += (size_t)sprintf(text + at, "%s", fl);
+	at += (size_t)sprintf(text + at, "Close 7 NT_STATUS_OK");
+	struct program prog;
+	struct op *ops;
+	char *errs;
+	assert_int_equal(parse(text, at, &prog, &ops, &errs), 0);
+	assert_int_equal(prog.nops, nclose + nflush + 1);
+	assert_int_equal(prog.nlines, nclose + nflush + 2);
+	assert_int_equal(prog.ncomments, 1);
+	assert_int_equal(ops[nclose - 1].code, OP_CLOSE);
+	assert_int_equal(ops[nclose].code, OP_FLUSH);
+	assert_int_equal(ops[nclose].line, nclose + 2);
+	for (size_t i = nclose; i < nclose + nflush; i++)
+		if (ops[i].code != OP_FLUSH || ops[i].line != i + 2)
+			fail_msg("op %zu: code %d line %u", i, (int)ops[i].code, (unsigned)ops[i].line);
+	assert_int_equal(ops[nclose + nflush].code, OP_CLOSE);
+	assert_int_equal(ops[nclose + nflush].line, nclose + nflush + 2);
+	free(ops);
+	free(errs);
+	free(text);
+	prog_free(&prog);
+}
+
 static void test_lock_lengths_and_brackets(void **state)
 {
 	(void)state;
@@ -687,6 +728,7 @@ int main(void)
 		cmocka_unit_test(test_dbench2_and_dbench1),
 		cmocka_unit_test(test_dbench1_trace_forms),
 		cmocka_unit_test(test_max_io_never_shrinks),
+		cmocka_unit_test(test_lines_across_reads),
 		cmocka_unit_test(test_path_rewrite),
 		cmocka_unit_test(test_missing_file),
 	};
