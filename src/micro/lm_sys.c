@@ -2,8 +2,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * lat_syscall (null, read/write, stat, open), lat_select (100 files, 100
- * TCP sockets), lat_sig (install, catch, catch less send, prot) and lat_proc (fork,
- * exec, sh) as lmbench measures them; every figure in microseconds per
+ * TCP sockets), lat_sig (install, catch, catch less send, prot) and
+ * lat_proc (fork, exec, sh) as lmbench measures them; every figure in microseconds per
  * operation.  Files live in opts->tmpdir only.
  */
 #include "config.h"
