@@ -62,6 +62,12 @@ double harness_scale(enum harness_unit unit, double net_ns, uint64_t iters, doub
 	return NAN;
 }
 
+double harness_enough_ns(const struct micro_opts *o)
+{
+	double e = (o->enough_s > 0 ? o->enough_s : 0.005) * 1e9;
+	return o->place_ncpu ? e * HARNESS_PLACED_ENOUGH : e;
+}
+
 int harness_summarize(const double *v, unsigned n, struct micro_result *r)
 {
 	struct summary s;
@@ -140,7 +146,7 @@ static double interval(const struct harness_bench *b, uint64_t iters, char *why)
 int harness_measure(const struct micro_opts *o, const struct harness_bench *b,
 		    struct harness_samples *s, char *why)
 {
-	const double enough = (o->enough_s > 0 ? o->enough_s : 0.005) * 1e9;
+	const double enough = harness_enough_ns(o);
 	const uint64_t max_iters = b->max_iters ? b->max_iters : HARNESS_MAX_ITERS;
 	unsigned want = o->intervals ? o->intervals : 11;
 	if (want > HARNESS_MAX_INTERVALS)

@@ -3,7 +3,8 @@
  *
  * lmbench's method (lib_timing.c's benchmp, as its papers describe it):
  * run the operation once to warm up, then grow the repetition count until
- * one timed interval lasts at least "enough" (5 ms by default here), take
+ * one timed interval lasts at least "enough" (5 ms by default here; 100
+ * ms for a placed row, HARNESS_PLACED_ENOUGH below), take
  * the cost of reading the clock and of the empty loop away from every
  * interval, repeat the interval (11 times) and report the median.  lmbench
  * prints only the median; the harness also keeps the smallest, the largest
@@ -26,6 +27,16 @@
 #include <sys/types.h>
 
 #define HARNESS_MAX_INTERVALS 101
+
+/* A placed row's intervals (o->place_ncpu > 0: a test between processes,
+ * pinned) last at least this many times --enough: 100 ms by default.  On
+ * two CPUs every message wakes the other, idle CPU, and what that costs
+ * moves from one wake-up to the next (more so in a virtual machine, where
+ * the idle CPU has left to the host): 5 ms holds only some 100 of them,
+ * so intervals differed by 25-35% (CoV) and the median moved as much
+ * from run to run.  The longer interval averages over 20 times as many
+ * wake-ups; what one operation costs is measured as before. */
+#define HARNESS_PLACED_ENOUGH 20
 #define HARNESS_MAX_ITERS (UINT64_C(1) << 40)
 
 /* What one sample is reported in. */
@@ -88,6 +99,10 @@ double harness_scale(enum harness_unit unit, double net_ns, uint64_t iters, doub
  * sample_s = 0.  Returns 0, or -1 when n is 0 or a sample is not finite. */
 int harness_summarize(const double *v, unsigned n, struct micro_result *r);
 
+/* The shortest timed interval for o, in ns: o->enough_s (5 ms when 0),
+ * HARNESS_PLACED_ENOUGH times that when o->place_ncpu > 0. */
+double harness_enough_ns(const struct micro_opts *o);
+
 /* ---- measuring ---- */
 
 /* ns of one kb_now_ns() read (sys/clock.h), and ns of one empty loop
@@ -103,9 +118,9 @@ int micro_write_all(int fd, const void *buf, size_t n);
  * read.  Returns 0, or -1 with errno (EPIPE at end of file). */
 int micro_read_all(int fd, void *buf, size_t n);
 
-/* Measure b with o's enough_s and intervals (at most
- * HARNESS_MAX_INTERVALS): warm up, calibrate, then o->intervals timed
- * intervals into s.  Returns 0, or -1 with a reason in why (160 bytes):
+/* Measure b with o's intervals (at most HARNESS_MAX_INTERVALS), each of
+ * at least harness_enough_ns(o): warm up, calibrate, then o->intervals
+ * timed intervals into s.  Returns 0, or -1 with a reason in why (160 bytes):
  * the operation failed, or the overhead left nothing to measure. */
 int harness_measure(const struct micro_opts *o, const struct harness_bench *b,
 		    struct harness_samples *s, char *why);

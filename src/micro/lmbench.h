@@ -51,6 +51,10 @@ int lm_sig_install(const struct micro_test *t, const struct micro_opts *o, struc
 int lm_sig_catch(const struct micro_test *t, const struct micro_opts *o, struct micro_result *r);
 /* kill(getpid(), 0): the send's system call without a delivery */
 int lm_sig_send(const struct micro_test *t, const struct micro_opts *o, struct micro_result *r);
+/* lmbench's lat_sig catch: the round of lm_sig_catch less the median send of
+ * lm_sig_send, measured one after the other (us per signal; -1 and a reason
+ * in r->skipped when the send is not smaller than the round). */
+int lm_sig_hndl(const struct micro_test *t, const struct micro_opts *o, struct micro_result *r);
 int lm_sig_prot(const struct micro_test *t, const struct micro_opts *o, struct micro_result *r);
 /* lat_proc; arg is a const int * (enum lm_proc_kind). */
 enum lm_proc_kind { LM_PROC_FORK, LM_PROC_EXEC, LM_PROC_SH };

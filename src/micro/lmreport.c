@@ -33,7 +33,7 @@ static const struct table tables[] = {
 		{ "lat_syscall_null", "null", "call" }, { "lat_syscall_io", "null", "I/O" },
 		{ "lat_syscall_stat", "stat", "" }, { "lat_syscall_open", "open", "clos" },
 		{ "lat_select_tcp", "slct", "TCP" }, { "lat_sig_install", "sig", "inst" },
-		{ "lat_sig_catch", "sig", "hndl" }, { "lat_proc_fork", "fork", "proc" },
+		{ "lat_sig_hndl", "sig", "hndl" }, { "lat_proc_fork", "fork", "proc" },
 		{ "lat_proc_exec", "exec", "proc" }, { "lat_proc_shell", "sh", "proc" },
 		{ NULL, NULL, NULL } } },
 	{ "Context switching - times in microseconds - smaller is better", 0, 1, {
@@ -435,8 +435,9 @@ void lm_report_text(FILE *out, const struct lm_host *h, const struct micro_opts 
 	if (h->mhz_measured)
 		fprintf(out, "\n* Mhz measured (a chain of dependent adds): no figure in /proc/cpuinfo "
 			"or cpufreq\n");
-	fprintf(out, "\nlmbench tests: median of %u intervals of at least %g ms each, clock and "
-		"loop overhead subtracted; MB = 10^6 bytes\n", o->intervals, o->enough_s * 1e3);
+	fprintf(out, "\nlmbench tests: median of %u intervals of at least %g ms each (%g ms in "
+		"placed rows), clock and loop overhead subtracted; MB = 10^6 bytes\n", o->intervals,
+		o->enough_s * 1e3, o->enough_s * 1e3 * HARNESS_PLACED_ENOUGH);
 	fprintf(out, "%-22s %-16s %12s %-4s %12s %12s %7s\n", "test", "title", "median", "unit",
 		"min", "max", "CoV%");
 	for (size_t i = 0; i < n; i++) {

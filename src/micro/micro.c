@@ -301,8 +301,9 @@ static int write_json(const struct micro_cmd *m)
 			    "MB/s", "MB (10^6 bytes) per second", "KBps", "KB (1024 bytes) per second",
 			    "lps", "loops per second", "lpm", "loops per minute",
 			    "MWIPS", "millions of Whetstone instructions per second"));
-	json_object_set_new(doc, "params", json_pack("{s:s, s:f, s:i, s:f, s:b, s:i, s:s, s:o}",
+	json_object_set_new(doc, "params", json_pack("{s:s, s:f, s:f, s:i, s:f, s:b, s:i, s:s, s:o}",
 			    "family", m->family ? m->family : "all", "enough_s", o->enough_s,
+			    "enough_placed_s", o->enough_s * HARNESS_PLACED_ENOUGH,
 			    "intervals", (int)o->intervals, "duration_s", o->duration_s,
 			    "quick", o->quick, "copies", (int)o->copies, "baseline", m->base,
 			    "tests", names));

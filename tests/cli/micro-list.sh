@@ -8,7 +8,7 @@ PLACED="lat_ctx_2p_0k lat_ctx_2p_16k lat_ctx_2p_64k lat_ctx_8p_16k lat_ctx_8p_64
 lat_ctx_16p_16k lat_ctx_16p_64k lat_pipe lat_unix lat_udp lat_tcp lat_connect bw_pipe
 bw_unix bw_tcp"
 LM_TESTS="lat_syscall_null lat_syscall_io lat_syscall_stat lat_syscall_open
-lat_select_file lat_select_tcp lat_sig_install lat_sig_catch lat_sig_send lat_sig_prot
+lat_select_file lat_select_tcp lat_sig_install lat_sig_catch lat_sig_send lat_sig_hndl lat_sig_prot
 lat_proc_fork lat_proc_exec lat_proc_shell
 $(for t in $PLACED; do printf '%s_1cpu %s_2smt %s_2core ' $t $t $t; done)
 lat_fs_create_0k lat_fs_delete_0k
@@ -28,7 +28,7 @@ expect_out_grep "--list: null call is getppid in us" "^lat_syscall_null +lmbench
 expect_out_grep "--list: bandwidths in MB/s" "^bw_mem_rd +lmbench +MB/s "
 expect_out_grep "--list: memory latencies in ns" "^lat_mem_main +lmbench +ns "
 expect_out_grep "--list: the byte family too" "^byte_[a-z0-9_]+ +byte "
-expect_lines "--list: 78 lmbench tests" -eq 78 "$WORK/out" " lmbench "
+expect_lines "--list: 79 lmbench tests" -eq 79 "$WORK/out" " lmbench "
 expect_out_grep "--list: a placement in the line" "^lat_pipe_2core +lmbench +us +1-byte round trip .*; ends on two CPUs of different cores \\(lmbench lat_pipe\\)$"
 expect_out_grep "--list: BYTE's context switching placed" "^byte_context_1cpu +byte +lps .*both on one CPU"
 

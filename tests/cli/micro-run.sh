@@ -32,8 +32,10 @@ for k in ("kbench_version", "time", "params", "system", "results"):
     assert k in d, k
 assert d["params"]["quick"] is True and d["params"]["intervals"] == 5
 assert abs(d["params"]["enough_s"] - 0.001) < 1e-12
+# placed rows: intervals 20 times --enough
+assert abs(d["params"]["enough_placed_s"] - 0.02) < 1e-12
 tests = d["results"]["tests"]
-assert len(tests) == 78, len(tests)
+assert len(tests) == 79, len(tests)
 for t in tests:
     for k in ("name", "family", "title"):
         assert k in t, (t, k)
@@ -62,7 +64,8 @@ for t in tests:
             bad.append("%s unit %r higher_is_better %r" % (t["name"], t["unit"], t["higher_is_better"]))
 ran = [t["name"] for t in tests if "value" in t or "is not smaller than" in t.get("error", "")]
 for must in ("lat_syscall_null", "lat_syscall_io", "lat_pipe_1cpu", "lat_ctx_2p_0k_1cpu", "bw_mem_rd",
-             "lat_mem_l1", "lat_mem_rand_l1", "lat_mem_rand_main", "lat_proc_fork", "lat_fs_create_0k"):
+             "lat_mem_l1", "lat_mem_rand_l1", "lat_mem_rand_main", "lat_proc_fork", "lat_fs_create_0k",
+             "lat_sig_hndl"):
     if must not in ran:
         bad.append("%s gave no figure" % must)
 print("\n".join(bad))

@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <cmocka.h>
 
 static void assert_close(double got, double want, double eps)
@@ -236,6 +237,61 @@ static void run_failure_reason_kept(void **state)
 	assert_int_equal(f.afters, 1);
 }
 
+/* A placed row's intervals are HARNESS_PLACED_ENOUGH (20) times --enough */
+static void enough_of_placed_rows(void **state)
+{
+	(void)state;
+	struct micro_opts o = { .enough_s = 0.002 };
+	assert_close(harness_enough_ns(&o), 2e6, 0);
+	o.place_ncpu = 1;
+	assert_close(harness_enough_ns(&o), 4e7, 0);
+	o.place_ncpu = 2;
+	assert_close(harness_enough_ns(&o), 4e7, 0);
+	o.enough_s = 0;                       /* the default, 5 ms */
+	assert_close(harness_enough_ns(&o), 1e8, 0);
+	o.place_ncpu = 0;
+	assert_close(harness_enough_ns(&o), 5e6, 0);
+}
+
+/* Counting repetitions: a run() that does a fixed amount of work per
+ * repetition (a spin of 20 us on the clock), so the count the harness
+ * settles on says how long its intervals were: at least 1 ms / 20 us =
+ * 50 repetitions unplaced, at least 20 ms / 20 us = 1000 placed. */
+static int spin_run(void *ctx, uint64_t iters, char *why)
+{
+	(void)why;
+	for (uint64_t i = 0; i < iters; i++) {
+		struct timespec a, b;
+		clock_gettime(CLOCK_MONOTONIC, &a);
+		do
+			clock_gettime(CLOCK_MONOTONIC, &b);
+		while ((b.tv_sec - a.tv_sec) * 1000000000L + (b.tv_nsec - a.tv_nsec) < 20000);
+	}
+	++*(unsigned *)ctx;
+	return 0;
+}
+
+static void placed_intervals_longer(void **state)
+{
+	(void)state;
+	unsigned runs = 0;
+	struct micro_opts o = { .enough_s = 0.001, .intervals = 3 };
+	struct harness_bench b = { .run = spin_run, .ctx = &runs, .unit = HARNESS_US,
+				   .ops_per_iter = 1 };
+	static struct harness_samples s;
+	char why[160];
+	assert_int_equal(harness_measure(&o, &b, &s, why), 0);
+	assert_int_equal(s.n, 3);
+	assert_true(s.iters >= 50 && s.iters < 1000);
+	o.place_ncpu = 2;
+	assert_int_equal(harness_measure(&o, &b, &s, why), 0);
+	assert_int_equal(s.n, 3);
+	assert_true(s.iters >= 1000);
+	/* each sample is one repetition's time: at least the spin */
+	for (unsigned i = 0; i < s.n; i++)
+		assert_true(s.v[i] >= 20);
+}
+
 /* CPU lists as the kernel writes them, in the order given */
 static void place_lists(void **state)
 {
@@ -319,6 +375,8 @@ int main(void)
 		cmocka_unit_test(chain_points_back),
 		cmocka_unit_test(levels_from_curve),
 		cmocka_unit_test(run_failure_reason_kept),
+		cmocka_unit_test(enough_of_placed_rows),
+		cmocka_unit_test(placed_intervals_longer),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
