@@ -62,10 +62,17 @@ double harness_scale(enum harness_unit unit, double net_ns, uint64_t iters, doub
 	return NAN;
 }
 
+double harness_placed_enough_s(double enough_s)
+{
+	double e = enough_s * HARNESS_PLACED_ENOUGH;
+	double cap = enough_s > HARNESS_PLACED_CAP_S ? enough_s : HARNESS_PLACED_CAP_S;
+	return e < cap ? e : cap;
+}
+
 double harness_enough_ns(const struct micro_opts *o)
 {
-	double e = (o->enough_s > 0 ? o->enough_s : 0.005) * 1e9;
-	return o->place_ncpu ? e * HARNESS_PLACED_ENOUGH : e;
+	double e = o->enough_s > 0 ? o->enough_s : 0.005;
+	return (o->place_ncpu ? harness_placed_enough_s(e) : e) * 1e9;
 }
 
 int harness_summarize(const double *v, unsigned n, struct micro_result *r)

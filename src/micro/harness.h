@@ -29,7 +29,9 @@
 #define HARNESS_MAX_INTERVALS 101
 
 /* A placed row's intervals (o->place_ncpu > 0: a test between processes,
- * pinned) last at least this many times --enough: 100 ms by default.  On
+ * pinned) last at least this many times --enough, 100 ms by default, but
+ * never longer than HARNESS_PLACED_CAP_S or --enough, whichever is longer
+ * (so --enough 2 still means 2 s, not 40).  On
  * two CPUs every message wakes the other, idle CPU, and what that costs
  * moves from one wake-up to the next (more so in a virtual machine, where
  * the idle CPU has left to the host): 5 ms holds only some 100 of them,
@@ -37,6 +39,7 @@
  * from run to run.  The longer interval averages over 20 times as many
  * wake-ups; what one operation costs is measured as before. */
 #define HARNESS_PLACED_ENOUGH 20
+#define HARNESS_PLACED_CAP_S 0.1
 #define HARNESS_MAX_ITERS (UINT64_C(1) << 40)
 
 /* What one sample is reported in. */
@@ -100,8 +103,14 @@ double harness_scale(enum harness_unit unit, double net_ns, uint64_t iters, doub
 int harness_summarize(const double *v, unsigned n, struct micro_result *r);
 
 /* The shortest timed interval for o, in ns: o->enough_s (5 ms when 0),
- * HARNESS_PLACED_ENOUGH times that when o->place_ncpu > 0. */
+ * or harness_placed_enough_s() of it when o->place_ncpu > 0. */
 double harness_enough_ns(const struct micro_opts *o);
+
+/* A placed row's shortest interval, in seconds, for --enough enough_s
+ * (> 0): HARNESS_PLACED_ENOUGH x enough_s, at most the longer of
+ * HARNESS_PLACED_CAP_S and enough_s.  E.g. 5 ms -> 100 ms, 1 ms -> 20 ms,
+ * 50 ms -> 100 ms, 2 s -> 2 s. */
+double harness_placed_enough_s(double enough_s);
 
 /* ---- measuring ---- */
 

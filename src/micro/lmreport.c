@@ -437,7 +437,7 @@ void lm_report_text(FILE *out, const struct lm_host *h, const struct micro_opts 
 			"or cpufreq\n");
 	fprintf(out, "\nlmbench tests: median of %u intervals of at least %g ms each (%g ms in "
 		"placed rows), clock and loop overhead subtracted; MB = 10^6 bytes\n", o->intervals,
-		o->enough_s * 1e3, o->enough_s * 1e3 * HARNESS_PLACED_ENOUGH);
+		o->enough_s * 1e3, harness_placed_enough_s(o->enough_s) * 1e3);
 	fprintf(out, "%-22s %-16s %12s %-4s %12s %12s %7s\n", "test", "title", "median", "unit",
 		"min", "max", "CoV%");
 	for (size_t i = 0; i < n; i++) {

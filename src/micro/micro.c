@@ -303,7 +303,7 @@ static int write_json(const struct micro_cmd *m)
 			    "MWIPS", "millions of Whetstone instructions per second"));
 	json_object_set_new(doc, "params", json_pack("{s:s, s:f, s:f, s:i, s:f, s:b, s:i, s:s, s:o}",
 			    "family", m->family ? m->family : "all", "enough_s", o->enough_s,
-			    "enough_placed_s", o->enough_s * HARNESS_PLACED_ENOUGH,
+			    "enough_placed_s", harness_placed_enough_s(o->enough_s),
 			    "intervals", (int)o->intervals, "duration_s", o->duration_s,
 			    "quick", o->quick, "copies", (int)o->copies, "baseline", m->base,
 			    "tests", names));

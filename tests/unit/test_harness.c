@@ -237,7 +237,8 @@ static void run_failure_reason_kept(void **state)
 	assert_int_equal(f.afters, 1);
 }
 
-/* A placed row's intervals are HARNESS_PLACED_ENOUGH (20) times --enough */
+/* A placed row's intervals are HARNESS_PLACED_ENOUGH (20) times --enough,
+ * at most the longer of 100 ms and --enough */
 static void enough_of_placed_rows(void **state)
 {
 	(void)state;
@@ -251,6 +252,13 @@ static void enough_of_placed_rows(void **state)
 	assert_close(harness_enough_ns(&o), 1e8, 0);
 	o.place_ncpu = 0;
 	assert_close(harness_enough_ns(&o), 5e6, 0);
+	o.place_ncpu = 2;
+	o.enough_s = 0.05;                    /* 20 x 50 ms is capped at 100 ms */
+	assert_close(harness_enough_ns(&o), 1e8, 0);
+	o.enough_s = 2;                       /* --enough 2 s stays 2 s */
+	assert_close(harness_enough_ns(&o), 2e9, 0);
+	assert_close(harness_placed_enough_s(0.001), 0.02, 1e-12);
+	assert_close(harness_placed_enough_s(0.2), 0.2, 0);
 }
 
 /* Counting repetitions: a run() that does a fixed amount of work per
