@@ -145,7 +145,9 @@ static int next_line(struct parser *ps, struct linebuf *lb, char **line, int *eo
 		if (len > MAX_LINE)
 			break;
 		if (lb->at_eof) {
-			if (!len) {
+			/* after a read error (a cut gzip stream), what is left
+			 * is a cut line: the caller reports the error alone */
+			if (!len || ferror(lb->in)) {
 				*eof = 1;
 				return 0;
 			}

@@ -85,6 +85,10 @@ expect_out_grep "two gzip members read as one file" 'dbench1 format, valid'
 { cat "$WORK/trace.txt.gz"; echo garbage; } >"$WORK/tail.txt.gz"
 expect_rc "bytes after the gzip data refused" 2 "$KBENCH" load --check "$WORK/tail.txt.gz"
 expect_err_grep "and said" 'tail.txt.gz: 8 bytes after the end of the gzip data, which are not loadfile lines'
+# a cut gzip stream: the read error alone, not also its cut last line
+gzip -c "$KBENCH_TOP_SRCDIR/loadfiles/client.txt" | head -c 100000 >"$WORK/cut.txt.gz"
+expect_bad "a cut gzip loadfile: one line, the read error" '^.*cut.txt.gz: read error: gzip: [a-z ]+$' \
+    "$KBENCH" load --check "$WORK/cut.txt.gz"
 
 # a shipped loadfile by its bare name, from any directory
 (cd "$WORK" && "$KBENCH" load --check smallfiles.txt) >"$WORK/out" 2>"$WORK/err"
