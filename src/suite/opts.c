@@ -234,6 +234,13 @@ static int parse_numbers(struct suite *s)
 	if (s->server && s->backend && strcmp(s->backend, "sockio"))
 		return cli_usage_error(s->cmd, "--server is sockio's; -B %s takes no --server",
 				       s->backend);
+	/* what load would refuse in every run, refused before the first */
+	if (s->backend && !strcmp(s->backend, "nfs") && !s->nfs)
+		return cli_usage_error(s->cmd, "-B nfs needs --nfs nfs://SERVER/EXPORT");
+	if (s->backend && !strcmp(s->backend, "smb") && !s->smb_share)
+		return cli_usage_error(s->cmd, "-B smb needs --smb-share //SERVER/SHARE");
+	if (s->backend && !strcmp(s->backend, "sockio") && !s->server)
+		return cli_usage_error(s->cmd, "-B sockio needs --server HOST[:PORT]");
 	if (s->format && strcmp(s->format, "text") && strcmp(s->format, "benchstat"))
 		return cli_usage_error(s->cmd, "--format %s: give text or benchstat", s->format);
 	if (s->mpi && (!s->mpi[strspn(s->mpi, " \t")] || strlen(s->mpi) >= 1024))

@@ -69,8 +69,22 @@ int precheck_server(const struct suite *s, char *host, size_t hostlen, char *por
 		if (strncmp(s->nfs, "nfs://", 6))
 			return -1;
 		const char *h = s->nfs + 6;
-		return split_host(h, strcspn(h, "/?"), PRECHECK_NFS_PORT, host, hostlen, port,
-				  portlen);
+		int r = split_host(h, strcspn(h, "/?"), PRECHECK_NFS_PORT, host, hostlen, port,
+				   portlen);
+		/* the NFS port the URL names (nfsport=, as libnfs reads it) */
+		const char *q = strchr(s->nfs, '?');
+		while (r == 1 && q) {
+			q++;
+			if (!strncmp(q, "nfsport=", 8)) {
+				size_t n = strcspn(q + 8, "&");
+				if (!n || n >= portlen || strspn(q + 8, "0123456789") != n)
+					return -1;
+				memcpy(port, q + 8, n);
+				port[n] = '\0';
+			}
+			q = strchr(q, '&');
+		}
+		return r;
 	}
 	if (s->smb_share) {
 		if (strncmp(s->smb_share, "//", 2))

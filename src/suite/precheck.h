@@ -19,7 +19,8 @@
 #define PRECHECK_SMB_PORT "445"
 
 /* The host and port of a network load job's server from s's options:
- * --server HOST[:PORT] ([V6ADDR]:PORT too), --nfs nfs://SERVER[:PORT]/...,
+ * --server HOST[:PORT] ([V6ADDR]:PORT too), --nfs nfs://SERVER[:PORT]/...
+ * (its nfsport= comes first: the port libnfs connects to),
  * --smb-share //SERVER/SHARE.  Fills host and port (hostlen, portlen
  * bytes) and returns 1; 0 when no network backend is named; -1 when the
  * option's form is wrong (host empty). */

@@ -40,6 +40,11 @@ expect_bad "a micro test's tool missing" '^kbench suite: micro: the byte_shell t
     env PATH="$WORK/empty-path" "$KBENCH" suite --clients none --micro=byte_shell1 --runs 1 --pause 0 -o m.json
 expect_bad "a micro test this kbench lacks" "^kbench suite: --micro: this kbench's micro has no test 'lat_nosuch' \\(kbench micro --list names them\\)\$" \
     "$KBENCH" suite --clients none --micro=lat_syscall_null,lat_nosuch --runs 1 --pause 0 -o m.json
+for b in "nfs --nfs" "smb --smb-share" "sockio --server"; do
+    set -- $b
+    expect_bad "-B $1 without its $2: refused before the first run" "^kbench suite: -B $1 needs $2 " \
+        "$KBENCH" suite -B "$1" --clients 1 -t 1 --runs 1 --pause 0 -o m.json
+done
 expect_true "still no results file" test ! -e m.json
 
 # ---- option values ----

@@ -638,6 +638,12 @@ static void network_server_checked(void **state)
 	s->nfs = "nfs://filer/export";
 	assert_int_equal(precheck_server(s, host, sizeof(host), port, sizeof(port)), 1);
 	assert_string_equal(port, PRECHECK_NFS_PORT);
+	s->nfs = "nfs://filer/export?version=3&nfsport=20490&mountport=20491";
+	assert_int_equal(precheck_server(s, host, sizeof(host), port, sizeof(port)), 1);
+	assert_string_equal(host, "filer");
+	assert_string_equal(port, "20490");
+	s->nfs = "nfs://filer/export?nfsport=x1";
+	assert_int_equal(precheck_server(s, host, sizeof(host), port, sizeof(port)), -1);
 	s->nfs = NULL;
 	s->smb_share = "//nas/share";
 	assert_int_equal(precheck_server(s, host, sizeof(host), port, sizeof(port)), 1);
