@@ -179,15 +179,45 @@ struct nfs_client {
 	struct nfs_client *next;   /* on `abandoned` */
 };
 
-/* Clients whose connection was lost, kept to the process's end.  libnfs's
- * synchronous calls that end with the transport ("nfs_service failed")
- * leave their request queued, its callback data in the stack frame of the
- * call that has returned; nfs_destroy_context() would then complete it
- * there and corrupt whatever the stack holds now (seen as a SIGSEGV in
- * rpc_destroy_context after a server was killed mid-run).  Such a context
- * is not destroyed: the client's process ends soon after, and the list
- * keeps the memory reachable until then. */
+/* Contexts whose connection failed, kept to the process's end.  libnfs's
+ * synchronous calls that end with the transport ("nfs_service failed", a
+ * timeout) leave their request queued, its callback data in the stack
+ * frame of the call that has returned; nfs_destroy_context() would then
+ * complete it there and corrupt whatever the stack holds now (seen as a
+ * SIGSEGV in rpc_destroy_context after a server was killed mid-run).  Such
+ * a context is not destroyed: the process ends soon after (a client, or
+ * the parent after its cleanup), and the lists keep the memory reachable
+ * until then. */
 static struct nfs_client *abandoned;
+static struct kept_context {
+	struct nfs_context *nfs;
+	struct kept_context *next;
+} *kept;
+
+/* 1 if nfs's last error is the transport's: a message that names no
+ * NFS3ERR or MNT3ERR status from the server (libnfs keeps the last
+ * message; none is set before a failure). */
+static int transport_failed(struct nfs_context *nfs)
+{
+	const char *msg = libnfs.nfs_get_error(nfs);
+	return msg && *msg && !strstr(msg, "ERR");
+}
+
+/* nfs_destroy_context(nfs), or nfs kept on `kept` when its transport
+ * failed (above). */
+static void drop_context(struct nfs_context *nfs)
+{
+	if (transport_failed(nfs)) {
+		struct kept_context *k = malloc(sizeof(*k));
+		if (k) {
+			k->nfs = nfs;
+			k->next = kept;
+			kept = k;
+		}
+		return;  /* without memory for the node, the context is lost, not destroyed */
+	}
+	libnfs.nfs_destroy_context(nfs);
+}
 
 /* A new context for url, with kbench's timeouts; NULL after a line on
  * stderr.  *urlp receives the parsed URL (nfs_destroy_url it). */
@@ -967,7 +997,7 @@ static void nfs_client_close(struct backend_ctx *c)
 	if (!nc)
 		return;
 	c->priv = NULL;
-	if (c->dead && nc->nfs) {
+	if (nc->nfs && (c->dead || transport_failed(nc->nfs))) {
 		nc->next = abandoned;
 		abandoned = nc;
 		return;
@@ -981,21 +1011,23 @@ static void nfs_client_close(struct backend_ctx *c)
 }
 
 /* The version the URL asks for: 3 (libnfs's default, also when the URL
- * says none), 4, or 0 for any other value. */
+ * says none), 4, or 0 for any other value or for more than one version=
+ * (libnfs takes the last, so a first version=3 would hide a version=4). */
 static int url_version(const char *url)
 {
 	const char *q = strchr(url, '?');
+	int v = 3, seen = 0;
 	while (q) {
 		q++;
 		if (!strncmp(q, "version=", 8)) {
 			q += 8;
-			if ((q[0] == '3' || q[0] == '4') && (q[1] == '\0' || q[1] == '&'))
-				return q[0] - '0';
-			return 0;
+			if (seen++ || !((q[0] == '3' || q[0] == '4') && (q[1] == '\0' || q[1] == '&')))
+				return 0;
+			v = q[0] - '0';
 		}
 		q = strchr(q, '&');
 	}
-	return 3;
+	return v;
 }
 
 /* -D as a path inside the export: "" for its root, else "/a/b"; no ".."
@@ -1088,7 +1120,7 @@ static struct nfs_context *mount_once(const char *url, const char *cmd)
 		fprintf(stderr, "%s: --nfs %s: cannot mount the export: %s%s\n", cmd, url, msg,
 			msg && !strcmp(msg, "nfs_service failed") ?
 			" (no NFS server answers there, or it closed the connection)" : "");
-		libnfs.nfs_destroy_context(nfs);
+		drop_context(nfs);
 		return NULL;
 	}
 	return nfs;
@@ -1116,7 +1148,7 @@ static int nfs_prepare(struct backend_opts *o, unsigned nclients, const char *cm
 	t->version = url_version(o->nfs_url);
 	if (!t->version) {
 		target_free(t);
-		return cli_usage_error(cmd, "--nfs %s: version= takes 3 (or 4, which is refused)",
+		return cli_usage_error(cmd, "--nfs %s: version= takes 3 (or 4, which is refused), once",
 				       o->nfs_url);
 	}
 	if (t->version == 4) {
@@ -1163,7 +1195,7 @@ static int nfs_prepare(struct backend_opts *o, unsigned nclients, const char *cm
 		}
 	}
 	/* the clients make their own connections: none is shared across fork */
-	libnfs.nfs_destroy_context(nfs);
+	drop_context(nfs);
 	if (status) {
 		target_free(t);
 		return status;
@@ -1220,7 +1252,7 @@ static int nfs_cleanup(struct backend_opts *o, unsigned nclients, const char *cm
 	if (r < 0)
 		fprintf(stderr, "%s: cannot remove the run's files from %s on %s: %s\n", cmd,
 			t->dir[0] ? t->dir + 1 : "the export's root", t->url, libnfs.nfs_get_error(nfs));
-	libnfs.nfs_destroy_context(nfs);
+	drop_context(nfs);
 	return r < 0 ? -1 : 0;
 }
 
@@ -1237,7 +1269,7 @@ static void nfs_release(struct backend_opts *o)
 		if (u)
 			libnfs.nfs_destroy_url(u);
 		if (nfs)
-			libnfs.nfs_destroy_context(nfs);
+			drop_context(nfs);
 	}
 	target_free(o->target);
 	o->target = NULL;

@@ -246,6 +246,8 @@ expect_bad "a URL without an export" "--nfs 'nfs://127.0.0.1'" \
 expect_bad "version=4 is refused" 'version=4: libnfs.s NFSv4 client is not usable' \
     "$KBENCH" load -q -B nfs --nfs "nfs://127.0.0.1/export?version=4&nfsport=$NFSPORT" 1
 expect_bad "version=5" 'version= takes 3' "$KBENCH" load -q -B nfs --nfs "nfs://127.0.0.1/x?version=5" 1
+expect_bad "version= twice (libnfs would take the last: 4)" 'version= takes 3 .*once' \
+    "$KBENCH" load -q -B nfs --nfs "nfs://127.0.0.1/x?version=3&version=4&nfsport=$NFSPORT&mountport=$MNTPORT" 1
 expect_bad "an export the server refuses" 'cannot mount the export: .*MNT3ERR' \
     "$KBENCH" load -q -B nfs --nfs "nfs://127.0.0.1/no/such/export?version=3&nfsport=$NFSPORT&mountport=$MNTPORT" 1
 closed=$(free_port)
