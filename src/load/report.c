@@ -128,6 +128,9 @@ void load_report_text(FILE *f, const struct run_config *cfg, const struct load_p
 	}
 	fprintf(f, " (latencies in ms, over the %.2f s measured; MB = 10^6 bytes)\n",
 		res->measured_s);
+	if (res->steal_notable)
+		fprintf(f, "\nsteal: the hypervisor took up to %.1f%% of a CPU's time during the measured "
+			"window (steal in /proc/stat): not a quiet machine's figures\n", res->steal_pct);
 
 	if (cfg->prog->timed) {
 		if (res->late_ops)
@@ -314,6 +317,7 @@ json_t *load_report_json(const struct run_config *cfg, const struct load_params 
 		json_object_set_new(results, "memory", memory_json(res));
 		json_object_set_new(results, LOAD_JSON_OOM_KILLED, json_boolean(res->oom_killed));
 		json_object_set_new(results, "stuck_killed", json_integer(res->stuck));
+		json_object_set_new(results, "steal_pct", num_or_null(res->steal_pct));
 	}
 	json_t *unsup = results ? json_object() : NULL;
 	for (unsigned i = 0; unsup && i < OP_COUNT; i++)

@@ -12,6 +12,7 @@
 #include "load/signals.h"
 #include "sys/caches.h"
 #include "sys/memcg.h"
+#include "sys/steal.h"
 
 #include <errno.h>
 #include <math.h>
@@ -327,10 +328,21 @@ static uint64_t watch(const struct run_config *cfg, struct run_shared *sh, struc
 {
 	uint64_t t0 = sh->t0_ns, stop_at = 0, warm_bytes = 0, warm_t = 0, sec = 1;
 	int warm_seen = 0, killed = 0;
+	/* steal from the warm-up's end (seen within 20 ms) to the stop */
+	struct steal_snap st0 = { 0 }, st1 = { 0 };
+	uint64_t st0_at = 0, st1_at = 0;
 	while (p->alive) {
 		uint64_t tick = t0 + sec * 1000000000ull;
 		while (kb_now_ns() < tick && p->alive) {
+			if (!st0_at && kb_now_ns() >= sh->warm_end_ns) {
+				steal_take(&st0, NULL);
+				st0_at = kb_now_ns();
+			}
 			watch_step(cfg, sh, p, res, &stop_at, &killed);
+			if (st0_at && !st1_at && (stop_at || kb_now_ns() >= sh->end_ns)) {
+				steal_take(&st1, NULL);
+				st1_at = kb_now_ns();
+			}
 			uint64_t wake = kb_now_ns() + 20000000ull;
 			sleep_until(wake < tick ? wake : tick, NULL);
 		}
@@ -355,6 +367,18 @@ static uint64_t watch(const struct run_config *cfg, struct run_shared *sh, struc
 	uint64_t now = kb_now_ns();
 	if (!stop_at && sh->end_ns != UINT64_MAX && now < sh->end_ns)
 		stop_at = now;
+	if (st0_at && !st1_at) {
+		steal_take(&st1, NULL);
+		st1_at = kb_now_ns();
+	}
+	if (st1_at > st0_at) {
+		double wall = (double)(st1_at - st0_at) / 1e9;
+		long hz = sysconf(_SC_CLK_TCK);
+		res->steal_pct = steal_max_pct(&st0, &st1, NULL, 0, wall, hz, NULL);
+		res->steal_notable = steal_notable(res->steal_pct, wall, hz);
+	}
+	steal_free(&st0);
+	steal_free(&st1);
 	return stop_at;
 }
 
@@ -527,6 +551,7 @@ static int run_setup(const struct run_config *cfg, struct run_state *rs, struct 
 	memset(res, 0, sizeof(*res));
 	res->nprocs = nprocs;
 	res->mbps = NAN;
+	res->steal_pct = NAN;
 	/* the merged histograms (324 KiB) are made after the clients have gone:
 	 * allocated before the fork, every client would carry their pages */
 	res->hist = NULL;

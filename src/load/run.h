@@ -117,6 +117,10 @@ struct run_result {
 	char stuck_msg[64];       /* the first of them: "client 3 (pid 1234)" */
 	unsigned nprocs;
 	double measured_s;        /* length of the measured window, s (0: none) */
+	double steal_pct;         /* the largest share of one CPU's time the
+				   * hypervisor took during the measured window
+				   * (sys/steal.h), percent; NAN when not known */
+	int steal_notable;        /* steal_notable() of it: worth a line */
 	uint64_t ops;             /* ops in the window */
 	uint64_t bytes;           /* ReadX+WriteX bytes in the window */
 	double mbps;              /* bytes / 10^6 / measured_s, NAN if none */

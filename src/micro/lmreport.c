@@ -438,8 +438,12 @@ void lm_report_text(FILE *out, const struct lm_host *h, const struct micro_opts 
 	fprintf(out, "\nlmbench tests: median of %u intervals of at least %g ms each (%g ms in "
 		"placed rows), clock and loop overhead subtracted; MB = 10^6 bytes\n", o->intervals,
 		o->enough_s * 1e3, harness_placed_enough_s(o->enough_s) * 1e3);
-	fprintf(out, "%-22s %-16s %12s %-4s %12s %12s %7s\n", "test", "title", "median", "unit",
-		"min", "max", "CoV%");
+	/* steal%: what the hypervisor took of the row's CPUs (sys/steal.h) */
+	int steal = 0;
+	for (size_t i = 0; i < n; i++)
+		steal |= tests[i]->family == MICRO_LMBENCH && isfinite(res[i].steal_pct);
+	fprintf(out, "%-22s %-16s %12s %-4s %12s %12s %7s%s\n", "test", "title", "median", "unit",
+		"min", "max", "CoV%", steal ? "  steal%" : "");
 	for (size_t i = 0; i < n; i++) {
 		const struct micro_test *t = tests[i];
 		const struct micro_result *r = &res[i];
@@ -458,7 +462,12 @@ void lm_report_text(FILE *out, const struct lm_host *h, const struct micro_opts 
 		fmt_line(med, sizeof(med), r->value);
 		fmt_line(mn, sizeof(mn), r->min);
 		fmt_line(mx, sizeof(mx), r->max);
-		fprintf(out, "%-22s %-16s %12s %-4s %12s %12s %7s\n", t->name, t->title, med, t->unit,
-			mn, mx, cov);
+		char st[16] = "";
+		if (steal && isfinite(r->steal_pct))
+			snprintf(st, sizeof(st), "  %6.1f", r->steal_pct);
+		else if (steal)
+			snprintf(st, sizeof(st), "  %6s", "-");
+		fprintf(out, "%-22s %-16s %12s %-4s %12s %12s %7s%s\n", t->name, t->title, med, t->unit,
+			mn, mx, cov, st);
 	}
 }

@@ -30,7 +30,9 @@
 #include "micro/place.h"
 #include "micro/test.h"
 #include "result/result.h"
+#include "sys/clock.h"
 #include "sys/fsutil.h"
+#include "sys/steal.h"
 #include "result/sysinfo.h"
 
 #include <dirent.h>
@@ -275,6 +277,8 @@ static json_t *test_json(const struct micro_test *t, const struct micro_result *
 	json_object_set_new(o, "max", num_or_null(r->max));
 	json_object_set_new(o, "cov_pct", num_or_null(r->cov_pct));
 	json_object_set_new(o, "samples", json_integer(r->samples));
+	json_object_set_new(o, "steal_pct", num_or_null(r->steal_pct));
+	json_object_set_new(o, "run_s", num_or_null(r->run_s));
 	if (r->sample_s > 0)
 		json_object_set_new(o, "sample_s", json_real(r->sample_s));
 	return o;
@@ -539,6 +543,34 @@ static int place_test(const struct micro_cmd *m, const struct micro_test *t,
 	return 1;
 }
 
+/* Run t, placed as o says, and note in r->steal_pct what the hypervisor
+ * took of its CPUs meanwhile (NAN when /proc/stat cannot say).  Returns
+ * what t's run returns. */
+static int run_one(const struct micro_cmd *m, const struct micro_test *t,
+		   const struct micro_opts *o, struct micro_result *r)
+{
+	struct steal_snap a = { 0 }, b = { 0 };
+	int cpus[PLACE_MAX_CPUS];
+	unsigned n = 0;
+	if (o->place_ncpu)
+		for (; n < o->place_ncpu; n++)
+			cpus[n] = o->place_cpu[n];
+	else
+		for (; m->cpus && n < m->cpus->n; n++)
+			cpus[n] = m->cpus->c[n].cpu;
+	steal_take(&a, NULL);
+	uint64_t t0 = kb_now_ns();
+	int rc = t->run(t, o, r);
+	uint64_t t1 = kb_now_ns();
+	steal_take(&b, NULL);
+	r->run_s = (double)(t1 - t0) / 1e9;
+	if (n)
+		r->steal_pct = steal_max_pct(&a, &b, cpus, n, r->run_s, sysconf(_SC_CLK_TCK), NULL);
+	steal_free(&a);
+	steal_free(&b);
+	return rc;
+}
+
 /* Every chosen test, one after another in the temporary directory.  A
  * test that fails, or gives no positive finite figure, is noted in
  * m->failed with its reason (said on stderr) and the others still run.
@@ -552,7 +584,8 @@ static int run_tests(struct micro_cmd *m)
 		struct micro_result *r = &m->res[i];
 		memset(r, 0, sizeof(*r));
 		struct micro_opts o = m->o;
-		int rc = place_test(m, t, &o, r) ? t->run(t, &o, r) : 0;
+		r->steal_pct = NAN;
+		int rc = place_test(m, t, &o, r) ? run_one(m, t, &o, r) : 0;
 		if (o.place_ncpu)
 			unplace(m);
 		if (rc == 0 && !r->skipped[0] && !(isfinite(r->value) && r->value > 0)) {
@@ -569,6 +602,25 @@ static int run_tests(struct micro_cmd *m)
 		}
 	}
 	return status;
+}
+
+/* When the hypervisor surely took 1% or more of a test's CPUs' time
+ * (steal_notable), one line naming the test it took most from: such
+ * figures are not a quiet machine's. */
+static void steal_note(const struct micro_cmd *m)
+{
+	size_t worst = m->n;
+	long hz = sysconf(_SC_CLK_TCK);
+	for (size_t i = 0; i < m->n; i++)
+		if (!m->failed[i] && !m->res[i].skipped[0] &&
+		    steal_notable(m->res[i].steal_pct, m->res[i].run_s, hz) &&
+		    (worst == m->n || m->res[i].steal_pct > m->res[worst].steal_pct))
+			worst = i;
+	if (worst == m->n)
+		return;
+	fprintf(m->out, "\nsteal: the hypervisor took up to %.1f%% of a CPU's time from the tests "
+		"(most in %s; steal in /proc/stat): their figures are not a quiet machine's\n",
+		m->res[worst].steal_pct, m->sel[worst]->name);
 }
 
 /* lmbench's tables and lines, BYTE's report and index when a BYTE test
@@ -592,6 +644,7 @@ static int report(const struct micro_cmd *m)
 		else
 			byte_report_text(m->out, m->sel, m->res, m->n, m->base);
 	}
+	steal_note(m);
 	if (fflush(m->out) == EOF || ferror(m->out)) {
 		fprintf(stderr, "%s: cannot write the results to standard %s: %s\n", m->cmd,
 			m->out == stdout ? "output" : "error", strerror(errno));

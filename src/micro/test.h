@@ -62,6 +62,12 @@ struct micro_result {
 			       * (no figure is reported) */
 	unsigned place_ncpu;  /* the CPUs its placement used (set by micro.c): */
 	int place_cpu[2];     /* 0 when not placed (or skipped before it ran) */
+	double steal_pct;     /* set by micro.c: the largest share of one CPU's
+			       * time the hypervisor took while the test ran
+			       * (sys/steal.h), percent, over its placement's
+			       * CPUs, or over the CPUs kbench may use when it
+			       * is not placed; NAN when not known */
+	double run_s;         /* set by micro.c: the wall seconds the test ran */
 };
 
 struct micro_test;

@@ -36,6 +36,8 @@ assert abs(d["params"]["enough_s"] - 0.001) < 1e-12
 assert abs(d["params"]["enough_placed_s"] - 0.02) < 1e-12
 tests = d["results"]["tests"]
 assert len(tests) == 79, len(tests)
+cpu = open("/proc/stat").readline().split()
+steal_known = cpu[0] == "cpu" and len(cpu) >= 9
 for t in tests:
     for k in ("name", "family", "title"):
         assert k in t, (t, k)
@@ -62,6 +64,12 @@ for t in tests:
         want = {"us": False, "ns": False, "MB/s": True}.get(t["unit"])
         if want is None or t["higher_is_better"] != want:
             bad.append("%s unit %r higher_is_better %r" % (t["name"], t["unit"], t["higher_is_better"]))
+        # steal: a share of a CPU's time, known wherever /proc/stat has it
+        st = t.get("steal_pct", "absent")
+        if st == "absent" or (st is None and steal_known):
+            bad.append("%s steal_pct %r (/proc/stat has steal: %s)" % (t["name"], st, steal_known))
+        elif st is not None and not (isinstance(st, (int, float)) and st >= 0):
+            bad.append("%s steal_pct %r" % (t["name"], st))
 ran = [t["name"] for t in tests if "value" in t or "is not smaller than" in t.get("error", "")]
 for must in ("lat_syscall_null", "lat_syscall_io", "lat_pipe_1cpu", "lat_ctx_2p_0k_1cpu", "bw_mem_rd",
              "lat_mem_l1", "lat_mem_rand_l1", "lat_mem_rand_main", "lat_proc_fork", "lat_fs_create_0k",

@@ -1,0 +1,191 @@
+/* kbench - unit tests of the steal-time reader (sys/steal.h)
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The samples are shaped like /proc/stat of Linux 6.x: a "cpu" line of
+ * every CPU, "cpuN" lines (CPU 2 offline in the second sample), then the
+ * other counters.
+ */
+#include "config.h"
+#include "sys/steal.h"
+
+#include <errno.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+static const char stat_a[] =
+	"cpu  1861167 12101 2260093 1748767 133713 0 117907 28216 0 0\n"
+	"cpu0 910265 5941 1083701 971401 51340 0 42651 13174 0 0\n"
+	"cpu1 950902 6160 1176392 777365 82373 0 75256 15042 0 0\n"
+	"intr 123 4 5\n"
+	"ctxt 9876\n"
+	"cpufreq 1 2 3\n";
+
+/* 5 s later: cpu0 lost 175 ticks, cpu1 177 */
+static const char stat_b[] =
+	"cpu  1861169 12101 2260478 1749014 133713 0 117907 28568 0 0\n"
+	"cpu0 910266 5941 1083896 971529 51340 0 42651 13349 0 0\n"
+	"cpu1 950903 6160 1176581 777485 82373 0 75256 15219 0 0\n"
+	"intr 124 4 5\n";
+
+static void parses_per_cpu(void **state)
+{
+	(void)state;
+	struct steal_snap s = { 0 };
+	assert_int_equal(steal_parse(&s, stat_a, strlen(stat_a)), 0);
+	assert_int_equal(s.ok, 1);
+	assert_int_equal(s.ncpu, 2);
+	assert_int_equal(s.total, 28216);
+	assert_int_equal(s.cpu[0], 13174);
+	assert_int_equal(s.cpu[1], 15042);
+	steal_free(&s);
+	assert_int_equal(s.ok, 0);
+	assert_null(s.cpu);
+}
+
+static void shares(void **state)
+{
+	(void)state;
+	struct steal_snap a = { 0 }, b = { 0 };
+	assert_int_equal(steal_parse(&a, stat_a, strlen(stat_a)), 0);
+	assert_int_equal(steal_parse(&b, stat_b, strlen(stat_b)), 0);
+	int which = 7;
+	/* every CPU: cpu1's 177 ticks of 100 Hz in 5 s is 35.4% */
+	assert_float_equal(steal_max_pct(&a, &b, NULL, 0, 5.0, 100, &which), 35.4, 1e-9);
+	assert_int_equal(which, 1);
+	int c0 = 0;
+	assert_float_equal(steal_max_pct(&a, &b, &c0, 1, 5.0, 100, &which), 35.0, 1e-9);
+	assert_int_equal(which, 0);
+	/* backwards (the readings swapped) counts 0 */
+	assert_float_equal(steal_max_pct(&b, &a, NULL, 0, 5.0, 100, NULL), 0.0, 0);
+	/* a CPU neither lists, a bad wall time or tick rate: no figure */
+	int c5 = 5, cneg = -1;
+	assert_true(isnan(steal_max_pct(&a, &b, &c5, 1, 5.0, 100, &which)));
+	assert_int_equal(which, -1);
+	assert_true(isnan(steal_max_pct(&a, &b, &cneg, 1, 5.0, 100, NULL)));
+	assert_true(isnan(steal_max_pct(&a, &b, NULL, 0, 0.0, 100, NULL)));
+	assert_true(isnan(steal_max_pct(&a, &b, NULL, 0, NAN, 100, NULL)));
+	assert_true(isnan(steal_max_pct(&a, &b, NULL, 0, 5.0, 0, NULL)));
+	struct steal_snap none = { 0 };
+	assert_true(isnan(steal_max_pct(&none, &b, NULL, 0, 5.0, 100, NULL)));
+	steal_free(&a);
+	steal_free(&b);
+}
+
+static void offline_cpu(void **state)
+{
+	(void)state;
+	static const char t1[] = "cpu  0 0 0 0 0 0 0 30\ncpu0 0 0 0 0 0 0 0 10\n"
+				 "cpu3 0 0 0 0 0 0 0 20\n";
+	static const char t2[] = "cpu  0 0 0 0 0 0 0 90\ncpu0 0 0 0 0 0 0 0 40\n"
+				 "cpu3 0 0 0 0 0 0 0 50\n";
+	struct steal_snap a = { 0 }, b = { 0 };
+	assert_int_equal(steal_parse(&a, t1, sizeof(t1) - 1), 0);
+	assert_int_equal(steal_parse(&b, t2, sizeof(t2) - 1), 0);
+	assert_int_equal(a.ncpu, 4);
+	assert_true(a.cpu[1] == UINT64_MAX && a.cpu[2] == UINT64_MAX);
+	int which;
+	/* every CPU both list: 0 and 3, 30 ticks each in 1 s */
+	assert_float_equal(steal_max_pct(&a, &b, NULL, 0, 1.0, 100, &which), 30.0, 1e-9);
+	assert_int_equal(which, 0);
+	int c2 = 2;
+	assert_true(isnan(steal_max_pct(&a, &b, &c2, 1, 1.0, 100, NULL)));
+	steal_free(&a);
+	steal_free(&b);
+}
+
+static void refuses(void **state)
+{
+	(void)state;
+	static const char *bad[] = {
+		"cpu0 1 2 3 4 5 6 7 8\n",                /* no "cpu" line */
+		"cpu  1 2 3 4 5 6 7\n",                  /* 7 numbers: no steal */
+		"cpu  1 2 3 4 5 6 7 x\n",
+		"cpu  1 2 3 4 5 6 7 99999999999999999999\n",
+		"cpu  1 2 3 4 5 6 7 8\ncpu1 1 2 3\n",
+		"cpu  1 2 3 4 5 6 7 8\ncpu9999999 1 2 3 4 5 6 7 8\n",
+		"",
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct steal_snap s = { 0 };
+		errno = 0;
+		assert_int_equal(steal_parse(&s, bad[i], strlen(bad[i])), -1);
+		assert_int_equal(errno, EPROTO);
+		assert_int_equal(s.ok, 0);
+		assert_null(s.cpu);
+	}
+	/* the last line without its newline still counts */
+	struct steal_snap s = { 0 };
+	assert_int_equal(steal_parse(&s, "cpu  1 2 3 4 5 6 7 8", 20), 0);
+	assert_int_equal(s.total, 8);
+	steal_free(&s);
+}
+
+static void takes_a_file(void **state)
+{
+	(void)state;
+	char path[] = "/tmp/kbench-steal-XXXXXX";
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	/* bigger than the first read buffer: the reader must grow it */
+	size_t len = 0;
+	char *big = malloc(200000);
+	assert_non_null(big);
+	len += (size_t)sprintf(big, "cpu  1 2 3 4 5 6 7 8 9 10\n");
+	for (int c = 0; c < 2000; c++)
+		len += (size_t)sprintf(big + len, "cpu%d 1 2 3 4 5 6 7 %d 0 0\n", c, c * 3);
+	assert_int_equal(write(fd, big, len), (ssize_t)len);
+	close(fd);
+	struct steal_snap s = { 0 };
+	assert_int_equal(steal_take(&s, path), 0);
+	assert_int_equal(s.ncpu, 2000);
+	assert_int_equal(s.cpu[1999], 5997);
+	assert_int_equal(s.total, 8);
+	unlink(path);
+	errno = 0;
+	assert_int_equal(steal_take(&s, path), -1);
+	assert_int_equal(errno, ENOENT);
+	assert_int_equal(s.ok, 0);
+	free(big);
+	/* this machine's own file reads */
+	if (access("/proc/stat", R_OK) == 0) {
+		assert_int_equal(steal_take(&s, NULL), 0);
+		assert_true(s.ncpu >= 1);
+		steal_free(&s);
+	}
+}
+
+static void notable(void **state)
+{
+	(void)state;
+	/* 2 ticks of 100 Hz in 1 s: 2%, at least 1% */
+	assert_int_equal(steal_notable(2.0, 1.0, 100), 1);
+	/* 1 tick in 1 s may be a cut reading: not surely 1% */
+	assert_int_equal(steal_notable(1.0, 1.0, 100), 0);
+	/* 1 tick in 0.1 s reads 10%, but may be nothing */
+	assert_int_equal(steal_notable(10.0, 0.1, 100), 0);
+	assert_int_equal(steal_notable(20.0, 0.1, 100), 1);
+	assert_int_equal(steal_notable(NAN, 1.0, 100), 0);
+	assert_int_equal(steal_notable(50.0, 0.0, 100), 0);
+	assert_int_equal(steal_notable(50.0, 1.0, 0), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(parses_per_cpu),
+		cmocka_unit_test(shares),
+		cmocka_unit_test(offline_cpu),
+		cmocka_unit_test(refuses),
+		cmocka_unit_test(takes_a_file),
+		cmocka_unit_test(notable),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
