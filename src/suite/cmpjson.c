@@ -86,9 +86,15 @@ void cmp_print_json(FILE *out, const struct cmp *c)
 	for (size_t k = 0; k < c->nf; k++) {
 		char letter[2] = { (char)('A' + k), 0 };
 		json_t *label = json_object_get(c->f[k].doc, "label");
-		json_array_append_new(files, json_pack("{s:s, s:s, s:O}", "file", letter, "path",
+		const struct cmp_steal *st = &c->steal[k];
+		json_array_append_new(files, json_pack("{s:s, s:s, s:O, s:o}", "file", letter, "path",
 						       c->f[k].path, "label",
-						       label ? label : json_null()));
+						       label ? label : json_null(), "steal",
+						       st->notable ?
+						       json_pack("{s:f, s:f, s:i, s:s}", "pct",
+								 st->pct, "wall_s", st->wall_s,
+								 "run", (int)st->run, "test",
+								 st->test) : json_null()));
 		for (size_t i = 0; i < c->f[k].nt; i++) {
 			size_t where;
 			const struct sf_test *t = &c->f[k].t[i];

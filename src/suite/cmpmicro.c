@@ -27,7 +27,7 @@ static json_t *copy_or_null(const json_t *v)
 	return v ? json_deep_copy(v) : json_null();
 }
 
-json_t *cmpmicro_as_suite(const json_t *doc)
+json_t *cmpmicro_as_suite(json_t *doc)
 {
 	const json_t *tests = json_object_get(json_object_get(doc, "results"), "tests"), *t;
 	if (!json_is_array(tests))
@@ -65,9 +65,10 @@ json_t *cmpmicro_as_suite(const json_t *doc)
 		}
 		if (has)
 			json_array_append_new(json_object_get(row, "runs"),
-					      json_pack("{s:f, s:O, s:f}", "value", json_number_value(v),
-							"started", time ? time : json_null(),
-							"seconds", 0.0));
+					      json_pack("{s:f, s:O, s:f, s:O}", "value",
+							json_number_value(v), "started",
+							time ? time : json_null(), "seconds", 0.0,
+							"document", doc));
 		else
 			json_object_set(row, "skipped", skipped);
 	}

@@ -26,12 +26,14 @@ int cmpmicro_is_micro(const json_t *doc);
 /* A results document (kind "suite", schema 1) holding doc's figures:
  * kbench_version, time, label "micro", system, params of doc, and tests
  * (name, params {command "micro", family, title}, unit,
- * higher_is_better, one run {value, started: doc's time, seconds 0}, or
- * "skipped" and no run), as kbench suite records a micro run.  doc's
- * tests without a name, or with neither a finite value nor a reason,
- * are left out.  Returns a new reference, or NULL when out of memory or
- * doc has no results.tests array. */
-json_t *cmpmicro_as_suite(const json_t *doc);
+ * higher_is_better, one run {value, started: doc's time, seconds 0,
+ * document: doc itself}, or "skipped" and no run), as kbench suite records
+ * a micro run (so compare finds each test's steal_pct and run_s in the
+ * run's document, as in a suite's).  doc's tests without a name, or with
+ * neither a finite value nor a reason, are left out.  Returns a new
+ * reference (whose runs hold references to doc), or NULL when out of
+ * memory or doc has no results.tests array. */
+json_t *cmpmicro_as_suite(json_t *doc);
 
 /* lmbench's summary of the lmbench tests of files f[0..nf-1] to out: one
  * row per run of each file (its host and kernel from the file's system),

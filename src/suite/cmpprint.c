@@ -298,3 +298,20 @@ void cmp_print_lkml(FILE *out, const struct cmp *c)
 		"%g%%)\n", c->method == CMP_UTEST ? "medians" : "means",
 		c->method == CMP_UTEST ? "the Mann-Whitney U test" : "Welch's t-test", c->conf);
 }
+
+void cmp_print_steal(FILE *out, const struct cmp *c)
+{
+	int first = 1;
+	for (size_t k = 0; k < c->nf; k++) {
+		const struct cmp_steal *s = &c->steal[k];
+		if (!s->notable)
+			continue;
+		fputs(first ? "\nsteal: " : "steal: ", out);
+		first = 0;
+		esc_put(out, c->f[k].path, 0);
+		fprintf(out, ": the hypervisor took up to %.1f%% of a CPU's time in run %zu of ",
+			s->pct, s->run);
+		esc_put(out, s->test, 0);
+		fputs(" (steal in /proc/stat): its figures are not a quiet machine's\n", out);
+	}
+}

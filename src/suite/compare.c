@@ -31,6 +31,7 @@
 #include "suite/cmpmicro.h"
 #include "suite/escape.h"
 #include "suite/plot.h"
+#include "sys/steal.h"
 
 #include <errno.h>
 #include <math.h>
@@ -39,6 +40,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 /* The length of name without a trailing " mem=none" (no memory limit is
  * what a name without the dimension says too). */
@@ -146,6 +148,69 @@ static void fill_row(const struct cmp *c, struct cmp_row *r)
 	}
 }
 
+/* ---- steal: what the hypervisor took from the runs (sys/steal.h) ---- */
+
+/* Is a micro document's test name doc_name the test of row row_name,
+ * whose memory limit is mem (NULL: none): the same name, or row_name is
+ * doc_name with " mem=MEM" added (kbench suite's jobs.c)? */
+static bool micro_name_is(const char *doc_name, const char *row_name, const char *mem)
+{
+	size_t n = strlen(doc_name);
+	return !strcmp(doc_name, row_name) ||
+	       (mem && !strncmp(row_name, doc_name, n) && !strncmp(row_name + n, " mem=", 5) &&
+		!strcmp(row_name + n + 5, mem));
+}
+
+/* The steal one run's document records for the test of row: its share
+ * in *pct (percent) and the seconds it is a share of in *wall_s.
+ * Returns 0, or -1 when the document has none (cmp_steal_of). */
+static int run_steal(const json_t *doc, const json_t *row, double *pct, double *wall_s)
+{
+	const char *kind = json_string_value(json_object_get(doc, "kind"));
+	const json_t *results = json_object_get(doc, "results"), *src = NULL, *t;
+	const char *wall_key = NULL;
+	if (kind && !strcmp(kind, "load")) {
+		src = results;
+		wall_key = "measured_s";
+	} else if (kind && !strcmp(kind, "micro")) {
+		const char *name = json_string_value(json_object_get(row, "name"));
+		const char *mem = json_string_value(json_object_get(json_object_get(row, "params"),
+								     "mem_limit"));
+		size_t i;
+		json_array_foreach(json_object_get(results, "tests"), i, t) {
+			const char *n = json_string_value(json_object_get(t, "name"));
+			if (n && name && micro_name_is(n, name, mem)) {
+				src = t;
+				break;
+			}
+		}
+		wall_key = "run_s";
+	}
+	const json_t *p = json_object_get(src, "steal_pct"), *w = json_object_get(src, wall_key);
+	if (!json_is_number(p) || !json_is_number(w))
+		return -1;
+	*pct = json_number_value(p);
+	*wall_s = json_number_value(w);
+	return 0;
+}
+
+void cmp_steal_of(const struct suitefile *f, long ticks_per_s, struct cmp_steal *out)
+{
+	memset(out, 0, sizeof(*out));
+	for (size_t i = 0; i < f->nt; i++) {
+		const struct sf_test *t = &f->t[i];
+		size_t j;
+		const json_t *r;
+		json_array_foreach(json_object_get(t->row, "runs"), j, r) {
+			double pct, wall_s;
+			if (run_steal(json_object_get(r, "document"), t->row, &pct, &wall_s) < 0 ||
+			    !steal_notable(pct, wall_s, ticks_per_s) || (out->notable && pct <= out->pct))
+				continue;
+			*out = (struct cmp_steal){ true, pct, wall_s, j + 1, t->name };
+		}
+	}
+}
+
 /* ---- --by: one file split by a dimension of its names ---- */
 
 /* Where " DIM=" starts in name, and its value's length; NULL if absent. */
@@ -246,6 +311,8 @@ int cmp_split_by(const struct suitefile *f, const char *dim, struct suitefile *o
 int cmp_build(struct cmp *c)
 {
 	const struct suitefile *a = &c->f[0];
+	for (size_t k = 0; k < c->nf; k++)
+		cmp_steal_of(&c->f[k], c->ticks_per_s, &c->steal[k]);
 	c->rows = calloc(a->nt + 1, sizeof(*c->rows));
 	if (!c->rows)
 		return -1;
@@ -456,10 +523,12 @@ static int report(struct cmp *c, const struct cmp_opts *o)
 	}
 	if (!c->nrows) {
 		/* what each file holds, and why there is no comparison or chart */
-		if (o->json)
+		if (o->json) {
 			cmp_print_json(stdout, c);
-		else
+		} else {
 			cmp_print_table(stdout, c);
+			cmp_print_steal(stdout, c);
+		}
 		fflush(stdout);
 		char shown[300];
 		fprintf(stderr, "%s: no test of A (%s) is in %s: nothing to compare\n", c->cmd,
@@ -474,7 +543,10 @@ static int report(struct cmp *c, const struct cmp_opts *o)
 		cmp_print_lkml(stdout, c);
 	else
 		cmp_print_table(stdout, c);
-	cmpmicro_lmbench(stdout, c->f, c->nf);     /* lmbench's tables of micro runs */
+	if (!o->json) {
+		cmpmicro_lmbench(stdout, c->f, c->nf);     /* lmbench's tables of micro runs */
+		cmp_print_steal(stdout, c);
+	}
 	fflush(stdout);
 	return o->plot ? plot_write(c, o->plot) : 0;
 }
@@ -512,7 +584,11 @@ int cmd_compare(int argc, const char **argv)
 	struct cmp_opts o = { .sort = CMP_BY_FILE };
 	struct suitefile files[CMP_MAX_FILES];
 	struct suitefile whole;
-	struct cmp c = { .cmd = argv[0], .f = files, .nf = 0, .conf = 95, .method = CMP_UTEST };
+	/* the ticks of a document's steal are taken to be the reading
+	 * machine's USER_HZ (sysconf(_SC_CLK_TCK): 100 on Linux, on every
+	 * architecture); the documents do not record the writer's */
+	struct cmp c = { .cmd = argv[0], .f = files, .nf = 0, .conf = 95, .method = CMP_UTEST,
+			 .ticks_per_s = sysconf(_SC_CLK_TCK) };
 	poptContext ctx = NULL;
 
 	memset(&whole, 0, sizeof(whole));

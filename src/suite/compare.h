@@ -44,15 +44,41 @@ struct cmp_row {
 						   * has no runs or x_A is 0 (n/a) */
 };
 
+/* The run of one file the hypervisor took most from, among those whose
+ * steal surely reached 1% (steal_notable, sys/steal.h). */
+struct cmp_steal {
+	bool notable;                /* false: no run's steal surely reached 1%, or
+				      * none is recorded (disk, older kbench, null) */
+	double pct;                  /* the largest share of one CPU's time taken, percent */
+	double wall_s;               /* the seconds it is a share of: load's measured_s,
+				      * a micro test's run_s */
+	size_t run;                  /* that run, from 1, of test: */
+	const char *test;            /* its test's name, as compare shows it */
+};
+
 struct cmp {
 	const char *cmd;
 	struct suitefile *f;
 	size_t nf;
 	double conf;                 /* percent: 90, 95, 99 */
 	enum cmp_method method;      /* --test */
+	long ticks_per_s;            /* USER_HZ for steal_notable (0: no steal is noted) */
 	struct cmp_row *rows;        /* tests of A found in at least one other file */
 	size_t nrows;
+	struct cmp_steal steal[CMP_MAX_FILES];   /* each file's, filled by cmp_build */
 };
+
+/* The steal of file f's runs, into out: the run with the largest share
+ * of one CPU's time the hypervisor took (percent) among the runs where
+ * steal_notable(pct, wall_s, ticks_per_s) holds, ticks_per_s being
+ * USER_HZ.  A run's steal is read from its document: a load document's
+ * results.steal_pct over results.measured_s; a micro document's
+ * results.tests entry of the test (the row's name, or it less
+ * " mem=LIMIT" of its params.mem_limit) with its steal_pct over its
+ * run_s.  A document without them (disk, an older kbench), or with
+ * null or a value that is not a number, gives none.  out->notable is
+ * false when no run qualifies. */
+void cmp_steal_of(const struct suitefile *f, long ticks_per_s, struct cmp_steal *out);
 
 /* The test of f matching test `name` (unit `unit`) of file from: the same
  * name and unit, " mem=none" counting as no memory limit ("load 5" is
@@ -69,8 +95,9 @@ const struct sf_test *cmp_find_test(const struct suitefile *f, const struct suit
 
 /* Fill c->rows (nrows) from c->f[0..nf-1] (nf >= 1) at c->conf: every
  * test of A found in another file, with each file's summary, interval,
- * and for B, C, ... the change and the verdict.  Returns 0, or -1 when out
- * of memory.  The caller frees c->rows. */
+ * and for B, C, ... the change and the verdict; and c->steal[k] of every
+ * file (cmp_steal_of at c->ticks_per_s).  Returns 0, or -1 when out of
+ * memory.  The caller frees c->rows. */
 int cmp_build(struct cmp *c);
 
 enum cmp_order {
@@ -104,6 +131,13 @@ int cmp_split_by(const struct suitefile *f, const char *dim, struct suitefile *o
 void cmp_print_table(FILE *out, const struct cmp *c);
 void cmp_print_lkml(FILE *out, const struct cmp *c);
 void cmp_print_json(FILE *out, const struct cmp *c);
+
+/* After the table or the lkml lines: one line for each file whose
+ * c->steal[k] is notable, "steal: PATH: the hypervisor took up to 35.4%
+ * of a CPU's time in run 3 of TEST (steal in /proc/stat): its figures are
+ * not a quiet machine's" (PATH and TEST escaped), after a blank line;
+ * nothing when no file has one. */
+void cmp_print_steal(FILE *out, const struct cmp *c);
 
 /* Is test t of file k compared (found in A, or for A in another file)?
  * When it is not, *where is set to the index of another non-A file that

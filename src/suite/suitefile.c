@@ -74,6 +74,7 @@ int suitefile_test(const json_t *t, struct sf_test *out, char *why, size_t whyle
 	out->unit = json_string_value(junit);
 	out->higher_is_better = json_is_true(hib);
 	out->params = json_object_get(t, "params");
+	out->row = t;
 	out->v = malloc((json_array_size(runs) + 1) * sizeof(double));
 	if (!out->v) {
 		snprintf(why, whylen, "out of memory");

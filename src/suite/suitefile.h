@@ -28,6 +28,7 @@ struct sf_test {
 	const char *unit;       /* "MB/s" (10^6 bytes), "MiB/s" (2^20 bytes), a micro unit */
 	bool higher_is_better;
 	json_t *params;         /* the test's params object (borrowed) */
+	const json_t *row;      /* the test's tests[] entry itself (borrowed): its runs */
 	double *v;              /* the runs' figures, in file order (owned) */
 	size_t n;
 	struct summary sum;     /* of v[0..n-1] (summary_of), when summarised */
@@ -64,7 +65,7 @@ int suitefile_read(const char *cmd, const char *name, FILE *in, FILE *errs, bool
 		   struct suitefile *out);
 
 /* The one reader of a test's runs: the tests[] entry t into out (name,
- * unit, higher_is_better and params point into t), the "value" of every
+ * unit, higher_is_better, params and row point into t), the "value" of every
  * run into out->v (malloc'd: free it, also after a refusal), their
  * summary.  Checks the layout only (a name, a unit, higher_is_better,
  * runs, and a finite number for every value), not what a figure may be

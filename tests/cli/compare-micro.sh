@@ -108,6 +108,103 @@ assert r[3] == "B4" and r[4] == "2core" and r[6] == "203", r
 PY
 expect_no_grep "suites: no BYTE test in lmbench's tables" "$WORK/out" "^box .*1000000"
 
+# ---- steal: the run the hypervisor took most from, per file ----
+# mk_micro FILE NAME=VALUE/STEAL/RUN_S ...: a plain micro document; STEAL
+# "-" leaves steal_pct and run_s out (an older kbench), "null" is null
+mk_micro() {
+    python3 - "$@" <<'EOF2'
+import json, sys
+tests = []
+for spec in sys.argv[2:]:
+    name, rest = spec.split("=")
+    v, st, rs = rest.split("/")
+    t = {"name": name, "family": "lmbench", "title": name, "unit": "us",
+         "higher_is_better": False, "value": float(v)}
+    if st != "-":
+        t["steal_pct"] = None if st == "null" else float(st)
+        t["run_s"] = float(rs)
+    tests.append(t)
+doc = {"kbench_version": "0.1.0", "kind": "micro", "time": "2026-01-01T00:00:00Z",
+       "system": {"kernel": "6.1.0", "hostname": "box", "machine": "x86_64"},
+       "results": {"tests": tests}}
+json.dump(doc, open(sys.argv[1], "w"))
+EOF2
+}
+# lat_pipe_2core lost 35.44% of 2 s (a tick is 0.5% of it) and
+# lat_syscall_null 5%: the larger is named; lat_pipe_1cpu's 60% of 0.01 s
+# is less than one tick, not surely 1%, and is passed over
+mk_micro "$WORK/st-a.json" lat_syscall_null=0.2/5/1 lat_pipe_2core=5/35.44/2 lat_pipe_1cpu=3/60/0.01
+mk_micro "$WORK/st-low.json" lat_syscall_null=0.2/1.4/2 lat_pipe_2core=5/0.99/1000 lat_pipe_1cpu=3/0/1
+mk_micro "$WORK/st-old.json" lat_syscall_null=0.2/-/- lat_pipe_2core=5/-/- lat_pipe_1cpu=3/-/-
+mk_micro "$WORK/st-null.json" lat_syscall_null=0.2/null/1 lat_pipe_2core=5/null/2 lat_pipe_1cpu=3/null/1
+run "$KBENCH" compare "$WORK/st-old.json" "$WORK/st-a.json"
+expect_status "steal: micro documents: exit 0" 0
+expect_out_grep "steal: micro documents: the file, its run and test, one decimal" \
+    "^steal: $WORK/st-a\\.json: the hypervisor took up to 35\\.4% of a CPU.s time in run 1 of lat_pipe_2core \\(steal in /proc/stat\\): its figures are not a quiet machine.s\$"
+expect_lines "steal: micro documents: one line" -eq 1 "$WORK/out" '^steal: '
+expect_true "steal: micro documents: after lmbench's tables" \
+    test "$(grep -n '^steal: ' "$WORK/out" | cut -d: -f1)" -gt "$(grep -n 'L M B E N C H' "$WORK/out" | cut -d: -f1)"
+expect_empty_file "steal: micro documents: nothing on standard error" "$WORK/err"
+run "$KBENCH" compare "$WORK/st-low.json" "$WORK/st-old.json" "$WORK/st-null.json"
+expect_status "steal: below the rule, absent, null: exit 0" 0
+expect_no_grep "steal: below the rule, absent, null: no line" "$WORK/out" 'steal'
+expect_empty_file "steal: below the rule, absent, null: nothing on standard error" "$WORK/err"
+run "$KBENCH" compare --json "$WORK/st-a.json" "$WORK/st-null.json"
+expect_status "steal: micro documents --json: exit 0" 0
+expect_py "steal: --json is one document, with each file's steal" "$WORK/out" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+st = [f["steal"] for f in d["files"]]
+assert st[0] == {"pct": 35.44, "wall_s": 2.0, "run": 1, "test": "lat_pipe_2core"}, st
+assert st[1] is None, st
+PY
+expect_no_grep "micro documents --json: the document alone, no lmbench tables after it" "$WORK/out" 'L M B E N C H'
+# suite files of micro runs: each run's document holds every test, and a
+# row under a memory limit is the document's test with " mem=32M" added
+mk_suite() {
+    python3 - "$@" <<'EOF2'
+import json, sys
+path, steal = sys.argv[1], sys.argv[2]
+def micro(i):
+    tests = []
+    for name, v in (("lat_syscall_null", 0.2 + i / 100), ("lat_pipe_2core", 5.0 + i)):
+        t = {"name": name, "family": "lmbench", "title": name, "unit": "us",
+             "higher_is_better": False, "value": v}
+        if steal != "old":
+            # run 3 of lat_pipe_2core lost 35.44% of 2 s, run 2 of
+            # lat_syscall_null 12% of 1 s; "low": every share below the rule
+            big = {("lat_pipe_2core", 2): 35.44, ("lat_syscall_null", 1): 12.0}.get((name, i), 0.0)
+            t["steal_pct"] = None if steal == "null" else 1.2 if steal == "low" else big
+            t["run_s"] = 2.0 if name == "lat_pipe_2core" else 1.0
+        tests.append(t)
+    return {"kbench_version": "0.1.0", "kind": "micro", "time": "2026-01-01T00:00:00Z",
+            "results": {"tests": tests}}
+docs = [micro(i) for i in range(4)]
+rows = []
+for name in ("lat_syscall_null", "lat_pipe_2core"):
+    rows.append({"name": name + " mem=32M",
+                 "params": {"command": "micro", "family": "lmbench", "title": name,
+                            "mem_limit": "32M"},
+                 "unit": "us", "higher_is_better": False,
+                 "runs": [{"value": next(t["value"] for t in d["results"]["tests"]
+                                         if t["name"] == name),
+                           "started": "2026-01-01T00:00:00Z", "seconds": 3.0, "document": d}
+                          for d in docs]})
+doc = {"kbench_version": "0.1.0", "kind": "suite", "time": "2026-01-01T00:00:00Z",
+       "schema": 1, "label": steal, "command": ["kbench", "suite"], "cwd": "/",
+       "params": {"mem_limits": ["32M"]}, "system": {"kernel": "6.1.0", "hostname": "box",
+       "machine": "x86_64"}, "started": "2026-01-01T00:00:00Z", "finished": True,
+       "done": {}, "failures": [], "tests": rows}
+json.dump(doc, open(path, "w"))
+EOF2
+}
+for k in old steal low null; do mk_suite "$WORK/sm-$k.json" "$k"; done
+run "$KBENCH" compare "$WORK/sm-old.json" "$WORK/sm-steal.json" "$WORK/sm-low.json" "$WORK/sm-null.json"
+expect_status "steal: suites of micro runs: exit 0" 0
+expect_out_grep "steal: suites: the file, the run and the test of the largest" \
+    "^steal: $WORK/sm-steal\\.json: the hypervisor took up to 35\\.4% of a CPU.s time in run 3 of lat_pipe_2core mem=32M \\(steal in /proc/stat\\): its figures are not a quiet machine.s\$"
+expect_lines "steal: suites: one line, none for older, low or null steal" -eq 1 "$WORK/out" '^steal: '
+
 # ---- bad input: a micro document without results ----
 printf '{"kbench_version": "0.1.0", "kind": "micro", "time": "x"}\n' >"$WORK/bad.json"
 expect_bad "a micro document without results" \

@@ -123,6 +123,85 @@ if command -v gnuplot >/dev/null 2>&1; then
     expect_true "escapes: the picture shows the escapes" grep -qF 't\x1b]0;owned\x07 (u\x1b[1m)' esc.svg
 fi
 
+# ---- steal: a run the hypervisor took time from is said, per file ----
+# mk_load FILE LABEL TEST=STEAL/MEASURED,... ...: a results file of load
+# runs (figures 100, 101, ...) whose documents record results.steal_pct
+# over results.measured_s; "-" leaves both keys out (an older kbench),
+# "null" is a steal_pct of null
+mk_load() {
+    python3 - "$@" <<'EOF2'
+import json, sys
+path, label = sys.argv[1], sys.argv[2]
+tests = []
+for spec in sys.argv[3:]:
+    name, runs = spec.rsplit("=", 1)
+    rr = []
+    for i, r in enumerate(runs.split(",")):
+        res = {"throughput_MBps": 100.0 + i}
+        if r != "-":
+            st, ms = r.split("/")
+            res["steal_pct"] = None if st == "null" else float(st)
+            res["measured_s"] = float(ms)
+        rr.append({"value": 100.0 + i, "started": "2026-01-01T00:00:00Z", "seconds": 1.0,
+                   "document": {"kbench_version": "0.1.0", "kind": "load", "results": res}})
+    params = {"command": "load", "clients": int(name.split()[1])}
+    if " mem=" in name:
+        params["mem_limit"] = name.split(" mem=")[1]
+    tests.append({"name": name, "params": params, "unit": "MB/s", "higher_is_better": True,
+                  "runs": rr})
+doc = {"kbench_version": "0.1.0", "kind": "suite", "time": "2026-01-01T00:00:00Z",
+       "schema": 1, "label": label, "command": ["kbench", "suite"], "cwd": "/",
+       "params": {"timelimit_s": 60.0}, "system": {"kernel": label, "hostname": "h"},
+       "started": "2026-01-01T00:00:00Z", "finished": True, "done": {}, "failures": [],
+       "tests": tests}
+json.dump(doc, open(path, "w"))
+EOF2
+}
+# B: run 2 of load 1 lost 12.34% of 60 s, run 4 of load 5 3.06%: the
+# larger is named; the others' steal is below the rule (a tick of 1/100 s
+# is 1% of 1 s: 1.5% of 1 s is not surely 1%), null, or absent
+mk_load ld-a.json old "load 1=-,-,-,-,-" "load 5=-,-,-,-,-"
+mk_load ld-b.json new "load 1=0/60,12.34/60,0.2/60,0/60,0/60" "load 5=0/60,0/60,0/60,3.06/60,0/60"
+mk_load ld-low.json low "load 1=1.5/1,0.9/60,0.5/600,50/0,0/60" "load 5=null/60,-,-,-,-"
+mk_load ld-null.json null "load 1=null/60,null/60,null/60,null/60,null/60" "load 5=-,-,-,-,-"
+STEAL_B='^steal: ld-b\.json: the hypervisor took up to 12\.3% of a CPU.s time in run 2 of load 1 \(steal in /proc/stat\): its figures are not a quiet machine.s$'
+expect_rc "steal: compare, B with steal" 0 "$KBENCH" compare ld-a.json ld-b.json
+expect_out_grep "steal: B's largest notable steal is said: file, run, test, one decimal" "$STEAL_B"
+expect_lines "steal: one line, for B alone" -eq 1 "$WORK/out" '^steal: '
+expect_true "steal: the line comes last" test "$(tail -n 1 "$WORK/out" | cut -c1-7)" = "steal: "
+expect_out_grep "steal: the verdicts are as without it" '^ +B +5 +102\.0 +102\.0 .* \+0\.00%  ~ \(p=1\.000\)$'
+expect_empty_file "steal: nothing on standard error" "$WORK/err"
+expect_rc "steal: B first, as A" 0 "$KBENCH" compare ld-b.json ld-low.json ld-a.json
+expect_lines "steal: the file named wherever it stands, the others not" -eq 1 "$WORK/out" '^steal: ld-b\.json: .* run 2 of load 1 '
+expect_lines "steal: below the rule, no line" -eq 1 "$WORK/out" '^steal: '
+expect_rc "steal: below the rule, null, absent" 0 "$KBENCH" compare ld-low.json ld-null.json ld-a.json
+expect_no_grep "steal: no line for steal below the rule, null or absent" "$WORK/out" 'steal'
+expect_empty_file "steal: and nothing on standard error" "$WORK/err"
+expect_rc "steal: lkml" 0 "$KBENCH" compare --style lkml ld-a.json ld-b.json
+expect_out_grep "steal: after the lkml lines too" "$STEAL_B"
+expect_rc "steal: --json" 0 "$KBENCH" compare --json ld-a.json ld-b.json ld-low.json ld-null.json
+expect_py "steal: --json gives each file's steal, null without" "$WORK/out" <<'EOF2'
+import json, sys
+d = json.load(open(sys.argv[1]))
+st = [f["steal"] for f in d["files"]]
+assert st[0] is None and st[2] is None and st[3] is None, st
+assert st[1] == {"pct": 12.34, "wall_s": 60.0, "run": 2, "test": "load 1"}, st[1]
+EOF2
+expect_no_grep "steal: --json prints no text line" "$WORK/out" '^steal: '
+mk_results none-st.json x "load 2=1,2,3"
+expect_rc "steal: nothing in common, still said" 1 "$KBENCH" compare ld-b.json none-st.json
+expect_out_grep "steal: nothing in common, the line" "$STEAL_B"
+# --by mem: each limit is a file of its own, and so is its steal
+mk_load ld-by.json by "load 1 mem=none=0/60,0/60,0/60" "load 1 mem=32M=0/60,0/60,7.26/30"
+expect_rc "steal: --by mem" 0 "$KBENCH" compare --by mem ld-by.json
+expect_out_grep "steal: --by mem names the limit's file and the test as compared" '^steal: ld-by\.json mem=32M: the hypervisor took up to 7\.3% of a CPU.s time in run 3 of load 1 \(steal'
+expect_lines "steal: --by mem, one line" -eq 1 "$WORK/out" '^steal: '
+# names from the file and the file's name escaped
+python3 -c 'import json; d = json.load(open("ld-b.json")); d["tests"][0]["name"] = "load 1\u001b[2J"; json.dump(d, open("ld-esc.json", "w"))'
+cp ld-esc.json "$(printf 'st\033]0;x\007.json')"
+expect_rc "steal: escapes" 0 "$KBENCH" compare ld-a.json "$(printf 'st\033]0;x\007.json')"
+expect_out_grep "steal: the file and the test escaped" '^steal: st\\x1b\]0;x\\x07\.json: the hypervisor took up to 12\.3% of a CPU.s time in run 2 of load 1\\x1b\[2J \(steal'
+
 # ---- bad input: one line naming the file, exit 2 ----
 echo 'not json' >text.json
 expect_bad "not JSON" '^kbench compare: text\.json: not a kbench results file: not JSON \(line 1' "$KBENCH" compare --test welch a.json text.json

@@ -10,7 +10,8 @@
  * progress (against a fixed command line: load 1, load 2, disk -T,
  * disk -t and micro, 5 runs), and A, B, A are compared: matched,
  * summarised, sorted every way, printed as the table and the lkml lines,
- * and drawn as a gnuplot script.  All output goes to /dev/null.
+ * with the steal of their runs' documents (at USER_HZ 100), and drawn as
+ * a gnuplot script.  All output goes to /dev/null.
  */
 #include "config.h"
 
@@ -83,7 +84,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		/* both tests: the U test (the default) and Welch */
 		for (int m = 0; m < 2; m++) {
 			struct cmp c = { .cmd = "kbench compare", .f = f, .nf = 3, .conf = 95,
-					 .method = m ? CMP_WELCH : CMP_UTEST };
+					 .method = m ? CMP_WELCH : CMP_UTEST, .ticks_per_s = 100 };
 			if (cmp_build(&c) == 0) {
 				const enum cmp_order orders[] = { CMP_BY_FILE, CMP_BY_CHANGE,
 								  CMP_BY_NAME };
@@ -93,6 +94,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 					cmp_print_lkml(sink, &c);
 				}
 				cmp_print_json(sink, &c);
+				cmp_print_steal(sink, &c);
 				plot_script(sink, &c, "fuzz.svg");
 			}
 			free(c.rows);
@@ -103,9 +105,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	size_t nparts = 0, left;
 	int split = cmp_split_by(&f[0], "mem", parts, CMP_MAX_FILES, &nparts, &left);
 	if (split == 0) {
-		struct cmp c = { .cmd = "kbench compare", .f = parts, .nf = nparts, .conf = 95 };
-		if (cmp_build(&c) == 0)
+		struct cmp c = { .cmd = "kbench compare", .f = parts, .nf = nparts, .conf = 95,
+				 .ticks_per_s = 100 };
+		if (cmp_build(&c) == 0) {
 			cmp_print_table(sink, &c);
+			cmp_print_steal(sink, &c);
+		}
 		free(c.rows);
 	}
 	for (size_t k = 0; split != -2 && k < nparts; k++)

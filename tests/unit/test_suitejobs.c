@@ -7,8 +7,8 @@
  * report.c and micro.c), so the micro path is checked without a micro
  * command in this tree.  Then what keeps a results file honest: names
  * shown escaped (escape.h), one writer (lock.h), --resume's progress
- * check, figures no unit allows refused, and a change against a mean of 0
- * printed "n/a".
+ * check, figures no unit allows refused, a change against a mean of 0
+ * printed "n/a", and the steal compare reads from each run's document.
  */
 #include "config.h"
 #include "suite/compare.h"
@@ -753,6 +753,69 @@ static void plot_points(void **state)
 	suitefile_free(&f[1]);
 }
 
+/* ---- compare: the steal of each file's runs (sys/steal.h's rule) ---- */
+static void steal_of_runs(void **state)
+{
+	(void)state;
+	char err[300];
+	struct suitefile f[2];
+	/* load 1: 1.5% of 2 s is surely 1% (a tick is 0.5% of it), 1.49%
+	 * not; lat_x mem=32M: its document's lat_x lost 3% of 1 s (lat_y's 50%
+	 * is another test's); a disk document's key is not read */
+	const char *docs[2] = {
+		"{\"kbench_version\": \"0.1.0\", \"kind\": \"suite\", \"schema\": 1, \"tests\": "
+		"[{\"name\": \"load 1\", \"unit\": \"MB/s\", \"higher_is_better\": true, \"runs\": "
+		"[{\"value\": 1, \"document\": {\"kind\": \"load\", \"results\": {\"steal_pct\": "
+		"1.49, \"measured_s\": 2}}}, {\"value\": 2, \"document\": {\"kind\": \"load\", "
+		"\"results\": {\"steal_pct\": 1.5, \"measured_s\": 2}}}]}, "
+		"{\"name\": \"disk -T\", \"unit\": \"MiB/s\", \"higher_is_better\": true, \"runs\": "
+		"[{\"value\": 1, \"document\": {\"kind\": \"disk\", \"results\": {\"steal_pct\": "
+		"90, \"measured_s\": 60}}}]}]}",
+		"{\"kbench_version\": \"0.1.0\", \"kind\": \"suite\", \"schema\": 1, \"tests\": "
+		"[{\"name\": \"load 1\", \"unit\": \"MB/s\", \"higher_is_better\": true, \"runs\": "
+		"[{\"value\": 1, \"document\": {\"kind\": \"load\", \"results\": {\"steal_pct\": "
+		"1.5, \"measured_s\": 2}}}]}, {\"name\": \"lat_x mem=32M\", \"params\": "
+		"{\"command\": \"micro\", \"mem_limit\": \"32M\"}, \"unit\": \"us\", "
+		"\"higher_is_better\": false, \"runs\": [{\"value\": 1, \"document\": "
+		"{\"kind\": \"micro\", \"results\": {\"tests\": [{\"name\": \"lat_y\", "
+		"\"steal_pct\": 50, \"run_s\": 1}, {\"name\": \"lat_x\", \"steal_pct\": 0, "
+		"\"run_s\": 1}]}}}, {\"value\": 2, \"document\": {\"kind\": \"micro\", \"results\": "
+		"{\"tests\": [{\"name\": \"lat_y\", \"steal_pct\": 50, \"run_s\": 1}, "
+		"{\"name\": \"lat_x\", \"steal_pct\": 3, \"run_s\": 1}]}}}]}]}" };
+	for (size_t k = 0; k < 2; k++)
+		assert_int_equal(read_text(docs[k], err, sizeof(err), &f[k]), 0);
+	struct cmp_steal st;
+	cmp_steal_of(&f[0], 100, &st);
+	assert_true(st.notable);
+	assert_true(st.pct == 1.5 && st.wall_s == 2);
+	assert_int_equal(st.run, 2);
+	assert_string_equal(st.test, "load 1");
+	cmp_steal_of(&f[0], 0, &st);
+	assert_false(st.notable);
+	cmp_steal_of(&f[1], 100, &st);
+	assert_true(st.notable && st.pct == 3 && st.wall_s == 1);
+	assert_int_equal(st.run, 2);
+	assert_string_equal(st.test, "lat_x mem=32M");
+	struct cmp c = { .cmd = "kbench compare", .f = f, .nf = 2, .conf = 95,
+			 .ticks_per_s = 100 };
+	assert_int_equal(cmp_build(&c), 0);
+	char *out = NULL;
+	size_t len = 0;
+	FILE *o = open_memstream(&out, &len);
+	assert_non_null(o);
+	cmp_print_steal(o, &c);
+	fclose(o);
+	assert_string_equal(out, "\nsteal: x.json: the hypervisor took up to 1.5% of a CPU's time "
+			    "in run 2 of load 1 (steal in /proc/stat): its figures are not a quiet "
+			    "machine's\nsteal: x.json: the hypervisor took up to 3.0% of a CPU's time "
+			    "in run 2 of lat_x mem=32M (steal in /proc/stat): its figures are not a "
+			    "quiet machine's\n");
+	free(out);
+	free(c.rows);
+	suitefile_free(&f[0]);
+	suitefile_free(&f[1]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -769,6 +832,7 @@ int main(void)
 		cmocka_unit_test(split_by_mem),
 		cmocka_unit_test_setup_teardown(progress_micro_by_limit, setup, teardown),
 		cmocka_unit_test(plot_points),
+		cmocka_unit_test(steal_of_runs),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
