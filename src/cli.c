@@ -16,7 +16,9 @@
 int cli_parse_duration(const char *text, double *out)
 {
 	char *end;
-	if (!text || !*text || *text == '-' || *text == '+' || *text == ' ')
+	/* decimal only: a digit or '.' first, and not strtod's hex ("0x1") */
+	if (!text || !((*text >= '0' && *text <= '9') || *text == '.') ||
+	    (text[0] == '0' && (text[1] == 'x' || text[1] == 'X')))
 		return -1;
 	errno = 0;
 	double v = strtod(text, &end);

@@ -19,9 +19,10 @@ struct kb_command {
 	const char *help;    /* one line */
 };
 
-/* Parse a duration: a number of seconds with an optional unit suffix
- * (ms, s, m, h), e.g. "90", "1.5s", "2m".  Returns 0 and the value in
- * seconds in *out, or -1 if text is not a non-negative duration. */
+/* Parse a duration: a decimal number of seconds (digits, a point, an
+ * exponent; no sign, no hex) with an optional unit suffix (ms, s, m, h),
+ * e.g. "90", "1.5s", "2m".  Returns 0 and the value in seconds in *out,
+ * or -1 if text is not a non-negative duration of at most 10^9 s. */
 int cli_parse_duration(const char *text, double *out);
 
 /* Parse a size in bytes with an optional binary suffix (k, M, G, T: powers

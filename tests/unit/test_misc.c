@@ -50,6 +50,16 @@ static void test_durations(void **state)
 	assert_int_equal(cli_parse_duration("nan", &d), -1);
 	assert_int_equal(cli_parse_duration("inf", &d), -1);
 	assert_int_equal(cli_parse_duration("1e300", &d), -1);
+	/* strtod would read these: hex, a leading space, a sign */
+	assert_int_equal(cli_parse_duration("0x1", &d), -1);
+	assert_int_equal(cli_parse_duration("0X10s", &d), -1);
+	assert_int_equal(cli_parse_duration(" 1", &d), -1);
+	assert_int_equal(cli_parse_duration("+1", &d), -1);
+	assert_int_equal(cli_parse_duration("infinity", &d), -1);
+	assert_int_equal(cli_parse_duration(".5", &d), 0);
+	assert_true(d == 0.5);
+	assert_int_equal(cli_parse_duration("1e-3", &d), 0);
+	assert_true(d == 1e-3);
 }
 
 /* --smb-user's password is overwritten in argv, both spellings, and
