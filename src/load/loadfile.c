@@ -167,6 +167,12 @@ static int next_line(struct parser *ps, struct linebuf *lb, char **line, int *eo
 	}
 	while (len > 0 && s[len - 1] == '\r')
 		len--;
+	if (ps->lineno == 1 && memchr(s, '\r', len)) {
+		/* lines that end in CR alone: the whole file reads as line 1 */
+		lf_error(ps, "carriage return inside the line: lines end with LF or CRLF, not CR alone");
+		*eof = 1;
+		return -1;
+	}
 	s[len] = '\0';
 	if (ps->lineno == 1 && len >= 3 && !memcmp(s, "\xef\xbb\xbf", 3)) {
 		/* a UTF-8 byte order mark is not part of the first token */

@@ -295,6 +295,25 @@ static void test_errors(void **state)
 		strcat(many, " 1");
 	strcat(many, "\n");
 	expect_error(many, "too many tokens (more than 32)");
+	fmt = LF_DBENCH4;
+	char *plain = parse_error(many);
+	fmt = LF_AUTO;
+	assert_null(strstr(plain, "carriage"));
+	free(plain);
+	/* CR-only line ends: the whole file is one line */
+	char cr[512] = "";
+	for (int i = 0; i < 12; i++)
+		strcat(cr, "Close 1 NT_STATUS_OK\r");
+	strcat(cr, "\n");
+	expect_error(cr, "t.txt:1: carriage return inside the line: lines end with LF or CRLF, "
+		     "not CR alone\n");
+	fmt = LF_DBENCH4;
+	char *one = parse_error(cr);
+	fmt = LF_AUTO;
+	assert_null(strchr(strchr(one, '\n') + 1, '\n'));  /* that line alone */
+	free(one);
+	/* a CR inside a later line is left to the format's own checks */
+	expect_error("Close 1 NT_STATUS_OK\nClose 1\rx NT_STATUS_OK\n", "t.txt:2: ");
 	expect_error("FIND_FIRST \"\\clients\\client1\\*\\x\" 260 10 0 NT_STATUS_OK\n",
 		     "wildcard outside the last path component");
 	expect_error("1e3 Close 1 NT_STATUS_OK\n", "bad timestamp '1e3'");
