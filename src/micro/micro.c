@@ -545,8 +545,7 @@ static int place_test(const struct micro_cmd *m, const struct micro_test *t,
 
 /* Run t, placed as o says, and note in r->steal_pct what the hypervisor
  * took of its CPUs (place_steal_cpus) meanwhile (NAN when /proc/stat
- * cannot say).  Returns
- * what t's run returns. */
+ * cannot say).  Returns what t's run returns. */
 static int run_one(const struct micro_cmd *m, const struct micro_test *t,
 		   const struct micro_opts *o, struct micro_result *r)
 {
