@@ -328,13 +328,15 @@ static uint64_t watch(const struct run_config *cfg, struct run_shared *sh, struc
 {
 	uint64_t t0 = sh->t0_ns, stop_at = 0, warm_bytes = 0, warm_t = 0, sec = 1;
 	int warm_seen = 0, killed = 0;
-	/* steal from the warm-up's end (seen within 20 ms) to the stop */
+	/* steal from the warm-up's end (seen within 20 ms) to the stop; none
+	 * when the run stopped first (clients still going after the stop
+	 * are no measured window) */
 	struct steal_snap st0 = { 0 }, st1 = { 0 };
 	uint64_t st0_at = 0, st1_at = 0;
 	while (p->alive) {
 		uint64_t tick = t0 + sec * 1000000000ull;
 		while (kb_now_ns() < tick && p->alive) {
-			if (!st0_at && kb_now_ns() >= sh->warm_end_ns) {
+			if (!st0_at && !stop_at && !sh->stop && kb_now_ns() >= sh->warm_end_ns) {
 				steal_take(&st0, NULL);
 				st0_at = kb_now_ns();
 			}

@@ -544,20 +544,15 @@ static int place_test(const struct micro_cmd *m, const struct micro_test *t,
 }
 
 /* Run t, placed as o says, and note in r->steal_pct what the hypervisor
- * took of its CPUs meanwhile (NAN when /proc/stat cannot say).  Returns
- * what t's run returns. */
+ * took of its CPUs (place_steal_cpus) meanwhile (NAN when /proc/stat
+ * cannot say).  Returns what t's run returns. */
 static int run_one(const struct micro_cmd *m, const struct micro_test *t,
 		   const struct micro_opts *o, struct micro_result *r)
 {
 	struct steal_snap a = { 0 }, b = { 0 };
-	int cpus[PLACE_MAX_CPUS];
-	unsigned n = 0;
-	if (o->place_ncpu)
-		for (; n < o->place_ncpu; n++)
-			cpus[n] = o->place_cpu[n];
-	else
-		for (; m->cpus && n < m->cpus->n; n++)
-			cpus[n] = m->cpus->c[n].cpu;
+	int cpus[CPU_SETSIZE];
+	unsigned n = place_steal_cpus(o->place_ncpu, o->place_cpu, &m->affinity, cpus,
+				      CPU_SETSIZE);
 	steal_take(&a, NULL);
 	uint64_t t0 = kb_now_ns();
 	int rc = t->run(t, o, r);

@@ -187,6 +187,21 @@ int place_set_load(struct place_set *s, const int *cpus, unsigned n, char *why, 
 	return 0;
 }
 
+unsigned place_steal_cpus(unsigned place_ncpu, const int *place_cpu, const cpu_set_t *affinity,
+			  int *cpus, unsigned max)
+{
+	unsigned n = 0;
+	if (place_ncpu) {
+		for (; n < place_ncpu && n < max; n++)
+			cpus[n] = place_cpu[n];
+		return n;
+	}
+	for (int c = 0; c < CPU_SETSIZE && n < max; c++)
+		if (CPU_ISSET(c, affinity))
+			cpus[n++] = c;
+	return n;
+}
+
 int place_pin(int cpu)
 {
 	cpu_set_t one;

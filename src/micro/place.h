@@ -22,6 +22,7 @@
 #ifndef KBENCH_MICRO_PLACE_H
 #define KBENCH_MICRO_PLACE_H
 
+#include <sched.h>
 #include <stddef.h>
 
 struct micro_opts;
@@ -79,6 +80,14 @@ int place_choose(const struct place_set *s, enum micro_place p, int cpu[2], char
  * sysfs.  Returns 0, or -1 with a reason in why: a CPU of cpus is not in
  * the affinity mask (or not online), or the mask cannot be read. */
 int place_set_load(struct place_set *s, const int *cpus, unsigned n, char *why, size_t whylen);
+
+/* The CPUs whose steal (sys/steal.h) counts for a test, into
+ * cpus[0..max-1]: a placed test's place_cpu[0..place_ncpu-1]; an unplaced
+ * one's every CPU of affinity (kbench's own mask, which the test and its
+ * children run on, whatever --cpus chose placements from), in CPU order.
+ * Returns the count. */
+unsigned place_steal_cpus(unsigned place_ncpu, const int *place_cpu, const cpu_set_t *affinity,
+			  int *cpus, unsigned max);
 
 /* Pin the calling process (thread) to one CPU.  Returns 0, or -1 with
  * errno (sched_setaffinity(2)). */

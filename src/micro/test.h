@@ -65,8 +65,9 @@ struct micro_result {
 	double steal_pct;     /* set by micro.c: the largest share of one CPU's
 			       * time the hypervisor took while the test ran
 			       * (sys/steal.h), percent, over its placement's
-			       * CPUs, or over the CPUs kbench may use when it
-			       * is not placed; NAN when not known */
+			       * CPUs, or over every CPU of kbench's affinity
+			       * mask when it is not placed (place_steal_cpus);
+			       * NAN when not known */
 	double run_s;         /* set by micro.c: the wall seconds the test ran */
 };
 

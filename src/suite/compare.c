@@ -150,50 +150,6 @@ static void fill_row(const struct cmp *c, struct cmp_row *r)
 
 /* ---- steal: what the hypervisor took from the runs (sys/steal.h) ---- */
 
-/* Is a micro document's test name doc_name the test of row row_name,
- * whose memory limit is mem (NULL: none): the same name, or row_name is
- * doc_name with " mem=MEM" added (kbench suite's jobs.c)? */
-static bool micro_name_is(const char *doc_name, const char *row_name, const char *mem)
-{
-	size_t n = strlen(doc_name);
-	return !strcmp(doc_name, row_name) ||
-	       (mem && !strncmp(row_name, doc_name, n) && !strncmp(row_name + n, " mem=", 5) &&
-		!strcmp(row_name + n + 5, mem));
-}
-
-/* The steal one run's document records for the test of row: its share
- * in *pct (percent) and the seconds it is a share of in *wall_s.
- * Returns 0, or -1 when the document has none (cmp_steal_of). */
-static int run_steal(const json_t *doc, const json_t *row, double *pct, double *wall_s)
-{
-	const char *kind = json_string_value(json_object_get(doc, "kind"));
-	const json_t *results = json_object_get(doc, "results"), *src = NULL, *t;
-	const char *wall_key = NULL;
-	if (kind && !strcmp(kind, "load")) {
-		src = results;
-		wall_key = "measured_s";
-	} else if (kind && !strcmp(kind, "micro")) {
-		const char *name = json_string_value(json_object_get(row, "name"));
-		const char *mem = json_string_value(json_object_get(json_object_get(row, "params"),
-								     "mem_limit"));
-		size_t i;
-		json_array_foreach(json_object_get(results, "tests"), i, t) {
-			const char *n = json_string_value(json_object_get(t, "name"));
-			if (n && name && micro_name_is(n, name, mem)) {
-				src = t;
-				break;
-			}
-		}
-		wall_key = "run_s";
-	}
-	const json_t *p = json_object_get(src, "steal_pct"), *w = json_object_get(src, wall_key);
-	if (!json_is_number(p) || !json_is_number(w))
-		return -1;
-	*pct = json_number_value(p);
-	*wall_s = json_number_value(w);
-	return 0;
-}
-
 void cmp_steal_of(const struct suitefile *f, long ticks_per_s, struct cmp_steal *out)
 {
 	memset(out, 0, sizeof(*out));
@@ -203,7 +159,8 @@ void cmp_steal_of(const struct suitefile *f, long ticks_per_s, struct cmp_steal 
 		const json_t *r;
 		json_array_foreach(json_object_get(t->row, "runs"), j, r) {
 			double pct, wall_s;
-			if (run_steal(json_object_get(r, "document"), t->row, &pct, &wall_s) < 0 ||
+			if (suitefile_run_steal(json_object_get(r, "document"), t->row, &pct,
+						&wall_s, NULL, 0) < 1 ||
 			    !steal_notable(pct, wall_s, ticks_per_s) || (out->notable && pct <= out->pct))
 				continue;
 			*out = (struct cmp_steal){ true, pct, wall_s, j + 1, t->name };

@@ -71,13 +71,14 @@ struct cmp {
 /* The steal of file f's runs, into out: the run with the largest share
  * of one CPU's time the hypervisor took (percent) among the runs where
  * steal_notable(pct, wall_s, ticks_per_s) holds, ticks_per_s being
- * USER_HZ.  A run's steal is read from its document: a load document's
- * results.steal_pct over results.measured_s; a micro document's
- * results.tests entry of the test (the row's name, or it less
- * " mem=LIMIT" of its params.mem_limit) with its steal_pct over its
- * run_s.  A document without them (disk, an older kbench), or with
- * null or a value that is not a number, gives none.  out->notable is
- * false when no run qualifies. */
+ * USER_HZ.  A run's steal is what suitefile_run_steal (suitefile.h)
+ * reads from its document: a load document's results.steal_pct over
+ * results.measured_s; a micro document's results.tests entry of the
+ * test (the row's name, or it less " mem=LIMIT" of its
+ * params.mem_limit) with its steal_pct over its run_s.  A document
+ * without them (disk, an older kbench), or with null, gives none (one
+ * recording what no measurement gives was refused by suitefile_read).
+ * out->notable is false when no run qualifies. */
 void cmp_steal_of(const struct suitefile *f, long ticks_per_s, struct cmp_steal *out);
 
 /* The test of f matching test `name` (unit `unit`) of file from: the same

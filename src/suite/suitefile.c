@@ -95,10 +95,74 @@ int suitefile_test(const json_t *t, struct sf_test *out, char *why, size_t whyle
 	return 0;
 }
 
+/* Is a micro document's test name doc_name the test of row row_name,
+ * whose memory limit is mem (NULL: none): the same name, or row_name is
+ * doc_name with " mem=MEM" added (kbench suite's jobs.c)? */
+static bool micro_name_is(const char *doc_name, const char *row_name, const char *mem)
+{
+	size_t n = strlen(doc_name);
+	return !strcmp(doc_name, row_name) ||
+	       (mem && !strncmp(row_name, doc_name, n) && !strncmp(row_name + n, " mem=", 5) &&
+		!strcmp(row_name + n + 5, mem));
+}
+
+int suitefile_run_steal(const json_t *doc, const json_t *row, double *pct, double *wall_s,
+			char *why, size_t whylen)
+{
+	const char *kind = json_string_value(json_object_get(doc, "kind"));
+	const json_t *results = json_object_get(doc, "results"), *src = NULL, *t;
+	const char *wall_key = NULL;
+	if (kind && !strcmp(kind, "load")) {
+		src = results;
+		wall_key = "measured_s";
+	} else if (kind && !strcmp(kind, "micro")) {
+		const char *name = json_string_value(json_object_get(row, "name"));
+		const char *mem = json_string_value(json_object_get(json_object_get(row, "params"),
+								     "mem_limit"));
+		size_t i;
+		json_array_foreach(json_object_get(results, "tests"), i, t) {
+			const char *n = json_string_value(json_object_get(t, "name"));
+			if (n && name && micro_name_is(n, name, mem)) {
+				src = t;
+				break;
+			}
+		}
+		wall_key = "run_s";
+	}
+	if (!json_is_object(src))
+		return 0;
+	const json_t *p = json_object_get(src, "steal_pct"), *w = json_object_get(src, wall_key);
+	if (!p || json_is_null(p))
+		return 0;
+	if (!json_is_number(p) || !(json_number_value(p) >= 0 && json_number_value(p) <= 100)) {
+		char text[40] = "not a number";
+		if (json_is_number(p))
+			snprintf(text, sizeof(text), "%g", json_number_value(p));
+		snprintf(why, whylen, "the steal_pct of its %s document is %s: a share of a CPU's "
+			 "time is a number from 0 to 100", kind, text);
+		return -1;
+	}
+	if (!w || json_is_null(w))
+		return 0;
+	if (!json_is_number(w) || !(json_number_value(w) >= 0)) {
+		char text[40] = "not a number";
+		if (json_is_number(w))
+			snprintf(text, sizeof(text), "%g", json_number_value(w));
+		snprintf(why, whylen, "the %s of its %s document is %s: seconds are a number of 0 "
+			 "or more", wall_key, kind, text);
+		return -1;
+	}
+	*pct = json_number_value(p);
+	*wall_s = json_number_value(w);
+	return 1;
+}
+
 /* suitefile_test, and the figures no measurement gives: a negative one in
  * a unit that cannot have one (the first such run, unless a run without
  * a figure comes first), figures whose sum or spread overflows a double
- * (they would print made-up means and intervals); -1 with why. */
+ * (they would print made-up means and intervals), a run whose document
+ * records a steal no measurement gives (suitefile_run_steal); -1 with
+ * why. */
 static int read_test(const json_t *t, struct sf_test *out, char *why, size_t whylen)
 {
 	char name[120], unit[40];
@@ -115,6 +179,17 @@ static int read_test(const json_t *t, struct sf_test *out, char *why, size_t why
 		}
 	if (rc < 0)
 		return -1;
+	size_t i;
+	json_t *r;
+	json_array_foreach(json_object_get(t, "runs"), i, r) {
+		double pct, wall_s;
+		char steal[200];
+		if (suitefile_run_steal(json_object_get(r, "document"), t, &pct, &wall_s, steal,
+					sizeof(steal)) < 0) {
+			snprintf(why, whylen, "test '%s': run %zu: %s", name, i + 1, steal);
+			return -1;
+		}
+	}
 	if (out->n && (!out->summarised || !isfinite(out->sum.mean) ||
 		       (out->n > 1 && !isfinite(out->sum.stddev)))) {
 		snprintf(why, whylen, "test '%s': its figures are too large to average", name);

@@ -44,13 +44,30 @@ struct suitefile {
 	size_t nruns;           /* figures over all tests */
 };
 
+/* The steal one run's document (a run's "document": a load or micro
+ * --json document) records for the test of row (its tests[] entry): for
+ * a load document results.steal_pct over results.measured_s seconds; for
+ * a micro document the steal_pct over run_s of its results.tests entry
+ * named as the row, or as the row less " mem=LIMIT" of its
+ * params.mem_limit (kbench suite's names).  Returns 1 with the share
+ * (percent of one CPU's time) in *pct and its seconds in *wall_s; 0 when
+ * none is recorded: no document, a disk one, an older kbench's without
+ * the keys, no such test, steal_pct or the seconds null or absent;
+ * -1 with the reason in why (whylen bytes) when what is recorded is no
+ * measurement: a steal_pct that is not a number from 0 to 100 (a share
+ * of one CPU's time; sys/steal.h), or seconds that are not a number of
+ * 0 or more. */
+int suitefile_run_steal(const json_t *doc, const json_t *row, double *pct, double *wall_s,
+			char *why, size_t whylen);
+
 /* Read and check the results file path (a regular file; a FIFO or device
  * is refused, not read): a JSON object of kind "suite" whose schema is an
  * integer no newer than SUITE_SCHEMA, with a tests array whose entries
  * have a name, a unit, higher_is_better and runs with finite numeric
  * values, no test twice (name and unit), no negative figure in a unit
  * that cannot have one (suitefile_unit_nonnegative), no figures whose
- * mean or spread overflows.  need_runs: refuse a file without a single
+ * mean or spread overflows, no run whose document records a steal no
+ * measurement gives (suitefile_run_steal).  need_runs: refuse a file without a single
  * figure.  Returns 0, or KB_EXIT_USAGE (2) after one line "CMD: PATH:
  * reason" on stderr (not JSON, which line; not a kbench suite file; a
  * newer schema; which test and run; no runs), names from the file and

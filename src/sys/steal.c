@@ -152,9 +152,12 @@ double steal_max_pct(const struct steal_snap *before, const struct steal_snap *a
 {
 	if (which)
 		*which = -1;
-	if (!before->ok || !after->ok || !(wall_s > 0) || ticks_per_s <= 0)
+	if (!before->ok || !after->ok || !(wall_s > 0) || !isfinite(wall_s) || ticks_per_s <= 0)
 		return NAN;
 	unsigned all = before->ncpu < after->ncpu ? before->ncpu : after->ncpu;
+	/* the most ticks wall_s can hold: its own, and one more as each
+	 * reading is cut to whole ticks */
+	double most = wall_s * (double)ticks_per_s + 1.0;
 	double best = NAN;
 	int best_cpu = -1;
 	for (unsigned k = 0; k < (n ? n : all); k++) {
@@ -165,8 +168,16 @@ double steal_max_pct(const struct steal_snap *before, const struct steal_snap *a
 				return NAN;
 			continue;
 		}
-		uint64_t d = after->cpu[cpu] > before->cpu[cpu] ? after->cpu[cpu] - before->cpu[cpu] : 0;
+		/* a counter that went backwards or grew by more than the time
+		 * passed measured nothing of this window: no figure at all, as
+		 * the largest share may be that CPU's */
+		if (after->cpu[cpu] < before->cpu[cpu] ||
+		    (double)(after->cpu[cpu] - before->cpu[cpu]) > most)
+			return NAN;
+		uint64_t d = after->cpu[cpu] - before->cpu[cpu];
 		double pct = 100.0 * (double)d / (double)ticks_per_s / wall_s;
+		if (pct > 100.0)
+			pct = 100.0;     /* the cut to ticks: no more than all of it */
 		if (best_cpu < 0 || pct > best) {
 			best = pct;
 			best_cpu = cpu;

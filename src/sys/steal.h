@@ -50,11 +50,15 @@ void steal_free(struct steal_snap *s);
  * percent of wall_s seconds (the wall time between the two readings):
  * over cpus[0..n-1], or over every CPU both readings list when n is 0.
  * ticks_per_s is USER_HZ (sysconf(_SC_CLK_TCK)).  A tick is 1/USER_HZ s,
- * so the share is exact to 100/(USER_HZ * wall_s) percent.  Returns NAN
- * when either reading failed, wall_s or ticks_per_s is not positive, or a
- * CPU asked for is in neither reading; a counter that went backwards
- * counts 0.  *which (when not NULL) is set to the CPU with that share
- * (-1 with NAN). */
+ * so the share is exact to 100/(USER_HZ * wall_s) percent; a share above
+ * 100% by less than that is the cut to ticks, and is 100.  Returns NAN
+ * when either reading failed, wall_s or ticks_per_s is not positive, a
+ * CPU asked for is in neither reading, or a CPU's counter went backwards
+ * or grew by more than wall_s and one tick hold (a counter that jumped,
+ * as after a CPU's hot-plug or a migration, or steal the kernel added at
+ * its tick after the first reading for time before it): that reading
+ * measured nothing of the window.  *which (when not NULL) is set to the
+ * CPU with that share (-1 with NAN). */
 double steal_max_pct(const struct steal_snap *before, const struct steal_snap *after,
 		     const int *cpus, unsigned n, double wall_s, long ticks_per_s, int *which);
 

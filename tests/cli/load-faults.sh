@@ -123,7 +123,9 @@ expect_gone "a stopped client: no client process left" $pids
 expect_empty_dir "a stopped client: no client tree left" "$D"
 
 # a stopped client cannot hang the run: it is killed after the grace period
-bg_load -t 60 --warmup 0 -c "$L" -D "$D" 2
+# (the signal comes in the warm-up, which ends while the stopped client
+# holds the run: nothing was measured, so no steal either)
+bg_load -t 60 --warmup 5 --json "$WORK/held.json" -c "$L" -D "$D" 2
 wait_progress
 stuck=$(ps -o pid= --ppid "$BG" | sed -n 1p | tr -d ' ')
 kill -STOP "$stuck"
@@ -133,6 +135,8 @@ RC=$?
 expect_status "a stopped client is killed; exit 130" 130
 expect_err_grep "the kill is reported" 'did not stop within 10 s; killing it'
 expect_gone "the stopped client is gone" "$stuck"
+expect_eq "stopped in the warm-up: no window, no steal_pct" \
+    "$(jget "$WORK/held.json" '(d["results"]["measured_s"], d["results"]["steal_pct"])')" "(0.0, None)"
 expect_empty_dir "stopped client: files cleaned up" "$D"
 
 # interrupted before anything is measured: no table of made-up figures

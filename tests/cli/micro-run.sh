@@ -68,7 +68,7 @@ for t in tests:
         st = t.get("steal_pct", "absent")
         if st == "absent" or (st is None and steal_known):
             bad.append("%s steal_pct %r (/proc/stat has steal: %s)" % (t["name"], st, steal_known))
-        elif st is not None and not (isinstance(st, (int, float)) and st >= 0):
+        elif st is not None and not (isinstance(st, (int, float)) and 0 <= st <= 100):
             bad.append("%s steal_pct %r" % (t["name"], st))
 ran = [t["name"] for t in tests if "value" in t or "is not smaller than" in t.get("error", "")]
 for must in ("lat_syscall_null", "lat_syscall_io", "lat_pipe_1cpu", "lat_ctx_2p_0k_1cpu", "bw_mem_rd",

@@ -202,6 +202,43 @@ cp ld-esc.json "$(printf 'st\033]0;x\007.json')"
 expect_rc "steal: escapes" 0 "$KBENCH" compare ld-a.json "$(printf 'st\033]0;x\007.json')"
 expect_out_grep "steal: the file and the test escaped" '^steal: st\\x1b\]0;x\\x07\.json: the hypervisor took up to 12\.3% of a CPU.s time in run 2 of load 1\\x1b\[2J \(steal'
 
+# ---- steal no measurement gives: the file refused, one line, exit 2 ----
+# set_doc IN OUT TEST RUN KEY VALUE: IN with key KEY of the results of run
+# RUN (from 1) of test TEST's document set to the JSON VALUE ("-": removed)
+set_doc() {
+    python3 - "$@" <<'EOF2'
+import json, sys
+src, dst, test, run, key, val = sys.argv[1:]
+d = json.load(open(src))
+res = [t for t in d["tests"] if t["name"] == test][0]["runs"][int(run) - 1]["document"]["results"]
+if val == "-":
+    del res[key]
+else:
+    res[key] = json.loads(val)
+json.dump(d, open(dst, "w"))
+EOF2
+}
+for v in '"12.34"' '-0.5' '100.01' '1e300' '[12]' '{}' 'true'; do
+    set_doc ld-b.json ld-bad.json "load 1" 2 steal_pct "$v"
+    expect_bad "steal: a steal_pct of $v refused" '^kbench compare: ld-bad\.json: test .load 1.: run 2: the steal_pct of its load document is (not a number|-0\.5|100\.01|1e\+300): a share of a CPU.s time is a number from 0 to 100$' \
+        "$KBENCH" compare ld-a.json ld-bad.json
+done
+for v in '"60"' '-1'; do
+    set_doc ld-b.json ld-bad.json "load 1" 2 measured_s "$v"
+    expect_bad "steal: a measured_s of $v refused" '^kbench compare: ld-bad\.json: test .load 1.: run 2: the measured_s of its load document is (not a number|-1): seconds are a number of 0 or more$' \
+        "$KBENCH" compare ld-a.json ld-bad.json
+done
+# a share of all of it is a figure; seconds missing, null or 0 judge nothing
+set_doc ld-b.json ld-all.json "load 1" 2 steal_pct 100
+expect_rc "steal: 100% of 60 s" 0 "$KBENCH" compare ld-a.json ld-all.json
+expect_out_grep "steal: 100% is said" '^steal: ld-all\.json: the hypervisor took up to 100\.0% of a CPU.s time in run 2 of load 1 '
+for w in - null 0; do
+    set_doc ld-b.json ld-now.json "load 1" 2 measured_s "$w"
+    set_doc ld-now.json ld-now.json "load 5" 4 measured_s "$w"
+    expect_rc "steal: measured_s $w" 0 "$KBENCH" compare ld-a.json ld-now.json
+    expect_no_grep "steal: measured_s $w, no line" "$WORK/out" 'steal'
+done
+
 # ---- bad input: one line naming the file, exit 2 ----
 echo 'not json' >text.json
 expect_bad "not JSON" '^kbench compare: text\.json: not a kbench results file: not JSON \(line 1' "$KBENCH" compare --test welch a.json text.json

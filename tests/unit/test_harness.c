@@ -323,6 +323,30 @@ static void place_lists(void **state)
 	assert_int_equal(place_parse_list("0-8", c, 8), -1);   /* more than max */
 }
 
+/* The CPUs a test's steal is read over: its placement's, or when it is
+ * not placed every CPU of kbench's mask, which it runs on (--cpus only
+ * says where placements are chosen from) */
+static void place_steal_set(void **state)
+{
+	(void)state;
+	cpu_set_t mask;
+	CPU_ZERO(&mask);
+	CPU_SET(1, &mask);
+	CPU_SET(5, &mask);
+	CPU_SET(1023, &mask);
+	int c[CPU_SETSIZE], placed[2] = { 5, 1 };
+	assert_int_equal(place_steal_cpus(0, placed, &mask, c, CPU_SETSIZE), 3);
+	assert_int_equal(c[0], 1);
+	assert_int_equal(c[1], 5);
+	assert_int_equal(c[2], 1023);
+	assert_int_equal(place_steal_cpus(0, placed, &mask, c, 2), 2);
+	assert_int_equal(place_steal_cpus(2, placed, &mask, c, CPU_SETSIZE), 2);
+	assert_int_equal(c[0], 5);
+	assert_int_equal(c[1], 1);
+	assert_int_equal(place_steal_cpus(1, placed, &mask, c, CPU_SETSIZE), 1);
+	assert_int_equal(c[0], 5);
+}
+
 /* two packages of two cores of two threads: CPUs 0-7 numbered as Linux
  * often does (threads of a core far apart) */
 static void place_pairs(void **state)
@@ -373,6 +397,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(place_lists),
+		cmocka_unit_test(place_steal_set),
 		cmocka_unit_test(random_chain_one_cycle),
 		cmocka_unit_test(place_pairs),
 		cmocka_unit_test(net_subtracts_clock_and_loop),

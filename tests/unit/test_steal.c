@@ -63,8 +63,10 @@ static void shares(void **state)
 	int c0 = 0;
 	assert_float_equal(steal_max_pct(&a, &b, &c0, 1, 5.0, 100, &which), 35.0, 1e-9);
 	assert_int_equal(which, 0);
-	/* backwards (the readings swapped) counts 0 */
-	assert_float_equal(steal_max_pct(&b, &a, NULL, 0, 5.0, 100, NULL), 0.0, 0);
+	/* backwards (the readings swapped): not a measurement, not 0 */
+	assert_true(isnan(steal_max_pct(&b, &a, NULL, 0, 5.0, 100, &which)));
+	assert_int_equal(which, -1);
+	assert_true(isnan(steal_max_pct(&b, &a, &c0, 1, 5.0, 100, NULL)));
 	/* a CPU neither lists, a bad wall time or tick rate: no figure */
 	int c5 = 5, cneg = -1;
 	assert_true(isnan(steal_max_pct(&a, &b, &c5, 1, 5.0, 100, &which)));
@@ -77,6 +79,43 @@ static void shares(void **state)
 	assert_true(isnan(steal_max_pct(&none, &b, NULL, 0, 5.0, 100, NULL)));
 	steal_free(&a);
 	steal_free(&b);
+}
+
+/* A share is of the wall time: never above 100%.  Within one tick of it
+ * it is the cut to ticks (100); beyond, the counter did not measure the
+ * window (it jumped, or holds steal from before the first reading). */
+static void never_above_all(void **state)
+{
+	(void)state;
+	static const char t1[] = "cpu  0 0 0 0 0 0 0 30\ncpu0 0 0 0 0 0 0 0 10\n"
+				 "cpu1 0 0 0 0 0 0 0 20\n";
+	static const char t2[] = "cpu  0 0 0 0 0 0 0 90\ncpu0 0 0 0 0 0 0 0 12\n"
+				 "cpu1 0 0 0 0 0 0 0 22\n";
+	static const char t3[] = "cpu  0 0 0 0 0 0 0 90\ncpu0 0 0 0 0 0 0 0 11\n"
+				 "cpu1 0 0 0 0 0 0 0 18446744073709551\n";
+	struct steal_snap a = { 0 }, b = { 0 }, c = { 0 };
+	assert_int_equal(steal_parse(&a, t1, sizeof(t1) - 1), 0);
+	assert_int_equal(steal_parse(&b, t2, sizeof(t2) - 1), 0);
+	assert_int_equal(steal_parse(&c, t3, sizeof(t3) - 1), 0);
+	int which, c0 = 0, c1 = 1;
+	/* 2 ticks in 15 ms: 133% read, one tick (66.7%) of it the cut: 100 */
+	assert_float_equal(steal_max_pct(&a, &b, NULL, 0, 0.015, 100, &which), 100.0, 0);
+	assert_int_equal(which, 0);
+	assert_float_equal(steal_max_pct(&a, &b, &c1, 1, 0.015, 100, NULL), 100.0, 0);
+	/* 2 ticks in 10 ms: the most 10 ms and a tick hold */
+	assert_float_equal(steal_max_pct(&a, &b, NULL, 0, 0.01, 100, NULL), 100.0, 0);
+	/* 2 ticks in 9 ms is more than they hold: no figure */
+	assert_true(isnan(steal_max_pct(&a, &b, &c0, 1, 0.009, 100, &which)));
+	assert_int_equal(which, -1);
+	/* cpu1 jumped by 1.8e16 ticks in 1 s: no figure for it, nor for the
+	 * largest share of every CPU; cpu0 alone still has its 1% */
+	assert_true(isnan(steal_max_pct(&a, &c, &c1, 1, 1.0, 100, NULL)));
+	assert_true(isnan(steal_max_pct(&a, &c, NULL, 0, 1.0, 100, NULL)));
+	assert_float_equal(steal_max_pct(&a, &c, &c0, 1, 1.0, 100, NULL), 1.0, 1e-9);
+	assert_true(isnan(steal_max_pct(&a, &b, NULL, 0, INFINITY, 100, NULL)));
+	steal_free(&a);
+	steal_free(&b);
+	steal_free(&c);
 }
 
 static void offline_cpu(void **state)
@@ -182,6 +221,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(parses_per_cpu),
 		cmocka_unit_test(shares),
+		cmocka_unit_test(never_above_all),
 		cmocka_unit_test(offline_cpu),
 		cmocka_unit_test(refuses),
 		cmocka_unit_test(takes_a_file),

@@ -816,6 +816,74 @@ static void steal_of_runs(void **state)
 	suitefile_free(&f[1]);
 }
 
+/* What a run's document records of its steal: a figure, none, or a
+ * refusal of what no measurement gives */
+static void run_steal_read(void **state)
+{
+	(void)state;
+	json_error_t jerr;
+	json_t *row = json_loads("{\"name\": \"lat_x mem=32M\", \"params\": {\"mem_limit\": "
+				 "\"32M\"}}", 0, &jerr);
+	json_t *plain = json_loads("{\"name\": \"lat_x\"}", 0, &jerr);
+	assert_non_null(row);
+	assert_non_null(plain);
+	static const struct {
+		const char *doc;
+		int rc;
+		double pct, wall_s;
+	} cases[] = {
+		{ "{\"kind\": \"load\", \"results\": {\"steal_pct\": 12.5, \"measured_s\": 60}}", 1,
+		  12.5, 60 },
+		{ "{\"kind\": \"load\", \"results\": {\"steal_pct\": 100, \"measured_s\": 0}}", 1,
+		  100, 0 },
+		{ "{\"kind\": \"load\", \"results\": {\"steal_pct\": null, \"measured_s\": 60}}", 0, 0, 0 },
+		{ "{\"kind\": \"load\", \"results\": {\"steal_pct\": 5}}", 0, 0, 0 },
+		{ "{\"kind\": \"load\", \"results\": {\"steal_pct\": 5, \"measured_s\": null}}", 0, 0, 0 },
+		{ "{\"kind\": \"load\", \"results\": 7}", 0, 0, 0 },
+		{ "{\"kind\": \"disk\", \"results\": {\"steal_pct\": \"x\", \"measured_s\": 1}}", 0, 0, 0 },
+		{ "{\"kind\": \"load\", \"results\": {\"steal_pct\": \"5\", \"measured_s\": 60}}", -1, 0, 0 },
+		{ "{\"kind\": \"load\", \"results\": {\"steal_pct\": -1e-9, \"measured_s\": 60}}", -1, 0, 0 },
+		{ "{\"kind\": \"load\", \"results\": {\"steal_pct\": 100.5, \"measured_s\": 60}}", -1, 0, 0 },
+		{ "{\"kind\": \"load\", \"results\": {\"steal_pct\": 5, \"measured_s\": -2}}", -1, 0, 0 },
+		{ "{\"kind\": \"load\", \"results\": {\"steal_pct\": 5, \"measured_s\": \"1\"}}", -1, 0, 0 },
+		/* micro: the row's test, by its name less " mem=32M" */
+		{ "{\"kind\": \"micro\", \"results\": {\"tests\": [{\"name\": \"lat_y\", "
+		  "\"steal_pct\": 150, \"run_s\": 1}, {\"name\": \"lat_x\", \"steal_pct\": 3, "
+		  "\"run_s\": 2}]}}", 1, 3, 2 },
+		{ "{\"kind\": \"micro\", \"results\": {\"tests\": [{\"name\": \"lat_y\", "
+		  "\"steal_pct\": 3, \"run_s\": 1}]}}", 0, 0, 0 },
+		{ "{\"kind\": \"micro\", \"results\": {\"tests\": [{\"name\": \"lat_x\", "
+		  "\"steal_pct\": 300, \"run_s\": 1}]}}", -1, 0, 0 },
+		{ "{\"kind\": \"micro\", \"results\": {\"tests\": [{\"name\": \"lat_x\", "
+		  "\"steal_pct\": 3, \"run_s\": {}}]}}", -1, 0, 0 },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		json_t *doc = json_loads(cases[i].doc, 0, &jerr);
+		assert_non_null(doc);
+		double pct = -7, wall_s = -7;
+		char why[200] = "";
+		int rc = suitefile_run_steal(doc, row, &pct, &wall_s, why, sizeof(why));
+		if (rc != cases[i].rc)
+			fail_msg("case %zu: %d, not %d (%s)", i, rc, cases[i].rc, why);
+		if (rc == 1)
+			assert_true(pct == cases[i].pct && wall_s == cases[i].wall_s);
+		else
+			assert_true(pct == -7 && wall_s == -7);
+		assert_true((rc < 0) == (why[0] != 0));
+		json_decref(doc);
+	}
+	/* a row without the limit is the document's test of its own name */
+	json_t *doc = json_loads("{\"kind\": \"micro\", \"results\": {\"tests\": [{\"name\": "
+				 "\"lat_x\", \"steal_pct\": 4, \"run_s\": 1}]}}", 0, &jerr);
+	double pct, wall_s;
+	assert_int_equal(suitefile_run_steal(doc, plain, &pct, &wall_s, NULL, 0), 1);
+	assert_true(pct == 4);
+	assert_int_equal(suitefile_run_steal(NULL, plain, &pct, &wall_s, NULL, 0), 0);
+	json_decref(doc);
+	json_decref(row);
+	json_decref(plain);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -833,6 +901,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(progress_micro_by_limit, setup, teardown),
 		cmocka_unit_test(plot_points),
 		cmocka_unit_test(steal_of_runs),
+		cmocka_unit_test(run_steal_read),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
