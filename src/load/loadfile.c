@@ -122,6 +122,19 @@ static int linebuf_fill(struct parser *ps, struct linebuf *lb)
  * the next call), its line end stripped.  Returns 1 for a line, 0 at the
  * end of the file or when reading must stop (*eof set), -1 (error
  * reported) for a line that must be skipped. */
+/* Is s[0..len) text whose lines end in CR: nothing but printable bytes,
+ * tabs and carriage returns (a binary file is not, and is reported by
+ * its NUL bytes or its lines instead)? */
+static int cr_text(const char *s, size_t len)
+{
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (c != '\r' && c != '\t' && (c < 0x20 || c == 0x7f))
+			return 0;
+	}
+	return 1;
+}
+
 static int next_line(struct parser *ps, struct linebuf *lb, char **line, int *eof)
 {
 	if (ps->nerrors >= GIVE_UP_ERRORS) {
@@ -167,7 +180,7 @@ static int next_line(struct parser *ps, struct linebuf *lb, char **line, int *eo
 	}
 	while (len > 0 && s[len - 1] == '\r')
 		len--;
-	if (ps->lineno == 1 && memchr(s, '\r', len)) {
+	if (ps->lineno == 1 && memchr(s, '\r', len) && cr_text(s, len)) {
 		/* lines that end in CR alone: the whole file reads as line 1 */
 		lf_error(ps, "carriage return inside the line: lines end with LF or CRLF, not CR alone");
 		*eof = 1;

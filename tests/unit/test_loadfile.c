@@ -312,6 +312,13 @@ static void test_errors(void **state)
 	fmt = LF_AUTO;
 	assert_null(strchr(strchr(one, '\n') + 1, '\n'));  /* that line alone */
 	free(one);
+	/* binary bytes beside a CR are not CR-only text: the format's checks */
+	expect_error("Close 1\r\001 NT_STATUS_OK\n", "t.txt:1: ");
+	fmt = LF_DBENCH4;
+	char *bin = parse_error("Close 1\r\001 NT_STATUS_OK\n");
+	fmt = LF_AUTO;
+	assert_null(strstr(bin, "carriage"));
+	free(bin);
 	/* a CR inside a later line is left to the format's own checks */
 	expect_error("Close 1 NT_STATUS_OK\nClose 1\rx NT_STATUS_OK\n", "t.txt:2: ");
 	expect_error("FIND_FIRST \"\\clients\\client1\\*\\x\" 260 10 0 NT_STATUS_OK\n",
