@@ -121,10 +121,11 @@ static int check_system(const struct load_opts *o, struct load_state *st)
 	uint64_t floor = load_mem_floor(o->nclients, (unsigned)o->per_proc, st->prog.max_io);
 	if (o->mem_limit_bytes < floor) {
 		fprintf(stderr, "%s: --mem-limit %s is below the %.2f MiB (2^20 bytes) "
-			"%llu client%s to start (4 MiB a client process, plus each "
+			"%llu client%s to start (%llu KiB a client process, plus each "
 			"client's %u-byte I/O buffer)\n", o->cmd, o->mem_limit,
 			(double)floor / 1048576.0, (unsigned long long)o->nclients,
-			o->nclients == 1 ? " needs" : "s need", st->prog.max_io);
+			o->nclients == 1 ? " needs" : "s need",
+			(unsigned long long)(LOAD_MEM_FLOOR_PER_PROC >> 10), st->prog.max_io);
 		return KB_EXIT_USAGE;
 	}
 	if (memcg_detect(&st->site, why, sizeof(why)) < 0) {

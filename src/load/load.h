@@ -41,14 +41,19 @@ enum { LOAD_MEM_LIMIT_BAD = -1, LOAD_MEM_LIMIT_ZERO = -2 };
 int load_mem_limit_parse(const char *text, uint64_t *bytes);
 
 /* --mem-limit's floor: the smallest limit NCLIENTS clients can start
- * under.  A client process needs LOAD_MEM_FLOOR_PER_PROC bytes (its stack,
- * the pages of the heap and data it writes, its slot of the shared region;
- * measured well under this) and each client its I/O buffer of the
- * loadfile's largest ReadX or WriteX (max_io bytes).  The processes are
+ * under.  A client process needs LOAD_MEM_FLOOR_PER_PROC bytes (the pages
+ * it dirties: stack, heap, the data pages it copies on write, page tables
+ * and kernel stack) and each client its I/O buffer of the loadfile's
+ * largest ReadX or WriteX (max_io bytes).  Measured on Linux 6.1 (cgroup
+ * v1, client.txt, max_io 64 KiB): 1 client ran under 1 MiB, 10 under
+ * 6 MiB (4 MiB: an OOM kill), 40 under 16 MiB, about 0.4 to 0.5 MiB a
+ * client with its buffer; Debian's dbench 4.0 ran 10 clients under 4 MiB
+ * once and was OOM-killed under 6 MiB, 40 under 12 MiB.  A run just above
+ * the floor may still meet the OOM killer, which the run reports.  The processes are
  * ceil(nclients / per_proc) (--clients-per-process, at least 1).  Returns
  * bytes.  kbench load refuses a lower limit; kbench suite refuses a series
  * with such a job before its first run. */
-#define LOAD_MEM_FLOOR_PER_PROC (4ull << 20)
+#define LOAD_MEM_FLOOR_PER_PROC (512ull << 10)
 uint64_t load_mem_floor(uint64_t nclients, unsigned per_proc, uint32_t max_io);
 
 /* The loadfile kbench load reads for -c NAME (NULL: no -c):

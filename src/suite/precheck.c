@@ -29,6 +29,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+/* what one kbench micro process needs to start under a limit: its own
+ * pages and the smallest buffers of its tests (a guess with room; a test
+ * that needs more meets the OOM killer, which the run reports) */
+#define MICRO_MEM_FLOOR (4ull << 20)
+
 #define CONNECT_TIMEOUT_MS 5000
 
 /* "CMD: JOB: reason; nothing was run", status 2. */
@@ -210,9 +215,10 @@ static int check_job(struct suite *s, const struct job *j, uint32_t max_io, bool
 		floor = load_mem_floor(j->clients, s->per_proc, max_io);
 		if (j->mem_bytes && j->mem_bytes < floor)
 			return refuse(s, j, "--mem-limit %s is below the %.2f MiB (2^20 bytes) %u "
-				      "client%s to start (4 MiB a client process, plus each client's "
-				      "%u-byte I/O buffer)", j->mem, (double)floor / 1048576.0,
-				      j->clients, j->clients == 1 ? " needs" : "s need", max_io);
+				      "client%s to start (%llu KiB a client process, plus each "
+				      "client's %u-byte I/O buffer)", j->mem, (double)floor / 1048576.0,
+				      j->clients, j->clients == 1 ? " needs" : "s need",
+				      (unsigned long long)(LOAD_MEM_FLOOR_PER_PROC >> 10), max_io);
 		return 0;
 	}
 	case JOB_DISK_CACHED:
@@ -224,7 +230,7 @@ static int check_job(struct suite *s, const struct job *j, uint32_t max_io, bool
 	case JOB_MICRO:
 		if (micro_tools(s, j))
 			return KB_EXIT_USAGE;
-		floor = LOAD_MEM_FLOOR_PER_PROC;
+		floor = MICRO_MEM_FLOOR;
 		break;
 	}
 	if (j->mem_bytes && j->mem_bytes < floor)

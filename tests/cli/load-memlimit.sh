@@ -105,8 +105,8 @@ no_new_cgroup() {
 }
 
 # ---- a limit below what the clients need to start ----
-expect_rc "--mem-limit 8M for 4 clients" 2 "$KBENCH" load --mem-limit 8M -c "$S" --run-once -D "$DISK" 4
-expect_err_grep "below the floor: named" "^kbench load: --mem-limit 8M is below the 16\\.[0-9]+ MiB \\(2\\^20 bytes\\) 4 clients need to start"
+expect_rc "--mem-limit 1M for 4 clients" 2 "$KBENCH" load --mem-limit 1M -c "$S" --run-once -D "$DISK" 4
+expect_err_grep "below the floor: named" "^kbench load: --mem-limit 1M is below the 2\\.[0-9]+ MiB \\(2\\^20 bytes\\) 4 clients need to start \\(512 KiB a client process"
 no_new_cgroup "bad limits made no cgroup"
 
 # check_members NAME: while the run goes, the clients (children of $BG)

@@ -13,26 +13,26 @@ mkdir -p "$D"
 truncate -s 16M disk.img
 
 # ---- what no system can give: refused before anything runs ----
-# 10 clients under 32M: kbench load's own floor, 4 MiB a process and each
+# 10 clients under 4M: kbench load's own floor, 512 KiB a process and each
 # client's I/O buffer; before, the series ran its 1-client runs first
-expect_bad "10 clients under 32M" '^kbench suite: load 10 mem=32M: --mem-limit 32M is below the [0-9.]+ MiB \(2\^20 bytes\) 10 clients need to start \(4 MiB a client process, plus each client.s [0-9]+-byte I/O buffer\); nothing was run$' \
-    "$KBENCH" suite -D "$D" -c "$LF" --clients 1,10 --runs 3 -t 1 --pause 1 --mem-limit none,32M -o m.json
-expect_true "10 clients under 32M: no results file" test ! -e m.json
-expect_true "10 clients under 32M: nothing in DIR" test -z "$(ls -A "$D")"
+expect_bad "10 clients under 4M" '^kbench suite: load 10 mem=4M: --mem-limit 4M is below the [0-9.]+ MiB \(2\^20 bytes\) 10 clients need to start \(512 KiB a client process, plus each client.s [0-9]+-byte I/O buffer\); nothing was run$' \
+    "$KBENCH" suite -D "$D" -c "$LF" --clients 1,10 --runs 3 -t 1 --pause 1 --mem-limit none,4M -o m.json
+expect_true "10 clients under 4M: no results file" test ! -e m.json
+expect_true "10 clients under 4M: nothing in DIR" test -z "$(ls -A "$D")"
 suite_line=$(cat "$WORK/err")
-expect_rc "kbench load's own refusal" 2 "$KBENCH" load -D "$D" -c "$LF" --mem-limit 32M 10
+expect_rc "kbench load's own refusal" 2 "$KBENCH" load -D "$D" -c "$LF" --mem-limit 4M 10
 expect_eq "the same floor as kbench load's" \
     "$(echo "$suite_line" | grep -Eo 'below the [0-9.]+ MiB')" \
     "$(grep -Eo 'below the [0-9.]+ MiB' "$WORK/err")" "$suite_line"
-expect_true "the floor is 10 x (4 MiB + the largest I/O)" python3 - "$suite_line" <<'EOF'
+expect_true "the floor is 10 x (512 KiB + the largest I/O)" python3 - "$suite_line" <<'EOF'
 import re, sys
 m = re.search(r"below the ([0-9.]+) MiB .* client.s ([0-9]+)-byte", sys.argv[1])
-want = 10 * (4 * 2**20 + int(m.group(2))) / 2**20
+want = 10 * (512 * 2**10 + int(m.group(2))) / 2**20
 sys.exit(abs(float(m.group(1)) - want) > 0.005)
 EOF
-expect_bad "4 clients a process under the same 32M pass, 10 under 8M do not" \
-    '^kbench suite: load 10 mem=8M: --mem-limit 8M is below the ' \
-    "$KBENCH" suite -D "$D" -c "$LF" --clients 10 --clients-per-process 4 --runs 1 -t 1 --pause 0 --mem-limit 8M -o m.json
+expect_bad "10 clients 4 a process (3 processes) under 1M do not pass" \
+    '^kbench suite: load 10 mem=1M: --mem-limit 1M is below the 1\.[0-9]+ MiB ' \
+    "$KBENCH" suite -D "$D" -c "$LF" --clients 10 --clients-per-process 4 --runs 1 -t 1 --pause 0 --mem-limit 1M -o m.json
 expect_bad "a disk run under 4M" '^kbench suite: disk -T mem=4M: --mem-limit 4M is below the 6\.00 MiB \(2\^20 bytes\) one kbench disk process needs to start; nothing was run$' \
     "$KBENCH" suite --disk disk.img --clients none --runs 1 --pause 0 --mem-limit 4M -o m.json
 mkdir empty-path
