@@ -28,7 +28,7 @@ struct backend_opts {
 	const char *directory;   /* -D DIR as given (a server's backend: inside its export) */
 	const char *server;      /* --server HOST[:PORT] (sockio) */
 	const char *tcp_options; /* -T/--tcp-options WORDS (sockio) */
-	const char *nfs_url;     /* --nfs nfs://SERVER/EXPORT[?version=3|4] */
+	const char *nfs_url;     /* --nfs nfs://SERVER/EXPORT[?OPTIONS] (NFSv3) */
 	const char *smb_share;   /* --smb-share //SERVER/SHARE */
 	const char *smb_user;    /* --smb-user [DOMAIN/]USER%PASSWORD */
 	const char *smb_user_file; /* --smb-user-file FILE (smbclient -A's form) */
