@@ -26,6 +26,7 @@
  */
 #include "config.h"
 #include "load/backend.h"
+#include "load/trees.h"
 #include "cli.h"
 
 #ifndef HAVE_LIBSMBCLIENT
@@ -124,7 +125,7 @@ struct smb_target {
 	char dir[PATH_MAX];     /* DIR inside the share, '/'-separated, no
 				 * leading or trailing '/'; "" is the share's root */
 	int made_dir;           /* DIR is kbench-PID, made by prepare() */
-	int had_clients;        /* DIR/clients was there before the run */
+	struct tree_claim trees; /* the client trees prepare() made (trees.c) */
 	char **noted;           /* -D: DIR's names before the run (malloc'd) */
 	size_t nnoted;
 	char root_url[URL_MAX]; /* smb://SERVER/SHARE[/DIR] */
@@ -1052,6 +1053,7 @@ static void wipe(struct smb_target *t)
 	for (size_t i = 0; i < t->nnoted; i++)
 		free(t->noted[i]);
 	free(t->noted);
+	trees_free(&t->trees);
 	free(t);
 }
 
@@ -1111,9 +1113,85 @@ static void say_new_names(SMBCCTX *x, const struct smb_target *t, const char *cm
 	libsmb.smbc_getFunctionClosedir(x)(x, d);
 }
 
+/* The client trees as trees.c sees them, over the protocol.  smbd
+ * resolves symbolic links inside the share itself: kind() sees a link to
+ * a directory as that directory, and only the rule (a tree that holds
+ * anything is refused) protects what a link leads to. */
+struct smb_tree_fs {
+	SMBCCTX *x;
+	const struct smb_target *t;
+	char url[URL_MAX];
+};
+
+static const char *tree_url(struct smb_tree_fs *f, const char *rel)
+{
+	size_t n = (size_t)snprintf(f->url, sizeof(f->url), "%s/", f->t->root_url);
+	if (n >= sizeof(f->url) || url_append(f->url, &n, rel))
+		f->url[0] = '\0';  /* too long: every call then fails */
+	return f->url;
+}
+
+static int tfs_mkdir(void *arg, const char *rel)
+{
+	struct smb_tree_fs *f = arg;
+	errno = 0;
+	if (libsmb.smbc_getFunctionMkdir(f->x)(f->x, tree_url(f, rel), 0777) == 0)
+		return 0;
+	return errno ? errno : EIO;
+}
+
+static int tfs_kind(void *arg, const char *rel)
+{
+	struct smb_tree_fs *f = arg;
+	struct stat st;
+	errno = 0;
+	if (libsmb.smbc_getFunctionStat(f->x)(f->x, tree_url(f, rel), &st) < 0)
+		return errno == ENOENT ? TREE_MISSING : -(errno ? errno : EIO);
+	return S_ISDIR(st.st_mode) ? TREE_DIR : TREE_OTHER;
+}
+
+static int tfs_empty(void *arg, const char *rel)
+{
+	struct smb_tree_fs *f = arg;
+	errno = 0;
+	SMBCFILE *d = libsmb.smbc_getFunctionOpendir(f->x)(f->x, tree_url(f, rel));
+	if (!d)
+		return -(errno ? errno : EIO);
+	struct smbc_dirent *de;
+	int empty = 1;
+	while (empty && (de = libsmb.smbc_getFunctionReaddir(f->x)(f->x, d)))
+		if (strcmp(de->name, ".") && strcmp(de->name, ".."))
+			empty = 0;
+	libsmb.smbc_getFunctionClosedir(f->x)(f->x, d);
+	return empty;
+}
+
+static int tfs_rmdir(void *arg, const char *rel)
+{
+	struct smb_tree_fs *f = arg;
+	errno = 0;
+	if (libsmb.smbc_getFunctionRmdir(f->x)(f->x, tree_url(f, rel)) == 0)
+		return 0;
+	return errno ? errno : EIO;
+}
+
+static int claim_trees(SMBCCTX *x, struct smb_target *t, unsigned nclients, const char *cmd)
+{
+	struct smb_tree_fs *f = malloc(sizeof(*f));
+	if (!f) {
+		fprintf(stderr, "%s: out of memory\n", cmd);
+		return KB_EXIT_USAGE;
+	}
+	f->x = x;
+	f->t = t;
+	struct tree_fs fs = { f, tfs_mkdir, tfs_kind, tfs_empty, tfs_rmdir };
+	int status = trees_claim(&fs, nclients, t->shown, cmd, &t->trees);
+	free(f);
+	return status;
+}
+
 static int smb_prepare(struct backend_opts *o, unsigned nclients, const char *cmd)
 {
-	(void)nclients;
 	if (!o->smb_share) {
 		fprintf(stderr, "%s: -B smb needs --smb-share //SERVER/SHARE\n", cmd);
 		return KB_EXIT_USAGE;
@@ -1190,8 +1268,6 @@ static int smb_prepare(struct backend_opts *o, unsigned nclients, const char *cm
 				errno ? strerror(errno) : "not a directory");
 			status = KB_EXIT_USAGE;
 		} else {
-			n = (size_t)snprintf(url, sizeof(url), "%s/clients", t->root_url);
-			t->had_clients = n < sizeof(url) && libsmb.smbc_getFunctionStat(x)(x, url, &st) == 0;
 			int e = note_dir(x, t);
 			if (e) {
 				fprintf(stderr, "%s: -D %s: cannot list it: %s\n", cmd, t->shown,
@@ -1200,6 +1276,8 @@ static int smb_prepare(struct backend_opts *o, unsigned nclients, const char *cm
 			}
 		}
 	}
+	if (!status)
+		status = claim_trees(x, t, nclients, cmd);
 	/* the clients make their own connections: none is inherited */
 	libsmb.smbc_free_context(x, 1);
 	if (status) {
@@ -1212,6 +1290,7 @@ static int smb_prepare(struct backend_opts *o, unsigned nclients, const char *cm
 
 static int smb_cleanup(struct backend_opts *o, unsigned nclients, const char *cmd)
 {
+	(void)nclients;  /* the trees prepare() claimed */
 	struct smb_target *t = o->target;
 	SMBCCTX *x = new_context(t);
 	if (!x) {
@@ -1224,12 +1303,13 @@ static int smb_cleanup(struct backend_opts *o, unsigned nclients, const char *cm
 		snprintf(url, sizeof(url), "%s", t->root_url);
 		e = tree_remove(x, url, strlen(url), 0, &dead);
 	} else {
-		/* only the clients' trees, and clients/ if the run made it */
-		for (unsigned k = 0; k < nclients && !e && !dead; k++) {
+		/* only the clients' trees (the contents of one that was there,
+		 * empty), and clients/ if the run made it */
+		for (unsigned k = 0; k < t->trees.n && !e && !dead; k++) {
 			int n = snprintf(url, sizeof(url), "%s/clients/client%u", t->root_url, k);
-			e = tree_remove(x, url, (size_t)n, 0, &dead);
+			e = tree_remove(x, url, (size_t)n, t->trees.kept[k], &dead);
 		}
-		if (!e && !t->had_clients &&
+		if (!e && t->trees.made_clients &&
 		    (size_t)snprintf(url, sizeof(url), "%s/clients", t->root_url) < sizeof(url)) {
 			errno = 0;
 			if (libsmb.smbc_getFunctionRmdir(x)(x, url) < 0 && errno != ENOENT)

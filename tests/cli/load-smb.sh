@@ -232,6 +232,41 @@ smbload -c "$L" --run-once -D nosuch 1
 expect_status "-D that is not in the share: exit 2" 2
 expect_lines "-D missing: one line naming it" -eq 1 "$WORK/err" 'nosuch'
 
+# --- symbolic links in the share's directory: smbd follows them itself, so
+# kbench sees a directory; the rule (a client tree that was there and holds
+# anything is refused, exit 2) keeps what they lead to -----------------------
+V="$SHARE/victim"
+mkdir -p "$V/client0"
+echo keep >"$V/client0/precious"
+victim_intact() {
+    expect_eq "$1" "$(cd "$V" && find . | sort | tr '\n' ' ')/$(cat "$V/client0/precious" 2>&1)" \
+        ". ./client0 ./client0/precious /keep" "$(ls -laR "$V" 2>&1 | head -c 600)"
+}
+mkdir -p "$SHARE/sl1"
+ln -s ../victim "$SHARE/sl1/clients"
+smbload -c "$L" --run-once -D sl1 1
+expect_status "DIR/clients a link to a tree holding client0: exit 2" 2
+expect_lines "... one line naming the tree" -eq 1 "$WORK/err" \
+    "^kbench load: //127.0.0.1:$PORT/kb/sl1/clients/client0 was there before the run and is not empty"
+victim_intact "... nothing outside DIR written or removed"
+mkdir -p "$SHARE/sl2/clients"
+ln -s ../../victim/client0 "$SHARE/sl2/clients/client1"
+smbload -c "$L" --run-once -D sl2 2
+expect_status "DIR/clients/client1 a link to a full directory: exit 2" 2
+expect_lines "... one line naming it" -eq 1 "$WORK/err" "/kb/sl2/clients/client1 was there before the run"
+victim_intact "... nothing outside DIR written or removed"
+expect_eq "... client0, made before the refusal, is gone again" \
+    "$(cd "$SHARE/sl2" && find . | sort | tr '\n' ' ')" ". ./clients ./clients/client1 "
+# an empty directory reached through a link is used (kbench cannot tell):
+# what the run put there goes, the directory stays
+mkdir -p "$SHARE/sl3/clients" "$SHARE/empty"
+ln -s ../../empty "$SHARE/sl3/clients/client0"
+smbload -c "$L" --run-once -D sl3 1
+expect_status "a link to an empty directory as a tree: exit 0" 0
+expect_eq "... the run's files are gone from it, it stays" "$(cd "$SHARE/empty" && find . | tr '\n' ' ')" ". "
+victim_intact "... victim untouched"
+rm -rf "$SHARE/sl1" "$SHARE/sl2" "$SHARE/sl3" "$SHARE/empty" "$V"
+
 # --- every client its own connection, also K in one process ----------------
 conns() {
     ss -Htn state established "( dport = :$PORT )" 2>/dev/null | wc -l
