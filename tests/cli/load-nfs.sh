@@ -288,6 +288,18 @@ rm -rf "$EXPORT"/l? "$EXPORT/e1"
 # removes it, says so, and the run fails; the target's own files stay (the
 # run's ops between the swap and the end may have gone through it:
 # kbench-load(1) says so)
+# swap_in_link DIRPATH TARGET: move the directory DIRPATH away and put a
+# symbolic link to TARGET in its place (ln -T: not inside a directory the
+# run has made again meanwhile); at most 50 tries
+swap_in_link() {
+    n=0
+    while [ $n -lt 50 ]; do
+        n=$((n + 1))
+        mv -T "$1" "$1.gone$n" 2>/dev/null || continue
+        ln -sT "$2" "$1" 2>/dev/null && return 0
+    done
+    return 1
+}
 cat >"$WORK/swap.txt" <<'EOT'
 Mkdir "\clients\client1\w" *
 NTCreateX "\clients\client1\w\f.dat" 0x0 0x5 1 *
@@ -300,8 +312,7 @@ echo keep >"$EXPORT/victim2/precious"
 "$KBENCH" load -q -t 4 --warmup 0 -c "$WORK/swap.txt" -B nfs --nfs "$URL" -D s1 1 >"$WORK/out" 2>"$WORK/err" &
 BG=$!
 if wait_until 60 test -d "$EXPORT/s1/clients/client0/w" &&
-   mv "$EXPORT/s1/clients/client0/w" "$EXPORT/s1/w.gone" &&
-   ln -s ../../../victim2 "$EXPORT/s1/clients/client0/w"; then
+   swap_in_link "$EXPORT/s1/clients/client0/w" ../../../victim2; then
     wait "$BG"
     RC=$?
     expect_status "a link swapped in mid-run: exit 1" 1
