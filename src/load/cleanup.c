@@ -1,7 +1,10 @@
 /* kbench - after a load run: remove what the run made, keep what was there
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * The run owns DIR/clients/clientK for every client K: those trees go.
+ * The run owns DIR/clients/clientK for every client K, which it makes
+ * itself before any client starts (cleanup_claim(), trees.c: a tree that
+ * was there and holds anything refuses the run): those trees go, but for
+ * an empty one that was there, which only loses what the run put in it.
  * Everything else in DIR is compared with a note taken before the run:
  * its top-level names, and the whole contents of each directory that was
  * already there and that the loadfile's shared paths reach into (a shared
@@ -23,6 +26,7 @@
  */
 #include "config.h"
 #include "load/cleanup.h"
+#include "load/trees.h"
 #include "sys/fsutil.h"
 
 #include <dirent.h>
@@ -54,6 +58,7 @@ struct cleanup_plan {
 	struct strset deep;    /* top-level directories noted in full */
 	unsigned nclients;
 	int inexact;           /* a tree was too big to note in full */
+	struct tree_claim trees;  /* the client trees the run made or found empty */
 	struct fs_mount_note mounts;  /* told of mount points left alone */
 	const char *dirname;   /* DIR as given, for those lines */
 	int rootfd;            /* DIR, while cleaning */
@@ -393,8 +398,10 @@ static int remove_client_trees(struct cleanup_plan *p, int rootfd)
 	if (clients < 0)
 		return 0;
 	for (unsigned c = 0; c < p->nclients; c++) {
-		snprintf(name, sizeof(name), "client%u", c);
-		if (fs_remove_tree(clients, name, 0, &in_clients))
+		trees_client_name(name, c);
+		/* one that was there (empty) stays, and loses what the run made */
+		int kept = c < p->trees.n && p->trees.kept[c];
+		if (fs_remove_tree(clients, name, kept, &in_clients))
 			failed = 1;
 	}
 	close(clients);
@@ -432,6 +439,76 @@ static int sweep_top(struct cleanup_plan *p, int rootfd)
 	return failed ? -1 : 0;
 }
 
+/* DIR as struct tree_fs sees it: every path opened beneath rootfd, no
+ * symbolic link followed, no mount crossed. */
+static int local_mkdir(void *arg, const char *rel)
+{
+	const char *leaf;
+	int owned, rootfd = *(int *)arg;
+	int pfd = fs_parent_beneath(rootfd, rel, &leaf, &owned);
+	if (pfd < 0)
+		return errno;
+	int e = mkdirat(pfd, leaf, 0777) < 0 ? errno : 0;
+	if (owned)
+		close(pfd);
+	return e;
+}
+
+static int local_kind(void *arg, const char *rel)
+{
+	const char *leaf;
+	int owned, mnt = 0, rootfd = *(int *)arg;
+	struct stat st;
+	int pfd = fs_parent_beneath(rootfd, rel, &leaf, &owned);
+	if (pfd < 0)
+		return errno == ELOOP ? TREE_LINK : errno == EXDEV ? TREE_MOUNT : -errno;
+	int r = fs_stat_entry(pfd, leaf, &st, &mnt), e = errno;
+	if (owned)
+		close(pfd);
+	if (r < 0)
+		return e == ENOENT ? TREE_MISSING : -e;
+	return S_ISLNK(st.st_mode) ? TREE_LINK : mnt ? TREE_MOUNT :
+	       S_ISDIR(st.st_mode) ? TREE_DIR : TREE_OTHER;
+}
+
+static int local_empty(void *arg, const char *rel)
+{
+	int fd = fs_open_beneath(*(int *)arg, rel, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
+	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+	if (!d) {
+		int e = errno;
+		if (fd >= 0)
+			close(fd);
+		return -e;
+	}
+	struct dirent *de;
+	int empty = 1;
+	while (empty && (de = readdir(d)))
+		if (strcmp(de->d_name, ".") && strcmp(de->d_name, ".."))
+			empty = 0;
+	closedir(d);
+	return empty;
+}
+
+static int local_rmdir(void *arg, const char *rel)
+{
+	const char *leaf;
+	int owned, rootfd = *(int *)arg;
+	int pfd = fs_parent_beneath(rootfd, rel, &leaf, &owned);
+	if (pfd < 0)
+		return errno;
+	int e = unlinkat(pfd, leaf, AT_REMOVEDIR) < 0 ? errno : 0;
+	if (owned)
+		close(pfd);
+	return e;
+}
+
+int cleanup_claim(struct cleanup_plan *p, int rootfd, const char *dirname, const char *cmd)
+{
+	struct tree_fs fs = { &rootfd, local_mkdir, local_kind, local_empty, local_rmdir };
+	return trees_claim(&fs, p->nclients, dirname, cmd, &p->trees);
+}
+
 int cleanup_run(struct cleanup_plan *p, int rootfd, const char *dirname)
 {
 	int failed = 0;
@@ -460,5 +537,6 @@ void cleanup_free(struct cleanup_plan *p)
 	free_set(&p->moved);
 	free_set(&p->named);
 	free_set(&p->deep);
+	trees_free(&p->trees);
 	free(p);
 }

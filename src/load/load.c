@@ -164,23 +164,6 @@ static int make_tmpdir(const char *cmd, struct load_state *st)
 	return KB_EXIT_OK;
 }
 
-/* DIR/clients, where the client trees go, must be a directory if it is
- * there at all. */
-static int check_clients_dir(const char *cmd, const char *dir)
-{
-	struct stat cst;
-	char cpath[PATH_MAX + 16];
-	snprintf(cpath, sizeof(cpath), "%s/clients", dir);
-	if (lstat(cpath, &cst) == 0 && !S_ISDIR(cst.st_mode)) {
-		fprintf(stderr, "%s: %s is %s; the client trees go there (remove it, or "
-			"use another -D)\n", cmd, cpath,
-			S_ISLNK(cst.st_mode) ? "a symbolic link, which kbench does not follow" :
-			"not a directory");
-		return KB_EXIT_USAGE;
-	}
-	return KB_EXIT_OK;
-}
-
 /* Each client process may hold every handle of the loadfile open, and
  * a fileio client its directory fds. */
 static void raise_nofile(const struct program *prog, unsigned per_proc)
@@ -226,8 +209,6 @@ static int prepare_directory(const struct load_opts *o, struct load_state *st)
 	st->base = st->directory;
 	if (!status && o->mpi)
 		status = make_rankdir(o->cmd, st);
-	if (!status)
-		status = check_clients_dir(o->cmd, st->directory);
 	if (!status && o->json && kbmpi_rank() == 0) {
 		const char *keep[] = { st->loadfile };
 		status = result_destination(o->cmd, "--json", o->json, keep, 1, st->base,
@@ -252,14 +233,13 @@ static int prepare_directory(const struct load_opts *o, struct load_state *st)
 		fprintf(stderr, "%s: %s: %s\n", o->cmd, st->directory, strerror(errno));
 		return KB_EXIT_USAGE;
 	}
-	/* the clients' trees go in DIR/clients: a directory where it cannot
-	 * be made (/proc, say) is bad input, found before any client starts;
-	 * made after the note, it is the run's and goes with the cleanup */
-	if (mkdirat(st->rootfd, "clients", 0777) < 0 && errno != EEXIST) {
-		fprintf(stderr, "%s: %s: cannot make clients/ there: %s\n", o->cmd, st->directory,
-			strerror(errno));
-		return KB_EXIT_USAGE;
-	}
+	/* the clients' trees, DIR/clients/clientK, made here before any client
+	 * starts, each by an exclusive mkdir: one that was there and holds
+	 * anything (or is a link, a mount point) is bad input; a directory
+	 * where they cannot be made (/proc, say) too.  Made after the note,
+	 * they are the run's and go with the cleanup */
+	if ((status = cleanup_claim(st->plan, st->rootfd, st->directory, o->cmd)))
+		return status;
 	if (cleanup_inexact(st->plan))
 		fprintf(stderr, "%s: warning: %s holds too much to note in full; files the run "
 			"makes inside existing directories may be left\n", o->cmd, st->directory);

@@ -31,6 +31,7 @@
  */
 #include "config.h"
 #include "load/backend.h"
+#include "load/trees.h"
 #include "cli.h"
 #include "sys/clock.h"
 
@@ -112,8 +113,9 @@ static int libnfs_load(const char *cmd)
 #define FILE_OVERWRITE 4
 #define FILE_OVERWRITE_IF 5
 
-/* ftype3 NF3DIR (RFC 1813), the type libnfs gives a directory entry */
+/* ftype3 NF3DIR, NF3LNK (RFC 1813), the types libnfs gives directory entries */
 #define NFS_TYPE_DIR 2
+#define NFS_TYPE_LNK 5
 
 /* every RPC (libnfs takes whole seconds): below the 10 s a client has
  * after the time limit, so an op a stalled server never answers ends in
@@ -146,6 +148,10 @@ struct nfs_target {
 				* else "/a/b" (no trailing '/') */
 	int made_dir;          /* prepare() made DIR (kbench-PID) */
 	int cleaned;           /* cleanup() ran */
+	char export[PATH_MAX];     /* the export's path on the server */
+	char shown[2 * PATH_MAX];  /* DIR as the server names it: the
+				    * export's path and dir, for messages */
+	struct tree_claim trees;   /* the client trees prepare() made */
 	char **noted;          /* -D: DIR's top-level names before the run */
 	size_t nnoted;
 };
@@ -664,28 +670,47 @@ static int do_mkdir(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
 	return r < 0 ? fail(c, r) : 0;
 }
 
+/* What rm_tree() does with a symbolic link it meets: during the run (a
+ * loadfile's Deltree) it is removed as a link, as fileio does; at the
+ * cleanup it is left and named, for the run never makes one: someone put
+ * it there, and the run's ops may have gone through it. */
+struct rm_links {
+	const char *cmd;       /* NULL: remove links; else name them, keep them */
+	const char *shown;     /* DIR as the server names it */
+	size_t dirlen;         /* the length of DIR's path in buf */
+};
+
+/* At the cleanup: the link at buf is left, in one line. */
+static int link_left(const struct rm_links *lk, const char *buf)
+{
+	fprintf(stderr, "%s: %s%s is a symbolic link the run did not make: left as it is, not "
+		"followed (the run's operations may have gone through it)\n", lk->cmd, lk->shown,
+		buf + lk->dirlen);
+	return -EEXIST;
+}
+
 /* Remove the tree at buf (len bytes, a PATH_MAX buffer it extends and
  * restores) over the protocol: READDIRPLUS, REMOVE for what is not a
- * directory (a symbolic link is removed, never followed), RMDIR.  With
- * keep_top only the contents go.  A missing path is not an error.
- * top: path is the tree's root, whose type is asked (LOOKUP, GETATTR).
- * Returns 0 or a libnfs result (< 0) of the first failure. */
-static int rm_tree(struct nfs_context *nfs, char *buf, size_t len, int keep_top, int top)
+ * directory, RMDIR.  A symbolic link is never followed (lk says whether
+ * it is removed or left).  Before it lists a directory, it asks what the
+ * path names (LOOKUP, no link followed): a directory swapped for a link
+ * since READDIRPLUS said its type is not entered.  With keep_top only the
+ * contents go.  A missing path is not an error.  Returns 0 or a libnfs
+ * result (< 0) of the first failure. */
+static int rm_tree(struct nfs_context *nfs, char *buf, size_t len, int keep_top,
+		   const struct rm_links *lk)
 {
 	struct nfsdir *d;
-	int r;
-	if (top) {
-		/* what the path names itself (libnfs would follow a link to a
-		 * directory and list that); below it, READDIRPLUS's types */
-		struct nfs_stat_64 st;
-		r = libnfs.nfs_lstat64(nfs, len ? buf : "/", &st);
-		if (r == -ENOENT)
-			return 0;
-		if (r < 0)
-			return r;
-		if (!S_ISDIR(st.nfs_mode))
-			return keep_top ? -ENOTDIR : libnfs.nfs_unlink(nfs, buf);
-	}
+	struct nfs_stat_64 st;
+	int r = libnfs.nfs_lstat64(nfs, len ? buf : "/", &st);
+	if (r == -ENOENT)
+		return 0;
+	if (r < 0)
+		return r;
+	if (S_ISLNK(st.nfs_mode) && lk->cmd)
+		return link_left(lk, buf);
+	if (!S_ISDIR(st.nfs_mode))
+		return keep_top ? -ENOTDIR : libnfs.nfs_unlink(nfs, buf);
 	r = libnfs.nfs_opendir(nfs, len ? buf : "/", &d);
 	if (r < 0)
 		return r;
@@ -702,7 +727,9 @@ static int rm_tree(struct nfs_context *nfs, char *buf, size_t len, int keep_top,
 		buf[len] = '/';
 		memcpy(buf + len + 1, de->name, nl + 1);
 		if (de->type == NFS_TYPE_DIR)
-			r = rm_tree(nfs, buf, len + 1 + nl, 0, 0);
+			r = rm_tree(nfs, buf, len + 1 + nl, 0, lk);
+		else if (de->type == NFS_TYPE_LNK && lk->cmd)
+			r = link_left(lk, buf);
 		else
 			r = libnfs.nfs_unlink(nfs, buf);
 		buf[len] = '\0';
@@ -735,7 +762,8 @@ static int do_deltree(struct backend_ctx *c, const struct op *op, uint64_t *byte
 		len = 0;
 	memcpy(nc->work, nc->p1, len + 1);
 	/* the root of a tree stays, as fileio */
-	int r = rm_tree(nc->nfs, nc->work, len, strcmp(rel, ".") == 0, 1);
+	static const struct rm_links remove_links = { NULL, NULL, 0 };
+	int r = rm_tree(nc->nfs, nc->work, len, strcmp(rel, ".") == 0, &remove_links);
 	return r < 0 ? fail(c, r) : 0;
 }
 
@@ -917,11 +945,126 @@ static int do_flush(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
 	return r < 0 ? fail(c, r) : 0;
 }
 
-/* mkdir path unless it is a directory already (EEXIST); libnfs result */
-static int mkdir_once(struct nfs_context *nfs, const char *path)
+/* ---- paths that go through no symbolic link ----
+ * libnfs resolves a path one LOOKUP at a time from the export's root and
+ * follows a symbolic link it meets on the way.  DIR and the client trees
+ * are checked here instead, a LOOKUP of each prefix from the top with no
+ * link followed (libnfs's lstat): each later LOOKUP then goes through
+ * directories just seen to be directories.  Another NFS client can still
+ * swap one for a link afterwards (kbench-load(1) says what that means). */
+
+/* Check every component of path ("" or "/a/b", absolute in the export):
+ * a directory, not a symbolic link.  Returns 0; -ELOOP with *bad set to
+ * the length of the prefix that is a link; -ENOTDIR for one that is not a
+ * directory (also *bad); or libnfs's error for the lookup that failed. */
+static int nolink_path(struct nfs_context *nfs, const char *path, size_t *bad)
 {
-	int r = libnfs.nfs_mkdir2(nfs, path, 0777);
-	return r == -EEXIST ? 0 : r;
+	char pre[PATH_MAX];
+	size_t len = strlen(path), i = 0;
+	if (len >= sizeof(pre))
+		return -ENAMETOOLONG;
+	while (i < len) {
+		i += 1 + strcspn(path + i + 1, "/");
+		memcpy(pre, path, i);
+		pre[i] = '\0';
+		struct nfs_stat_64 st;
+		int r = libnfs.nfs_lstat64(nfs, pre, &st);
+		*bad = i;
+		if (r < 0)
+			return r;
+		if (S_ISLNK(st.nfs_mode))
+			return -ELOOP;
+		if (!S_ISDIR(st.nfs_mode))
+			return -ENOTDIR;
+	}
+	return 0;
+}
+
+/* The client trees as trees.c sees them: rel below DIR, over the
+ * protocol.  A LOOKUP of rel goes through DIR (checked) and clients/
+ * (judged a directory before any clientK is made). */
+struct nfs_tree_fs {
+	struct nfs_context *nfs;
+	const char *dir;
+	char buf[PATH_MAX];
+};
+
+static const char *tree_path(struct nfs_tree_fs *f, const char *rel)
+{
+	snprintf(f->buf, sizeof(f->buf), "%s/%s", f->dir, rel);
+	return f->buf;
+}
+
+static int tfs_mkdir(void *arg, const char *rel)
+{
+	struct nfs_tree_fs *f = arg;
+	int r = libnfs.nfs_mkdir2(f->nfs, tree_path(f, rel), 0777);
+	return r < 0 ? -r : 0;
+}
+
+static int tfs_kind(void *arg, const char *rel)
+{
+	struct nfs_tree_fs *f = arg;
+	struct nfs_stat_64 st;
+	int r = libnfs.nfs_lstat64(f->nfs, tree_path(f, rel), &st);
+	if (r < 0)
+		return r == -ENOENT ? TREE_MISSING : r;
+	return S_ISLNK(st.nfs_mode) ? TREE_LINK : S_ISDIR(st.nfs_mode) ? TREE_DIR : TREE_OTHER;
+}
+
+static int tfs_empty(void *arg, const char *rel)
+{
+	struct nfs_tree_fs *f = arg;
+	struct nfsdir *d;
+	int r = libnfs.nfs_opendir(f->nfs, tree_path(f, rel), &d);
+	if (r < 0)
+		return r;
+	struct nfsdirent *de;
+	int empty = 1;
+	while (empty && (de = libnfs.nfs_readdir(f->nfs, d)))
+		if (strcmp(de->name, ".") && strcmp(de->name, ".."))
+			empty = 0;
+	libnfs.nfs_closedir(f->nfs, d);
+	return empty;
+}
+
+static int tfs_rmdir(void *arg, const char *rel)
+{
+	struct nfs_tree_fs *f = arg;
+	int r = libnfs.nfs_rmdir(f->nfs, tree_path(f, rel));
+	return r < 0 ? -r : 0;
+}
+
+/* DIR (t->dir) goes through no link, and the client trees are the run's:
+ * trees_claim() over the protocol.  Returns 0, or KB_EXIT_USAGE after one
+ * line on stderr. */
+static int claim_trees(struct nfs_context *nfs, struct nfs_target *t, unsigned nclients,
+		       const char *cmd)
+{
+	size_t bad = 0;
+	int r = nolink_path(nfs, t->dir, &bad);
+	if (r == -ELOOP) {
+		char rel[PATH_MAX];
+		snprintf(rel, sizeof(rel), "%.*s", (int)bad - 1, t->dir + 1);
+		trees_say_link(cmd, t->export, rel);
+		return KB_EXIT_USAGE;
+	}
+	if (r < 0) {
+		fprintf(stderr, "%s: -D %s: %s on %s\n", cmd, t->dir + 1,
+			r == -ENOTDIR ? "not a directory" : libnfs.nfs_get_error(nfs), t->url);
+		return KB_EXIT_USAGE;
+	}
+	struct nfs_tree_fs *f = malloc(sizeof(*f));
+	if (!f) {
+		fprintf(stderr, "%s: out of memory\n", cmd);
+		return KB_EXIT_USAGE;
+	}
+	f->nfs = nfs;
+	f->dir = t->dir;
+	struct tree_fs fs = { f, tfs_mkdir, tfs_kind, tfs_empty, tfs_rmdir };
+	int status = trees_claim(&fs, nclients, t->shown, cmd, &t->trees);
+	free(f);
+	return status;
 }
 
 static int nfs_client_open(struct backend_ctx *c)
@@ -952,17 +1095,19 @@ static int nfs_client_open(struct backend_ctx *c)
 	}
 	nc->rootlen = strlen(t->dir);
 	memcpy(nc->root, t->dir, nc->rootlen + 1);
-	if ((size_t)snprintf(nc->tree, sizeof(nc->tree), "%s/clients", t->dir) >= sizeof(nc->tree))
-		return ENAMETOOLONG;
-	if ((r = mkdir_once(nc->nfs, nc->tree)) < 0)
-		return fail(c, r);
 	size_t n = (size_t)snprintf(nc->tree, sizeof(nc->tree), "%s/clients/client%u", t->dir, c->id);
 	if (n >= sizeof(nc->tree))
 		return ENAMETOOLONG;
 	nc->treelen = n;
-	if ((r = mkdir_once(nc->nfs, nc->tree)) < 0)
-		return fail(c, r);
-	return 0;
+	/* prepare() made the tree; nothing on the way to it may have become
+	 * a symbolic link since */
+	size_t bad = 0;
+	if ((r = nolink_path(nc->nfs, nc->tree, &bad)) == -ELOOP) {
+		fprintf(stderr, "kbench load: client %u: %s%.*s is a symbolic link, which kbench "
+			"does not follow\n", c->id, t->export, (int)bad, nc->tree);
+		return ELOOP;
+	}
+	return r < 0 ? fail(c, r) : 0;
 }
 
 static void nfs_close_all(struct backend_ctx *c)
@@ -1064,6 +1209,7 @@ static void target_free(struct nfs_target *t)
 	for (size_t i = 0; i < t->nnoted; i++)
 		free(t->noted[i]);
 	free(t->noted);
+	trees_free(&t->trees);
 	free(t);
 }
 
@@ -1128,7 +1274,6 @@ static struct nfs_context *mount_once(const char *url, const char *cmd)
 
 static int nfs_prepare(struct backend_opts *o, unsigned nclients, const char *cmd)
 {
-	(void)nclients;
 	if (!o->nfs_url)
 		return cli_usage_error(cmd, "-B nfs needs --nfs nfs://SERVER/EXPORT");
 	if (strncmp(o->nfs_url, "nfs://", 6))
@@ -1172,6 +1317,10 @@ static int nfs_prepare(struct backend_opts *o, unsigned nclients, const char *cm
 		target_free(t);
 		return KB_EXIT_USAGE;
 	}
+	/* the export's path, as the URL gives it: DIR's name in messages */
+	const char *ep = strchr(o->nfs_url + 6, '/');
+	snprintf(t->export, sizeof(t->export), "%.*s", ep ? (int)strcspn(ep, "?") : 0, ep ? ep : "");
+	snprintf(t->shown, sizeof(t->shown), "%s%s", t->export, t->dir);
 	int status = 0;
 	if (o->directory) {
 		struct nfs_stat_64 st;
@@ -1192,8 +1341,11 @@ static int nfs_prepare(struct backend_opts *o, unsigned nclients, const char *cm
 			status = KB_EXIT_USAGE;
 		} else {
 			t->made_dir = 1;
+			snprintf(t->shown, sizeof(t->shown), "%s%s", t->export, t->dir);
 		}
 	}
+	if (!status)
+		status = claim_trees(nfs, t, nclients, cmd);
 	/* the clients make their own connections: none is shared across fork */
 	drop_context(nfs);
 	if (status) {
@@ -1212,10 +1364,35 @@ static int noted(const struct nfs_target *t, const char *name)
 	return 0;
 }
 
+/* The client trees: each goes whole (an empty one that was there before
+ * the run only loses its contents), unless a symbolic link now stands on
+ * its way (named, left). */
+static int remove_trees(struct nfs_context *nfs, const struct nfs_target *t,
+			const struct rm_links *lk, char *buf)
+{
+	int first = 0;
+	for (unsigned k = 0; k < t->trees.n; k++) {
+		size_t n = (size_t)snprintf(buf, PATH_MAX, "%s/clients/client%u", t->dir, k), bad = 0;
+		int r = nolink_path(nfs, buf, &bad);
+		if (r == -ELOOP) {
+			buf[bad] = '\0';
+			r = link_left(lk, buf);
+		} else if (r != -ENOENT) {
+			r = rm_tree(nfs, buf, n, t->trees.kept[k], lk);
+		}
+		if (r < 0 && r != -ENOENT && !first)
+			first = r;
+		if (r == -EIO || r == -EINTR || r == -ETIMEDOUT)
+			break;  /* the server is gone */
+	}
+	return first;
+}
+
 static int nfs_cleanup(struct backend_opts *o, unsigned nclients, const char *cmd)
 {
 	struct nfs_target *t = o->target;
 	char buf[PATH_MAX];
+	(void)nclients;  /* the trees prepare() claimed */
 	if (!t)
 		return 0;
 	t->cleaned = 1;
@@ -1225,33 +1402,41 @@ static int nfs_cleanup(struct backend_opts *o, unsigned nclients, const char *cm
 			t->dir[0] ? t->dir + 1 : "the export's root", t->url);
 		return -1;
 	}
-	int r = 0;
-	size_t dl = strlen(t->dir);
+	struct rm_links lk = { cmd, t->export, 0 };
+	size_t dl = strlen(t->dir), bad = 0;
+	/* nothing is removed through a link on the way to DIR */
+	int r = nolink_path(nfs, t->dir, &bad);
+	if (r == -ELOOP) {
+		memcpy(buf, t->dir, bad);
+		buf[bad] = '\0';
+		link_left(&lk, buf);
+	}
+	if (r >= 0)
+		r = remove_trees(nfs, t, &lk, buf);
 	memcpy(buf, t->dir, dl + 1);
-	if (t->made_dir) {
-		r = rm_tree(nfs, buf, dl, 0, 1);
-	} else {
-		/* -D: the clients' trees, then what was not there before */
-		for (unsigned k = 0; k < nclients && r >= 0; k++) {
-			size_t n = (size_t)snprintf(buf, sizeof(buf), "%s/clients/client%u", t->dir, k);
-			r = rm_tree(nfs, buf, n, 0, 1);
-		}
+	if (r >= 0 && t->made_dir) {
+		r = rm_tree(nfs, buf, dl, 0, &lk);
+	} else if (r >= 0) {
+		/* -D: what was not there before */
 		struct nfsdir *d;
-		buf[dl] = '\0';
-		if (r >= 0 && (r = libnfs.nfs_opendir(nfs, dl ? buf : "/", &d)) >= 0) {
+		if ((r = libnfs.nfs_opendir(nfs, dl ? buf : "/", &d)) >= 0) {
 			struct nfsdirent *de;
-			while ((de = libnfs.nfs_readdir(nfs, d)) && r >= 0) {
+			while ((de = libnfs.nfs_readdir(nfs, d)) && (r >= 0 || r == -EEXIST)) {
 				if (!strcmp(de->name, ".") || !strcmp(de->name, "..") || noted(t, de->name))
 					continue;
 				size_t n = (size_t)snprintf(buf, sizeof(buf), "%s/%s", t->dir, de->name);
-				r = n < sizeof(buf) ? rm_tree(nfs, buf, n, 0, 1) : -ENAMETOOLONG;
+				int e = n < sizeof(buf) ? rm_tree(nfs, buf, n, 0, &lk) : -ENAMETOOLONG;
+				if (e < 0 && r >= 0)
+					r = e;  /* the first failure; a link left does not stop the rest */
 			}
 			libnfs.nfs_closedir(nfs, d);
 		}
 	}
 	if (r < 0)
 		fprintf(stderr, "%s: cannot remove the run's files from %s on %s: %s\n", cmd,
-			t->dir[0] ? t->dir + 1 : "the export's root", t->url, libnfs.nfs_get_error(nfs));
+			t->dir[0] ? t->dir + 1 : "the export's root", t->url,
+			r == -EEXIST || r == -ELOOP ? "a symbolic link is on the way (above)" :
+			libnfs.nfs_get_error(nfs));
 	drop_context(nfs);
 	return r < 0 ? -1 : 0;
 }

@@ -26,6 +26,7 @@
  */
 #include "config.h"
 #include "load/backend.h"
+#include "load/trees.h"
 #include "cli.h"
 
 #ifndef HAVE_LIBSMBCLIENT
@@ -71,7 +72,8 @@ const struct backend smb_backend = {
 	X(smbc_getFunctionFtruncate) X(smbc_getFunctionUtimes) \
 	X(smbc_getFunctionOpendir) X(smbc_getFunctionReaddir) \
 	X(smbc_getFunctionClosedir) X(smbc_getFunctionRename) \
-	X(smbc_getFunctionUnlink) X(smbc_getFunctionMkdir) X(smbc_getFunctionRmdir)
+	X(smbc_getFunctionUnlink) X(smbc_getFunctionMkdir) X(smbc_getFunctionRmdir) \
+	X(smbc_getFunctionReaddirPlus)
 
 static struct {
 #define LIBSMB_POINTER(name) __typeof__(name) *name;
@@ -124,7 +126,9 @@ struct smb_target {
 	char dir[PATH_MAX];     /* DIR inside the share, '/'-separated, no
 				 * leading or trailing '/'; "" is the share's root */
 	int made_dir;           /* DIR is kbench-PID, made by prepare() */
-	int had_clients;        /* DIR/clients was there before the run */
+	struct tree_claim trees; /* the client trees prepare() made (trees.c) */
+	struct timespec since;  /* the creation time, on the server's clock, of
+				 * the first directory the run made; 0: none */
 	char **noted;           /* -D: DIR's names before the run (malloc'd) */
 	size_t nnoted;
 	char root_url[URL_MAX]; /* smb://SERVER/SHARE[/DIR] */
@@ -1052,6 +1056,7 @@ static void wipe(struct smb_target *t)
 	for (size_t i = 0; i < t->nnoted; i++)
 		free(t->noted[i]);
 	free(t->noted);
+	trees_free(&t->trees);
 	free(t);
 }
 
@@ -1111,9 +1116,150 @@ static void say_new_names(SMBCCTX *x, const struct smb_target *t, const char *cm
 	libsmb.smbc_getFunctionClosedir(x)(x, d);
 }
 
+/* FILE_ATTRIBUTE_DIRECTORY (MS-FSCC) */
+#define SMB_ATTR_DIRECTORY 0x10
+
+static int ts_before(const struct timespec *a, const struct timespec *b)
+{
+	return a->tv_sec < b->tv_sec || (a->tv_sec == b->tv_sec && a->tv_nsec < b->tv_nsec);
+}
+
+/* The creation time the server gives name in the directory at url (its
+ * listing, no link of name followed), into *ts.  Returns 0 or an errno. */
+static int btime_of(SMBCCTX *x, const char *url, const char *name, struct timespec *ts)
+{
+	errno = 0;
+	SMBCFILE *d = libsmb.smbc_getFunctionOpendir(x)(x, url);
+	if (!d)
+		return errno ? errno : EIO;
+	const struct libsmb_file_info *fi;
+	int e = ENOENT;
+	while (e && (fi = libsmb.smbc_getFunctionReaddirPlus(x)(x, d)))
+		if (fi->name && !strcmp(fi->name, name)) {
+			*ts = fi->btime_ts;
+			e = 0;
+		}
+	libsmb.smbc_getFunctionClosedir(x)(x, d);
+	return e;
+}
+
+/* Note when the run began on the server's clock: the creation time of the
+ * first directory it made (DIR, DIR/clients or a client's tree). */
+static void note_since(SMBCCTX *x, struct smb_target *t)
+{
+	char url[URL_MAX];
+	const char *name = NULL;
+	char tree[20];
+	if (t->made_dir) {
+		size_t n = (size_t)snprintf(url, sizeof(url), "smb://%s/", t->server);
+		url_append(url, &n, t->share);
+		const char *slash = strrchr(t->dir, '/');
+		if (slash) {
+			url[n++] = '/';
+			url[n] = '\0';
+			url_append(url, &n, t->dir);
+			url[n - strlen(slash)] = '\0';
+		}
+		name = slash ? slash + 1 : t->dir;
+	} else if (t->trees.made_clients) {
+		snprintf(url, sizeof(url), "%s", t->root_url);
+		name = "clients";
+	} else {
+		for (unsigned k = 0; k < t->trees.n && !name; k++)
+			if (!t->trees.kept[k]) {
+				trees_client_name(tree, k);
+				name = tree;
+			}
+		size_t n = strlen(t->root_url);
+		memcpy(url, t->root_url, n);
+		if (n + 9 > sizeof(url))
+			name = NULL;
+		else
+			memcpy(url + n, "/clients", 9);
+	}
+	if (name && btime_of(x, url, name, &t->since) != 0)
+		memset(&t->since, 0, sizeof(t->since));
+}
+
+/* The client trees as trees.c sees them, over the protocol.  smbd
+ * resolves symbolic links inside the share itself: kind() sees a link to
+ * a directory as that directory, and only the rule (a tree that holds
+ * anything is refused) protects what a link leads to. */
+struct smb_tree_fs {
+	SMBCCTX *x;
+	const struct smb_target *t;
+	char url[URL_MAX];
+};
+
+static const char *tree_url(struct smb_tree_fs *f, const char *rel)
+{
+	size_t n = (size_t)snprintf(f->url, sizeof(f->url), "%s/", f->t->root_url);
+	if (n >= sizeof(f->url) || url_append(f->url, &n, rel))
+		f->url[0] = '\0';  /* too long: every call then fails */
+	return f->url;
+}
+
+static int tfs_mkdir(void *arg, const char *rel)
+{
+	struct smb_tree_fs *f = arg;
+	errno = 0;
+	if (libsmb.smbc_getFunctionMkdir(f->x)(f->x, tree_url(f, rel), 0777) == 0)
+		return 0;
+	return errno ? errno : EIO;
+}
+
+static int tfs_kind(void *arg, const char *rel)
+{
+	struct smb_tree_fs *f = arg;
+	struct stat st;
+	errno = 0;
+	if (libsmb.smbc_getFunctionStat(f->x)(f->x, tree_url(f, rel), &st) < 0)
+		return errno == ENOENT ? TREE_MISSING : -(errno ? errno : EIO);
+	return S_ISDIR(st.st_mode) ? TREE_DIR : TREE_OTHER;
+}
+
+static int tfs_empty(void *arg, const char *rel)
+{
+	struct smb_tree_fs *f = arg;
+	errno = 0;
+	SMBCFILE *d = libsmb.smbc_getFunctionOpendir(f->x)(f->x, tree_url(f, rel));
+	if (!d)
+		return -(errno ? errno : EIO);
+	struct smbc_dirent *de;
+	int empty = 1;
+	while (empty && (de = libsmb.smbc_getFunctionReaddir(f->x)(f->x, d)))
+		if (strcmp(de->name, ".") && strcmp(de->name, ".."))
+			empty = 0;
+	libsmb.smbc_getFunctionClosedir(f->x)(f->x, d);
+	return empty;
+}
+
+static int tfs_rmdir(void *arg, const char *rel)
+{
+	struct smb_tree_fs *f = arg;
+	errno = 0;
+	if (libsmb.smbc_getFunctionRmdir(f->x)(f->x, tree_url(f, rel)) == 0)
+		return 0;
+	return errno ? errno : EIO;
+}
+
+static int claim_trees(SMBCCTX *x, struct smb_target *t, unsigned nclients, const char *cmd)
+{
+	struct smb_tree_fs *f = malloc(sizeof(*f));
+	if (!f) {
+		fprintf(stderr, "%s: out of memory\n", cmd);
+		return KB_EXIT_USAGE;
+	}
+	f->x = x;
+	f->t = t;
+	struct tree_fs fs = { f, tfs_mkdir, tfs_kind, tfs_empty, tfs_rmdir };
+	int status = trees_claim(&fs, nclients, t->shown, cmd, &t->trees);
+	free(f);
+	return status;
+}
+
 static int smb_prepare(struct backend_opts *o, unsigned nclients, const char *cmd)
 {
-	(void)nclients;
 	if (!o->smb_share) {
 		fprintf(stderr, "%s: -B smb needs --smb-share //SERVER/SHARE\n", cmd);
 		return KB_EXIT_USAGE;
@@ -1190,8 +1336,6 @@ static int smb_prepare(struct backend_opts *o, unsigned nclients, const char *cm
 				errno ? strerror(errno) : "not a directory");
 			status = KB_EXIT_USAGE;
 		} else {
-			n = (size_t)snprintf(url, sizeof(url), "%s/clients", t->root_url);
-			t->had_clients = n < sizeof(url) && libsmb.smbc_getFunctionStat(x)(x, url, &st) == 0;
 			int e = note_dir(x, t);
 			if (e) {
 				fprintf(stderr, "%s: -D %s: cannot list it: %s\n", cmd, t->shown,
@@ -1200,6 +1344,10 @@ static int smb_prepare(struct backend_opts *o, unsigned nclients, const char *cm
 			}
 		}
 	}
+	if (!status)
+		status = claim_trees(x, t, nclients, cmd);
+	if (!status)
+		note_since(x, t);
 	/* the clients make their own connections: none is inherited */
 	libsmb.smbc_free_context(x, 1);
 	if (status) {
@@ -1210,8 +1358,67 @@ static int smb_prepare(struct backend_opts *o, unsigned nclients, const char *cm
 	return KB_EXIT_OK;
 }
 
+/* The cleanup's removal: as tree_remove(), but an entry the server says
+ * was created before the run began (t->since) is neither entered nor
+ * removed, and is named in one line: smbd resolves symbolic links itself,
+ * so a directory of a client tree swapped for a link to what was there
+ * looks like the tree's own.  Returns 0 or the first errno (EEXIST for
+ * what was left so). */
+static int tree_sweep(SMBCCTX *x, const struct smb_target *t, char *url, size_t len,
+		      int keep_top, int *dead, const char *cmd)
+{
+	errno = 0;
+	SMBCFILE *d = libsmb.smbc_getFunctionOpendir(x)(x, url);
+	if (!d) {
+		int e = errno ? errno : EIO;
+		if (e == ENOENT)
+			return 0;
+		if (lost(e))
+			*dead = 1;
+		return e;
+	}
+	int rc = 0, e;
+	const struct libsmb_file_info *fi;
+	while ((fi = libsmb.smbc_getFunctionReaddirPlus(x)(x, d)) && !*dead) {
+		if (!fi->name || !strcmp(fi->name, ".") || !strcmp(fi->name, ".."))
+			continue;
+		size_t n = len;
+		url[n++] = '/';
+		url[n] = '\0';
+		e = url_append(url, &n, fi->name);
+		if (!e && t->since.tv_sec && ts_before(&fi->btime_ts, &t->since)) {
+			fprintf(stderr, "%s: -B smb: %s%s was made before the run began (a symbolic "
+				"link on the server may lead there): left as it is\n", cmd, t->shown,
+				url + strlen(t->root_url));
+			e = EEXIST;
+		} else if (!e && (fi->attrs & SMB_ATTR_DIRECTORY)) {
+			e = tree_sweep(x, t, url, n, 0, dead, cmd);
+		} else if (!e) {
+			errno = 0;
+			if (libsmb.smbc_getFunctionUnlink(x)(x, url) < 0 && errno != ENOENT)
+				e = errno ? errno : EIO;
+		}
+		url[len] = '\0';
+		if (e && lost(e))
+			*dead = 1;
+		if (e && !rc)
+			rc = e;
+	}
+	libsmb.smbc_getFunctionClosedir(x)(x, d);
+	if (rc || keep_top)
+		return rc;
+	errno = 0;
+	if (libsmb.smbc_getFunctionRmdir(x)(x, url) < 0 && errno != ENOENT) {
+		rc = errno ? errno : EIO;
+		if (lost(rc))
+			*dead = 1;
+	}
+	return rc;
+}
+
 static int smb_cleanup(struct backend_opts *o, unsigned nclients, const char *cmd)
 {
+	(void)nclients;  /* the trees prepare() claimed */
 	struct smb_target *t = o->target;
 	SMBCCTX *x = new_context(t);
 	if (!x) {
@@ -1222,14 +1429,16 @@ static int smb_cleanup(struct backend_opts *o, unsigned nclients, const char *cm
 	int dead = 0, e = 0;
 	if (t->made_dir) {
 		snprintf(url, sizeof(url), "%s", t->root_url);
-		e = tree_remove(x, url, strlen(url), 0, &dead);
+		e = tree_sweep(x, t, url, strlen(url), 0, &dead, cmd);
 	} else {
-		/* only the clients' trees, and clients/ if the run made it */
-		for (unsigned k = 0; k < nclients && !e && !dead; k++) {
+		/* only the clients' trees (the contents of one that was there,
+		 * empty), and clients/ if the run made it */
+		for (unsigned k = 0; k < t->trees.n && !dead; k++) {
 			int n = snprintf(url, sizeof(url), "%s/clients/client%u", t->root_url, k);
-			e = tree_remove(x, url, (size_t)n, 0, &dead);
+			int r = tree_sweep(x, t, url, (size_t)n, t->trees.kept[k], &dead, cmd);
+			e = e ? e : r;
 		}
-		if (!e && !t->had_clients &&
+		if (!e && t->trees.made_clients &&
 		    (size_t)snprintf(url, sizeof(url), "%s/clients", t->root_url) < sizeof(url)) {
 			errno = 0;
 			if (libsmb.smbc_getFunctionRmdir(x)(x, url) < 0 && errno != ENOENT)

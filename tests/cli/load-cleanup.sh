@@ -119,4 +119,43 @@ else
     skip "mounts during the run (needs root and mount)"
 fi
 
+# the run removes only what it made: a client tree that was there and
+# holds anything is refused before any client starts (the file a user
+# left in it stays), and the trees the run made up to then go again
+rm -rf "$D"; mkdir -p "$D/clients/client1"
+echo keep >"$D/clients/client1/precious"
+kload -q --run-once -c "$L" -D "$D" 3
+expect_status "a client tree that was there, not empty: exit 2" 2
+expect_err_grep "... one line naming it and what to do" \
+    "^kbench load: $D/clients/client1 was there before the run and is not empty; .*\\(empty or remove it yourself, or use another -D\\)$"
+expect_eq "... it is left whole, and nothing else is made" \
+    "$(cd "$D" && find . | sort | tr '\n' ' ')/$(cat "$D/clients/client1/precious")" \
+    ". ./clients ./clients/client1 ./clients/client1/precious /keep"
+# a hard link to a file outside, in a tree that was there: refused the same
+rm -rf "$D" "$O"; mkdir -p "$D/clients/client0" "$O"
+echo keep >"$O/precious"
+ln "$O/precious" "$D/clients/client0/hard"
+kload -q --run-once -c "$L" -D "$D" 1
+expect_status "a hard link in a tree that was there: exit 2" 2
+expect_eq "... the file it links to is whole" "$(cat "$O/precious")" keep
+# an empty tree that was there (as dbench leaves them) is used: what the
+# run put in it goes, the directory stays; the one the run made goes
+rm -rf "$D"; mkdir -p "$D/clients/client0"
+kload -q --run-once -c "$L" -D "$D" 2
+expect_status "an empty client tree that was there: exit 0" 0
+expect_eq "... it stays, empty; the run's own tree is gone" \
+    "$(cd "$D" && find . | sort | tr '\n' ' ')" ". ./clients ./clients/client0 "
+# DIR/clients as a link to a directory holding a client0 (dangling, a loop):
+# refused, one line
+for target in "$O" nowhere clients; do
+    rm -rf "$D"; mkdir -p "$D" "$O/client0"
+    echo keep >"$O/client0/precious"
+    ln -s "$target" "$D/clients"
+    kload -q --run-once -c "$L" -D "$D" 1
+    expect_status "DIR/clients a link to $target: exit 2" 2
+    expect_err_grep "... named" "^kbench load: $D/clients is a symbolic link, which kbench does not follow"
+    expect_eq "... what it points to is whole" "$(cat "$O/client0/precious")" keep
+done
+rm -rf "$D" "$O"
+
 finish

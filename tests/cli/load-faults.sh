@@ -167,20 +167,30 @@ else
     fail "client death" "could not find a client process"
 fi
 
-# symbolic links planted in the client's tree and in DIR are never followed
+# a client tree that was there and holds anything is refused, before any
+# client starts: the run removes only what it made
 mkdir -p "$WORK/outside" "$D/clients/client0"
 echo precious >"$WORK/outside/keep"
 ln -s "$WORK/outside" "$D/clients/client0/link"
+kload -q --run-once -D "$D" 1
+expect_status "a client tree that was there, not empty: exit 2" 2
+expect_err_grep "... said in one line" "^kbench load: $D/clients/client0 was there before the run and is not empty"
+expect_true "... and left as it was" test -L "$D/clients/client0/link"
+rm -rf "$D"; mkdir -p "$D"
+
+# symbolic links planted in DIR are never followed
+mkdir -p "$D/pre"
+ln -s "$WORK/outside" "$D/pre/link"
 ln -s "$WORK/outside" "$D/nbsimuld"
 cat >"$WORK/evil.txt" <<'EOT'
-NTCreateX "\clients\client1\link\made" 0x0 0x5 1 *
-Unlink "\clients\client1\link\keep" 0x6 *
-Rename "\clients\client1\link\keep" "\clients\client1\stolen" *
-Mkdir "\clients\client1\link\newdir" *
+NTCreateX "\pre\link\made" 0x0 0x5 1 *
+Unlink "\pre\link\keep" 0x6 *
+Rename "\pre\link\keep" "\clients\client1\stolen" *
+Mkdir "\pre\link\newdir" *
 NTCreateX "\nbsimuld\made2" 0x0 0x5 2 *
 Unlink "\nbsimuld\keep" 0x6 *
 Deltree "\nbsimuld" *
-Deltree "\clients\client1\link" *
+Deltree "\pre\link" *
 EOT
 kload -q --run-once --skip-cleanup -c "$WORK/evil.txt" -D "$D" 1
 expect_eq "nothing outside DIR created, changed or removed through links" \
@@ -208,7 +218,8 @@ expect_eq "cleanup inside existing directories" "$(cd "$D" && find . | sort | tr
     ". ./clients ./clients/other ./clients/other/keep.txt ./pre ./pre/old ./pre/old/keep.txt "
 rm -rf "$D"; mkdir -p "$D"
 
-# another file system mounted inside DIR is never entered or emptied
+# another file system mounted inside DIR is never entered or emptied; as a
+# client tree it is refused before any client starts
 if [ "$(id -u)" -eq 0 ] && mkdir -p "$D/clients/client0" "$D/shared" &&
    mount -t tmpfs kbench-test "$D/clients/client0" 2>/dev/null; then
     mount -t tmpfs kbench-test "$D/shared"
@@ -216,10 +227,13 @@ if [ "$(id -u)" -eq 0 ] && mkdir -p "$D/clients/client0" "$D/shared" &&
     echo keep >"$D/shared/q"
     printf 'Deltree "\\clients\\client1" *\nDeltree "\\shared" *\n' >"$WORK/dtm.txt"
     kload -q --run-once -c "$WORK/dtm.txt" -D "$D" 1
-    expect_eq "mounts inside DIR not emptied" "$(cat "$D/clients/client0/p" "$D/shared/q" 2>&1)" \
-        "$(printf 'keep\nkeep')" "$(ls -la "$D/clients/client0" "$D/shared" 2>&1)"
-    expect_err_grep "what was left is said" 'could not remove everything'
+    expect_status "a client tree that is a mount point: exit 2" 2
+    expect_err_grep "... said" "$D/clients/client0 is a mount point"
     umount "$D/clients/client0"
+    rm -rf "$D/clients"
+    kload -q --run-once -c "$WORK/dtm.txt" -D "$D" 1
+    expect_eq "mounts inside DIR not emptied" "$(cat "$D/shared/q" 2>&1)" keep "$(ls -la "$D/shared" 2>&1)"
+    expect_err_grep "what was left is said" 'could not remove everything'
     umount "$D/shared"
     rm -rf "$D"; mkdir -p "$D"
 else

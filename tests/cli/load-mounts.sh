@@ -41,26 +41,26 @@ fresh
 mkdir -p "$D/clients/client0"
 bind "$O" "$D/clients/client0"
 kload -t 1 --warmup 0 -q -D "$D" 1
-expect_status "client tree on a bind mount: exit 1" 1
+expect_status "client tree on a bind mount: exit 2, before any client" 2
 outside_intact "client tree on a bind mount: nothing outside removed"
-expect_err_grep "the mount is named" "$D/clients/client0 is a mount point: left alone"
-expect_err_grep "the client says why it cannot start" 'client0: crosses into another mount'
+expect_err_grep "the mount is named" "^kbench load: $D/clients/client0 is a mount point; the client trees go"
 
-# 2. a file bind-mounted over a file of the client tree: not truncated,
-#    written, retimed, renamed or unlinked
+# 2. a file bind-mounted over a file of a directory in DIR (a client tree
+#    that was there would be refused): not truncated, written, retimed,
+#    renamed or unlinked
 fresh
-mkdir -p "$D/clients/client0/t"
-: >"$D/clients/client0/t/f.dat"
-bind "$O/precious" "$D/clients/client0/t/f.dat"
+mkdir -p "$D/pre/t"
+: >"$D/pre/t/f.dat"
+bind "$O/precious" "$D/pre/t/f.dat"
 cat >"$WORK/file.txt" <<'EOT'
-NTCreateX "\clients\client1\t\f.dat" 0x0 0x5 1 NT_STATUS_OK
+NTCreateX "\pre\t\f.dat" 0x0 0x5 1 NT_STATUS_OK
 WriteX 1 0 100 100 NT_STATUS_OK
 Close 1 NT_STATUS_OK
-NTCreateX "\clients\client1\t\f.dat" 0x0 0x1 2 NT_STATUS_OK
-QUERY_PATH_INFORMATION "\clients\client1\t\f.dat" 1004 NT_STATUS_OK
-Rename "\clients\client1\t\f.dat" "\clients\client1\t\g.dat" NT_STATUS_OK
-Unlink "\clients\client1\t\f.dat" 0x6 NT_STATUS_OK
-Deltree "\clients\client1\t" NT_STATUS_OK
+NTCreateX "\pre\t\f.dat" 0x0 0x1 2 NT_STATUS_OK
+QUERY_PATH_INFORMATION "\pre\t\f.dat" 1004 NT_STATUS_OK
+Rename "\pre\t\f.dat" "\pre\t\g.dat" NT_STATUS_OK
+Unlink "\pre\t\f.dat" 0x6 NT_STATUS_OK
+Deltree "\pre\t" NT_STATUS_OK
 EOT
 kload -q --run-once -c "$WORK/file.txt" -D "$D" 1
 expect_status "file bind mount: exit 1" 1
@@ -69,23 +69,23 @@ expect_out_grep "the open that would cross is counted against its line" \
     'file.txt:1: NTCreateX expected success, failed: crosses into another mount \(left alone\)'
 expect_out_grep "the stat that would look inside is counted" \
     'file.txt:5: QUERY_PATH_INFORMATION expected success, failed: crosses into another mount'
-expect_err_grep "cleanup names the file mount" "$D/clients/client0/t/f.dat is a mount point: left alone"
+expect_err_grep "cleanup names the file mount" "$D/pre/t/f.dat is a mount point: left alone"
 
 # 3. a directory mount deep in the tree: the loadfile's own Deltree, Rename,
 #    Mkdir, FIND_FIRST and creates inside it, then cleanup
 fresh
-mkdir -p "$D/clients/client0/t/m"
-bind "$O" "$D/clients/client0/t/m"
+mkdir -p "$D/pre/t/m"
+bind "$O" "$D/pre/t/m"
 cat >"$WORK/dir.txt" <<'EOT'
-NTCreateX "\clients\client1\t\m\new.dat" 0x0 0x5 1 NT_STATUS_OK
-Mkdir "\clients\client1\t\m\sub" NT_STATUS_OK
-Mkdir "\clients\client1\t\m" NT_STATUS_OK
-FIND_FIRST "\clients\client1\t\m\*" 260 1366 0 NT_STATUS_OK
-Unlink "\clients\client1\t\m\precious" 0x6 NT_STATUS_OK
-Rename "\clients\client1\t\m\precious" "\clients\client1\t\stolen" NT_STATUS_OK
-Deltree "\clients\client1\t\m" NT_STATUS_OK
-Deltree "\clients\client1\t" NT_STATUS_OK
-Deltree "\clients\client1" NT_STATUS_OK
+NTCreateX "\pre\t\m\new.dat" 0x0 0x5 1 NT_STATUS_OK
+Mkdir "\pre\t\m\sub" NT_STATUS_OK
+Mkdir "\pre\t\m" NT_STATUS_OK
+FIND_FIRST "\pre\t\m\*" 260 1366 0 NT_STATUS_OK
+Unlink "\pre\t\m\precious" 0x6 NT_STATUS_OK
+Rename "\pre\t\m\precious" "\pre\t\stolen" NT_STATUS_OK
+Deltree "\pre\t\m" NT_STATUS_OK
+Deltree "\pre\t" NT_STATUS_OK
+Deltree "\pre" NT_STATUS_OK
 EOT
 kload -q --run-once -c "$WORK/dir.txt" -D "$D" 1
 expect_status "directory mount: exit 1" 1
@@ -94,10 +94,10 @@ expect_out_grep "Deltree of the mount point is counted" \
     'dir.txt:7: Deltree expected success, failed: crosses into another mount'
 expect_out_grep "Deltree of a tree holding it is counted" \
     'dir.txt:8: Deltree expected success, failed: crosses into another mount'
-expect_err_grep "cleanup names the directory mount" "$D/clients/client0/t/m is a mount point: left alone"
+expect_err_grep "cleanup names the directory mount" "$D/pre/t/m is a mount point: left alone"
 cleanup_mounts
 expect_eq "directory mount: everything else the run made is gone" "$(cd "$D" && find . | sort | tr '\n' ' ')" \
-    ". ./clients ./clients/client0 ./clients/client0/t ./clients/client0/t/m "
+    ". ./pre ./pre/t ./pre/t/m "
 
 # 4. shared paths into a bind mount at DIR's top level
 fresh

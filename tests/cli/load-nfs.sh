@@ -226,16 +226,106 @@ kload -q --run-once -c "$DATA/allops.txt" -B nfs --nfs "$URL" --skip-cleanup -D 
 expect_status "--skip-cleanup: exit 0" 0
 expect_true "--skip-cleanup leaves the client's tree" test -d "$EXPORT/keep/clients/client0"
 rm -rf "$EXPORT/keep"
-# a symbolic link where the loadfile's Deltree goes: the link is removed,
-# what it points to is not entered (a new name: ganesha caches the names
-# of what this script removes under it)
-mkdir -p "$EXPORT/link/clients/client0" "$EXPORT/outside"
-echo precious >"$EXPORT/outside/file"
-ln -s ../../../outside "$EXPORT/link/clients/client0/t"
-kload -q --run-once -c "$DATA/allops.txt" -B nfs --nfs "$URL" -D link 1
-expect_status "Deltree of a symbolic link: exit 0" 0
-expect_true "... and what the link pointed to is still there" test -f "$EXPORT/outside/file"
-rm -rf "$EXPORT/link" "$EXPORT/outside"
+# --- symbolic links on the server: never followed, nothing outside DIR ----
+# (new names for each case: ganesha caches the names of what this script
+# removes under it.)  victim/ is outside every DIR; it holds what must stay.
+V="$EXPORT/victim"
+mkdir -p "$V/client0"
+echo keep >"$V/client0/precious"
+echo keep >"$V/precious"
+victim_intact() {
+    expect_eq "$1" "$(cd "$V" && find . | sort | tr '\n' ' ')/$(cat "$V/client0/precious" "$V/precious" 2>&1 | tr '\n' ' ')" \
+        ". ./client0 ./client0/precious ./precious /keep keep " "$(ls -laR "$V" 2>&1 | head -c 600)"
+}
+# one line on stderr, naming the path, exit 2
+refused() { # NAME PATTERN -D DIR
+    kload -q --run-once -c "$DATA/allops.txt" -B nfs --nfs "$URL" -D "$3" 1
+    expect_status "$1: exit 2" 2
+    expect_err_grep "$1: one line naming it" "$2"
+    expect_eq "$1: that one line alone" "$(wc -l <"$WORK/err")" 1 "$(head -c 600 "$WORK/err")"
+    victim_intact "$1: nothing outside DIR written or removed"
+}
+mkdir -p "$EXPORT/l1"
+ln -s ../victim "$EXPORT/l1/clients"
+refused "DIR/clients a link to a tree holding client0" \
+    "^kbench load: $EXPORT/l1/clients is a symbolic link, which kbench does not follow" l1
+mkdir -p "$EXPORT/l2/clients"
+ln -s ../../victim/client0 "$EXPORT/l2/clients/client0"
+refused "DIR/clients/client0 a link" "^kbench load: $EXPORT/l2/clients/client0 is a symbolic link" l2
+ln -s victim "$EXPORT/l3"
+refused "DIR itself a link" "^kbench load: $EXPORT/l3 is a symbolic link" l3
+mkdir -p "$EXPORT/l4"
+ln -s ../victim "$EXPORT/l4/up"
+refused "a link on the way to DIR" "^kbench load: $EXPORT/l4/up is a symbolic link" l4/up
+mkdir -p "$EXPORT/l5/clients/client0"
+ln -s ../../../victim "$EXPORT/l5/clients/client0/t"
+refused "a client tree that was there, a link inside" \
+    "^kbench load: $EXPORT/l5/clients/client0 was there before the run and is not empty; the run removes only what it made" l5
+expect_true "... and the link is still there" test -L "$EXPORT/l5/clients/client0/t"
+mkdir -p "$EXPORT/l6/clients"
+ln -s nowhere "$EXPORT/l6/clients/client0"
+refused "a dangling link as the tree" "^kbench load: $EXPORT/l6/clients/client0 is a symbolic link" l6
+mkdir -p "$EXPORT/l7/clients"
+ln -s client0 "$EXPORT/l7/clients/client0"
+refused "a link loop as the tree" "^kbench load: $EXPORT/l7/clients/client0 is a symbolic link" l7
+mkdir -p "$EXPORT/l8"
+ln -s ../victim/precious "$EXPORT/l8/clients"
+refused "a link to a file as DIR/clients" "^kbench load: $EXPORT/l8/clients is a symbolic link" l8
+mkdir -p "$EXPORT/l9/clients/client0"
+ln "$V/precious" "$EXPORT/l9/clients/client0/hard"
+refused "a hard link in a tree that was there" "l9/clients/client0 was there before the run and is not empty" l9
+expect_eq "... the hard link's data is whole" "$(cat "$EXPORT/l9/clients/client0/hard")" keep
+# an empty tree that was there (dbench leaves them): used, emptied, kept
+mkdir -p "$EXPORT/e1/clients/client0"
+kload -q --run-once -c "$DATA/allops.txt" -B nfs --nfs "$URL" -D e1 2
+expect_status "an empty client tree that was there: exit 0" 0
+expect_eq "... it stays, empty; the tree the run made goes" \
+    "$(cd "$EXPORT/e1" && find . | sort | tr '\n' ' ')" ". ./clients ./clients/client0 "
+rm -rf "$EXPORT"/l? "$EXPORT/e1"
+
+# a directory of the client tree swapped for a link to victim/ while the
+# run goes (as another NFS client could): the cleanup neither follows nor
+# removes it, says so, and the run fails; the target's own files stay (the
+# run's ops between the swap and the end may have gone through it:
+# kbench-load(1) says so)
+# swap_in_link DIRPATH TARGET: move the directory DIRPATH away and put a
+# symbolic link to TARGET in its place (ln -T: not inside a directory the
+# run has made again meanwhile); at most 50 tries
+swap_in_link() {
+    n=0
+    while [ $n -lt 50 ]; do
+        n=$((n + 1))
+        mv -T "$1" "$1.gone$n" 2>/dev/null || continue
+        ln -sT "$2" "$1" 2>/dev/null && return 0
+    done
+    return 1
+}
+cat >"$WORK/swap.txt" <<'EOT'
+Mkdir "\clients\client1\w" *
+NTCreateX "\clients\client1\w\f.dat" 0x0 0x5 1 *
+WriteX 1 0 4096 4096 *
+Close 1 *
+Unlink "\clients\client1\w\f.dat" 0x6 *
+EOT
+mkdir -p "$EXPORT/s1" "$EXPORT/victim2"
+echo keep >"$EXPORT/victim2/precious"
+"$KBENCH" load -q -t 4 --warmup 0 -c "$WORK/swap.txt" -B nfs --nfs "$URL" -D s1 1 >"$WORK/out" 2>"$WORK/err" &
+BG=$!
+if wait_until 60 test -d "$EXPORT/s1/clients/client0/w" &&
+   swap_in_link "$EXPORT/s1/clients/client0/w" ../../../victim2; then
+    wait "$BG"
+    RC=$?
+    expect_status "a link swapped in mid-run: exit 1" 1
+    expect_err_grep "... the cleanup names it and leaves it" \
+        "^kbench load: $EXPORT/s1/clients/client0/w is a symbolic link the run did not make: left as it is, not followed"
+    expect_true "... the link is still there" test -L "$EXPORT/s1/clients/client0/w"
+    expect_eq "... the files that were in the link's target stay" "$(cat "$EXPORT/victim2/precious" 2>&1)" keep
+else
+    kill "$BG" 2>/dev/null
+    wait "$BG"
+    fail "a link swapped in mid-run" "no client tree: $(head -c 600 "$WORK/err")"
+fi
+rm -rf "$EXPORT/s1" "$V" "$EXPORT/victim2"
 
 # --- bad input: one line, exit 2, before any client, nothing made ----------
 expect_bad "-B nfs without --nfs" 'needs --nfs' "$KBENCH" load -q -B nfs 1

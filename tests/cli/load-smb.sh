@@ -232,6 +232,85 @@ smbload -c "$L" --run-once -D nosuch 1
 expect_status "-D that is not in the share: exit 2" 2
 expect_lines "-D missing: one line naming it" -eq 1 "$WORK/err" 'nosuch'
 
+# --- symbolic links in the share's directory: smbd follows them itself, so
+# kbench sees a directory; the rule (a client tree that was there and holds
+# anything is refused, exit 2) keeps what they lead to -----------------------
+V="$SHARE/victim"
+mkdir -p "$V/client0"
+echo keep >"$V/client0/precious"
+victim_intact() {
+    expect_eq "$1" "$(cd "$V" && find . | sort | tr '\n' ' ')/$(cat "$V/client0/precious" 2>&1)" \
+        ". ./client0 ./client0/precious /keep" "$(ls -laR "$V" 2>&1 | head -c 600)"
+}
+mkdir -p "$SHARE/sl1"
+ln -s ../victim "$SHARE/sl1/clients"
+smbload -c "$L" --run-once -D sl1 1
+expect_status "DIR/clients a link to a tree holding client0: exit 2" 2
+expect_lines "... one line naming the tree" -eq 1 "$WORK/err" \
+    "^kbench load: //127.0.0.1:$PORT/kb/sl1/clients/client0 was there before the run and is not empty"
+victim_intact "... nothing outside DIR written or removed"
+mkdir -p "$SHARE/sl2/clients"
+ln -s ../../victim/client0 "$SHARE/sl2/clients/client1"
+smbload -c "$L" --run-once -D sl2 2
+expect_status "DIR/clients/client1 a link to a full directory: exit 2" 2
+expect_lines "... one line naming it" -eq 1 "$WORK/err" "/kb/sl2/clients/client1 was there before the run"
+victim_intact "... nothing outside DIR written or removed"
+expect_eq "... client0, made before the refusal, is gone again" \
+    "$(cd "$SHARE/sl2" && find . | sort | tr '\n' ' ')" ". ./clients ./clients/client1 "
+# an empty directory reached through a link is used (kbench cannot tell):
+# what the run put there goes, the directory stays
+mkdir -p "$SHARE/sl3/clients" "$SHARE/empty"
+ln -s ../../empty "$SHARE/sl3/clients/client0"
+smbload -c "$L" --run-once -D sl3 1
+expect_status "a link to an empty directory as a tree: exit 0" 0
+expect_eq "... the run's files are gone from it, it stays" "$(cd "$SHARE/empty" && find . | tr '\n' ' ')" ". "
+victim_intact "... victim untouched"
+rm -rf "$SHARE/sl1" "$SHARE/sl2" "$SHARE/sl3" "$SHARE/empty" "$V"
+# a directory of a client tree swapped for a link while the run goes:
+# kbench cannot see the link, but the cleanup leaves what the server says
+# was made before the run began, and names it; the run fails
+# swap_in_link DIRPATH TARGET: move the directory DIRPATH away and put a
+# symbolic link to TARGET in its place (ln -T: not inside a directory the
+# run has made again meanwhile); at most 50 tries
+swap_in_link() {
+    n=0
+    while [ $n -lt 50 ]; do
+        n=$((n + 1))
+        mv -T "$1" "$1.gone$n" 2>/dev/null || continue
+        ln -sT "$2" "$1" 2>/dev/null && return 0
+    done
+    return 1
+}
+cat >"$WORK/swap.txt" <<'EOT'
+Mkdir "\clients\client1\w" *
+NTCreateX "\clients\client1\w\f.dat" 0x0 0x5 1 *
+WriteX 1 0 4096 4096 *
+Close 1 *
+Unlink "\clients\client1\w\f.dat" 0x6 *
+EOT
+mkdir -p "$SHARE/sw1" "$SHARE/victim4/sub"
+echo keep >"$SHARE/victim4/precious"
+echo keep >"$SHARE/victim4/sub/deep"
+"$KBENCH" load -B smb --smb-share "//127.0.0.1:$PORT/kb" --smb-user "$USER_NAME%$PW" -q -t 4 \
+    --warmup 0 -c "$WORK/swap.txt" -D sw1 1 >"$WORK/out" 2>"$WORK/err" &
+BG=$!
+if wait_until 60 test -d "$SHARE/sw1/clients/client0/w" &&
+   swap_in_link "$SHARE/sw1/clients/client0/w" ../../../victim4; then
+    wait "$BG"
+    RC=$?
+    expect_status "a link swapped in mid-run: exit 1" 1
+    expect_eq "... what its target held before stays" \
+        "$(cat "$SHARE/victim4/precious" "$SHARE/victim4/sub/deep" 2>&1 | tr '\n' ' ')" "keep keep " \
+        "$(ls -laR "$SHARE/victim4" 2>&1 | head -c 600)"
+    expect_err_grep "... the cleanup names what it left" \
+        "^kbench load: -B smb: //127.0.0.1:$PORT/kb/sw1/clients/client0/w(/precious)? was made before the run began"
+else
+    kill "$BG" 2>/dev/null
+    wait "$BG"
+    fail "a link swapped in mid-run" "no client tree: $(head -c 600 "$WORK/err")"
+fi
+rm -rf "$SHARE/sw1" "$SHARE/victim4"
+
 # --- every client its own connection, also K in one process ----------------
 conns() {
     ss -Htn state established "( dport = :$PORT )" 2>/dev/null | wc -l
