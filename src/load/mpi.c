@@ -351,16 +351,6 @@ struct same_msg {
 	char rank0[KBMPI_SHOWN_MAX];    /* ... and as rank 0 has it */
 };
 
-static void combine_same(const void *all, void *out)
-{
-	const struct same_msg *v = all;
-	int32_t best = 0;
-	for (int r = 0; r < nranks_for_combine; r++)
-		if (v[r].status > best)
-			best = v[r].status;
-	*(int32_t *)out = best;
-}
-
 /* Rank 0, with every rank's answer in all[]: the one line for the lowest
  * rank that differs. */
 static void say_differs(const struct same_msg *all)
@@ -381,6 +371,20 @@ static void say_differs(const struct same_msg *all)
 	fprintf(stderr, "%s: rank %d (%s) runs %.*s, rank 0 %.*s: every rank must measure the "
 		"same thing%s\n", m.cmd, first, kbmpi_host(first), KBMPI_SHOWN_MAX - 1, x->mine,
 		KBMPI_SHOWN_MAX - 1, x->rank0, tail);
+}
+
+/* Rank 0: the largest status, and the line said before any rank hears
+ * the answer (and may exit, which mpirun may take for the job's end). */
+static void combine_same(const void *all, void *out)
+{
+	const struct same_msg *v = all;
+	int32_t best = 0;
+	for (int r = 0; r < nranks_for_combine; r++)
+		if (v[r].status > best)
+			best = v[r].status;
+	if (best == KB_EXIT_USAGE)
+		say_differs(v);
+	*(int32_t *)out = best;
 }
 
 int kbmpi_same(const char *mine, kbmpi_differ_fn differs)
@@ -418,8 +422,6 @@ int kbmpi_same(const char *mine, kbmpi_differ_fn differs)
 	if (!status && star(TAG_SAME, &msg, sizeof(msg), all, combine_same, &got, sizeof(got),
 			    setup_patience()) == 0) {
 		status = got;
-		if (m.rank == 0 && got == KB_EXIT_USAGE)
-			say_differs(all);
 	} else if (!status) {
 		status = KB_EXIT_FAIL;
 	}

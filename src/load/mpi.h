@@ -7,8 +7,9 @@
  * it measure what rank 0 measures?), at the start (every rank's clients
  * ready; one start time, rank 0's clock), a few times a second while the
  * run goes (stops, --stonewall, the progress line's sums), and at the end
- * (rank 0 merges every rank's counters and histograms).  Only the parent rank process calls MPI: the forked clients
- * replay and _exit, and never touch it.
+ * (rank 0 merges every rank's counters and histograms).  Only the parent
+ * rank process calls MPI: the forked clients replay and _exit, and never
+ * touch it.
  *
  * Every exchange is a star over rank 0 with non-blocking point-to-point
  * messages and a deadline, not a blocking collective, so that a rank that

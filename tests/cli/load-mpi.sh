@@ -142,8 +142,10 @@ differ "-R 1 and -R 2" "^kbench load: $HOSTRE -R 2, rank 0 -R 1: $TAIL" \
     $L -t 1 -R 1 1 -- $L -t 1 -R 2 1
 differ "--run-once and not" "^kbench load: $HOSTRE no --run-once, rank 0 --run-once: $TAIL" \
     $L --run-once -t 1 1 -- $L -t 1 1
-differ "-D: another directory" "^kbench load: $HOSTRE -D $D/other, rank 0 -D $D: $TAIL" \
-    $L -t 1 1 -- $L -t 1 -D "$D/other" 1
+mkdir "$WORK/other"
+differ "-D: another directory" "^kbench load: $HOSTRE -D $WORK/other, rank 0 -D $D: $TAIL" \
+    $L -t 1 1 -- $L -t 1 -D "$WORK/other" 1
+expect_empty_dir "-D: another directory: the other DIR as it was" "$WORK/other"
 differ "-B sockio: another --server" \
     "^kbench load: $HOSTRE --server 127.0.0.1:2, rank 0 --server 127.0.0.1:1: $TAIL" \
     $L -t 1 -B sockio --server 127.0.0.1:1 1 -- $L -t 1 -B sockio --server 127.0.0.1:2 1
