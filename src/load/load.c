@@ -447,6 +447,18 @@ static void undo_directory(const struct load_opts *o, struct load_state *st)
 	st->made_rankdir = 0;
 }
 
+/* --mpi: every rank measures what rank 0 does (the options that define
+ * it, the loadfile's bytes), before anything is read or made. */
+static int same_measurement(const struct load_opts *o)
+{
+	char *mine = load_opts_measure(o);
+	if (!mine)
+		fprintf(stderr, "%s: out of memory\n", o->cmd);
+	int status = kbmpi_same(mine, load_opts_differ);
+	free(mine);
+	return status;
+}
+
 /* kbench load NCLIENTS: checks, then the run. */
 static int run_command(struct load_opts *o, poptContext ctx, struct load_state *st)
 {
@@ -459,6 +471,8 @@ static int run_command(struct load_opts *o, poptContext ctx, struct load_state *
 		if (!status)
 			status = load_opts_share(o, kbmpi_rank(), kbmpi_size());
 		status = kbmpi_agree(status);
+		if (!status)
+			status = same_measurement(o);
 		if (status)
 			return status;
 		if (kbmpi_rank() == 0)

@@ -497,6 +497,42 @@ int loadfile_load(const char *path, enum lf_format format, struct program *prog,
 	return rc;
 }
 
+int loadfile_sum(const char *path, uint32_t *crc, uint64_t *size)
+{
+	static unsigned char buf[64 * 1024];
+	/* a pipe or device is not read here: its bytes are the parse's */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	uLong c = crc32(0L, Z_NULL, 0);
+	uint64_t n = 0;
+	struct stat st;
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		errno = EINVAL;
+		return -1;
+	}
+	for (;;) {
+		ssize_t got = read(fd, buf, sizeof(buf));
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0) {
+			int e = errno;
+			close(fd);
+			errno = e;
+			return -1;
+		}
+		if (got == 0)
+			break;
+		c = crc32(c, buf, (uInt)got);
+		n += (uint64_t)got;
+	}
+	close(fd);
+	*crc = (uint32_t)c;
+	*size = n;
+	return 0;
+}
+
 int lf_format_parse(const char *s, enum lf_format *out)
 {
 	if (strcmp(s, "auto") == 0) {

@@ -12,6 +12,7 @@
 #ifndef KBENCH_LOADFILE_H
 #define KBENCH_LOADFILE_H
 
+#include <stdint.h>
 #include <stdio.h>
 #include "load/program.h"
 
@@ -27,6 +28,13 @@
  * return prog holds nothing to free. */
 int loadfile_load(const char *path, enum lf_format format, struct program *prog,
 		  FILE *errs, unsigned max_errors);
+
+/* The CRC-32 (zlib's) and the length of the bytes of the file at path,
+ * as they are on disk (a compressed file's compressed bytes), into *crc
+ * and *size: what --mpi's ranks compare to know they replay the same
+ * file.  Returns 0, or -1 with errno when the file cannot be read or is
+ * not a regular file (EINVAL: a pipe or device is never waited on or read). */
+int loadfile_sum(const char *path, uint32_t *crc, uint64_t *size);
 
 /* The same for a stream already open; name is used in messages. */
 int loadfile_parse_stream(FILE *in, const char *name, enum lf_format format,

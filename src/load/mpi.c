@@ -31,7 +31,7 @@
 #include <unistd.h>
 
 enum { TAG_AGREE = 101, TAG_CLOCK, TAG_ROUND, TAG_REPLY, TAG_HEAD, TAG_HIST, TAG_ERRS,
-       TAG_ACK };
+       TAG_ACK, TAG_SAME };
 
 #define PINGS 8
 #define CHUNK (1u << 30)   /* bytes a broadcast moves at once (an int count) */
@@ -341,6 +341,93 @@ int kbmpi_share_program(int status, struct program *prog)
 	free(dirs);
 	if (fd >= 0)
 		close(fd);
+	return status;
+}
+
+/* A rank's answer to rank 0's measure text. */
+struct same_msg {
+	int32_t status;                 /* 0 the same, KB_EXIT_USAGE differs, KB_EXIT_FAIL */
+	char mine[KBMPI_SHOWN_MAX];     /* the first option that differs, as this rank has it */
+	char rank0[KBMPI_SHOWN_MAX];    /* ... and as rank 0 has it */
+};
+
+/* Rank 0, with every rank's answer in all[]: the one line for the lowest
+ * rank that differs. */
+static void say_differs(const struct same_msg *all)
+{
+	int first = -1, more = 0;
+	for (int r = 1; r < m.size; r++)
+		if (all[r].status == KB_EXIT_USAGE && first < 0)
+			first = r;
+		else if (all[r].status == KB_EXIT_USAGE)
+			more++;
+	if (first < 0)
+		return;
+	const struct same_msg *x = &all[first];
+	char tail[64] = "";
+	if (more)
+		snprintf(tail, sizeof(tail), " (%d more rank%s differ%s)", more, more == 1 ? "" : "s",
+			 more == 1 ? "s" : "");
+	fprintf(stderr, "%s: rank %d (%s) runs %.*s, rank 0 %.*s: every rank must measure the "
+		"same thing%s\n", m.cmd, first, kbmpi_host(first), KBMPI_SHOWN_MAX - 1, x->mine,
+		KBMPI_SHOWN_MAX - 1, x->rank0, tail);
+}
+
+/* Rank 0: the largest status, and the line said before any rank hears
+ * the answer (and may exit, which mpirun may take for the job's end). */
+static void combine_same(const void *all, void *out)
+{
+	const struct same_msg *v = all;
+	int32_t best = 0;
+	for (int r = 0; r < nranks_for_combine; r++)
+		if (v[r].status > best)
+			best = v[r].status;
+	if (best == KB_EXIT_USAGE)
+		say_differs(v);
+	*(int32_t *)out = best;
+}
+
+int kbmpi_same(const char *mine, kbmpi_differ_fn differs)
+{
+	int status = kbmpi_agree(mine ? 0 : KB_EXIT_FAIL);
+	if (status)
+		return status;
+	uint64_t len = m.rank == 0 ? strlen(mine) + 1 : 0;
+	uint64_t deadline = after_s(setup_patience());
+	if (bcast(&len, sizeof(len), deadline) < 0) {
+		say_lost("rank 0's options");
+		return KB_EXIT_FAIL;
+	}
+	/* rank 0 the answers, the others rank 0's text: room on every rank
+	 * before the broadcast, which every rank must join */
+	struct same_msg *all = m.rank == 0 ? calloc((size_t)m.size, sizeof(*all)) : NULL;
+	char *rank0 = m.rank == 0 ? (char *)mine : malloc(len ? len : 1);
+	int ok = m.rank == 0 ? all != NULL : rank0 != NULL;
+	if (!ok)
+		fprintf(stderr, "%s: rank %d (%s): out of memory\n", m.cmd, m.rank, kbmpi_host(m.rank));
+	status = kbmpi_agree(ok ? 0 : KB_EXIT_FAIL);
+	if (!status && bcast(rank0, len, after_s(setup_patience())) < 0) {
+		say_lost("rank 0's options");
+		status = KB_EXIT_FAIL;
+	}
+	struct same_msg msg;
+	memset(&msg, 0, sizeof(msg));
+	if (!status && m.rank) {
+		rank0[len ? len - 1 : 0] = '\0';
+		if (differs(mine, rank0, msg.mine, msg.rank0, sizeof(msg.mine)))
+			msg.status = KB_EXIT_USAGE;
+	}
+	int32_t got = KB_EXIT_FAIL;
+	nranks_for_combine = m.size;
+	if (!status && star(TAG_SAME, &msg, sizeof(msg), all, combine_same, &got, sizeof(got),
+			    setup_patience()) == 0) {
+		status = got;
+	} else if (!status) {
+		status = KB_EXIT_FAIL;
+	}
+	free(all);
+	if (m.rank)
+		free(rank0);
 	return status;
 }
 

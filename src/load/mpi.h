@@ -3,12 +3,13 @@
  *
  * Under mpirun every rank is one kbench load with its own clients in
  * DIR/rank<r>; the ranks agree at the few points where they must, as IOR
- * and mdtest do: after the checks (is every rank's input good?), at the
- * start (every rank's clients ready; one start time, rank 0's clock), a
- * few times a second while the run goes (stops, --stonewall, the progress
- * line's sums), and at the end (rank 0 merges every rank's counters and
- * histograms).  Only the parent rank process calls MPI: the forked clients
- * replay and _exit, and never touch it.
+ * and mdtest do: after the checks (is every rank's input good, and does
+ * it measure what rank 0 measures?), at the start (every rank's clients
+ * ready; one start time, rank 0's clock), a few times a second while the
+ * run goes (stops, --stonewall, the progress line's sums), and at the end
+ * (rank 0 merges every rank's counters and histograms).  Only the parent
+ * rank process calls MPI: the forked clients replay and _exit, and never
+ * touch it.
  *
  * Every exchange is a star over rank 0 with non-blocking point-to-point
  * messages and a deadline, not a blocking collective, so that a rank that
@@ -34,6 +35,7 @@
 #ifndef KBENCH_LOAD_MPI_H
 #define KBENCH_LOAD_MPI_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include "load/program.h"
 
@@ -69,6 +71,25 @@ const char *kbmpi_host(int r);
  * did not answer in time (named on stderr).  A collective: every rank
  * calls it at the same point. */
 int kbmpi_agree(int status);
+
+/* How far a rank's shown option may run in the message, bytes. */
+#define KBMPI_SHOWN_MAX 240
+
+/* Compares a rank's text with rank 0's: 0 when they agree, else 1 with
+ * the first difference as each gives it (NUL-terminated, cut to size). */
+typedef int (*kbmpi_differ_fn)(const char *mine, const char *rank0, char *shown_mine,
+			       char *shown_rank0, size_t size);
+
+/* Every rank measures the same thing: each passes its text of what
+ * defines the measurement (NULL when it could not make it: out of
+ * memory); rank 0's is sent to every rank, which compares it with its own
+ * by differs; rank 0 gathers the answers and, when a rank differs, says
+ * so in one line on stderr, for the lowest such rank: "CMD: rank R (HOST)
+ * runs A, rank 0 B: every rank must measure the same thing" (and how many
+ * more ranks differ).  A collective, before anything is made.  Returns 0
+ * when every rank agrees, KB_EXIT_USAGE on every rank when one differs,
+ * KB_EXIT_FAIL when a text is missing or a rank did not answer (said). */
+int kbmpi_same(const char *mine, kbmpi_differ_fn differs);
 
 /* The loadfile: rank 0 passes the status of its parse and, when 0, its
  * program; the others get status and, when 0, a copy of the program

@@ -5,8 +5,9 @@
  *        kbench load --check FILE [--format FORMAT]
  *
  * Only the command line is looked at here (and the limits of this machine
- * on processes, for NCLIENTS); the loadfile, the directory and what needs
- * root are cmd_load's.  The value rules kbench suite shares (load.h) are
+ * on processes, for NCLIENTS; under --mpi the loadfile's bytes, summed for
+ * the ranks to compare); parsing the loadfile, the directory and what
+ * needs root are cmd_load's.  The value rules kbench suite shares (load.h) are
  * defined here too.
  */
 #include "config.h"
@@ -298,6 +299,164 @@ int load_opts_check(struct load_opts *o, poptContext ctx)
 	if (o->mem_limit)
 		return parse_mem_limit(o->cmd, o->mem_limit, &o->mem_limit_bytes);
 	return KB_EXIT_OK;
+}
+
+/* A name into the measure text: control characters (a tab or newline
+ * would end its field) and backslashes escaped, so that two names are
+ * equal exactly when their texts are. */
+static void put_name(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '\\')
+			fputs("\\\\", f);
+		else if (c < 0x20 || c == 0x7f)
+			fprintf(f, "\\x%02x", c);
+		else
+			fputc(c, f);
+	}
+}
+
+/* "KEY\tKEY VALUE\n", or "KEY\tno KEY\n" when value is NULL. */
+static void put_opt(FILE *f, const char *key, const char *value)
+{
+	fprintf(f, "%s\t%s%s", key, value ? "" : "no ", key);
+	if (value) {
+		fputc(' ', f);
+		put_name(f, value);
+	}
+	fputc('\n', f);
+}
+
+static void put_flag(FILE *f, const char *key, int on)
+{
+	fprintf(f, "%s\t%s%s\n", key, on ? "" : "no ", key);
+}
+
+char *load_opts_measure(const struct load_opts *o)
+{
+	char *text = NULL, *lf = load_loadfile_path(o->loadfile);
+	size_t len = 0;
+	FILE *f = lf ? open_memstream(&text, &len) : NULL;
+	uint32_t crc;
+	uint64_t size;
+	if (!f) {
+		free(lf);
+		return NULL;
+	}
+	fprintf(f, "-c\t-c ");
+	put_name(f, lf);
+	if (loadfile_sum(lf, &crc, &size) == 0)
+		fprintf(f, "\tcrc32 %08x, %llu bytes", (unsigned)crc, (unsigned long long)size);
+	fputc('\n', f);
+	free(lf);
+	put_opt(f, "--format", lf_format_name(o->lf_format));
+	fprintf(f, "-t\t");
+	if (o->timelimit_s > 0)
+		fprintf(f, "-t %.9g\n", o->timelimit_s);
+	else
+		fprintf(f, "no -t\n");
+	fprintf(f, "--warmup\t--warmup %.9g\n", o->warmup_s);
+	put_flag(f, "--run-once", o->run_once);
+	if (o->clients_total)  /* each rank's share differs; the total is the job's */
+		fprintf(f, "NCLIENTS\t--clients-total %llu\n",
+			(unsigned long long)strtoull(o->clients_total, NULL, 10));
+	else
+		fprintf(f, "NCLIENTS\tNCLIENTS %llu\n", (unsigned long long)o->nclients);
+	fprintf(f, "--clients-per-process\t--clients-per-process %d\n", o->per_proc);
+	put_opt(f, "-B", o->backend->name);
+	put_opt(f, "-D", o->directory);
+	put_opt(f, "--server", o->server);
+	put_opt(f, "-T", o->tcp_options);
+	put_opt(f, "--nfs", o->nfs_url);
+	put_opt(f, "--smb-share", o->smb_share);
+	put_flag(f, "-s", o->sync_open);
+	put_flag(f, "-S", o->sync_dirs);
+	put_flag(f, "-F", o->fsync_write);
+	put_flag(f, "-x", o->xattr);
+	fprintf(f, "-R\t");
+	if (o->target_rate > 0)
+		fprintf(f, "-R %.9g\n", o->target_rate);
+	else
+		fprintf(f, "no -R\n");
+	put_flag(f, "--strict", o->strict);
+	put_flag(f, "--stonewall", o->stonewall);
+	put_flag(f, "--drop-caches", o->drop_caches);
+	fprintf(f, "--mem-limit\t");
+	if (o->mem_limit_bytes)
+		fprintf(f, "--mem-limit %llu bytes\n", (unsigned long long)o->mem_limit_bytes);
+	else
+		fprintf(f, "no --mem-limit\n");
+	if (fclose(f) != 0) {
+		free(text);
+		return NULL;
+	}
+	return text;
+}
+
+/* One line of a measure text: its fields (sum NULL when it has none). */
+struct mline {
+	const char *key, *shown, *sum;
+	int klen, slen, sumlen;
+};
+
+/* The line at *p into l, *p moved past it.  Returns 0, or -1 at the end. */
+static int next_mline(const char **p, struct mline *l)
+{
+	const char *s = *p, *end = strchr(s, '\n');
+	if (!*s)
+		return -1;
+	if (!end)
+		end = s + strlen(s);
+	const char *t1 = memchr(s, '\t', (size_t)(end - s));
+	const char *t2 = t1 ? memchr(t1 + 1, '\t', (size_t)(end - t1 - 1)) : NULL;
+	l->key = s;
+	l->klen = (int)((t1 ? t1 : end) - s);
+	l->shown = t1 ? t1 + 1 : end;
+	l->slen = (int)((t2 ? t2 : end) - l->shown);
+	l->sum = t2 ? t2 + 1 : NULL;
+	l->sumlen = t2 ? (int)(end - t2 - 1) : 0;
+	*p = *end ? end + 1 : end;
+	return 0;
+}
+
+static int same_field(const char *a, int alen, const char *b, int blen)
+{
+	return alen == blen && memcmp(a, b, (size_t)alen) == 0;
+}
+
+/* The line as the message shows it: SHOWN, and its sum in brackets. */
+static void show_mline(const struct mline *l, char *out, size_t size)
+{
+	if (!l)
+		snprintf(out, size, "?");
+	else if (l->sum)
+		snprintf(out, size, "%.*s (%.*s)", l->slen, l->shown, l->sumlen, l->sum);
+	else
+		snprintf(out, size, "%.*s", l->slen, l->shown);
+}
+
+int load_opts_differ(const char *mine, const char *rank0, char *shown_mine,
+		     char *shown_rank0, size_t size)
+{
+	struct mline a, b;
+	for (const char *p = mine; next_mline(&p, &a) == 0;) {
+		int found = 0, same;
+		for (const char *q = rank0; !found && next_mline(&q, &b) == 0;)
+			found = same_field(a.key, a.klen, b.key, b.klen);
+		if (!found)
+			same = 0;
+		else if (a.sum && b.sum)
+			same = same_field(a.sum, a.sumlen, b.sum, b.sumlen);
+		else
+			same = same_field(a.shown, a.slen, b.shown, b.slen);
+		if (same)
+			continue;
+		show_mline(&a, shown_mine, size);
+		show_mline(found ? &b : NULL, shown_rank0, size);
+		return 1;
+	}
+	return 0;
 }
 
 int load_opts_json_stdout(const struct load_opts *o)

@@ -66,6 +66,28 @@ int load_opts_check(struct load_opts *o, poptContext ctx);
  * fork; said in one line on stderr). */
 int load_opts_share(struct load_opts *o, int rank, int nranks);
 
+/* --mpi: what this rank measures, as text every rank compares with rank
+ * 0's before anything is made (load/mpi.h, kbmpi_same).  One line an
+ * option that defines the measurement, "KEY\tSHOWN\n", SHOWN being how it
+ * reads on a command line ("-t 60", "no -s"); the loadfile's line is
+ * "-c\t-c PATH\tcrc32 HHHHHHHH, N bytes" when this rank can read it
+ * (load_loadfile_path, loadfile_sum), without the sum when it cannot.
+ * Control characters and backslashes in names are escaped (\xHH, \\).
+ * Not in it: what only shows or keeps the results (-q, --json,
+ * --skip-cleanup) and who logs in (--smb-user, --smb-user-file: each
+ * rank's own, never sent).  Returns a malloc'd string, NULL when out of
+ * memory. */
+char *load_opts_measure(const struct load_opts *o);
+
+/* Compares mine, this rank's load_opts_measure text, with rank 0's: a
+ * line's SHOWN must be the same, except the loadfile's, whose sum alone
+ * counts when both have one (the same bytes under another path agree).
+ * Returns 0 when they agree, else 1 with the first option that differs
+ * as this rank and rank 0 give it ("-t 4", "-t 1") in shown_mine and
+ * shown_rank0 (size bytes each, cut to fit). */
+int load_opts_differ(const char *mine, const char *rank0, char *shown_mine,
+		     char *shown_rank0, size_t size);
+
 /* 1 when --json - sends the JSON to standard output (the text then goes to
  * standard error), else 0. */
 int load_opts_json_stdout(const struct load_opts *o);

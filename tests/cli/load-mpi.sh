@@ -31,7 +31,7 @@ if [ "$(id -u)" -eq 0 ]; then MPIRUN="$MPIRUN --allow-run-as-root"; fi
 MPIRUN_SLOWKILL="$MPIRUN --mca odls_base_sigkill_timeout 10"
 # no cross-memory attach in containers without ptrace: plain copies
 OMPI_MCA_btl_vader_single_copy_mechanism=none
-export OMPI_MCA_btl_vader_single_copy_mechanism KBENCH D WORK
+export OMPI_MCA_btl_vader_single_copy_mechanism KBENCH D WORK DATA
 
 # the rank of the process a wrapper runs as (Open MPI, MPICH)
 RANK='${OMPI_COMM_WORLD_RANK:-${PMI_RANK:-x}}'
@@ -80,34 +80,123 @@ expect_py "each op's merged count is the plain run's" "$WORK/plain.json" "$WORK/
 expect_empty_dir "every rank's tree cleaned after --run-once" "$D"
 
 # --- --stonewall: the first rank's end ends every rank's measurement ------
-# rank 1 is held to 100 bytes a second (a pass of small.txt moves 15000
-# bytes: 150 s), ranks 0 and 2 are not; with --run-once the job ends when
-# ranks 0 and 2 have made their pass, with rank 1's pass cut short
-run timeout 120 $MPIRUN \
-    -n 1 "$KBENCH" load --mpi --stonewall --run-once -c "$DATA/small.txt" -D "$D" --json "$WORK/sw.json" 1 : \
-    -n 1 "$KBENCH" load --mpi --stonewall --run-once -c "$DATA/small.txt" -D "$D" -R 0.0001 1 : \
-    -n 1 "$KBENCH" load --mpi --stonewall --run-once -c "$DATA/small.txt" -D "$D" 1
-expect_status "--stonewall --run-once, rank 1 slowed: exit 0, long before its pass" 0
-expect_eq "ranks 0 and 2 made their pass, rank 1 was stopped before its end" \
-    "$(jget "$WORK/sw.json" '[r["passes"] for r in d["results"]["per_rank"]]')" "[1, 0, 1]"
+# every client is held to 3000 bytes a second (a pass of small.txt moves
+# 15000 bytes: 5 s); rank 1's client is stopped (SIGSTOP) once the run is
+# in its second 1 and continued 7 s later, after ranks 0 and 2 made their
+# pass: with --run-once the job ends when they have, rank 1's pass cut
+# short (its client sees the end as it continues, within the 10 s that
+# stuck clients get)
+rm -f "$WORK"/pid.*
+: >"$WORK/out"
+: >"$WORK/err"
+timeout 150 $MPIRUN -n 3 sh -c "echo \$\$ >\"\$WORK/pid.$RANK\"; exec \"\$KBENCH\" load --mpi --stonewall --run-once -R 0.003 -c \"\$DATA/small.txt\" -D \"\$D\" --json \"\$WORK/sw.json\" 1" \
+    >"$WORK/out" 2>"$WORK/err" &
+BG=$!
+if wait_progress 1 && [ -s "$WORK/pid.1" ] && c=$(pgrep -P "$(cat "$WORK/pid.1")"); then
+    kill -STOP $c
+    sleep 7
+    kill -CONT $c
+    wait "$BG"
+    RC=$?
+    expect_status "--stonewall --run-once, rank 1's client stopped a while: exit 0" 0
+    expect_eq "ranks 0 and 2 made their pass, rank 1 was stopped before its end" \
+        "$(jget "$WORK/sw.json" '[r["passes"] for r in d["results"]["per_rank"]]')" "[1, 0, 1]"
+else
+    fail "the job under mpirun did not start" "$(head -c 600 "$WORK/err")"
+    kill "$BG" 2>/dev/null
+    wait "$BG"
+fi
 expect_empty_dir "every rank's tree cleaned after --stonewall" "$D"
+
+# --- ranks that measure different things: exit 2 before anything is made --
+# differ NAME REGEX RANK0ARGS -- RANK1ARGS: a job of two ranks in mpirun's
+# MPMD form (APP : APP), rank 0 given RANK0ARGS and rank 1 RANK1ARGS
+# after `kbench load --mpi`; mpirun's and kbench's status is 2, kbench
+# says why in one line matching REGEX (naming rank 1, its host and the
+# option with both values), nothing runs and DIR holds what it did
+echo keep >"$D/keep"
+differ() {
+    dname=$1 dre=$2
+    shift 2
+    a0=""
+    while [ $# -gt 0 ] && [ "$1" != "--" ]; do a0="$a0 $1"; shift; done
+    shift
+    : >"$WORK/out"
+    # shellcheck disable=SC2086 # the arguments are words without blanks
+    run timeout 120 $MPIRUN -n 1 $a0 : -n 1 "$@"
+    expect_status "$dname: exit 2" 2
+    expect_lines "$dname: one line, naming rank 1 and the option" -eq 1 "$WORK/err" "$dre"
+    expect_lines "$dname: no other line from kbench" -eq 1 "$WORK/err" '^kbench load'
+    expect_no_grep "$dname: no Throughput line" "$WORK/out" '^Throughput'
+    expect_no_grep "$dname: no client started (no progress line)" "$WORK/out" ' sec  latency '
+    expect_eq "$dname: DIR as it was" "$(ls -A "$D")" "keep"
+}
+HOSTRE='rank 1 \([^)]+\) runs'
+TAIL='every rank must measure the same thing$'
+L="$KBENCH load --mpi --warmup 0 -D $D"
+differ "-t 1 and -t 4" "^kbench load: $HOSTRE -t 4, rank 0 -t 1: $TAIL" \
+    $L -t 1 1 -- $L -t 4 1
+differ "NCLIENTS 1 and 2" "^kbench load: $HOSTRE NCLIENTS 2, rank 0 NCLIENTS 1: $TAIL" \
+    $L -t 1 1 -- $L -t 1 2
+differ "-R 1 and -R 2" "^kbench load: $HOSTRE -R 2, rank 0 -R 1: $TAIL" \
+    $L -t 1 -R 1 1 -- $L -t 1 -R 2 1
+differ "--run-once and not" "^kbench load: $HOSTRE no --run-once, rank 0 --run-once: $TAIL" \
+    $L --run-once -t 1 1 -- $L -t 1 1
+mkdir "$WORK/other"
+differ "-D: another directory" "^kbench load: $HOSTRE -D $WORK/other, rank 0 -D $D: $TAIL" \
+    $L -t 1 1 -- $L -t 1 -D "$WORK/other" 1
+expect_empty_dir "-D: another directory: the other DIR as it was" "$WORK/other"
+differ "-B sockio: another --server" \
+    "^kbench load: $HOSTRE --server 127.0.0.1:2, rank 0 --server 127.0.0.1:1: $TAIL" \
+    $L -t 1 -B sockio --server 127.0.0.1:1 1 -- $L -t 1 -B sockio --server 127.0.0.1:2 1
+# two loadfiles of one name, lf.txt in a and b (b's a line longer), each
+# rank in its own directory (mpirun -wdir): the bytes differ
+mkdir -p "$WORK/a" "$WORK/b" "$WORK/c" "$WORK/none"
+cp "$DATA/small.txt" "$WORK/a/lf.txt"
+cp "$DATA/small.txt" "$WORK/c/copy.txt"
+{ cat "$DATA/small.txt"; echo "# one more line"; } >"$WORK/b/lf.txt"
+na=$(wc -c <"$WORK/a/lf.txt")
+nb=$(wc -c <"$WORK/b/lf.txt")
+differ "-c lf.txt of other bytes" \
+    "^kbench load: $HOSTRE -c lf.txt \\(crc32 [0-9a-f]{8}, $nb bytes\\), rank 0 -c lf.txt \\(crc32 [0-9a-f]{8}, $na bytes\\): $TAIL" \
+    -wdir "$WORK/a" $L -t 1 -c lf.txt 1 -- -wdir "$WORK/b" $L -t 1 -c lf.txt 1
+differ "-c another loadfile" \
+    "^kbench load: $HOSTRE -c $WORK/b/lf.txt \\(crc32 [0-9a-f]{8}, $nb bytes\\), rank 0 -c $WORK/a/lf.txt \\(crc32 [0-9a-f]{8}, $na bytes\\): $TAIL" \
+    $L -t 1 -c "$WORK/a/lf.txt" 1 -- $L -t 1 -c "$WORK/b/lf.txt" 1
+rm "$D/keep"
+
+# --- ranks that agree run, however each wrote its options -----------------
+# rank 1: -t and --warmup in other units, its lf.txt not on its "host"
+# (the same name is enough: rank 0 sends the program); rank 2: the same
+# bytes under another name
+run timeout 120 $MPIRUN \
+    -n 1 -wdir "$WORK/a" "$KBENCH" load --mpi -t 2 --warmup 0 -c lf.txt -D "$D" --json "$WORK/ag.json" 1 : \
+    -n 1 -wdir "$WORK/none" "$KBENCH" load --mpi -t 2000ms --warmup 0s -c lf.txt -D "$D" 1 : \
+    -n 1 "$KBENCH" load --mpi -t 2 --warmup 0 -c "$WORK/c/copy.txt" -D "$D" 1
+expect_status "3 ranks that agree: exit 0" 0
+expect_out_grep "the job's Throughput line" '^Throughput [0-9.]+ MB/sec  3 clients  3 procs  '
+expect_eq "3 ranks replayed lf.txt" \
+    "$(jget "$WORK/ag.json" '(d["ranks"], all(r["ops"] > 0 for r in d["results"]["per_rank"]))')" "(3, True)"
+expect_empty_dir "every rank's tree cleaned" "$D"
 
 # --- bad input on one rank: every rank exits 2 before a client starts -----
 # (mpirun is told not to kill the other ranks when the first exits
-# non-zero, so that each rank's own status can be seen)
-mkdir -p "$D/ok"
+# non-zero, so that each rank's own status can be seen); every rank is
+# given -D run, which is there in the working directory of ranks 0 and 2
+# and not in rank 1's, as a mount missing on one host would be
+mkdir -p "$D/ok/run" "$D/bad"
 run timeout 120 $MPIRUN --mca orte_abort_on_non_zero_status 0 -n 3 sh -c "
     r=$RANK
-    if [ \$r = 1 ]; then dir=\$D/missing; else dir=\$D/ok; fi
-    \"\$KBENCH\" load --mpi -t 5 -D \"\$dir\" 1
+    if [ \$r = 1 ]; then cd \"\$D/bad\"; else cd \"\$D/ok\"; fi
+    \"\$KBENCH\" load --mpi -t 5 -D run 1
     echo \$? >\"\$WORK/rc.\$r\""
 expect_eq "every rank exits 2" "$(cat "$WORK/rc.0" "$WORK/rc.1" "$WORK/rc.2" 2>&1 | tr '\n' ' ')" "2 2 2 "
 expect_lines "one line, naming rank 1 and its directory" -eq 1 "$WORK/err" \
-    '^kbench load: rank 1 \([^)]+\): .*/missing: No such file or directory$'
+    '^kbench load: rank 1 \([^)]+\): run: No such file or directory$'
 expect_lines "no other line from kbench" -eq 1 "$WORK/err" '^kbench load'
 expect_no_grep "no client started (no progress line)" "$WORK/out" ' sec  latency '
-expect_empty_dir "the good ranks leave nothing" "$D/ok"
-rmdir "$D/ok"
+expect_empty_dir "the good ranks leave nothing" "$D/ok/run"
+rm -r "$D/ok" "$D/bad"
 
 # --- a client of rank 1 killed: the job stops, every rank cleans up -------
 # mpi_bg MPIRUN: 3 ranks of a long run in the background (mpirun's pid in

@@ -1,5 +1,6 @@
 /* kbench - unit tests: option parsing (a repeated string option frees the
- * value it replaces; the load values suite shares), the stop signals,
+ * value it replaces; the load values suite shares; what --mpi's ranks
+ * compare), the stop signals,
  * throughput arithmetic, confinement
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -26,6 +27,7 @@
 #include "cli.h"
 #include "sys/fsutil.h"
 #include "load/load.h"
+#include "load/options.h"
 #include "load/run.h"
 #include "result/result.h"
 
@@ -130,6 +132,104 @@ static void test_load_shared_values(void **state)
 	assert_true(load_default_warmup_s(60) == 12);
 	assert_true(load_default_warmup_s(1) == 0.2);
 	assert_true(load_default_warmup_s(0) == 0);
+}
+
+/* --mpi: the measure text of one rank's command line (argv, NULL-ended) */
+static char *measure_of(const char **argv)
+{
+	struct load_opts o;
+	poptContext ctx;
+	int argc = 0;
+	while (argv[argc])
+		argc++;
+	load_opts_init(&o, "kbench load");
+	assert_int_equal(load_opts_parse(&o, argc, argv, &ctx), 0);
+	assert_int_equal(load_opts_check(&o, ctx), 0);
+	char *text = load_opts_measure(&o);
+	assert_non_null(text);
+	load_opts_free(&o);
+	poptFreeContext(ctx);
+	return text;
+}
+
+static char shown_a[128], shown_b[128];
+
+/* load_opts_differ of two ranks' command lines: a's against rank 0's b */
+static int differ_of(const char **a, const char **b)
+{
+	char *ta = measure_of(a), *tb = measure_of(b);
+	shown_a[0] = shown_b[0] = '\0';
+	int rc = load_opts_differ(ta, tb, shown_a, shown_b, sizeof(shown_a));
+	free(ta);
+	free(tb);
+	return rc;
+}
+
+#define ARGV(...) ((const char *[]){ "load", "--mpi", __VA_ARGS__, NULL })
+
+/* what two ranks must share, compared as kbench reads it */
+static void test_mpi_measure(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/kbench-test-measure.XXXXXX", x[64], y[64], z[64], gone[64];
+	assert_non_null(mkdtemp(dir));
+	snprintf(x, sizeof(x), "%s/x.txt", dir);
+	snprintf(y, sizeof(y), "%s/y.txt", dir);
+	snprintf(z, sizeof(z), "%s/z.txt", dir);
+	snprintf(gone, sizeof(gone), "%s/gone.txt", dir);
+	const char *line = "NTCreateX \"\\a\" 0x1 0x0 1 NT_STATUS_OK\n";
+	FILE *f;
+	assert_non_null(f = fopen(x, "w"));
+	fputs(line, f);
+	fclose(f);
+	assert_non_null(f = fopen(y, "w"));
+	fputs(line, f);
+	fclose(f);
+	assert_non_null(f = fopen(z, "w"));
+	fputs(line, f);
+	fputs(line, f);
+	fclose(f);
+
+	/* numbers as read; what only shows or keeps results is not compared */
+	assert_int_equal(differ_of(ARGV("-t", "60", "-R", "1", "1"),
+				   ARGV("-t", "1m", "-R", "1.0", "-q", "--json", "r.json", "1")), 0);
+	assert_int_equal(differ_of(ARGV("-t", "4", "1"), ARGV("-t", "1", "1")), 1);
+	assert_string_equal(shown_a, "-t 4");
+	assert_string_equal(shown_b, "-t 1");
+	assert_int_equal(differ_of(ARGV("-t", "1", "2"), ARGV("-t", "1", "1")), 1);
+	assert_string_equal(shown_a, "NCLIENTS 2");
+	assert_string_equal(shown_b, "NCLIENTS 1");
+	assert_int_equal(differ_of(ARGV("--clients-total", "4"), ARGV("4")), 1);
+	assert_string_equal(shown_a, "--clients-total 4");
+	assert_string_equal(shown_b, "NCLIENTS 4");
+	assert_int_equal(differ_of(ARGV("-s", "1"), ARGV("1")), 1);
+	assert_string_equal(shown_a, "-s");
+	assert_string_equal(shown_b, "no -s");
+	assert_int_equal(differ_of(ARGV("--warmup", "0", "1"), ARGV("1")), 1);
+	assert_string_equal(shown_a, "--warmup 0");
+	assert_string_equal(shown_b, "--warmup 120");
+	assert_int_equal(differ_of(ARGV("-B", "sockio", "--server", "h:2", "1"),
+				   ARGV("-B", "sockio", "--server", "h:1", "1")), 1);
+	assert_string_equal(shown_a, "--server h:2");
+	/* a name's blanks and control characters stay apart */
+	assert_int_equal(differ_of(ARGV("-D", "a\tb", "1"), ARGV("-D", "a b", "1")), 1);
+	assert_string_equal(shown_a, "-D a\\x09b");
+	assert_string_equal(shown_b, "-D a b");
+
+	/* the loadfile: the same bytes under another name agree, other bytes
+	 * do not; a rank that cannot read its file compares the name */
+	assert_int_equal(differ_of(ARGV("-c", x, "1"), ARGV("-c", y, "1")), 0);
+	assert_int_equal(differ_of(ARGV("-c", z, "1"), ARGV("-c", x, "1")), 1);
+	assert_non_null(strstr(shown_a, "bytes)"));
+	assert_int_equal(strncmp(shown_a, "-c ", 3), 0);
+	assert_int_equal(differ_of(ARGV("-c", gone, "1"), ARGV("-c", gone, "1")), 0);
+	assert_int_equal(differ_of(ARGV("-c", gone, "1"), ARGV("-c", x, "1")), 1);
+	assert_int_equal(strncmp(shown_a, "-c ", 3), 0);
+	assert_null(strstr(shown_a, "crc32"));
+	unlink(x);
+	unlink(y);
+	unlink(z);
+	assert_int_equal(rmdir(dir), 0);
 }
 
 /* a size that must carry its unit: a bare number is told apart (-2) */
@@ -388,6 +488,7 @@ int main(void)
 		cmocka_unit_test(test_sizes_and_counts),
 		cmocka_unit_test(test_sizes_with_unit),
 		cmocka_unit_test(test_load_shared_values),
+		cmocka_unit_test(test_mpi_measure),
 		cmocka_unit_test(test_throughput),
 		cmocka_unit_test(test_confinement),
 		cmocka_unit_test(test_deep_tree_removal),
