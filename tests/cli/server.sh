@@ -279,6 +279,30 @@ stop_server "$SI"
 expect_file_grep "--idle-timeout: the two connections counted" "$WORK/si.out" \
     '^kbench server: stopped by SIGTERM: 2 connections, 1 requests,'
 
+# a client that asks for replies and reads none: the send gives up after
+# --idle-timeout too, with its own line
+start_server sr --idle-timeout 1
+SR=$SRV
+expect_py "--idle-timeout 1: a client that reads no reply is closed" "$PORT" <<'PY'
+import socket, struct, sys
+s = socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=60)
+s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+try:
+    for i in range(2000):                     # 140 MB of replies asked for
+        s.sendall(struct.pack(">II", 4, 69996))
+    while s.recv(1 << 20):
+        pass
+except (ConnectionResetError, BrokenPipeError):
+    pass
+except socket.timeout:
+    raise SystemExit("still open after 60 s")
+print("ok")
+PY
+wait_until 120 grep -q 'idle-timeout' "$WORK/sr.err"
+expect_lines "--idle-timeout: one line for the reply nobody took" -eq 1 "$WORK/sr.err" \
+    "^kbench server: 127\.0\.0\.1:[0-9]+: the client took no byte of its reply for 1 s \(--idle-timeout\); connection closed$"
+stop_server "$SR"
+
 # at most --max-connections at once: a fourth is refused, with one line,
 # and the three are still served
 start_server sm --max-connections 3
