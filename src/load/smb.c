@@ -52,6 +52,7 @@ const struct backend smb_backend = {
 #include <sys/time.h>
 #include <unistd.h>
 #include <libsmbclient.h>
+#include "load/sockwatch.h"
 #include "sys/dynlib.h"
 
 /* libsmbclient is not linked into kbench: prepare() dlopens
@@ -109,9 +110,14 @@ static int libsmb_load(const char *cmd)
 #define FILE_OVERWRITE_IF 5
 
 /* Each request waits at most this long for the server's reply (and a
- * connect as long): a stalled server fails the op with ETIMEDOUT, and the
- * client stops, before the run's 10 s grace after its end runs out. */
+ * connect as long): a server stalled mid-run fails the op with ETIMEDOUT,
+ * and the client stops.  libsmbclient fixes a connection's timeout when it
+ * connects and one call may send several requests, so near the run's end
+ * this alone is no bound: sockwatch.c shuts the client's connection down
+ * SMB_GRACE_NS after the end (or a stop), and every request then fails at
+ * once, as ETIMEDOUT. */
 #define SMB_TIMEOUT_MS 8000
+#define SMB_GRACE_NS 2000000000ull
 
 #define URL_MAX (PATH_MAX * 3 + 512)
 
@@ -292,6 +298,10 @@ static int lost(int e)
 /* The errno of a failed libsmbclient call, noting a lost connection. */
 static int fail(struct backend_ctx *c)
 {
+	if (sw_fired()) {
+		c->dead = 1;  /* the run's end and its grace are past */
+		return ETIMEDOUT;
+	}
 	int e = errno ? errno : EIO;
 	if (lost(e))
 		c->dead = 1;
@@ -1463,6 +1473,28 @@ static void smb_release(struct backend_opts *o)
 	o->target = NULL;
 }
 
+/* client_open, with the sockets it opened watched for the run's end */
+static int smb_client_open_watched(struct backend_ctx *c)
+{
+	struct sw_snap before;
+	int e = sw_snapshot(&before);
+	if (e)
+		return e;
+	int rc = smb_client_open(c);
+	e = sw_watch_new(&before, c, c->end_ns, SMB_GRACE_NS);
+	return rc ? rc : e;
+}
+
+/* client_close, the watch of its sockets ended first; a client whose
+ * connection was shut down sends nothing more */
+static void smb_client_close_watched(struct backend_ctx *c)
+{
+	sw_forget(c);
+	if (sw_fired())
+		c->dead = 1;
+	smb_client_close(c);
+}
+
 static const char *smb_describe(const struct backend_opts *o)
 {
 	const struct smb_target *t = o->target;
@@ -1473,9 +1505,9 @@ const struct backend smb_backend = {
 	.name = "smb",
 	.help = "SMB2/3 through libsmbclient (--smb-share //SERVER/SHARE)",
 	.prepare = smb_prepare,
-	.client_open = smb_client_open,
+	.client_open = smb_client_open_watched,
 	.close_all = smb_close_all,
-	.client_close = smb_client_close,
+	.client_close = smb_client_close_watched,
 	.cleanup = smb_cleanup,
 	.release = smb_release,
 	.describe = smb_describe,

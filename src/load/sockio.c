@@ -12,9 +12,11 @@
  * connection opens with tbench's 8-byte exchange.
  *
  * Waiting is bounded: the socket has SO_RCVTIMEO and SO_SNDTIMEO slices,
- * so a read or write of a stalled server gives up once the run's end (or
- * a stop, which moves the end earlier) is GRACE_NS behind; it never
- * blocks past that by more than one slice.  A lost connection, a stall
+ * so no recv or send blocks longer than one slice, and after each one
+ * (whether it moved some bytes, none, or was interrupted) the clock is
+ * read: a read or write gives up once the run's end (or a stop, which
+ * moves the end earlier) is GRACE_NS behind, however slowly a server
+ * trickles its bytes; it never runs past that by more than one slice.  A lost connection, a stall
  * past the end or a reply of another size (tbench's "lost sync") leaves
  * the client dead: the op's error counts against its line and the client
  * stops, naming the server once.
@@ -90,14 +92,12 @@ static int send_all(const struct backend_ctx *c, struct sio *s, const unsigned c
 		if (r > 0) {
 			p += r;
 			n -= (size_t)r;
-		} else if (r < 0 && errno == EINTR) {
-			continue;
-		} else if (r < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
-			if (past_deadline(c, s))
-				return ETIMEDOUT;
-		} else {
+		} else if (r == 0 || (errno != EINTR && errno != EAGAIN && errno != EWOULDBLOCK)) {
 			return r < 0 ? errno : EPIPE;
 		}
+		/* a part sent, a slice waited or a signal: the clock decides */
+		if (n && past_deadline(c, s))
+			return ETIMEDOUT;
 	}
 	return 0;
 }
@@ -115,14 +115,14 @@ static int recv_all(const struct backend_ctx *c, struct sio *s, unsigned char *p
 		} else if (r == 0) {
 			s->eof = 1;
 			return ECONNRESET;
-		} else if (errno == EINTR) {
-			continue;
-		} else if (errno == EAGAIN || errno == EWOULDBLOCK) {
-			if (past_deadline(c, s))
-				return ETIMEDOUT;
-		} else {
+		} else if (errno != EINTR && errno != EAGAIN && errno != EWOULDBLOCK) {
 			return errno;
 		}
+		/* a server that trickles its reply returns some bytes every
+		 * slice and never a timeout: the clock decides, after every
+		 * part as after every slice waited in vain */
+		if (n && past_deadline(c, s))
+			return ETIMEDOUT;
 	}
 	return 0;
 }

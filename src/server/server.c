@@ -1,7 +1,8 @@
 /* kbench - kbench server: a tbench server, one process per connection
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * usage: kbench server [--port PORT] [--address ADDR] [-T OPTIONS]
+ * usage: kbench server [--port PORT] [--address ADDR] [--idle-timeout SECONDS]
+ *                      [--max-connections N] [-T OPTIONS]
  *
  * The other end of kbench load -B sockio and of dbench's tbench: per
  * connection, read a request (its first word: the bytes after it; its
@@ -14,12 +15,19 @@
  * through a signalfd, so none is lost between two system calls.  A
  * request or reply of more than TB_MAX_MSG bytes (tbench_srv's buffer)
  * closes that connection alone with one line on stderr.  A client that
- * sends half a request and stalls holds only its own process.  SIGINT,
- * SIGTERM or SIGHUP (unless ignored at the start) stop every connection's
- * process; the server then prints what it served and exits 0.
+ * sends half a request and stalls holds only its own process, and only
+ * for --idle-timeout: a connection's socket has SO_RCVTIMEO and
+ * SO_SNDTIMEO of that length, and a receive that got no byte in it (or a
+ * send that gave none away) closes the connection with one line.  At
+ * most --max-connections connections are served at once: one more is
+ * accepted and closed at once, with one line.  SIGINT, SIGTERM or SIGHUP
+ * (unless ignored at the start) stop every connection's process; the
+ * server then prints what it served and exits 0.
  *
  * The first line on standard output says where it listens, port 0 giving
- * a free port ("kbench server: listening on 127.0.0.1:40123").
+ * a free port ("kbench server: listening on 127.0.0.1:40123 (this address
+ * only; ...)"), every address by default ("[::]:7003 (every IPv6 and IPv4
+ * address; ...)").
  */
 #include "config.h"
 #include "cli.h"
@@ -47,6 +55,10 @@
 #define CMD "kbench server"
 #define BACKLOG 4096        /* 1,000 clients connecting at once queue here */
 #define STOP_WAIT_NS 3000000000ull  /* SIGTERM, then SIGKILL after this */
+#define IDLE_DEFAULT_S 60.0 /* --idle-timeout's default */
+#define IDLE_MAX_S 86400.0  /* ... and its largest value, a day */
+#define MAX_CONNS_DEFAULT 1024u      /* --max-connections' default */
+#define MAX_CONNS_LIMIT 1000000u     /* ... and its largest value */
 
 /* what the connections' processes served, added up as each ends */
 struct totals {
@@ -58,6 +70,9 @@ struct server {
 	struct tb_opts opts;
 	int family;
 	int hup;               /* SIGHUP stops the server (it was not ignored) */
+	int any;               /* listening on every address (no --address) */
+	double idle_s;         /* --idle-timeout: seconds, 0 for no bound */
+	size_t max_conns;      /* --max-connections */
 	pid_t *pids;           /* live connections' processes */
 	size_t npids, cap;
 	uint64_t conns, refused;
@@ -72,20 +87,31 @@ static void on_child_stop(int sig)
 	child_stop = 1;
 }
 
-static int parse_options(int argc, const char **argv, char **port, char **addr, char **tcp)
+struct server_args {
+	char *port, *addr, *tcp, *idle, *max;
+};
+
+static int parse_options(int argc, const char **argv, struct server_args *a)
 {
+	char **port = &a->port, **addr = &a->addr, **tcp = &a->tcp;
 	struct poptOption options[] = {
 		{ "port", 'p', POPT_ARG_STRING, port, 0,
 		  "TCP port to listen on (default 7003, tbench's; 0: a free one, printed)", "PORT" },
 		{ "address", 'a', POPT_ARG_STRING, addr, 0,
 		  "address to listen on (default: every IPv6 and IPv4 address)", "ADDR" },
+		{ "idle-timeout", 0, POPT_ARG_STRING, &a->idle, 0,
+		  "close a connection that sends (or takes) no byte for this long "
+		  "(default 60 s; 0: never)", "SECONDS" },
+		{ "max-connections", 0, POPT_ARG_STRING, &a->max, 0,
+		  "connections served at once, at most (default 1024); more are refused", "N" },
 		{ "tcp-options", 'T', POPT_ARG_STRING, tcp, 0,
 		  "socket options, dbench's words (default: TCP_NODELAY SO_REUSEADDR)", "OPTIONS" },
 		POPT_AUTOHELP
 		POPT_TABLEEND
 	};
 	poptContext ctx = poptGetContext(argv[0], argc, argv, options, 0);
-	poptSetOtherOptionHelp(ctx, "[--port PORT] [--address ADDR] [-T OPTIONS]");
+	poptSetOtherOptionHelp(ctx, "[--port PORT] [--address ADDR] [--idle-timeout SECONDS] "
+			       "[--max-connections N] [-T OPTIONS]");
 	int status = cli_popt_done(ctx, CMD, cli_popt_next(ctx, options));
 	if (!status && poptPeekArg(ctx))
 		status = cli_usage_error(CMD, "unexpected argument '%s'", poptPeekArg(ctx));
@@ -136,6 +162,7 @@ static int listen_on(struct server *sv, const char *addr, const char *port)
 		return KB_EXIT_USAGE;
 	}
 	sv->family = res->ai_family;
+	sv->any = !addr;
 	int on = 1, off = 0;
 	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, sizeof(on));
 	if (sv->family == AF_INET6 && !addr)
@@ -160,10 +187,24 @@ bad:
 
 /* ---- one connection, in its own process ---- */
 
+/* The idle bound on fd: SO_RCVTIMEO and SO_SNDTIMEO of idle_s (0: none). */
+static void set_idle(int fd, double idle_s)
+{
+	struct timeval tv = { (time_t)idle_s, (suseconds_t)((idle_s - (double)(time_t)idle_s) * 1e6) };
+	if (idle_s > 0 && !tv.tv_sec && !tv.tv_usec)
+		tv.tv_usec = 1;
+	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
+}
+
+/* n bytes into p (discarded when flags has MSG_TRUNC).  Without
+ * MSG_WAITALL, each recv returns once a byte is there, so its timeout
+ * (the idle bound) counts from the last byte received.  Returns 0, -1 on
+ * an end, an error or a stop, or -2 when no byte came within the bound. */
 static int get(int fd, unsigned char *p, size_t n, int flags)
 {
 	while (n) {
-		ssize_t r = recv(fd, p, n, MSG_WAITALL | flags);
+		ssize_t r = recv(fd, p, n, flags);
 		if (r > 0) {
 			n -= (size_t)r;
 			if (!(flags & MSG_TRUNC))
@@ -171,12 +212,14 @@ static int get(int fd, unsigned char *p, size_t n, int flags)
 		} else if (r < 0 && errno == EINTR && !child_stop) {
 			continue;
 		} else {
-			return -1;
+			return r < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) ? -2 : -1;
 		}
 	}
 	return 0;
 }
 
+/* n bytes from p.  Returns 0, -1, or -2 when the client took no byte
+ * within the idle bound. */
 static int put(int fd, const unsigned char *p, size_t n)
 {
 	while (n) {
@@ -187,10 +230,17 @@ static int put(int fd, const unsigned char *p, size_t n)
 		} else if (r < 0 && errno == EINTR && !child_stop) {
 			continue;
 		} else {
-			return -1;
+			return r < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) ? -2 : -1;
 		}
 	}
 	return 0;
+}
+
+/* one line for a connection closed on the idle bound */
+static void say_idle(const struct server *sv, const char *peer, const char *what)
+{
+	fprintf(stderr, "%s: %s: %s for %g s (--idle-timeout); connection closed\n", CMD, peer,
+		what, sv->idle_s);
 }
 
 static void serve(struct server *sv, int fd, const char *peer)
@@ -201,8 +251,10 @@ static void serve(struct server *sv, int fd, const char *peer)
 	const char *failed;
 	if (tb_opts_apply(fd, sv->family, &sv->opts, &failed) < 0)
 		fprintf(stderr, "%s: %s: cannot set %s: %s\n", CMD, peer, failed, strerror(errno));
+	set_idle(fd, sv->idle_s);
+	int g = 0;
 	while (!child_stop) {
-		if (get(fd, head, 4, 0) < 0)
+		if ((g = get(fd, head, 4, 0)) < 0)
 			break;
 		uint32_t n = tb_get32(head);
 		if (n > TB_MAX_MSG - 4 || n < 4) {
@@ -211,7 +263,7 @@ static void serve(struct server *sv, int fd, const char *peer)
 				"more than the 70000 a request may have");
 			break;
 		}
-		if (get(fd, head + 4, 4, 0) < 0)
+		if ((g = get(fd, head + 4, 4, 0)) < 0)
 			break;
 		uint32_t m = tb_get32(head + 4);
 		if (m > TB_MAX_MSG - 4) {
@@ -219,15 +271,20 @@ static void serve(struct server *sv, int fd, const char *peer)
 				"a reply may have); connection closed\n", CMD, peer, (unsigned long long)m + 4);
 			break;
 		}
-		if (n > 4 && get(fd, buf + 4, n - 4, MSG_TRUNC) < 0)
+		if (n > 4 && (g = get(fd, buf + 4, n - 4, MSG_TRUNC)) < 0)
 			break;
 		tb_put32(buf, m);
-		if (put(fd, buf, (size_t)m + 4) < 0)
+		int w = put(fd, buf, (size_t)m + 4);
+		if (w == -2 && !child_stop)
+			say_idle(sv, peer, "the client took no byte of its reply");
+		if (w < 0)
 			break;
 		t.requests++;
 		t.bytes_in += (uint64_t)n + 4;
 		t.bytes_out += (uint64_t)m + 4;
 	}
+	if (g == -2 && !child_stop)
+		say_idle(sv, peer, "no byte received");
 	__atomic_fetch_add(&sv->tot->requests, t.requests, __ATOMIC_RELAXED);
 	__atomic_fetch_add(&sv->tot->bytes_in, t.bytes_in, __ATOMIC_RELAXED);
 	__atomic_fetch_add(&sv->tot->bytes_out, t.bytes_out, __ATOMIC_RELAXED);
@@ -275,6 +332,17 @@ static void accept_one(struct server *sv)
 			struct timespec ts = { 0, 100000000 };
 			nanosleep(&ts, NULL);  /* let some connection end first */
 		}
+		return;
+	}
+	if (sv->npids >= sv->max_conns)
+		reap(sv);  /* a process that just ended frees its place */
+	if (sv->npids >= sv->max_conns) {
+		char peer[64];
+		tb_addr_str((struct sockaddr *)&ss, len, peer, sizeof(peer));
+		fprintf(stderr, "%s: %s: refused: %zu connections are served already "
+			"(--max-connections %zu)\n", CMD, peer, sv->npids, sv->max_conns);
+		sv->refused++;
+		close(fd);
 		return;
 	}
 	if (sv->npids == sv->cap) {
@@ -384,7 +452,13 @@ static int run(struct server *sv, const char *addr, const char *port)
 	char where[64] = "?";
 	if (getsockname(sv->lfd, (struct sockaddr *)&ss, &len) == 0)
 		tb_addr_str((struct sockaddr *)&ss, len, where, sizeof(where));
-	printf("%s: listening on %s (tbench protocol, a process per connection)\n", CMD, where);
+	char idle[64] = "never closed when idle";
+	if (sv->idle_s > 0)
+		snprintf(idle, sizeof(idle), "closed after %g s idle", sv->idle_s);
+	printf("%s: listening on %s (%s; tbench protocol, a process per connection, at most "
+	       "%zu at once, %s)\n", CMD, where, !sv->any ? "this address only" :
+	       sv->family == AF_INET6 ? "every IPv6 and IPv4 address" : "every IPv4 address",
+	       sv->max_conns, idle);
 	fflush(stdout);
 
 	int sig = loop(sv);
@@ -402,15 +476,37 @@ static int run(struct server *sv, const char *addr, const char *port)
 	return sig > 0 ? KB_EXIT_OK : KB_EXIT_FAIL;
 }
 
+/* --idle-timeout's and --max-connections' values into sv.  Returns 0 or
+ * KB_EXIT_USAGE after one line. */
+static int check_limits(struct server *sv, const struct server_args *a)
+{
+	sv->idle_s = IDLE_DEFAULT_S;
+	sv->max_conns = MAX_CONNS_DEFAULT;
+	if (a->idle && (cli_parse_duration(a->idle, &sv->idle_s) < 0 || sv->idle_s > IDLE_MAX_S))
+		return cli_usage_error(CMD, "--idle-timeout '%s': a duration of 0 (never) to 86400 s, "
+				       "e.g. 60, 1.5, 2m", a->idle);
+	uint64_t v;
+	if (a->max) {
+		if (cli_parse_uint(a->max, 1, MAX_CONNS_LIMIT, &v) < 0)
+			return cli_usage_error(CMD, "--max-connections '%s': a whole number, 1 to %u",
+					       a->max, MAX_CONNS_LIMIT);
+		sv->max_conns = (size_t)v;
+	}
+	return 0;
+}
+
 int cmd_server(int argc, const char **argv)
 {
-	char *port = NULL, *addr = NULL, *tcp = NULL;
+	struct server_args a = { 0 };
 	struct server sv = { .lfd = -1, .sfd = -1 };
-	int status = parse_options(argc, argv, &port, &addr, &tcp);
+	int status = parse_options(argc, argv, &a);
+	char *port = a.port, *addr = a.addr, *tcp = a.tcp;
 	char err[300];
 	uint64_t pv = 0;
 	if (!status && port && cli_parse_uint(port, 0, 65535, &pv) < 0)
 		status = cli_usage_error(CMD, "--port '%s': a port is 0 (any free one) to 65535", port);
+	if (!status)
+		status = check_limits(&sv, &a);
 	if (!status && tb_opts_parse(tcp ? tcp : TB_DEFAULT_OPTIONS, &sv.opts, err, sizeof(err)) < 0)
 		status = cli_usage_error(CMD, "-T: %s", err);
 	if (!status && addr && !*addr)
@@ -436,5 +532,7 @@ int cmd_server(int argc, const char **argv)
 	free(port);
 	free(addr);
 	free(tcp);
+	free(a.idle);
+	free(a.max);
 	return status;
 }

@@ -418,4 +418,54 @@ else
     fail "smbd starts again"
 fi
 
+# --- a server stalled just before the run's end, or before a stop -----------
+# No request waits past 2 s after the run's end (or a stop): the client's
+# connection is then shut down and it stops by itself (kbench-load(1),
+# -B smb).  The ceilings are counted from the stall: the rest of the run
+# (at most 1 s: the progress line of second 1 of a 2 s run came first),
+# that grace, and 4.5 s to spare.  Before, a request waited its own 8 s
+# timeout past the end, and a call of several requests 8 s for each, past
+# the 10 s after the end at which a client is killed.  --skip-cleanup: the
+# cleanup's own connection to the stalled server is not what is timed here.
+now_ms() { date +%s%3N; }
+if [ -n "$SMBD_PID" ] && wait_until 60 smb_ready; then
+    # shellcheck disable=SC2086
+    bg_load $BGARGS -t 2 --warmup 0 --skip-cleanup --json "$WORK/se.json" 4
+    wait_progress 1
+    T0=$(now_ms)
+    kill -STOP "-$SMBD_PID"
+    if wait_until 120 not_running "$BG"; then :; else kill -KILL "$BG"; fi
+    wait "$BG"
+    RC=$?
+    T1=$(now_ms)
+    kill -CONT "-$SMBD_PID"
+    expect_status "smbd stopped 1 s before the end: exit 1" 1
+    expect_true "smbd stopped before the end: ends within 1 s + the 2 s grace + 4.5 s ($((T1 - T0)) ms)" \
+        test $((T1 - T0)) -le 7500
+    expect_no_grep "smbd stopped before the end: no client killed" "$WORK/err" 'killing it'
+    expect_eq "smbd stopped before the end: none killed, the stalled requests timed out" \
+        "$(jget "$WORK/se.json" 'd["results"]["stuck_killed"] == 0 and d["results"]["errors"] >= 1 and all(e["got"] == "Connection timed out" for e in d["results"]["error_lines"])')" True
+    rm -rf "${SHARE:?}"/kbench-*
+fi
+if [ -n "$SMBD_PID" ] && wait_until 60 smb_ready; then
+    # shellcheck disable=SC2086
+    bg_load $BGARGS --run-once --warmup 0 --skip-cleanup 4
+    wait_progress 1
+    kill -STOP "-$SMBD_PID"
+    T0=$(now_ms)
+    kill -INT "$BG"
+    if wait_until 120 not_running "$BG"; then :; else kill -KILL "$BG"; fi
+    wait "$BG"
+    RC=$?
+    T1=$(now_ms)
+    kill -CONT "-$SMBD_PID"
+    expect_status "SIGINT of --run-once while smbd is stopped: exit 130" 130
+    expect_true "SIGINT while smbd is stopped: ends within the 2 s grace + 4.5 s ($((T1 - T0)) ms)" \
+        test $((T1 - T0)) -le 6500
+    expect_no_grep "SIGINT while smbd is stopped: no client killed" "$WORK/err" 'killing it'
+    rm -rf "${SHARE:?}"/kbench-*
+else
+    fail "smbd serves again after SIGCONT"
+fi
+
 finish

@@ -2,7 +2,8 @@
 # kbench - command-line tests: kbench load -B sockio when the server fails
 # mid-run: its connections killed, stalled, reset, a reply of another
 # size (lost sync); a signal while the server stalls; a stall at the
-# opening exchange; a request larger than a tbench server takes.  Each
+# opening exchange; replies trickled a byte at a time (-t, and SIGINT of
+# --run-once); a request larger than a tbench server takes.  Each
 # ends the run with status 1 (130 for SIGINT), the server named, the
 # error counted against its loadfile line, and no client waits past the
 # run's end and its grace.
@@ -17,10 +18,13 @@ cd "$WORK" || exit 1
 # first): MODE lostsync answers the first request of each connection
 # right and the second with a reply one byte longer; reset resets each
 # connection after its fifth request; stallopen answers the first
-# connection (kbench's check) and then never answers.
+# connection (kbench's check) and then never answers; trickle N answers
+# the first N requests of each connection at once and every later reply
+# one byte every 50 ms (saying "trickling" when it starts one).
 cat >fake.py <<'PY'
 import socket, struct, sys, threading, time
 mode = sys.argv[1]
+prompt = int(sys.argv[2]) if mode == "trickle" else 0
 l = socket.socket()
 l.bind(("127.0.0.1", 0))
 l.listen(64)
@@ -49,6 +53,12 @@ def serve(c, answer):
                 c.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
                 c.close()
                 return
+            if mode == "trickle" and k > prompt:
+                print("trickling", flush=True)
+                for b in struct.pack(">I", m) + b"\0" * m:
+                    c.sendall(bytes([b]))
+                    time.sleep(0.05)
+                continue
             c.sendall(struct.pack(">I", m) + b"\0" * m)
     except (EOFError, OSError):
         pass
@@ -59,9 +69,9 @@ while True:
     threading.Thread(target=serve, args=(c, answer), daemon=True).start()
 PY
 
-# fake MODE: start fake.py MODE; its pid in $FAKE, port in $PORT
+# fake MODE [N]: start fake.py MODE [N]; its pid in $FAKE, port in $PORT
 fake() {
-    python3 fake.py "$1" >"$WORK/fake-$1.out" 2>&1 &
+    python3 fake.py "$@" >"$WORK/fake-$1.out" 2>&1 &
     FAKE=$!
     SRV_PIDS="$SRV_PIDS $FAKE"
     wait_until 120 grep -qs '^[0-9]' "$WORK/fake-$1.out"
@@ -153,6 +163,67 @@ kload -B sockio --server "127.0.0.1:$PORT" -c "$L" -t 600 --warmup 0 1
 expect_status "a stall at the opening exchange: status 1" 1
 expect_err_grep "stall at the opening: the client could not set up, the server named, one line" \
     "^kbench load: client 0: cannot set up clients/client0 \(-B sockio, 127\.0\.0\.1:$PORT\): Connection timed out$"
+kill "$FAKE"
+
+# ---- a server that trickles its replies, a byte every 50 ms ----
+# Every read and write gives up 2 s after the run's end (or a stop), so
+# a run ends by itself within that grace, however slowly bytes come:
+# the ceilings below are the run's time, the 2 s grace and 5 s to spare
+# (kbench-load(1), -B sockio).  Before the clock was read after every
+# partial read, a ReadX's 65,540-byte reply kept a client until it was
+# killed 10 s after the end.
+printf '%s\n' 'NTCreateX "\clients\client1\f" 0x40 0x5 7 NT_STATUS_OK' \
+    'ReadX 7 0 65536 65536 NT_STATUS_OK' 'Close 7 NT_STATUS_OK' >trickle.txt
+# the check and the opening exchange and NTCreateX answered at once, the
+# ReadX trickled: it is in flight when the run ends
+fake trickle 2
+T0=$(date +%s)
+kload -B sockio --server "127.0.0.1:$PORT" -c trickle.txt -t 2 --warmup 0 --json tr.json 1
+T1=$(date +%s)
+expect_status "a trickling server, -t 2: status 1" 1
+expect_true "a trickling server, -t 2: ends within 2 s + the 2 s grace + 5 s" test $((T1 - T0)) -le 9
+expect_err_grep "a trickling server: the server and the ReadX named" \
+    "^kbench load: client 0: server 127\.0\.0\.1:$PORT: no reply by the run's end \(the server stalled\) \(loadfile line 2, ReadX\)$"
+expect_eq "a trickling server: the client stopped by itself, none killed; a timeout on line 2" \
+    "$(jget tr.json '(d["results"]["stuck_killed"], [(e["line"], e["got"]) for e in d["results"]["error_lines"]])')" \
+    "(0, [(2, 'Connection timed out')])"
+expect_no_grep "a trickling server: no client killed" "$WORK/err" 'killing it'
+# one NTCreateX completed and no byte was read: the figure is the 0 measured
+expect_out_grep "a trickling server: the Throughput line is the 0 bytes measured" \
+    '^Throughput 0 MB/sec  1 clients  1 procs '
+expect_eq "a trickling server: the JSON says the same" \
+    "$(jget tr.json '(d["results"]["throughput_MBps"], d["results"]["ops_total"], d["results"]["bytes"])')" "(0.0, 1, 0)"
+
+# SIGINT of a --run-once run while the ReadX trickles: the stop moves the
+# end, and the reads give up 2 s after it
+N0=$(grep -c trickling "$WORK/fake-trickle.out")
+bg_load -B sockio --server "127.0.0.1:$PORT" -c trickle.txt --run-once --warmup 0 1
+wait_until 120 test "$(grep -c trickling "$WORK/fake-trickle.out")" -gt "$N0"
+T0=$(date +%s)
+kill -INT "$BG"
+ends_alone "SIGINT while a reply trickles"
+T1=$(date +%s)
+expect_status "SIGINT while a reply trickles: status 130" 130
+expect_true "SIGINT while a reply trickles: ends within the 2 s grace + 5 s" test $((T1 - T0)) -le 7
+expect_no_grep "SIGINT while a reply trickles: no client killed" "$WORK/err" 'killing it'
+kill "$FAKE"
+
+# every reply trickled, the opening exchange's too: the first NTCreateX's
+# reply (87 bytes, 4.35 s) is not whole 2 s after a 2 s run; no op
+# completed, so there is no figure
+fake trickle 0
+T0=$(date +%s)
+kload -B sockio --server "127.0.0.1:$PORT" -c trickle.txt -t 2 --warmup 0 --json tr0.json 1
+T1=$(date +%s)
+expect_status "no op completed: status 1" 1
+expect_true "no op completed: ends within 2 s + the 2 s grace + 5 s" test $((T1 - T0)) -le 9
+expect_err_grep "no op completed: the NTCreateX named" \
+    "^kbench load: client 0: server 127\.0\.0\.1:$PORT: no reply by the run's end \(the server stalled\) \(loadfile line 1, NTCreateX\)$"
+expect_no_grep "no op completed: no Throughput line" "$WORK/out" '^Throughput'
+expect_out_grep "no op completed: the client named as stopped early" \
+    '^1 client stopped early \(client 0: Connection timed out\): partial results$'
+expect_eq "no op completed: JSON figure null, no op, none killed" \
+    "$(jget tr0.json '(d["results"]["throughput_MBps"], d["results"]["ops_total"], d["results"]["stuck_killed"])')" "(None, 0, 0)"
 kill "$FAKE"
 
 # ---- a request larger than a tbench server takes: that op fails ----

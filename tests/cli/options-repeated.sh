@@ -52,6 +52,9 @@ expect_err_grep "compare: the last values count" 'give at least two results file
 expect_rc "server: repeated options, a bad last value" 2 "$KBENCH" server \
     --address a --address b -T BOGUS -T TCP_NODELAY --port x --port 70000
 expect_err_grep "server: the last --port counts" "kbench server: --port '70000'"
+expect_rc "server: repeated limits, a bad last value" 2 "$KBENCH" server --port 0 \
+    --idle-timeout x --idle-timeout 1 --max-connections x --max-connections 0
+expect_err_grep "server: the last --max-connections counts" "kbench server: --max-connections '0'"
 
 # load -B sockio: the last --server counts
 expect_rc "load -B sockio: repeated target options, then bad input" 2 "$KBENCH" load \
