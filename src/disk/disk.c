@@ -19,6 +19,8 @@
  * and so does a size that changed during the run (re-read after it; a
  * read that ends before the size measured at the start says so too).
  * A buffered -t run whose cache could not be flushed says so on its line.
+ * A stop signal (cli.h) ends the command at once (nothing to remove):
+ * the run in progress prints nothing, the --json document is not written.
  */
 #include "config.h"
 #include "commands.h"
@@ -493,6 +495,10 @@ int cmd_disk(int argc, const char **argv)
 		POPT_TABLEEND
 	};
 
+	/* kbench disk makes nothing to remove: a stop signal (cli.h) ends it
+	 * where it is, with 128 + the signal; the run in progress prints no
+	 * line.  SIGINT too when a shell started it in the background */
+	cli_default_stop_signals();
 	poptContext ctx = poptGetContext(c.cmd, argc, argv, options, 0);
 	poptSetOtherOptionHelp(ctx, "[-T] [-t] [OPTIONS] DEVICE|FILE...");
 	int status = cli_popt_done(ctx, c.cmd, cli_popt_next(ctx, options));

@@ -258,6 +258,29 @@ else
 fi
 
 # ---- read-only: the files are untouched ----
+# ---- a stop signal mid-series: lines only for the runs that finished ----
+# (SIGINT from a shell script's background job, which the shell starts with
+# SIGINT ignored: kbench takes it all the same)
+for sig in INT USR1; do
+    rm -f "$WORK/sig.json"
+    : >"$WORK/out"
+    "$KBENCH" disk -t --runs 50 "$F" --json "$WORK/sig.json" >"$WORK/out" 2>"$WORK/err" &
+    pid=$!
+    wait_until 120 grep -qs '^ Timing buffered' "$WORK/out"
+    kill -s "$sig" "$pid"
+    wait "$pid"
+    RC=$?
+    want=$((128 + $(python3 -c 'import signal, sys; print(int(getattr(signal, "SIG" + sys.argv[1])))' "$sig")))
+    expect_status "SIG$sig mid-series: exit $want" "$want"
+    expect_no_grep "SIG$sig mid-series: no summary" "$WORK/out" 'Summary'
+    expect_lines "SIG$sig mid-series: fewer than 50 runs printed" -lt 50 "$WORK/out" '^ Timing'
+    # each line printed is a whole run's: 64 MB, or 3 s of reads
+    expect_true "SIG$sig mid-series: every line printed is a whole run's" \
+        awk '/^ Timing/ { n++; if (!($5 == 64 || $8 + 0 >= 3.0)) bad++ } END { exit !(n >= 1 && !bad) }' "$WORK/out"
+    expect_true "SIG$sig mid-series: no JSON, no temporary file" \
+        [ -z "$(find "$WORK" -maxdepth 1 -name 'sig.json*' -print)" ]
+done
+
 expect_true "files unchanged (checksum)" [ "$(cat "$F" "$SMALL" "$MID" "$TINY" | cksum)" = "$SUM_BEFORE" ]
 expect_true "file mtime unchanged" [ "$(stat -c %Y "$F")" = "$MTIME_BEFORE" ]
 
