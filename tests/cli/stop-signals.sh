@@ -94,6 +94,17 @@ expect_status "load, SIGUSR1 ignored at the start: the run completes" 0
 expect_out_grep "load, SIGUSR1 ignored: the whole run's Throughput" '^Throughput [0-9.]+ MB/sec  2 clients  2 procs'
 expect_no_grep "load, SIGUSR1 ignored: not interrupted" "$WORK/out" '[Ii]nterrupted'
 
+# a client's write past the file size limit (ulimit -f: 2 or 4 KiB, as
+# the shell counts blocks; the loadfile writes 6000 bytes into a file) is
+# an error the run reports, not a death by SIGXFSZ that leaves the trees;
+# kbench writes to a pipe, which the limit does not bound
+( ulimit -f 4; "$KBENCH" load -q -t 2 --warmup 0 -c "$L" -D "$D" 2 2>&1; echo "status $?" ) |
+    cat >"$WORK/out"
+expect_out_grep "load under ulimit -f: exit 1" '^status 1$'
+expect_out_grep "load under ulimit -f: the writes failed, counted" 'WriteX expected success, failed: File too large'
+listing "$D" >"$WORK/after"
+expect_true "load under ulimit -f: DIR as it was" cmp -s "$WORK/before" "$WORK/after"
+
 # ---- kbench micro: its temporary directory goes, whatever the signal ----
 for sig in USR1 USR2 ALRM TERM HUP; do
     n=$(signum "$sig")
