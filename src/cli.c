@@ -179,35 +179,163 @@ int cli_popt_next(poptContext ctx, struct poptOption *options)
 	}
 }
 
-/* SIGHUP's disposition before the first cli_catch_stop_signals: 1 if
- * ignored, 0 if not, -1 before that call */
-static int hup_state = -1;
+/* ---- the stop signals (cli.h) ---- */
+
+/* the fixed ones; SIGRTMIN..SIGRTMAX are added in the loops below */
+static const int fixed_stop[] = {
+	SIGHUP, SIGINT, SIGTERM, SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM, SIGPROF,
+#ifdef SIGIO
+	SIGIO,
+#endif
+#ifdef SIGSTKFLT
+	SIGSTKFLT,
+#endif
+#ifdef SIGPWR
+	SIGPWR,
+#endif
+	SIGXCPU, SIGXFSZ,
+};
+#define NFIXED (sizeof(fixed_stop) / sizeof(fixed_stop[0]))
+
+/* taken[sig]: 1 if sig is a stop signal whose action was the default at
+ * the start; filled once */
+static unsigned char taken[_NSIG];
+static volatile sig_atomic_t noted;
+
+void cli_note_start_signals(void)
+{
+	if (noted)
+		return;
+	struct sigaction old;
+	for (size_t i = 0; i < NFIXED; i++) {
+		int sig = fixed_stop[i];
+		if (sigaction(sig, NULL, &old) < 0 || (old.sa_flags & SA_SIGINFO))
+			continue;
+		/* a shell without job control ignores SIGINT in every command
+		 * it starts in the background (POSIX), so an ignored SIGINT
+		 * says nothing of the user's wish: it is taken all the same */
+		if (old.sa_handler == SIG_DFL || (sig == SIGINT && old.sa_handler == SIG_IGN))
+			taken[sig] = 1;
+	}
+	for (int sig = SIGRTMIN; sig <= SIGRTMAX && sig < _NSIG; sig++)
+		if (sigaction(sig, NULL, &old) == 0 && old.sa_handler == SIG_DFL &&
+		    !(old.sa_flags & SA_SIGINFO))
+			taken[sig] = 1;
+	noted = 1;
+}
+
+int cli_is_stop_signal(int sig)
+{
+	cli_note_start_signals();
+	return sig > 0 && sig < _NSIG && taken[sig];
+}
+
+void cli_stop_sigset(sigset_t *set)
+{
+	cli_note_start_signals();
+	sigemptyset(set);
+	for (int sig = 1; sig < _NSIG; sig++)
+		if (taken[sig])
+			sigaddset(set, sig);
+}
+
+/* Every stop signal taken gets the action in sa. */
+static void set_all(const struct sigaction *sa)
+{
+	cli_note_start_signals();
+	for (int sig = 1; sig < _NSIG; sig++)
+		if (taken[sig])
+			sigaction(sig, sa, NULL);
+}
 
 void cli_catch_stop_signals(void (*handler)(int))
 {
-	struct sigaction sa, hup;
+	struct sigaction sa;
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = handler;
-	sigemptyset(&sa.sa_mask);
-	sigaddset(&sa.sa_mask, SIGINT);
-	sigaddset(&sa.sa_mask, SIGTERM);
-	sigaddset(&sa.sa_mask, SIGHUP);
-	if (hup_state < 0)
-		hup_state = sigaction(SIGHUP, NULL, &hup) == 0 && hup.sa_handler == SIG_IGN;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	if (!hup_state)
-		sigaction(SIGHUP, &sa, NULL);
+	cli_stop_sigset(&sa.sa_mask);
+	set_all(&sa);
 }
 
 void cli_default_stop_signals(void)
 {
-	if (hup_state < 0)
-		return;  /* never caught: nothing to give back */
-	signal(SIGINT, SIG_DFL);
-	signal(SIGTERM, SIG_DFL);
-	if (!hup_state)
-		signal(SIGHUP, SIG_DFL);
+	struct sigaction sa;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = SIG_DFL;
+	sigemptyset(&sa.sa_mask);
+	set_all(&sa);
+}
+
+void cli_ignore_stop_signals(void)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = SIG_IGN;
+	sigemptyset(&sa.sa_mask);
+	set_all(&sa);
+}
+
+/* Append text to out at *n (CLI_SIGNAME_LEN bytes in all). */
+static void name_put(char *out, size_t *n, const char *text)
+{
+	while (*text && *n < CLI_SIGNAME_LEN - 1)
+		out[(*n)++] = *text++;
+	out[*n] = 0;
+}
+
+/* Append the decimal v (0 <= v < 1000). */
+static void name_num(char *out, size_t *n, int v)
+{
+	char d[4] = { 0 };
+	int k = 3;
+	do {
+		d[--k] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v && k);
+	name_put(out, n, d + k);
+}
+
+const char *cli_signal_name(int sig, char out[CLI_SIGNAME_LEN])
+{
+	static const struct { int sig; const char *name; } names[] = {
+		{ SIGHUP, "SIGHUP" }, { SIGINT, "SIGINT" }, { SIGQUIT, "SIGQUIT" },
+		{ SIGILL, "SIGILL" }, { SIGTRAP, "SIGTRAP" }, { SIGABRT, "SIGABRT" },
+		{ SIGBUS, "SIGBUS" }, { SIGFPE, "SIGFPE" }, { SIGKILL, "SIGKILL" },
+		{ SIGUSR1, "SIGUSR1" }, { SIGSEGV, "SIGSEGV" }, { SIGUSR2, "SIGUSR2" },
+		{ SIGPIPE, "SIGPIPE" }, { SIGALRM, "SIGALRM" }, { SIGTERM, "SIGTERM" },
+		{ SIGCHLD, "SIGCHLD" }, { SIGCONT, "SIGCONT" }, { SIGSTOP, "SIGSTOP" },
+		{ SIGTSTP, "SIGTSTP" }, { SIGTTIN, "SIGTTIN" }, { SIGTTOU, "SIGTTOU" },
+		{ SIGURG, "SIGURG" }, { SIGXCPU, "SIGXCPU" }, { SIGXFSZ, "SIGXFSZ" },
+		{ SIGVTALRM, "SIGVTALRM" }, { SIGPROF, "SIGPROF" }, { SIGWINCH, "SIGWINCH" },
+		{ SIGSYS, "SIGSYS" },
+#ifdef SIGIO
+		{ SIGIO, "SIGIO" },
+#endif
+#ifdef SIGSTKFLT
+		{ SIGSTKFLT, "SIGSTKFLT" },
+#endif
+#ifdef SIGPWR
+		{ SIGPWR, "SIGPWR" },
+#endif
+	};
+	size_t n = 0;
+	out[0] = 0;
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (names[i].sig == sig) {
+			name_put(out, &n, names[i].name);
+			return out;
+		}
+	if (sig >= SIGRTMIN && sig <= SIGRTMAX) {
+		name_put(out, &n, "SIGRTMIN");
+		if (sig > SIGRTMIN) {
+			name_put(out, &n, "+");
+			name_num(out, &n, sig - SIGRTMIN);
+		}
+		return out;
+	}
+	name_put(out, &n, "signal ");
+	name_num(out, &n, sig >= 0 && sig < 1000 ? sig : 999);
+	return out;
 }
 
 int cli_make_tmpdir(const char *cmd, const char *name, char *out, size_t len)

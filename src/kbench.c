@@ -52,6 +52,9 @@ static int run(const struct kb_command *c, int argc, const char **argv)
 int main(int argc, char **argv)
 {
 	const char **av = (const char **)argv;
+	/* the stop signals' actions as kbench got them, before any library
+	 * can change one (cli.h) */
+	cli_note_start_signals();
 	if (argc < 2) {
 		list_commands(stdout);
 		return 0;

@@ -9,7 +9,8 @@
  * prints hdparm's lines, so the figures compare with hdparm's and scripts
  * that read hdparm read these.  It goes past hdparm where hdparm misleads:
  * it flushes the cache right before -t, keeps --offset inside the device,
- * always prints MB/sec, repeats runs and summarises them on request.
+ * refuses a -t with less than one whole 2 MiB read to time, always prints
+ * MB/sec, repeats runs and summarises them on request.
  *
  * Invariants: every path is opened O_RDONLY and nothing is ever written
  * to it.  Every path is checked before any timing starts (bad input:
@@ -18,6 +19,8 @@
  * and so does a size that changed during the run (re-read after it; a
  * read that ends before the size measured at the start says so too).
  * A buffered -t run whose cache could not be flushed says so on its line.
+ * A stop signal (cli.h) ends the command at once (nothing to remove):
+ * the run in progress prints nothing, the --json document is not written.
  */
 #include "config.h"
 #include "commands.h"
@@ -192,21 +195,38 @@ static int time_device(const struct disk_cmd *c, struct disk_result *r)
 	return status;
 }
 
-/* The checks that need the opened target: --offset against its size and
- * O_DIRECT alignment.  Returns 0 or -1 after one line on stderr. */
+/* The checks that need the opened target, for -t: --offset against its
+ * size and O_DIRECT alignment, and room for one whole read (DISK_REQ_BYTES,
+ * hdparm's 2 MiB) from the offset to the end: a shorter read is over
+ * before it can be timed (one byte read in a few microseconds printed as
+ * "0.00 MB in 0.00 seconds"), so it is refused, never printed as a
+ * figure.  Returns 0 or -1 after one line on stderr. */
 static int check_offset(const struct disk_cmd *c, const struct disk_target *t,
 			const char *offset_arg, int buffered)
 {
-	if (!buffered || !c->p.offset)
+	if (!buffered)
 		return 0;
-	if (c->p.offset >= t->size) {
+	if (c->p.offset && c->p.offset >= t->size) {
 		fprintf(stderr, "%s: %s: --offset %s is at or past the end (%" PRIu64 " bytes); "
 			"give a smaller offset\n", c->cmd, t->path, offset_arg, t->size);
 		return -1;
 	}
-	if (c->p.direct && c->p.offset % t->align) {
+	if (c->p.offset && c->p.direct && c->p.offset % t->align) {
 		fprintf(stderr, "%s: %s: --offset %s is not a multiple of %u bytes, which O_DIRECT "
 			"needs here; round it\n", c->cmd, t->path, offset_arg, t->align);
+		return -1;
+	}
+	uint64_t left = t->size - c->p.offset;
+	if (left < DISK_REQ_BYTES && c->p.offset) {
+		fprintf(stderr, "%s: %s: -t needs %u bytes (one whole 2 MiB read) from the offset to "
+			"the end; --offset %s leaves %" PRIu64 "; give an offset at most %" PRIu64
+			" bytes\n", c->cmd, t->path, DISK_REQ_BYTES, offset_arg, left,
+			t->size >= DISK_REQ_BYTES ? t->size - DISK_REQ_BYTES : 0);
+		return -1;
+	}
+	if (left < DISK_REQ_BYTES) {
+		fprintf(stderr, "%s: %s: -t needs %u bytes (one whole 2 MiB read); it has %" PRIu64
+			" (-T alone times a smaller one)\n", c->cmd, t->path, DISK_REQ_BYTES, t->size);
 		return -1;
 	}
 	return 0;
@@ -475,6 +495,10 @@ int cmd_disk(int argc, const char **argv)
 		POPT_TABLEEND
 	};
 
+	/* kbench disk makes nothing to remove: a stop signal (cli.h) ends it
+	 * where it is, with 128 + the signal; the run in progress prints no
+	 * line.  SIGINT too when a shell started it in the background */
+	cli_default_stop_signals();
 	poptContext ctx = poptGetContext(c.cmd, argc, argv, options, 0);
 	poptSetOtherOptionHelp(ctx, "[-T] [-t] [OPTIONS] DEVICE|FILE...");
 	int status = cli_popt_done(ctx, c.cmd, cli_popt_next(ctx, options));

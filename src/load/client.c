@@ -8,6 +8,7 @@
  * process interleaves K clients one op at a time.
  */
 #include "config.h"
+#include "cli.h"
 #include "load/client.h"
 #include "load/run.h"
 #include "sys/fsutil.h"
@@ -320,11 +321,11 @@ int client_main(const struct run_config *cfg, struct run_shared *sh,
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (getppid() == 1)
 		return 3;
-	/* the parent stops the run on these; a hangup reaches the whole
-	 * process group, and must not kill a client by itself */
-	signal(SIGINT, SIG_IGN);
-	signal(SIGTERM, SIG_IGN);
-	signal(SIGHUP, SIG_IGN);
+	/* the parent stops the run on the stop signals (cli.h); one sent to
+	 * the whole process group (a hangup, ^C, kill -USR1 -PGID) must not
+	 * kill a client by itself.  SIGXFSZ ignored makes a write past the
+	 * file size limit fail with EFBIG, an error the run reports */
+	cli_ignore_stop_signals();
 	signal(SIGPIPE, SIG_IGN);
 
 	struct client *cl = calloc(count, sizeof(*cl));

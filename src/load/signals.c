@@ -18,22 +18,13 @@ static volatile sig_atomic_t signal_count;
 static volatile sig_atomic_t armed;
 static int report_fd = 1;
 
-const char *load_signal_name(int sig)
-{
-	switch (sig) {
-	case SIGINT: return "SIGINT";
-	case SIGTERM: return "SIGTERM";
-	case SIGHUP: return "SIGHUP";
-	default: return "a signal";
-	}
-}
-
 static void on_signal(int sig)
 {
 	if (!armed) {
 		/* nothing to remove yet: say so and end now */
 		static const char a[] = "interrupted by ", b[] = " before anything was measured\n";
-		const char *name = load_signal_name(sig);
+		char buf[CLI_SIGNAME_LEN];
+		const char *name = cli_signal_name(sig, buf);
 		ssize_t w = write(report_fd, a, sizeof(a) - 1);
 		w = write(report_fd, name, strlen(name));
 		w = write(report_fd, b, sizeof(b) - 1);

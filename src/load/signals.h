@@ -1,9 +1,11 @@
 /* kbench - the signals that stop kbench load
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * SIGINT, SIGTERM and SIGHUP (not a SIGHUP ignored at the start, as under
- * nohup) stop kbench load at any moment of the command, not only once the
- * clients run.  They are caught from the moment the command line is read.
+ * The stop signals (cli.h: SIGINT, SIGTERM, SIGHUP, SIGUSR1, SIGUSR2,
+ * SIGALRM, the real-time ones and the others whose default action ends a
+ * process; not one ignored at the start, as SIGHUP under nohup) stop
+ * kbench load at any moment of the command, not only once the clients
+ * run.  They are caught from the moment the command line is read.
  * Until load_signals_arm() nothing exists that would need cleaning up
  * (the loadfile is being read), so a signal then ends kbench at once; after
  * it a signal is only noted, and every step of the run looks at the note.
@@ -30,7 +32,5 @@ unsigned load_signal_count(void);
 /* Give the stop signals their default action again. */
 void load_signals_release(void);
 
-/* "SIGINT", "SIGTERM", "SIGHUP", or "a signal" for any other number. */
-const char *load_signal_name(int sig);
 
 #endif

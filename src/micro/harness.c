@@ -7,6 +7,7 @@
  * the warm-up; one more untimed interval at the final count follows.
  */
 #include "config.h"
+#include "cli.h"
 #include "micro/harness.h"
 #include "stats/summary.h"
 #include "sys/clock.h"
@@ -243,11 +244,7 @@ pid_t micro_fork(void)
 	}
 	pid_t pid = fork();
 	if (pid == 0) {
-		struct sigaction hup;
-		signal(SIGINT, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
-		if (sigaction(SIGHUP, NULL, &hup) == 0 && hup.sa_handler != SIG_IGN)
-			signal(SIGHUP, SIG_DFL);
+		cli_default_stop_signals();   /* not the parent's cleanup */
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		if (getppid() != parent)   /* the parent died before the prctl */
 			_exit(1);

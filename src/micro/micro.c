@@ -13,9 +13,13 @@
  * Invariants: the command line and the --json destination are checked
  * before any test runs (exit 2).  A test that cannot run here is skipped
  * with its reason; a failed test prints no figure and makes the exit
- * status 1, the others still run.  On SIGINT, SIGTERM or SIGHUP (unless
- * SIGHUP is ignored, as under nohup) every child is killed and reaped, the temporary directory removed, and kbench exits
- * 128 + the signal without printing any figure.
+ * status 1, the others still run.  On a stop signal (cli.h: SIGINT,
+ * SIGTERM, SIGHUP, SIGUSR1, SIGALRM, ...; not one ignored at the start,
+ * as SIGHUP under nohup) every child is killed and reaped, the temporary
+ * directory removed, and kbench exits 128 + the signal without printing
+ * any figure.  The lat_sig tests catch SIGUSR1 themselves while they run:
+ * one sent from outside then is counted by the test (which fails), not
+ * taken as a stop.
  */
 #include "config.h"
 #include "commands.h"
@@ -127,8 +131,9 @@ static void on_signal(int sig)
 
 static void catch_signals(void)
 {
-	/* a hangup (the terminal or the ssh session gone) stops the run the
-	 * same way, unless it is ignored (nohup) */
+	/* every stop signal (a hangup: the terminal or the ssh session
+	 * gone; SIGUSR1, SIGALRM, ...) stops the run the same way, unless it
+	 * was ignored at the start (nohup) */
 	cli_catch_stop_signals(on_signal);
 	signal(SIGPIPE, SIG_IGN);      /* a dead child's pipe: EPIPE, not death */
 }

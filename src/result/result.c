@@ -2,10 +2,12 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include "config.h"
+#include "cli.h"
 #include "result/result.h"
 
 #include <errno.h>
 #include <limits.h>
+#include <signal.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <stdio.h>
@@ -46,6 +48,9 @@ json_t *result_new(const char *kind)
 			 "kind", kind, "time", when);
 }
 
+static int write_tmp(json_t *doc, const char *path, char *tmp, size_t n, size_t flags,
+		     char *err, size_t errlen);
+
 int result_write(json_t *doc, const char *path, char *err, size_t errlen)
 {
 	const size_t flags = JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10);
@@ -63,11 +68,26 @@ int result_write(json_t *doc, const char *path, char *err, size_t errlen)
 		snprintf(err, errlen, "%s: out of memory", path);
 		return -1;
 	}
+	/* a stop signal that kills (kbench disk) waits until the file is
+	 * whole or gone: no temporary file is left beside it */
+	sigset_t stops, old;
+	cli_stop_sigset(&stops);
+	sigprocmask(SIG_BLOCK, &stops, &old);
+	int rc = write_tmp(doc, path, tmp, n, flags, err, errlen);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	free(tmp);
+	return rc;
+}
+
+/* result_write's file: doc into a new temporary file beside path (named
+ * into tmp, n bytes), renamed to path.  Returns 0 or -1 with err set. */
+static int write_tmp(json_t *doc, const char *path, char *tmp, size_t n, size_t flags,
+		     char *err, size_t errlen)
+{
 	snprintf(tmp, n, "%s.tmpXXXXXX", path);
 	int fd = mkstemp(tmp);
 	if (fd < 0) {
 		snprintf(err, errlen, "%s: cannot create: %s", path, strerror(errno));
-		free(tmp);
 		return -1;
 	}
 	FILE *f = fdopen(fd, "w");
@@ -89,10 +109,8 @@ int result_write(json_t *doc, const char *path, char *err, size_t errlen)
 			e = errno;
 		snprintf(err, errlen, "%s: cannot write: %s", path, strerror(e));
 		unlink(tmp);
-		free(tmp);
 		return -1;
 	}
-	free(tmp);
 	return 0;
 }
 

@@ -44,7 +44,9 @@ int result_destination(const char *cmd, const char *opt, const char *json,
 		       size_t destsz);
 
 /* Write doc to path atomically: a temporary file in the same directory,
- * fsync, then rename over path ("-" writes to standard output).
+ * fsync, then rename over path ("-" writes to standard output); the stop
+ * signals (cli.h) are blocked meanwhile, so one that kills leaves no
+ * temporary file.
  * Returns 0, or -1 with a one-line reason in err (errlen bytes). */
 int result_write(json_t *doc, const char *path, char *err, size_t errlen);
 

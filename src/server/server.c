@@ -20,9 +20,10 @@
  * SO_SNDTIMEO of that length, and a receive that got no byte in it (or a
  * send that gave none away) closes the connection with one line.  At
  * most --max-connections connections are served at once: one more is
- * accepted and closed at once, with one line.  SIGINT, SIGTERM or SIGHUP
- * (unless ignored at the start) stop every connection's process; the
- * server then prints what it served and exits 0.
+ * accepted and closed at once, with one line.  A stop signal (cli.h:
+ * SIGINT, SIGTERM, SIGHUP, SIGUSR1, ...; not one ignored at the start)
+ * stops every connection's process; the server then prints what it
+ * served and exits 0.
  *
  * The first line on standard output says where it listens, port 0 giving
  * a free port ("kbench server: listening on 127.0.0.1:40123 (this address
@@ -431,12 +432,8 @@ static int run(struct server *sv, const char *addr, const char *port)
 	sv->hup = old.sa_handler != SIG_IGN;
 	signal(SIGPIPE, SIG_IGN);
 	sigset_t set;
-	sigemptyset(&set);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGTERM);
+	cli_stop_sigset(&set);     /* every stop signal not ignored at the start */
 	sigaddset(&set, SIGCHLD);
-	if (sv->hup)
-		sigaddset(&set, SIGHUP);
 	sigprocmask(SIG_BLOCK, &set, NULL);
 	sv->sfd = signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC);
 	if (sv->sfd < 0) {
@@ -462,12 +459,13 @@ static int run(struct server *sv, const char *addr, const char *port)
 	fflush(stdout);
 
 	int sig = loop(sv);
+	char signame[CLI_SIGNAME_LEN];
 	stop_all(sv);
 	struct rusage ru;
 	getrusage(RUSAGE_CHILDREN, &ru);
 	printf("%s: stopped by %s: %llu connections, %llu requests, %llu bytes received, "
 	       "%llu bytes sent; CPU of the connections' processes: user %.3f s, system %.3f s\n",
-	       CMD, sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : sig == SIGHUP ? "SIGHUP" : "an error",
+	       CMD, sig > 0 ? cli_signal_name(sig, signame) : "an error",
 	       (unsigned long long)sv->conns, (unsigned long long)sv->tot->requests,
 	       (unsigned long long)sv->tot->bytes_in, (unsigned long long)sv->tot->bytes_out,
 	       (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6,

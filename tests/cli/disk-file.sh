@@ -9,11 +9,13 @@ trap 'resize_stop; rm -f "$SHMFILE"; rm -rf "$WORK"' EXIT
 
 F=$WORK/f64
 SMALL=$WORK/small
+MID=$WORK/mid
 TINY=$WORK/tiny
 dd if=/dev/urandom of="$F" bs=1M count=64 status=none
 dd if=/dev/urandom of="$SMALL" bs=512K count=3 status=none    # 1.5 MiB
+dd if=/dev/urandom of="$MID" bs=512K count=5 status=none      # 2.5 MiB
 head -c 1000 /dev/urandom >"$TINY"
-SUM_BEFORE=$(cat "$F" "$SMALL" "$TINY" | cksum)
+SUM_BEFORE=$(cat "$F" "$SMALL" "$MID" "$TINY" | cksum)
 MTIME_BEFORE=$(stat -c %Y "$F")
 WORK_FS=$(stat -f -c %T "$WORK")
 # On tmpfs the pages are the file: a flush cannot drop them, and kbench must say so.
@@ -52,38 +54,50 @@ expect_rc "-t alone" 0 "$KBENCH" disk -t "$F"
 expect_no_grep "-t alone: no cached line" "$WORK/out" 'cached reads'
 expect_arith "-t alone: one line, arithmetic" "$WORK/out" 1
 
-# ---- a file smaller than one 2 MiB read: timed on what it has ----
-expect_rc "1.5 MiB file" 0 "$KBENCH" disk "$SMALL" --json "$WORK/small.json"
-expect_arith "1.5 MiB file: arithmetic" "$WORK/out" 2
-expect_out_grep "-t reads the small file exactly to its end" \
-    '^ Timing buffered disk reads: 1\.50 MB in '
+# ---- a file smaller than one 2 MiB read: -T times it, -t refuses it ----
+# (-t's reads of it would be over before they could be timed: one whole
+# 2 MiB read is the least -t times, as hdparm)
+expect_rc "1.5 MiB file, -T" 0 "$KBENCH" disk -T "$SMALL" --json "$WORK/small.json"
+expect_arith "1.5 MiB file: arithmetic" "$WORK/out" 1
 expect_json "1.5 MiB file: JSON" "$WORK/small.json" "$WORK/out" '
 c = d["results"][0]["cached"]["runs"][0]
 assert c["bytes"] % 1572864 == 0 and c["bytes"] == c["reads"] * 1572864, c
-b = d["results"][0]["buffered"]["runs"][0]
-assert b["bytes"] == 1572864 and b["reads"] == 1 and b["reached_end"] is True, b
 assert d["results"][0]["size_bytes"] == 1572864
 assert d["results"][0]["type"] == "regular file"'
+for t in "$SMALL 1572864" "$TINY 1000"; do
+    set -- $t
+    expect_bad "-t on a $2-byte file: refused" \
+        "^kbench disk: $1: -t needs 2097152 bytes \\(one whole 2 MiB read\\); it has $2 \\(-T alone times a smaller one\\)\$" \
+        "$KBENCH" disk -t "$1" --json "$WORK/tiny.json"
+    expect_true "-t on a $2-byte file: no JSON written" [ ! -e "$WORK/tiny.json" ]
+done
+expect_bad "both tests on a 1000-byte file: refused before any timing" \
+    "^kbench disk: $TINY: -t needs 2097152 bytes" "$KBENCH" disk "$TINY"
 
-expect_rc "1000-byte file, -t" 0 "$KBENCH" disk -t "$TINY" --json "$WORK/tiny.json"
-expect_out_grep "1000 bytes shown as 0.00 MB" '^ Timing buffered disk reads: 0\.00 MB in '
-expect_json "1000-byte file: exactly 1000 bytes read" "$WORK/tiny.json" "$WORK/out" '
+# ---- 2.5 MiB: one whole read, then the rest up to the end ----
+expect_rc "2.5 MiB file, -t" 0 "$KBENCH" disk -t "$MID" --json "$WORK/mid.json"
+expect_out_grep "-t reads the file exactly to its end" '^ Timing buffered disk reads: 2\.50 MB in '
+expect_json "2.5 MiB file: JSON" "$WORK/mid.json" "$WORK/out" '
 b = d["results"][0]["buffered"]["runs"][0]
-assert b["bytes"] == 1000 and b["reached_end"] is True, b'
+assert b["bytes"] == 2621440 and b["reads"] == 2 and b["reached_end"] is True, b'
 
 # ---- --offset: -t starts there and stops at the end, never past it ----
-expect_rc "--offset 63M" 0 "$KBENCH" disk -t --offset 63M "$F" --json "$WORK/off.json"
-expect_out_grep "--offset 63M reads the last 1 MB" '^ Timing buffered disk reads: +1 MB in '
-expect_json "--offset 63M: JSON" "$WORK/off.json" "$WORK/out" '
+expect_rc "--offset 62M" 0 "$KBENCH" disk -t --offset 62M "$F" --json "$WORK/off.json"
+expect_out_grep "--offset 62M reads the last 2 MB" '^ Timing buffered disk reads: +2 MB in '
+expect_json "--offset 62M: JSON" "$WORK/off.json" "$WORK/out" '
 b = d["results"][0]["buffered"]["runs"][0]
-assert b["offset_bytes"] == 63 * 1048576 and b["bytes"] == 1048576, b
-assert d["params"]["offset_bytes"] == 63 * 1048576
+assert b["offset_bytes"] == 62 * 1048576 and b["bytes"] == 2097152 and b["reached_end"] is True, b
+assert d["params"]["offset_bytes"] == 62 * 1048576
 assert d["results"][0]["buffered"]["cov_pct"] is None  # one run: no spread'
-expect_rc "--offset 512 bytes short of the end" 0 "$KBENCH" disk -t --offset $((64 * MIB - 512))B "$F" \
-    --json "$WORK/off2.json"
-expect_json "--offset near the end: the last 512 bytes exactly" "$WORK/off2.json" "$WORK/out" '
-b = d["results"][0]["buffered"]["runs"][0]
-assert b["bytes"] == 512 and b["reached_end"] is True, b'
+# less than one whole read left after the offset: refused, never a figure
+# (one byte before the end once printed "0.00 MB/sec" with status 0)
+for off in $((64 * MIB - 1)) $((64 * MIB - 512)) $((62 * MIB + 1)); do
+    expect_bad "--offset ${off}B: $((64 * MIB - off)) bytes left, refused" \
+        "^kbench disk: $F: -t needs 2097152 bytes \\(one whole 2 MiB read\\) from the offset to the end; --offset ${off}B leaves $((64 * MIB - off)); give an offset at most $((62 * MIB)) bytes\$" \
+        "$KBENCH" disk -t --offset "${off}B" "$F" --json "$WORK/off2.json"
+    expect_true "--offset ${off}B: no JSON written" [ ! -e "$WORK/off2.json" ]
+done
+expect_rc "--offset 63M with -T only: not bound by -t's rule" 0 "$KBENCH" disk -T --offset 63M "$F"
 expect_rc "--offset 61.5M" 0 "$KBENCH" disk -t --offset $((61 * MIB + MIB / 2))B "$F"
 expect_out_grep "--offset 61.5M: 2.50 MB to the end" '^ Timing buffered disk reads: 2\.50 MB in '
 expect_arith "--offset: arithmetic" "$WORK/out" 1
@@ -118,7 +132,7 @@ cov = 100 * statistics.stdev(r) / statistics.mean(r)
 assert abs(t["cov_pct"] - cov) < 1e-6 * max(cov, 1e-3), (t["cov_pct"], cov)'
 
 # ---- --direct: O_DIRECT into an aligned buffer ----
-run "$KBENCH" disk -t --direct "$TINY"
+run "$KBENCH" disk -t --direct "$MID"
 if [ "$RC" -eq 2 ] && grep -q 'O_DIRECT is not supported' "$WORK/err"; then
     skip "--direct (O_DIRECT not supported on $WORK_FS)"
 else
@@ -130,9 +144,9 @@ else
 assert d["params"]["direct"] is True
 assert d["results"][0]["cached"]["test"] == "O_DIRECT cached reads"
 assert d["results"][0]["buffered"]["test"] == "O_DIRECT disk reads"'
-    expect_rc "--direct on the 1000-byte file" 0 "$KBENCH" disk -t --direct "$TINY" --json "$WORK/dt.json"
-    expect_json "--direct: a short file is read to its end, not past" "$WORK/dt.json" "$WORK/out" '
-assert d["results"][0]["buffered"]["runs"][0]["bytes"] == 1000'
+    expect_rc "--direct on the 2.5 MiB file" 0 "$KBENCH" disk -t --direct "$MID" --json "$WORK/dt.json"
+    expect_json "--direct: a file is read to its end, not past" "$WORK/dt.json" "$WORK/out" '
+assert d["results"][0]["buffered"]["runs"][0]["bytes"] == 2621440'
 
     # the 3-second limit: a sparse 1 TiB file cannot be read in 3 s
     if truncate -s 1T "$WORK/sparse" 2>/dev/null; then
@@ -155,13 +169,13 @@ assert b["bytes"] == b["reads"] * 2097152, b'
 fi
 
 # ---- --json: the document, and '-' keeps standard output pure JSON ----
-expect_rc "--json -" 0 "$KBENCH" disk -t "$SMALL" --json -
+expect_rc "--json -" 0 "$KBENCH" disk -t "$MID" --json -
 cp "$WORK/err" "$WORK/text"
 expect_json "--json -: standard output is the document, text on stderr" "$WORK/out" "$WORK/text" '
 assert d["params"]["tests"] == ["buffered"] and d["params"]["request_bytes"] == 2097152
 assert d["params"]["cached_pause_seconds"] == 1 * float(os.environ["KBENCH_TEST_PAUSE_SCALE"])
 assert d["params"]["buffered_pause_seconds"] == 3 * float(os.environ["KBENCH_TEST_PAUSE_SCALE"])
-assert "kernel" in d["system"] and d["results"][0]["device"].endswith("/small")'
+assert "kernel" in d["system"] and d["results"][0]["device"].endswith("/mid")'
 
 # ---- an I/O error mid-read: how far it got, exit 1, no figure ----
 if have_strace; then
@@ -173,7 +187,7 @@ if have_strace; then
 t = d["results"][0]["buffered"]
 assert t["runs"] == [] and t["median"] is None
 assert t["error"]["at_byte"] == 4194304 and t["error"]["MB_read"] == 4.0'
-    expect_rc "-t --runs 3: EIO in the second run" 1 inject_eio "$SMALL" 2 "$KBENCH" disk -t --runs 3 "$SMALL"
+    expect_rc "-t --runs 3: EIO in the second run" 1 inject_eio "$MID" 3 "$KBENCH" disk -t --runs 3 "$MID"
     expect_arith "EIO in run 2: run 1 still printed" "$WORK/out" 1
     expect_out_grep "EIO in run 2: summary of 1 of 3 runs" '^ Summary buffered disk reads \(1 of 3 runs\)'
     expect_rc "-T: EIO on the third read" 1 inject_eio "$F" 3 "$KBENCH" disk -T "$F"
@@ -244,7 +258,30 @@ else
 fi
 
 # ---- read-only: the files are untouched ----
-expect_true "files unchanged (checksum)" [ "$(cat "$F" "$SMALL" "$TINY" | cksum)" = "$SUM_BEFORE" ]
+# ---- a stop signal mid-series: lines only for the runs that finished ----
+# (SIGINT from a shell script's background job, which the shell starts with
+# SIGINT ignored: kbench takes it all the same)
+for sig in INT USR1; do
+    rm -f "$WORK/sig.json"
+    : >"$WORK/out"
+    "$KBENCH" disk -t --runs 50 "$F" --json "$WORK/sig.json" >"$WORK/out" 2>"$WORK/err" &
+    pid=$!
+    wait_until 120 grep -qs '^ Timing buffered' "$WORK/out"
+    kill -s "$sig" "$pid"
+    wait "$pid"
+    RC=$?
+    want=$((128 + $(python3 -c 'import signal, sys; print(int(getattr(signal, "SIG" + sys.argv[1])))' "$sig")))
+    expect_status "SIG$sig mid-series: exit $want" "$want"
+    expect_no_grep "SIG$sig mid-series: no summary" "$WORK/out" 'Summary'
+    expect_lines "SIG$sig mid-series: fewer than 50 runs printed" -lt 50 "$WORK/out" '^ Timing'
+    # each line printed is a whole run's: 64 MB, or 3 s of reads
+    expect_true "SIG$sig mid-series: every line printed is a whole run's" \
+        awk '/^ Timing/ { n++; if (!($5 == 64 || $8 + 0 >= 3.0)) bad++ } END { exit !(n >= 1 && !bad) }' "$WORK/out"
+    expect_true "SIG$sig mid-series: no JSON, no temporary file" \
+        [ -z "$(find "$WORK" -maxdepth 1 -name 'sig.json*' -print)" ]
+done
+
+expect_true "files unchanged (checksum)" [ "$(cat "$F" "$SMALL" "$MID" "$TINY" | cksum)" = "$SUM_BEFORE" ]
 expect_true "file mtime unchanged" [ "$(stat -c %Y "$F")" = "$MTIME_BEFORE" ]
 
 finish

@@ -63,10 +63,13 @@ expect_out_grep "$L: O_DIRECT disk reads" '^ Timing O_DIRECT disk reads: +[0-9]+
 expect_arith "$L: --direct arithmetic" "$WORK/out" 2
 
 # ---- --offset: stops at the end of the device ----
-expect_rc "$L: --offset 63M" 0 "$KBENCH" disk -t --offset 63M "$L"
-expect_out_grep "$L: --offset 63M reads the last 1 MB" '^ Timing buffered disk reads: +1 MB in '
-expect_rc "$L: --direct --offset 62.5M" 0 "$KBENCH" disk -t --direct --offset $((62 * MIB + MIB / 2))B "$L"
-expect_out_grep "$L: --direct --offset 62.5M reads 1.50 MB" '^ Timing O_DIRECT disk reads: 1\.50 MB in '
+expect_rc "$L: --offset 62M" 0 "$KBENCH" disk -t --offset 62M "$L"
+expect_out_grep "$L: --offset 62M reads the last 2 MB" '^ Timing buffered disk reads: +2 MB in '
+expect_rc "$L: --direct --offset 61.5M" 0 "$KBENCH" disk -t --direct --offset $((61 * MIB + MIB / 2))B "$L"
+expect_out_grep "$L: --direct --offset 61.5M reads 2.50 MB" '^ Timing O_DIRECT disk reads: 2\.50 MB in '
+expect_bad "$L: --offset 63M: less than one whole read left" \
+    "^kbench disk: $L: -t needs 2097152 bytes \\(one whole 2 MiB read\\) from the offset to the end; --offset 63M leaves 1048576; give an offset at most $((62 * MIB)) bytes\$" \
+    "$KBENCH" disk -t --offset 63M "$L"
 expect_rc "$L: --direct --offset not sector-aligned" 2 "$KBENCH" disk -t --direct --offset 1000B "$L"
 expect_err_grep "$L: alignment named" "$L: --offset 1000B is not a multiple of [0-9]+ bytes"
 expect_rc "$L: --offset at the end" 2 "$KBENCH" disk -t --offset 64M "$L"
@@ -80,13 +83,14 @@ expect_out_grep "$L: --runs 2 summary" '^ Summary buffered disk reads \(2 runs\)
 # ---- a device smaller than one 2 MiB read ----
 head -c $((MIB / 2)) /dev/urandom >"$WORK/img512k"
 if attach "$WORK/img512k" --direct-io=on; then
-    expect_rc "$DEV (512 KiB): -T -t" 0 "$KBENCH" disk "$DEV" --json "$WORK/small.json"
-    expect_out_grep "512 KiB device read exactly to its end" '^ Timing buffered disk reads: 0\.50 MB in '
-    expect_arith "512 KiB device: arithmetic" "$WORK/out" 2
+    expect_bad "$DEV (512 KiB): -t refused, less than one whole read" \
+        "^kbench disk: $DEV: -t needs 2097152 bytes \\(one whole 2 MiB read\\); it has 524288 " \
+        "$KBENCH" disk "$DEV"
+    expect_rc "$DEV (512 KiB): -T" 0 "$KBENCH" disk -T "$DEV" --json "$WORK/small.json"
+    expect_arith "512 KiB device: arithmetic" "$WORK/out" 1
     expect_json "512 KiB device: JSON" "$WORK/small.json" "$WORK/out" '
 r = d["results"][0]
 assert r["size_bytes"] == 524288
-assert r["buffered"]["runs"][0]["bytes"] == 524288
 c = r["cached"]["runs"][0]
 assert c["bytes"] == c["reads"] * 524288, c'
 else

@@ -164,6 +164,17 @@ expect_eq "SIGHUP: exit 129 (status)" "$RC" 129 "$(cat hup.err)"
 expect_true "SIGHUP: file kept, interrupted, no run" test "$(jget hup.json '(d["interrupted"], d["finished"], d["done"])')" = "(True, False, {})"
 expect_true "SIGHUP: no temporary directory left" sh -c '! ls -A | grep -q kbench-suite'
 expect_true "SIGHUP: no lock file left" test ! -e hup.json.lock
+# SIGUSR2 (any stop signal of the one list): the same
+"$KBENCH" suite -D "$D" --clients 1 --runs 2 -t 1 --warmup 0 --pause 30 -c "$LF" -o usr2.json >usr2.out 2>usr2.err &
+pid=$!
+wait_until 120 writing usr2.json $pid
+kill -USR2 $pid
+wait $pid
+RC=$?
+expect_eq "SIGUSR2: exit 140 (status)" "$RC" 140 "$(cat usr2.err)"
+expect_true "SIGUSR2: file kept, interrupted, no run" test "$(jget usr2.json '(d["interrupted"], d["finished"], d["done"])')" = "(True, False, {})"
+expect_true "SIGUSR2: no temporary directory left" sh -c '! ls -A | grep -q kbench-suite'
+expect_true "SIGUSR2: no lock file left" test ! -e usr2.json.lock
 # SIGKILL of the suite: its running load is stopped too (SIGTERM from the
 # kernel), cleans up its files and does not run on alone
 "$KBENCH" suite -D "$D" --clients 1 --runs 2 -t 20 --warmup 0 --pause 0 -c "$LF" -o k9.json >k9.out 2>k9.err &

@@ -1,0 +1,140 @@
+#!/bin/sh
+# kbench - command-line tests: every stop signal (cli.h's list: SIGUSR1,
+# SIGUSR2, SIGALRM, a real-time one as well as SIGINT, SIGTERM, SIGHUP)
+# stops kbench load and kbench micro the same way: what the run made is
+# removed, DIR is left as it was, the status is 128 + the signal, and an
+# interrupted load prints its partial figure on a line that does not
+# start with "Throughput"; a signal ignored at the start stays ignored
+# SPDX-License-Identifier: GPL-3.0-or-later
+. "$(dirname "$0")/lib.sh"
+
+D="$WORK/dir"
+L="$DATA/small.txt"
+
+# listing DIR: every entry below DIR with its type, size and mode
+listing() {
+    (cd "$1" && find . -printf '%p %y %s %m\n' | LC_ALL=C sort)
+}
+
+# signum NAME: the number of signal NAME, e.g. USR1 -> 10, RTMIN -> 34
+# (glibc's, which kbench sees)
+signum() {
+    python3 -c 'import signal, sys; print(int(getattr(signal, "SIG" + sys.argv[1])))' "$1"
+}
+
+# a DIR that holds files of its own before the run: they must be there,
+# unchanged, after it
+mkdir -p "$D/sub"
+echo keep >"$D/keep.txt"
+echo deep >"$D/sub/deep.txt"
+listing "$D" >"$WORK/before"
+
+# ---- kbench load, a stop signal after the warm-up (partial results) ----
+for sig in USR1 USR2 ALRM TERM HUP; do
+    n=$(signum "$sig")
+    want=$((128 + n))
+    rm -f "$WORK/j.json"
+    bg_load -t 60 --warmup 1 --json "$WORK/j.json" -c "$L" -D "$D" 3
+    wait_progress 2     # a second past the warm-up: something was measured
+    kill -s "$sig" "$BG"
+    wait "$BG"
+    RC=$?
+    expect_status "load, SIG$sig: exit $want" "$want"
+    listing "$D" >"$WORK/after"
+    if cmp -s "$WORK/before" "$WORK/after"; then pass "load, SIG$sig: DIR as it was"; else
+        fail "load, SIG$sig: DIR as it was" "$(diff "$WORK/before" "$WORK/after" | head -20)"; fi
+    expect_out_grep "load, SIG$sig: said" "^interrupted by SIG$sig: partial results over [0-9.]+ s measured$"
+    expect_no_grep "load, SIG$sig: no line starts with Throughput" "$WORK/out" '^Throughput'
+    expect_out_grep "load, SIG$sig: the partial figure, marked" \
+        '^Interrupted after [0-9.]+ s measured: [0-9.e+]+ MB/sec \(partial, not a result\)  3 clients  3 procs  max_latency=[0-9.]+ ms$'
+    expect_py "load, SIG$sig: the JSON keeps the partial figures, marked" "$WORK/j.json" "$n" <<'EOF'
+import json, sys
+r = json.load(open(sys.argv[1]))["results"]
+assert r["interrupted_signal"] == int(sys.argv[2]), r["interrupted_signal"]
+assert r["measured_s"] > 0 and r["ops_total"] > 0 and r["bytes"] > 0, r
+assert r["throughput_MBps"] > 0, r["throughput_MBps"]
+assert abs(r["throughput_MBps"] - r["bytes"] / 1e6 / r["measured_s"]) < 1e-6 * r["throughput_MBps"], r
+EOF
+done
+
+# a real-time signal (glibc's SIGRTMIN+1), by number
+rt=$(($(signum RTMIN) + 1))
+bg_load -t 60 --warmup 0 -c "$L" -D "$D" 2
+wait_progress
+kill -"$rt" "$BG"
+wait "$BG"
+RC=$?
+expect_status "load, SIGRTMIN+1: exit $((128 + rt))" $((128 + rt))
+expect_out_grep "load, SIGRTMIN+1: named" '^interrupted by SIGRTMIN\+1: partial results'
+listing "$D" >"$WORK/after"
+expect_true "load, SIGRTMIN+1: DIR as it was" cmp -s "$WORK/before" "$WORK/after"
+
+# a stop signal to the whole process group (as a terminal or a harness
+# sends it) reaches the clients too: they leave the stop to kbench
+setsid "$KBENCH" load -t 60 --warmup 0 -c "$L" -D "$D" 3 >"$WORK/out" 2>"$WORK/err" &
+BG=$!
+wait_progress
+kill -s USR2 -- -"$BG"
+wait "$BG"
+RC=$?
+expect_status "load, SIGUSR2 to the process group: exit $((128 + $(signum USR2)))" $((128 + $(signum USR2)))
+expect_no_grep "load, SIGUSR2 to the group: no client died of it" "$WORK/err" 'killed|died|signal'
+listing "$D" >"$WORK/after"
+expect_true "load, SIGUSR2 to the group: DIR as it was" cmp -s "$WORK/before" "$WORK/after"
+
+# SIGUSR1 ignored when kbench starts: it stays ignored, the run completes
+: >"$WORK/out"
+(trap '' USR1; exec "$KBENCH" load -t 2 --warmup 0 -c "$L" -D "$D" 2 >"$WORK/out" 2>"$WORK/err") &
+BG=$!
+wait_progress
+kill -s USR1 "$BG"
+wait "$BG"
+RC=$?
+expect_status "load, SIGUSR1 ignored at the start: the run completes" 0
+expect_out_grep "load, SIGUSR1 ignored: the whole run's Throughput" '^Throughput [0-9.]+ MB/sec  2 clients  2 procs'
+expect_no_grep "load, SIGUSR1 ignored: not interrupted" "$WORK/out" '[Ii]nterrupted'
+
+# a client's write past the file size limit (ulimit -f: 2 or 4 KiB, as
+# the shell counts blocks; the loadfile writes 6000 bytes into a file) is
+# an error the run reports, not a death by SIGXFSZ that leaves the trees;
+# kbench writes to a pipe, which the limit does not bound
+( ulimit -f 4; "$KBENCH" load -q -t 2 --warmup 0 -c "$L" -D "$D" 2 2>&1; echo "status $?" ) |
+    cat >"$WORK/out"
+expect_out_grep "load under ulimit -f: exit 1" '^status 1$'
+expect_out_grep "load under ulimit -f: the writes failed, counted" 'WriteX expected success, failed: File too large'
+listing "$D" >"$WORK/after"
+expect_true "load under ulimit -f: DIR as it was" cmp -s "$WORK/before" "$WORK/after"
+
+# ---- kbench micro: its temporary directory goes, whatever the signal ----
+for sig in USR1 USR2 ALRM TERM HUP; do
+    n=$(signum "$sig")
+    rm -rf "$WORK/tmp" && mkdir -p "$WORK/tmp"
+    TMPDIR="$WORK/tmp" "$KBENCH" micro --enough 2 lat_fs_create_10k lat_syscall_null \
+        >"$WORK/out" 2>"$WORK/err" &
+    pid=$!
+    wait_until 120 grep -qs "\\[1/2\\] lat_fs_create_10k" "$WORK/err"
+    # the test is making its files in the temporary directory
+    wait_until 120 test -n "$(find "$WORK/tmp" -mindepth 2 -print -quit 2>/dev/null)"
+    kill -s "$sig" "$pid"
+    wait "$pid"
+    RC=$?
+    expect_status "micro, SIG$sig: exit $((128 + n))" $((128 + n))
+    expect_empty_dir "micro, SIG$sig: no temporary directory left" "$WORK/tmp"
+    expect_err_grep "micro, SIG$sig: said so" "^kbench micro: interrupted; children stopped, temporary files removed, no figures reported$"
+    expect_empty_file "micro, SIG$sig: no figure printed" "$WORK/out"
+done
+
+# SIGALRM ignored when kbench starts: the tests run to their end
+rm -rf "$WORK/tmp" && mkdir -p "$WORK/tmp"
+(trap '' ALRM; TMPDIR="$WORK/tmp" exec "$KBENCH" micro --enough 0.05 lat_syscall_null \
+    lat_sig_send >"$WORK/out" 2>"$WORK/err") &
+pid=$!
+wait_until 120 grep -qs "\\[1/2\\] lat_syscall_null" "$WORK/err"
+kill -s ALRM "$pid"
+wait "$pid"
+RC=$?
+expect_status "micro, SIGALRM ignored at the start: the run completes" 0
+expect_out_grep "micro, SIGALRM ignored: figures printed" 'lat_sig_send'
+expect_empty_dir "micro, SIGALRM ignored: no temporary directory left" "$WORK/tmp"
+
+finish
