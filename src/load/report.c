@@ -4,8 +4,10 @@
  * Both forms are printed from the same merged run_result.  The text keeps
  * dbench 4's table and its last line to the character, so scripts that
  * parse dbench's "Throughput" line read kbench's unchanged.  A run cut
- * short by a signal prints its partial figure on a line of another form
- * ("Interrupted after ..."): a "Throughput" line is a whole run's.
+ * short (a signal, --strict, a client that died, was killed as stuck or
+ * stopped early, an MPI rank that stopped the job) prints its partial
+ * figure on a line of another form ("Interrupted after ...", "Stopped
+ * early after ..."): a "Throughput" line is a whole run's.
  */
 #include "config.h"
 #include "load/report.h"
@@ -62,6 +64,16 @@ static const char *expect_word(uint8_t e)
 }
 
 /* Client processes killed because they did not stop: the run failed. */
+/* Whether the run did not go its whole course: a stop signal, --strict,
+ * a rank that stopped an MPI job, a client that died, was killed as stuck
+ * or stopped early.  Such a run's figure is partial: it never gets
+ * dbench's Throughput line, which harnesses record as a result. */
+static int cut_short(const struct run_result *res)
+{
+	return res->interrupted || res->strict_stop || res->died || res->stuck || res->nfatal ||
+	       (res->nranks && res->stop_rank >= 0 && (unsigned)res->stop_rank < res->nranks);
+}
+
 static void stuck_line(FILE *f, const struct run_result *res, const char *tail)
 {
 	if (res->stuck == 1)
@@ -205,11 +217,12 @@ void load_report_text(FILE *f, const struct run_config *cfg, const struct load_p
 			res->nfatal, res->nfatal == 1 ? "" : "s", res->fatal_client,
 			backend_strerror(res->fatal_err));
 
-	if (isfinite(res->mbps) && res->interrupted)
+	if (isfinite(res->mbps) && cut_short(res))
 		/* not dbench's line: the harnesses that read dbench take every
 		 * line that starts with "Throughput" as a result */
-		fprintf(f, "\nInterrupted after %.2f s measured: %g MB/sec (partial, not a result)%s%s"
-			"  %u clients  %u procs  max_latency=%.3f ms\n", res->measured_s,
+		fprintf(f, "\n%s after %.2f s measured: %g MB/sec (partial, not a result)%s%s"
+			"  %u clients  %u procs  max_latency=%.3f ms\n",
+			res->interrupted ? "Interrupted" : "Stopped early", res->measured_s,
 			res->mbps, cfg->bopts.sync_open ? " (sync open)" : "",
 			cfg->bopts.sync_dirs ? " (sync dirs)" : "",
 			res->nranks ? cfg->clients_total : cfg->nclients, res->nprocs,
