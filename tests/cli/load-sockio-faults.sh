@@ -193,7 +193,7 @@ expect_no_grep "a trickling server: no client killed" "$WORK/err" 'killing it'
 # a harness would take as a result
 expect_out_grep "a trickling server: the 0 bytes measured, on the partial line" \
     '^Stopped early after [0-9.]+ s measured: 0 MB/sec \(partial, not a result\)  1 clients  1 procs '
-expect_no_grep "a trickling server: no Throughput line" "$WORK/out" '^Throughput
+expect_no_grep "a trickling server: no Throughput line" "$WORK/out" '^Throughput'
 expect_eq "a trickling server: the JSON says the same" \
     "$(jget tr.json '(d["results"]["throughput_MBps"], d["results"]["ops_total"], d["results"]["bytes"])')" "(0.0, 1, 0)"
 
