@@ -34,6 +34,8 @@ const struct caveat_kind caveat_kinds[] = {
 	  "work for part of the run" },
 	{ "oom", false, "the OOM killer ended a process under the memory limit" },
 	{ "steal", false, "the hypervisor took at least 1% of a CPU's time" },
+	{ "bimodal", false, "the runs form two clusters (states the test lands in from run "
+	  "to run): one median describes neither; both centres are given" },
 	{ "unsteady", false, "the throughput was still trending over the measured "
 	  "window (a warm-up too short for it to settle)" },
 };

@@ -24,7 +24,8 @@ if [ "$(id -u)" -ne 0 ] || ! command -v losetup >/dev/null 2>&1 || ! command -v 
     skip "the study needs root, losetup and mkfs.ext4"
     finish
 fi
-truncate -s 64M "$WORK/img"
+# written whole: a sparse image would be read from no disk (sparse_file)
+dd if=/dev/zero of="$WORK/img" bs=1M count=64 status=none
 if ! LOOP=$(losetup --find --show "$WORK/img" 2>"$WORK/losetup.err"); then
     LOOP=
     skip "losetup failed: $(cat "$WORK/losetup.err")"
