@@ -9,11 +9,11 @@
 #include "config.h"
 #include "result/caveat.h"
 #include "stats/trend.h"
-#include "suite/escape.h"
 #include "sys/steal.h"
 
 #include <math.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 
 const struct caveat_kind caveat_kinds[] = {
@@ -240,15 +240,4 @@ char *caveat_keys(const json_t *list, char *buf, size_t n)
 		used += (size_t)w;
 	}
 	return buf;
-}
-
-void caveat_print(FILE *out, const json_t *list, const char *prefix)
-{
-	size_t i;
-	const json_t *c;
-	char k[64], t[600];
-	json_array_foreach(list, i, c)
-		fprintf(out, "%scaveat %s: %s\n", prefix,
-			esc_str(k, sizeof(k), json_string_value(json_object_get(c, "key"))),
-			esc_str(t, sizeof(t), json_string_value(json_object_get(c, "text"))));
 }

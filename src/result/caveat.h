@@ -20,7 +20,6 @@
 #include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>
-#include <stdio.h>
 
 struct caveat_kind {
 	const char *key;        /* stable, [a-z_] */
@@ -65,9 +64,5 @@ const char *caveat_first_unsound(const json_t *list);
 /* The keys of list as "key, key" in buf (n bytes); "" when empty.
  * Returns buf. */
 char *caveat_keys(const json_t *list, char *buf, size_t n);
-
-/* Each caveat of list as a line "PREFIXcaveat KEY: TEXT" on out (TEXT
- * with terminal controls shown escaped). */
-void caveat_print(FILE *out, const json_t *list, const char *prefix);
 
 #endif
