@@ -84,6 +84,27 @@ static int is_buffered_loop(dev_t rdev)
 	return n == 1 && c == '0';
 }
 
+/* A loop device's backing file and offset from sysfs into t (both left
+ * empty when unknown). */
+static void loop_backing(struct disk_target *t, dev_t rdev)
+{
+	char p[96], off[32] = "";
+	snprintf(p, sizeof(p), "/sys/dev/block/%u:%u/loop/backing_file", major(rdev), minor(rdev));
+	FILE *f = fopen(p, "re");
+	if (f) {
+		if (!fgets(t->backing, sizeof(t->backing), f))
+			t->backing[0] = 0;
+		t->backing[strcspn(t->backing, "\n")] = 0;
+		fclose(f);
+	}
+	snprintf(p, sizeof(p), "/sys/dev/block/%u:%u/loop/offset", major(rdev), minor(rdev));
+	if ((f = fopen(p, "re"))) {
+		if (fgets(off, sizeof(off), f))
+			t->backing_offset = strtoull(off, NULL, 10);
+		fclose(f);
+	}
+}
+
 int disk_open(struct disk_target *t, const char *path, int direct, const char *cmd, FILE *err)
 {
 	struct stat st;
@@ -122,6 +143,8 @@ int disk_open(struct disk_target *t, const char *path, int direct, const char *c
 		t->size = bytes;
 		t->align = ioctl(fd, BLKSSZGET, &lbs) == 0 && lbs > 0 ? (unsigned)lbs : 512;
 		t->loop_buffered = is_buffered_loop(st.st_rdev);
+		if (major(st.st_rdev) == LOOP_MAJOR_NUMBER)
+			loop_backing(t, st.st_rdev);
 	} else {
 		t->size = (uint64_t)st.st_size;
 		t->align = FILE_DIRECT_ALIGN;
@@ -176,23 +199,35 @@ int disk_flush(const struct disk_target *t, char *why, size_t whylen)
 			return -1;
 		}
 	}
+	if (t->loop_buffered) {
+		if (!t->backing[0]) {
+			snprintf(why, whylen, "the loop device's backing file is unknown (no "
+				 "loop/backing_file in sysfs), so its pages in the page cache stay");
+			return -1;
+		}
+		int bfd = open(t->backing, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+		int e = bfd < 0 ? errno : posix_fadvise(bfd, 0, 0, POSIX_FADV_DONTNEED);
+		if (bfd >= 0)
+			close(bfd);
+		if (e) {
+			snprintf(why, whylen, "the loop device's backing file %s: %s: %s", t->backing,
+				 bfd < 0 ? "open" : "posix_fadvise(DONTNEED)", strerror(e));
+			return -1;
+		}
+	}
 	return 0;
 }
 
-double disk_cached_pct(const struct disk_target *t, uint64_t off, uint64_t len)
+/* The share of [off, off + len) of fd's pages in the page cache (len
+ * already bounded by the caller), percent, or -1. */
+static double resident_pct(int fd, uint64_t off, uint64_t len)
 {
 	uint64_t pg = (uint64_t)sysconf(_SC_PAGESIZE);
-	if (off >= t->size)
-		return 0;
-	if (len > DISK_RESIDENCY_WINDOW)
-		len = DISK_RESIDENCY_WINDOW;
-	if (len > t->size - off)
-		len = t->size - off;
 	uint64_t start = off - off % pg;
 	size_t maplen = (size_t)(off + len - start);
 	if (maplen == 0)
 		return 0;
-	void *p = mmap(NULL, maplen, PROT_READ, MAP_SHARED, t->fd, (off_t)start);
+	void *p = mmap(NULL, maplen, PROT_READ, MAP_SHARED, fd, (off_t)start);
 	if (p == MAP_FAILED)
 		return -1;
 	size_t pages = (maplen + pg - 1) / pg, cached = 0;
@@ -206,4 +241,55 @@ double disk_cached_pct(const struct disk_target *t, uint64_t off, uint64_t len)
 	free(vec);
 	munmap(p, maplen);
 	return pct;
+}
+
+/* len bounded by the window and the end of t, from off (< t->size). */
+static uint64_t window(const struct disk_target *t, uint64_t off, uint64_t len)
+{
+	if (len > DISK_RESIDENCY_WINDOW)
+		len = DISK_RESIDENCY_WINDOW;
+	return len > t->size - off ? t->size - off : len;
+}
+
+double disk_cached_pct(const struct disk_target *t, uint64_t off, uint64_t len)
+{
+	if (off >= t->size)
+		return 0;
+	return resident_pct(t->fd, off, window(t, off, len));
+}
+
+double disk_backing_cached_pct(const struct disk_target *t, uint64_t off, uint64_t len)
+{
+	if (!t->loop_buffered || off >= t->size)
+		return 0;
+	int fd = t->backing[0] ? open(t->backing, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK) : -1;
+	if (fd < 0)
+		return -1;
+	double pct = resident_pct(fd, t->backing_offset + off, window(t, off, len));
+	close(fd);
+	return pct;
+}
+
+int64_t disk_first_hole(const struct disk_target *t, uint64_t off, uint64_t len)
+{
+	int fd = t->fd, own = 0;
+	uint64_t base = 0;
+	if (off >= t->size)
+		return -1;
+	if (len > t->size - off)
+		len = t->size - off;
+	if (t->is_blk) {
+		if (!t->backing[0])
+			return -1;
+		if ((fd = open(t->backing, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)) < 0)
+			return -1;
+		own = 1;
+		base = t->backing_offset;
+	}
+	off_t h = lseek(fd, (off_t)(base + off), SEEK_HOLE);
+	if (own)
+		close(fd);
+	if (h < 0 || (uint64_t)h < base + off || (uint64_t)h - base >= off + len)
+		return -1;
+	return (int64_t)((uint64_t)h - base);
 }

@@ -21,6 +21,12 @@ struct disk_target {
 			       * bytes: BLKSSZGET for a device, 4096 for a file */
 	int loop_buffered;    /* 1: a loop device not in direct-I/O mode, whose
 			       * backing file stays in the host page cache */
+	char backing[4096];   /* a loop device's backing file (sysfs
+			       * loop/backing_file), or "" */
+	uint64_t backing_offset; /* where the device starts in it, bytes
+				  * (sysfs loop/offset) */
+	int64_t first_hole;   /* set by the caller from disk_first_hole() before
+			       * any timing (a file's SEEK_HOLE moves its offset) */
 };
 
 /* Open path for timing: O_RDONLY, plus O_DIRECT if direct.  Accepts a
@@ -44,6 +50,11 @@ void disk_close(struct disk_target *t);
 /* Flush the buffer cache for t, as hdparm does before timing: sync(),
  * fsync(fd), then ioctl BLKFLSBUF on a block device (needs
  * CAP_SYS_ADMIN) or posix_fadvise(POSIX_FADV_DONTNEED) on a regular file.
+ * A loop device in buffered mode reads its backing file through the
+ * host's page cache, which BLKFLSBUF leaves alone: that file's pages are
+ * dropped too (posix_fadvise DONTNEED on t->backing), or a -t run would
+ * time them (a run in a small memory cgroup after one that read the
+ * whole file did, at memory speed).
  * Returns 0 if every step succeeded, or -1 with the step that failed and
  * its reason in why (whylen bytes); the data may then still be cached. */
 int disk_flush(const struct disk_target *t, char *why, size_t whylen);
@@ -54,5 +65,20 @@ int disk_flush(const struct disk_target *t, char *why, size_t whylen);
  * cannot tell (mapping refused). */
 #define DISK_RESIDENCY_WINDOW (256u << 20)
 double disk_cached_pct(const struct disk_target *t, uint64_t off, uint64_t len);
+
+/* The same share for the pages of a buffered loop device's backing file
+ * that hold [off, off + len) of the device (t->backing_offset added), in
+ * percent; 0 when t is not such a device; -1 if it cannot tell (the file
+ * cannot be opened or mapped). */
+double disk_backing_cached_pct(const struct disk_target *t, uint64_t off, uint64_t len);
+
+/* Where the data that a read of t from off would come from first has a
+ * hole: a regular file's own, or a loop device's backing file's (a sparse
+ * file, as `truncate -s` makes; a hole is read as zeros from no disk at
+ * memory speed).  Returns the offset of the first hole at or after off
+ * within the next len bytes, as an offset of t, or -1 when there is none
+ * there or it cannot tell (SEEK_HOLE not supported, the file cannot be
+ * opened). */
+int64_t disk_first_hole(const struct disk_target *t, uint64_t off, uint64_t len);
 
 #endif

@@ -60,31 +60,53 @@ struct disk_cmd {
 	struct disk_buf buf;
 };
 
-/* Flush, and for buffered -t check that the flush took: a file on tmpfs
+/* Flush, and for buffered -t check that the flush took (the device's
+ * pages and a buffered loop device's backing file's) and look for holes
+ * (-t, --direct too); each is said once a device (warned: bit 1 the
+ * flush, bit 2 a hole): a file on tmpfs
  * or a device without CAP_SYS_ADMIN keeps its pages, and timing those
  * would print a memory figure as a disk figure. */
 static void flush(const struct disk_cmd *c, struct disk_result *r, enum disk_test k,
 		  struct disk_run *run, int *warned)
 {
-	char why[200];
-	run->flushed = disk_flush(&r->t, why, sizeof(why)) == 0;
-	run->cached_pct = -1;
-	if (k != DISK_BUFFERED || c->p.direct)
+	char *why = run->not_flushed;
+	size_t n = sizeof(run->not_flushed);
+	run->flushed = disk_flush(&r->t, why, n) == 0;
+	run->flush_failed = !run->flushed;
+	run->cached_pct = run->backing_cached_pct = -1;
+	run->first_hole = -1;
+	if (k != DISK_BUFFERED)
 		return;
-	run->cached_pct = disk_cached_pct(&r->t, c->p.offset, r->t.size - c->p.offset);
+	run->first_hole = r->t.first_hole;
+	if (c->p.direct)
+		return;
+	uint64_t len = r->t.size - c->p.offset;
+	uint64_t win = len > DISK_RESIDENCY_WINDOW ? DISK_RESIDENCY_WINDOW : len;
+	run->cached_pct = disk_cached_pct(&r->t, c->p.offset, len);
+	if (r->t.loop_buffered)
+		run->backing_cached_pct = disk_backing_cached_pct(&r->t, c->p.offset, len);
 	if (run->flushed && run->cached_pct >= CACHED_PCT_LIMIT) {
-		uint64_t win = r->t.size - c->p.offset;
-		if (win > DISK_RESIDENCY_WINDOW)
-			win = DISK_RESIDENCY_WINDOW;
-		snprintf(why, sizeof(why), "%.0f%% of the first %.2f MB to be read is still cached "
+		snprintf(why, n, "%.0f%% of the first %.2f MB to be read is still cached "
 			 "after the flush (a tmpfs file, or pages in use elsewhere)",
 			 run->cached_pct, (double)win / DISK_MB);
 		run->flushed = 0;
+	} else if (run->flushed && run->backing_cached_pct >= CACHED_PCT_LIMIT) {
+		snprintf(why, n, "%.0f%% of the backing file's pages behind the first %.2f MB "
+			 "to be read are still cached after the flush (a file on tmpfs, or "
+			 "pages in use elsewhere)", run->backing_cached_pct, (double)win / DISK_MB);
+		run->flushed = 0;
 	}
-	if (!run->flushed && !*warned) {
+	if (!run->flushed && !(*warned & 1)) {
 		fprintf(stderr, "%s: %s: buffer cache not flushed: %s; its buffered disk read "
 			"figures may come from memory\n", c->cmd, r->t.path, why);
-		*warned = 1;
+		*warned |= 1;
+	}
+	if (run->first_hole >= 0 && !(*warned & 2)) {
+		fprintf(stderr, "%s: %s: warning: the data to be read has a hole at byte %" PRId64
+			" (a sparse %s): a hole is read as zeros from no disk, so -t times "
+			"memory there\n", c->cmd, r->t.path, run->first_hole,
+			r->t.is_blk ? "backing file" : "file");
+		*warned |= 2;
 	}
 }
 
@@ -331,10 +353,12 @@ static int open_target(const struct disk_cmd *c, struct disk_result *r, const ch
 		snprintf(r->fs_type, sizeof(r->fs_type), "%s", fi.fstype);
 		snprintf(r->fs_source, sizeof(r->fs_source), "%s", fi.fsdev);
 	}
+	r->t.first_hole = disk_first_hole(&r->t, c->p.offset, r->t.size - c->p.offset);
 	if (r->t.loop_buffered && c->do_buffered)
-		fprintf(stderr, "%s: %s: warning: loop device in buffered mode; its backing "
-			"file stays in the host page cache, so -t may time that cache "
-			"(set it up with 'losetup --direct-io=on')\n", c->cmd, r->t.path);
+		fprintf(stderr, "%s: %s: warning: loop device in buffered mode; -t reads its "
+			"backing file through the host page cache, whose pages of it are dropped "
+			"before each run (set it up with 'losetup --direct-io=on' to time the "
+			"device alone)\n", c->cmd, r->t.path);
 	return KB_EXIT_OK;
 }
 

@@ -105,7 +105,14 @@ static json_t *run_json(enum disk_test k, const struct disk_params *p, const str
 		json_object_set_new(o, "reached_end", json_boolean(r->tm.at_end));
 		json_object_set_new(o, "cached_pct_after_flush",
 				    r->cached_pct >= 0 ? json_real(r->cached_pct) : json_null());
+		json_object_set_new(o, "backing_cached_pct_after_flush", r->backing_cached_pct >= 0 ?
+				    json_real(r->backing_cached_pct) : json_null());
+		json_object_set_new(o, "first_hole_byte", r->first_hole >= 0 ?
+				    json_integer((json_int_t)r->first_hole) : json_null());
 	}
+	if (!r->flushed && r->not_flushed[0])
+		json_object_set_new(o, "not_flushed", json_pack("{s:s, s:b}", "why", r->not_flushed,
+								"flush_failed", r->flush_failed));
 	return o;
 }
 

@@ -26,6 +26,14 @@ struct disk_run {
 	double cached_pct;   /* -t: % of the pages to be read still cached after
 			      * the flush (disk_cached_pct), -1 if unknown or
 			      * not checked */
+	double backing_cached_pct; /* -t on a buffered loop device: the same for
+				    * its backing file (disk_backing_cached_pct),
+				    * -1 if unknown or not checked */
+	int flush_failed;    /* 1: a step of the flush failed (not_flushed says
+			      * which); 0 with !flushed: pages stayed cached */
+	char not_flushed[240]; /* why the cache is not known to be flushed, or "" */
+	int64_t first_hole;  /* -t: the first hole in the data to be read, a byte
+			      * of the device or file (disk_first_hole), or -1 */
 	int size_changed;    /* 1: the size re-read after the run is not the size
 			      * at the start (t.size), or the data ended before
 			      * it (tm.ended_early): the run failed */

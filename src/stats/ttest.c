@@ -176,6 +176,7 @@ const char *t_verdict_word(enum t_verdict v)
 	case T_SAME: return "~";
 	case T_BETTER: return "better";
 	case T_WORSE: return "worse";
+	case T_REFUSED: return "not comparable";
 	}
 	return "?";
 }

@@ -91,6 +91,8 @@ enum t_verdict {
 	T_SAME,          /* no difference proven at the chosen confidence ("~") */
 	T_BETTER,        /* b proven better than a */
 	T_WORSE,         /* b proven worse than a */
+	T_REFUSED,       /* not comparable: a caveat of the runs makes any verdict
+			  * unsound (set by kbench compare, never by a test) */
 };
 
 #define T_MIN_RUNS 3     /* fewest figures on each side for a verdict */
@@ -102,7 +104,7 @@ enum t_verdict {
 enum t_verdict t_verdict_of(const struct summary *a, const struct summary *b,
 			    double conf_pct, bool higher_is_better, struct t_diff *d);
 
-/* "too few runs", "~", "better", "worse". */
+/* "too few runs", "~", "better", "worse", "not comparable". */
 const char *t_verdict_word(enum t_verdict v);
 
 #endif

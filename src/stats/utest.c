@@ -202,3 +202,15 @@ int u_shift_ci(const double *a, size_t na, const double *b, size_t nb, double co
 	free(d);
 	return rc;
 }
+
+size_t u_runs_needed(double conf_pct)
+{
+	if (!(conf_pct > 0 && conf_pct < 100))
+		return 0;
+	double alpha = 1 - conf_pct / 100, c = 2;     /* C(2n, n), from n = 1 */
+	for (size_t n = 1;; n++) {
+		if (2 / c < alpha)
+			return n;
+		c = c * (2 * n + 1) * (2 * n + 2) / ((double)(n + 1) * (n + 1));
+	}
+}

@@ -47,6 +47,13 @@ struct u_result {
 	bool b_larger;    /* U > na nb / 2: b's runs tend to be the larger */
 };
 
+/* The fewest runs a side (the same count on both) with which the U test
+ * can decide at conf_pct (0 < conf_pct < 100): the smallest n whose
+ * smallest p, 2 / C(2n, n), is below 1 - conf_pct / 100 (4 at 90% and
+ * 95%: 2/70 = 0.0286; 5 at 99%: 2/252 = 0.0079).  Returns 0 for a
+ * conf_pct out of range. */
+size_t u_runs_needed(double conf_pct);
+
 /* The U test of b[0..nb-1] against a[0..na-1] (figures in any one unit,
  * finite).  Returns 0 with out filled, or -1 when a set is empty or
  * memory runs out. */

@@ -25,6 +25,7 @@ static const char *verdict_key(enum t_verdict v)
 	case T_SAME: return "same";
 	case T_BETTER: return "better";
 	case T_WORSE: return "worse";
+	case T_REFUSED: return "not_comparable";
 	}
 	return "?";
 }
@@ -53,10 +54,20 @@ static json_t *cell(const struct cmp *c, const struct cmp_row *r, size_t k)
 			    json_pack("[f, f]", lo, hi) : json_null());
 	json_object_set_new(o, "min", s ? num(r->s[k].min) : json_null());
 	json_object_set_new(o, "max", s ? num(r->s[k].max) : json_null());
+	json_object_set_new(o, "caveats", r->cav[k] ? json_incref(r->cav[k]) : json_array());
 	if (k == 0)
 		return o;
 	json_object_set_new(o, "change_pct", num(r->change[k]));
 	json_object_set_new(o, "verdict", json_string(verdict_key(r->v[k])));
+	double det = cmp_detectable_pct(c, r, k);
+	if (!isnan(det))
+		json_object_set_new(o, "detectable_change_pct", json_real(det));
+	if (cmp_runs_needed(c, r, k))
+		json_object_set_new(o, "runs_needed_each_side",
+				    json_integer((json_int_t)cmp_runs_needed(c, r, k)));
+	if (r->v[k] == T_REFUSED)
+		json_object_set_new(o, "not_comparable", json_pack("{s:s, s:s}", "caveat",
+				    r->refused[k], "in", (char[2]){ (char)('A' + r->refused_in[k]), 0 }));
 	if (!s || !r->t[0]->summarised)
 		return o;
 	if (c->method == CMP_UTEST) {
@@ -70,7 +81,7 @@ static json_t *cell(const struct cmp *c, const struct cmp_row *r, size_t k)
 		json_object_set_new(o, "shift", num(sh));
 		json_object_set_new(o, "shift_ci", ci == 0 ? json_pack("[f, f]", slo, shi) :
 				    json_null());
-	} else if (r->v[k] != T_TOO_FEW) {
+	} else if (r->test_v[k] != T_TOO_FEW) {
 		json_object_set_new(o, "p", num(r->d[k].p));
 		json_object_set_new(o, "diff", num(r->d[k].diff));
 		json_object_set_new(o, "diff_ci_half", num(r->d[k].half));

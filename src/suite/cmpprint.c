@@ -166,6 +166,10 @@ void cmp_verdict_text(const struct cmp *c, const struct cmp_row *r, size_t k, ch
 		      size_t n)
 {
 	char d[32], h[32], pct[64];
+	if (r->v[k] == T_REFUSED) {
+		cmp_refused_text(r, k, buf, n);
+		return;
+	}
 	if (c->method == CMP_UTEST) {
 		if (!r->t[0]->summarised || !r->t[k] || !r->t[k]->summarised)
 			snprintf(buf, n, "no verdict: %s has no runs", r->t[0]->summarised ? "it" : "A");
@@ -182,6 +186,8 @@ void cmp_verdict_text(const struct cmp *c, const struct cmp_row *r, size_t k, ch
 		break;
 	case T_SAME:
 		snprintf(buf, n, "~ (p=%.2f)", r->d[k].p);
+		break;
+	case T_REFUSED:
 		break;
 	case T_BETTER:
 	case T_WORSE:
@@ -214,7 +220,9 @@ static void print_cells(FILE *out, const struct cmp *c, const struct cmp_row *r,
 	fig_text(ci, sizeof(ci), r->ci[k]);
 	snprintf(both, sizeof(both), "%s +- %s", mean, ci);
 	if (!k) {
-		fprintf(out, "%4zu %10s %21s\n", r->s[k].n, med, both);
+		fprintf(out, "%4zu %10s %21s", r->s[k].n, med, both);
+		cmp_put_caveats(out, r, k);
+		fputc('\n', out);
 		return;
 	}
 	if (r->t[0]->n)
@@ -222,7 +230,9 @@ static void print_cells(FILE *out, const struct cmp *c, const struct cmp_row *r,
 	else
 		snprintf(change, sizeof(change), "-");
 	cmp_verdict_text(c, r, k, verdict, sizeof(verdict));
-	fprintf(out, "%4zu %10s %21s %9s  %s\n", r->s[k].n, med, both, change, verdict);
+	fprintf(out, "%4zu %10s %21s %9s  %s", r->s[k].n, med, both, change, verdict);
+	cmp_put_caveats(out, r, k);
+	fputc('\n', out);
 }
 
 void cmp_print_table(FILE *out, const struct cmp *c)
@@ -255,6 +265,7 @@ void cmp_print_table(FILE *out, const struct cmp *c)
 			print_cells(out, c, r, k);
 		}
 	}
+	cmp_print_runs(out, c);
 	print_unmatched(out, c);
 	fprintf(out, "\n" FIG_UNITS_NOTE "\n");
 }
@@ -267,6 +278,7 @@ static const char *lkml_mark(enum t_verdict v)
 	case T_SAME: return "~";
 	case T_BETTER: return "better";
 	case T_WORSE: return "worse";
+	case T_REFUSED: return "not-comparable";
 	}
 	return "?";
 }
@@ -297,6 +309,9 @@ void cmp_print_lkml(FILE *out, const struct cmp *c)
 	fprintf(out, "(%s of each; ~: within the noise, ?: too few runs for a verdict, by %s at "
 		"%g%%)\n", c->method == CMP_UTEST ? "medians" : "means",
 		c->method == CMP_UTEST ? "the Mann-Whitney U test" : "Welch's t-test", c->conf);
+	if (cmp_any_refused(c))
+		fprintf(out, "(not-comparable: a caveat of the runs makes a verdict unsound; "
+			"kbench compare --json names it)\n");
 }
 
 void cmp_print_steal(FILE *out, const struct cmp *c)

@@ -288,6 +288,7 @@ int cmp_build(struct cmp *c)
 		if (!found)
 			continue;
 		fill_row(c, r);
+		cmp_caveats_fill(c, r);
 		c->nrows++;
 	}
 	return 0;
@@ -505,7 +506,8 @@ static int report(struct cmp *c, const struct cmp_opts *o)
 		cmp_print_steal(stdout, c);
 	}
 	fflush(stdout);
-	return o->plot ? plot_write(c, o->plot) : 0;
+	int rc = o->plot ? plot_write(c, o->plot) : 0;
+	return rc ? rc : cmp_any_refused(c) ? CMP_EXIT_NOT_COMPARABLE : 0;
 }
 
 /* --by DIM: the one file read into whole, split into c->f.  Returns 0 or
@@ -558,6 +560,7 @@ int cmd_compare(int argc, const char **argv)
 		status = split_file(&c, &o, &whole);
 	if (!status)
 		status = report(&c, &o);
+	cmp_caveats_free(&c);
 	for (size_t k = 0; k < c.nf; k++)
 		suitefile_free(&files[k]);
 	suitefile_free(&whole);

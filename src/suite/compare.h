@@ -21,6 +21,8 @@
 #include "stats/utest.h"
 #include "suite/suitefile.h"
 
+#include <jansson.h>
+
 #define CMP_MAX_FILES 26          /* named A to Z */
 
 /* The verdict's method (--test). */
@@ -42,6 +44,13 @@ struct cmp_row {
 	double change[CMP_MAX_FILES];             /* k >= 1: 100 (x_k - x_A) / |x_A|, x the median
 						   * (U test) or the mean (Welch); NAN if a side
 						   * has no runs or x_A is 0 (n/a) */
+	json_t *cav[CMP_MAX_FILES];               /* the caveats of t[k]'s runs (rowcav_row),
+						   * owned; NULL: not in that file */
+	const char *refused[CMP_MAX_FILES];       /* k >= 1, v[k] == T_REFUSED: the unsound
+						   * caveat's key (in cav[refused_in[k]]) */
+	size_t refused_in[CMP_MAX_FILES];         /* 0 (A's runs) or k */
+	enum t_verdict test_v[CMP_MAX_FILES];     /* k >= 1: the test's verdict before a
+						   * refusal (d[k] is valid unless T_TOO_FEW) */
 };
 
 /* The run of one file the hypervisor took most from, among those whose
@@ -144,6 +153,53 @@ void cmp_print_steal(FILE *out, const struct cmp *c);
  * When it is not, *where is set to the index of another non-A file that
  * holds it (or k itself when none does). */
 bool cmp_matched(const struct cmp *c, size_t k, const struct sf_test *t, size_t *where);
+
+/* ---- caveats (cmpcav.c) ---- */
+
+#define CMP_EXIT_NOT_COMPARABLE 3   /* a row's verdict was refused for a caveat */
+
+/* The caveats of row r's files (r->cav[k], rowcav_row at c->conf and
+ * c->ticks_per_s), and for k >= 1 with a verdict (not T_TOO_FEW) the
+ * refusal: when A's runs or file k's carry an unsound caveat (result/
+ * caveat.h: cache_timed, flush_failed, sparse_file, errors, interrupted,
+ * mixed_kernels, mixed_hosts), v[k] becomes T_REFUSED with that key.
+ * The summaries, changes and p values stay.  Called by cmp_build. */
+void cmp_caveats_fill(const struct cmp *c, struct cmp_row *r);
+
+/* Free what cmp_caveats_fill made for every row of c (c->rows stays). */
+void cmp_caveats_free(struct cmp *c);
+
+/* Does any row of c have a T_REFUSED verdict? */
+bool cmp_any_refused(const struct cmp *c);
+
+/* "not comparable: KEY (A's runs 1, 3)" for row r, file k (T_REFUSED). */
+void cmp_refused_text(const struct cmp_row *r, size_t k, char *buf, size_t n);
+
+/* "  [caveats: key*, key]" after a table cell (* unsound; bimodal with
+ * both centres: "bimodal 1000 (3 runs) and 4395 (2 runs)"); nothing when
+ * file k's runs of r carry none. */
+void cmp_put_caveats(FILE *out, const struct cmp_row *r, size_t k);
+
+/* ---- how many runs (cmpruns.c) ---- */
+
+/* For a "~" verdict (T_SAME) of row r, file k >= 1: the smallest change
+ * these runs could have shown at c->conf, in percent of A's mean: the
+ * half-width of the interval of the difference of the means (Welch's
+ * t, stats/ttest.h), which falls as runs are added at the same spread.
+ * NAN for other verdicts or when it cannot be computed. */
+double cmp_detectable_pct(const struct cmp *c, const struct cmp_row *r, size_t k);
+
+/* For "too few runs" (T_TOO_FEW, both files with runs): the runs a side
+ * the test needs (the U test: u_runs_needed at c->conf; Welch:
+ * T_MIN_RUNS); 0 otherwise. */
+size_t cmp_runs_needed(const struct cmp *c, const struct cmp_row *r, size_t k);
+
+/* After the table, for every such row and file, one line: "runs: TEST
+ * B: ~: the smallest change these 5 and 5 runs could show at 95% is
+ * +-2.31% of A's mean (...)" or "runs: TEST B: too few runs: the U test
+ * needs 4 runs a side at 95% (A has 3, B 3)"; a blank line first;
+ * nothing when there is none. */
+void cmp_print_runs(FILE *out, const struct cmp *c);
 
 /* The method's name and the verdict of row r, file k, as text (buf, n
  * bytes): "better (p=0.008)", "~ (p=0.31)", Welch's "better: +2.04 +-

@@ -8,12 +8,14 @@
 #include "stats/summary.h"
 #include "suite/escape.h"
 #include "suite/figures.h"
+#include "suite/rowcav.h"
 #include "suite/suitefile.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 void fig_fixed(char *buf, size_t n, double v, bool small)
 {
@@ -144,6 +146,8 @@ void fig_table(FILE *f, const json_t *doc, const char *path)
 		put_row(f, &t[i], json_string_value(json_object_get(json_array_get(tests, i),
 								      "skipped")), namew, maxruns);
 	put_failures(f, doc);
+	rowcav_print_table_notes(f, doc, &(struct rowcav_opts){ FIG_CAVEAT_CONF,
+								sysconf(_SC_CLK_TCK) });
 	fprintf(f, "\n" FIG_UNITS_NOTE "; CoV = stddev / mean\nresults: ");
 	esc_put(f, path, 0);
 	fputc('\n', f);

@@ -40,8 +40,10 @@ void fig_duration(char *buf, size_t n, double s);
 /* The table kbench suite ends with, from its results document doc
  * (suitefile.h; read by suitefile_test): a row per test with its runs,
  * min, median, mean, max and CoV in percent ("-" where there is none)
- * and its unit (and why it was skipped), the failed runs, the units, and
+ * and its unit (and why it was skipped), the failed runs, the rows'
+ * caveats (rowcav_print_table_notes, at FIG_CAVEAT_CONF), the units, and
  * path, the results file.  Printed to f. */
+#define FIG_CAVEAT_CONF 95.0
 void fig_table(FILE *f, const json_t *doc, const char *path);
 
 #endif

@@ -12,12 +12,15 @@
 #include "disk/devinfo.h"
 #include "disk/disk.h"
 #include "load/load.h"
+#include "result/caveat.h"
+#include "suite/figures.h"
 #include "suite/jobs.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static void add_job(struct suite *s, enum job_kind k, unsigned clients, size_t m)
 {
@@ -329,6 +332,18 @@ static json_t *figure_of(const struct job *j, json_t *doc, const char **what, co
 	return json_object_get(json_array_get(json_object_get(test, DISK_JSON_RUNS), 0), DISK_JSON_MBPS);
 }
 
+/* " [caveats: key, key]" after msg when the run's document has any. */
+static void note_caveats(const json_t *doc, char *msg, size_t msglen)
+{
+	char keys[300];
+	json_t *cav = caveat_derive(doc, sysconf(_SC_CLK_TCK), FIG_CAVEAT_CONF);
+	size_t used = strlen(msg);
+	if (json_array_size(cav) && used < msglen)
+		snprintf(msg + used, msglen - used, " [caveats: %s]",
+			 caveat_keys(cav, keys, sizeof(keys)));
+	json_decref(cav);
+}
+
 int jobs_record(struct suite *s, const struct job *j, const char *started, double seconds,
 		char *msg, size_t msglen)
 {
@@ -352,6 +367,8 @@ int jobs_record(struct suite *s, const struct job *j, const char *started, doubl
 			snprintf(msg, msglen, "its document has no %s figure", what);
 		}
 	}
+	if (rc == 0)
+		note_caveats(doc, msg, msglen);
 	json_decref(doc);
 	return rc;
 }

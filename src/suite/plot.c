@@ -323,9 +323,9 @@ static void change_range(const struct cmp *c, double *ylo, double *yhi)
 		for (size_t k = 1; k < c->nf; k++) {
 			if (!isfinite(r->change[k]))
 				continue;
-			double h = welch(c) && r->v[k] != T_TOO_FEW && isfinite(r->d[k].pct_half) ?
+			double h = welch(c) && r->test_v[k] != T_TOO_FEW && isfinite(r->d[k].pct_half) ?
 				   r->d[k].pct_half : 0;
-			double y = welch(c) && r->v[k] != T_TOO_FEW && isfinite(r->d[k].pct) ?
+			double y = welch(c) && r->test_v[k] != T_TOO_FEW && isfinite(r->d[k].pct) ?
 				   r->d[k].pct : r->change[k];
 			lo = fmin(lo, y - h);
 			hi = fmax(hi, y + h);
@@ -396,7 +396,7 @@ static void change_chart(FILE *f, const struct cmp *c)
 				continue;
 			double xi = (double)x++ - 0.4 + w * ((double)k + 0.5);
 			if (k && isfinite(r->change[k])) {
-				bool iv = welch(c) && r->v[k] != T_TOO_FEW && isfinite(r->d[k].pct);
+				bool iv = welch(c) && r->test_v[k] != T_TOO_FEW && isfinite(r->d[k].pct);
 				fprintf(f, "%.10g %.10g %.10g\n", xi, iv ? r->d[k].pct : r->change[k],
 					iv ? r->d[k].pct_half : 0.0);
 			}

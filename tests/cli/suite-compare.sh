@@ -169,7 +169,7 @@ expect_rc "steal: compare, B with steal" 0 "$KBENCH" compare ld-a.json ld-b.json
 expect_out_grep "steal: B's largest notable steal is said: file, run, test, one decimal" "$STEAL_B"
 expect_lines "steal: one line, for B alone" -eq 1 "$WORK/out" '^steal: '
 expect_true "steal: the line comes last" test "$(tail -n 1 "$WORK/out" | cut -c1-7)" = "steal: "
-expect_out_grep "steal: the verdicts are as without it" '^ +B +5 +102\.0 +102\.0 .* \+0\.00%  ~ \(p=1\.000\)$'
+expect_out_grep "steal: the verdicts are as without it, the caveat beside them" '^ +B +5 +102\.0 +102\.0 .* \+0\.00%  ~ \(p=1\.000\)  \[caveats: steal\]$'
 expect_empty_file "steal: nothing on standard error" "$WORK/err"
 expect_rc "steal: B first, as A" 0 "$KBENCH" compare ld-b.json ld-low.json ld-a.json
 expect_lines "steal: the file named wherever it stands, the others not" -eq 1 "$WORK/out" '^steal: ld-b\.json: .* run 2 of load 1 '

@@ -97,6 +97,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				cmp_print_steal(sink, &c);
 				plot_script(sink, &c, "fuzz.svg");
 			}
+			cmp_caveats_free(&c);
 			free(c.rows);
 		}
 	}
@@ -111,6 +112,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			cmp_print_table(sink, &c);
 			cmp_print_steal(sink, &c);
 		}
+		cmp_caveats_free(&c);
 		free(c.rows);
 	}
 	for (size_t k = 0; split != -2 && k < nparts; k++)

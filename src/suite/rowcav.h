@@ -1,0 +1,43 @@
+/* kbench - the caveats of a results file's test rows (suite and compare)
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * A row of a results file holds runs, each with the document of the child
+ * that made it.  The caveats of a run are its document's (caveat_derive,
+ * result/caveat.h), kept to the row's test when the document holds
+ * several (kbench micro: a caveat whose evidence names another test is
+ * not this row's).  The caveats of a row are those of its runs, each key
+ * once with the runs that carry it, and those of the series itself: runs
+ * on different kernels (mixed_kernels), hosts (mixed_hosts) or kbench
+ * versions (mixed_builds), from each document's system.kernel,
+ * system.hostname and kbench_version.
+ */
+#ifndef KBENCH_ROWCAV_H
+#define KBENCH_ROWCAV_H
+
+#include <jansson.h>
+#include <stdio.h>
+
+/* The confidence (percent) and USER_HZ of the caveats derived when a
+ * document does not list them: the trend test's and the steal rule's. */
+struct rowcav_opts {
+	double conf;
+	long ticks_per_s;
+};
+
+/* The caveats of one run (an element of a row's "runs") of the row named
+ * row_name: a new array, NULL when out of memory. */
+json_t *rowcav_run(const json_t *run, const char *row_name, const struct rowcav_opts *o);
+
+/* The caveats of a row (an element of a results file's "tests", with
+ * "name" and "runs"): a new array of {key, text, evidence, runs: [N...]}
+ * (runs counted from 1; empty for the mixed_* keys, which are the
+ * series'), in the order first seen.  NULL when out of memory. */
+json_t *rowcav_row(const json_t *row, const struct rowcav_opts *o);
+
+/* Under kbench suite's table: for every row with caveats, one line
+ * "  NAME: key (runs 1, 2), key* (runs 3)" (* marks the unsound keys),
+ * after a heading line; the text of each key once, at the end; nothing
+ * when no row has one. */
+void rowcav_print_table_notes(FILE *f, const json_t *doc, const struct rowcav_opts *o);
+
+#endif
