@@ -150,7 +150,8 @@ static int flush(struct imp *im, const struct imp_file *f, struct byte_report *b
 		char name[220];
 		snprintf(name, sizeof(name), "byte: %s", r->title);
 		struct imp_fig fig = { name, r->title, r->unit, true, b->tool, NULL, r->baseline,
-				       r->value, r->line, b->run, b->date[0] ? b->date : NULL };
+				       r->value, r->line, b->run, b->date[0] ? b->date : NULL,
+				       NULL };
 		if (imp_add(im, f, &b->sys, &fig) < 0)
 			return -1;
 		if (r->baseline > 0 && r->value > 0) {
@@ -165,7 +166,7 @@ static int flush(struct imp *im, const struct imp_file *f, struct byte_report *b
 				 "%zu indexes", *printed, score, nidx);
 		struct imp_fig fig = { "byte: FINAL SCORE", "FINAL SCORE", "index", true, b->tool,
 				       NULL, 0, score, score_line, b->run,
-				       b->date[0] ? b->date : NULL };
+				       b->date[0] ? b->date : NULL, NULL };
 		if (imp_add(im, f, &b->sys, &fig) < 0)
 			return -1;
 	}

@@ -123,7 +123,7 @@ static int lm_row(struct imp *im, const struct imp_file *f, size_t ln, struct lm
 		}
 		snprintf(name, sizeof(name), "lmbench: %s", col);
 		struct imp_fig fig = { name, col, c->unit, c->hib, c->tool, NULL, 0, v, ln, run,
-				       NULL };
+				       NULL, NULL };
 		if (imp_add(im, f, &sys, &fig) < 0)
 			return -1;
 		added++;

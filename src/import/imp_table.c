@@ -30,6 +30,7 @@ struct table_ctx {
 	char section[200];     /* the machine line as printed */
 	struct imp_sys sys;
 	char mem[32];
+	char mem_text[40];     /* as printed: "32M", "mem=128M" */
 	bool have_kernel;
 };
 
@@ -41,6 +42,7 @@ static void section_line(struct table_ctx *c, const char *l)
 	const char *comma = strrchr(c->section, ',');
 	const char *last = comma ? comma + 1 : c->section;
 	last += strspn(last, " ");
+	snprintf(c->mem_text, sizeof(c->mem_text), "%s", last);
 	if (!strncmp(last, "mem=", 4))
 		last += 4;
 	size_t d = strspn(last, "0123456789");
@@ -92,7 +94,7 @@ static int row(struct imp *im, const struct imp_file *f, size_t ln, struct table
 		imp_number(w[i], &v);
 		snprintf(run, sizeof(run), "%s | %s | run %zu", c->section, c->sys.kernel, i - 1);
 		struct imp_fig fig = { name, name, unit, true, tool, c->mem[0] ? c->mem : NULL, 0,
-				       v, ln, run, NULL };
+				       v, ln, run, NULL, c->mem[0] ? c->mem_text : NULL };
 		if (imp_add(im, f, &c->sys, &fig) < 0)
 			return -1;
 	}

@@ -57,6 +57,7 @@ struct imp_fig {
 	const char *run;       /* the run's identity within the system: figures of
 				* one test with the same run are one figure */
 	const char *run_date;  /* the run's date as the report prints it, or NULL */
+	const char *mem_text;  /* the memory size as the report prints it ("mem=128M"), or NULL */
 };
 
 /* What import collects: the systems, their tests, their runs (import.c). */

@@ -56,6 +56,7 @@ static struct imp_test *test_of(struct imp_group *g, const struct imp_fig *f)
 	t->unit = strdup(f->unit);
 	t->tool = strdup(f->tool);
 	t->mem = f->mem ? strdup(f->mem) : NULL;
+	t->mem_text = f->mem_text ? strdup(f->mem_text) : NULL;
 	t->higher_is_better = f->higher_is_better;
 	t->baseline = f->baseline;
 	g->ntests++;
@@ -119,6 +120,7 @@ void imp_free(struct imp *im)
 			free(t->unit);
 			free(t->tool);
 			free(t->mem);
+			free(t->mem_text);
 		}
 		free(g->tests);
 		free(g->run_date);
@@ -216,6 +218,8 @@ static json_t *test_json(const struct imp_group *g, const struct imp_test *t)
 				   t->title);
 	if (params && t->mem)
 		json_object_set_new(params, "mem_limit", json_string(t->mem));
+	if (params && t->mem_text)
+		json_object_set_new(params, "mem_text", json_string(t->mem_text));
 	if (params && t->baseline > 0)
 		json_object_set_new(params, "baseline", json_real(t->baseline));
 	json_t *row = json_pack("{s:s, s:o, s:s, s:b, s:[]}", "name", name, "params", params,

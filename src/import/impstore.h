@@ -22,7 +22,7 @@ struct imp_run {
 };
 
 struct imp_test {
-	char *name, *title, *unit, *tool, *mem;
+	char *name, *title, *unit, *tool, *mem, *mem_text;
 	bool higher_is_better;
 	double baseline;
 	struct imp_run *runs;

@@ -125,12 +125,11 @@ int cmp_split_by(const struct suitefile *f, const char *dim, struct suitefile *o
 		 size_t max, size_t *nout, size_t *left);
 
 /* The table (files, notes, every row and file, the tests not compared:
- * "only in B", or "in B, not in A (the baseline)"), the lkml lines
- * ("test (unit) || A -> B +x% ~", the verdict's mark after each change),
- * and the comparison as one JSON document (kbench-compare(1), JSON
- * OUTPUT), printed to out. */
+ * "only in B", or "in B, not in A (the baseline)"), the lkml form (its
+ * blocks per pair: cmpforms.h), and the comparison as one JSON document
+ * (kbench-compare(1), JSON OUTPUT), printed to out. */
 void cmp_print_table(FILE *out, const struct cmp *c);
-void cmp_print_lkml(FILE *out, const struct cmp *c);
+void cmp_print_lkml(FILE *out, const struct cmp *c);   /* cmpforms.h */
 void cmp_print_json(FILE *out, const struct cmp *c);
 
 /* After the table or the lkml lines: one line for each file whose
