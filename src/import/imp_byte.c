@@ -151,7 +151,7 @@ static int flush(struct imp *im, const struct imp_file *f, struct byte_report *b
 		snprintf(name, sizeof(name), "byte: %s", r->title);
 		struct imp_fig fig = { name, r->title, r->unit, true, b->tool, NULL, r->baseline,
 				       r->value, r->line, b->run, b->date[0] ? b->date : NULL,
-				       NULL };
+				       NULL, 0, NULL };
 		if (imp_add(im, f, &b->sys, &fig) < 0)
 			return -1;
 		if (r->baseline > 0 && r->value > 0) {
@@ -166,7 +166,8 @@ static int flush(struct imp *im, const struct imp_file *f, struct byte_report *b
 				 "%zu indexes", *printed, score, nidx);
 		struct imp_fig fig = { "byte: FINAL SCORE", "FINAL SCORE", "index", true, b->tool,
 				       NULL, 0, score, score_line, b->run,
-				       b->date[0] ? b->date : NULL, NULL };
+				       b->date[0] ? b->date : NULL, NULL, 0,
+				       NULL };
 		if (imp_add(im, f, &b->sys, &fig) < 0)
 			return -1;
 	}

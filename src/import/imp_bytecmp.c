@@ -115,9 +115,9 @@ static int cmp_line(struct imp *im, const struct imp_file *f, size_t ln, const s
 	snprintf(name, sizeof(name), "byte: %s", title);
 	const char *tool = "BYTE UNIX Benchmarks";
 	struct imp_fig fa = { name, title, unit, true, tool, NULL, 0, a, ln, from->run,
-			      from->date[0] ? from->date : NULL, NULL };
+			      from->date[0] ? from->date : NULL, NULL, 0, NULL };
 	struct imp_fig fb = { name, title, unit, true, tool, NULL, 0, b, ln, to->run,
-			      to->date[0] ? to->date : NULL, NULL };
+			      to->date[0] ? to->date : NULL, NULL, 0, NULL };
 	if (imp_add(im, f, &from->sys, &fa) < 0 || imp_add(im, f, &to->sys, &fb) < 0)
 		return -1;
 	return 2;

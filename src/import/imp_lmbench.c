@@ -15,7 +15,10 @@
  * column.  lmbench leaves a cell blank when a test did not run; a row
  * with fewer figures than columns cannot say which cell is blank, and is
  * skipped.  A cell that is not a plain number ("3.0M") is skipped alone.
- * The Mhz column is the machine's, not a test's.
+ * The Mhz column is the machine's, not a test's.  Each column that a
+ * kbench micro test measures the same way names it (params.lm_name), so
+ * compare prints lmbench's tables of imported runs too, each run in its
+ * row (its run_no).
  */
 #include "config.h"
 #include "import/import.h"
@@ -30,30 +33,45 @@
 struct layout {
 	const char *title;          /* how the table's title begins */
 	const char *cols[MAX_COLS]; /* after Host and OS; "Mhz" the machine's, "Guesses" text */
+	const char *lm[MAX_COLS];   /* the kbench micro test of each column, or NULL */
 };
 
 static const struct layout layouts[] = {
 	{ "Processor, Processes", { "Mhz", "null call", "null I/O", "stat", "open clos",
-		"slct TCP", "sig inst", "sig hndl", "fork proc", "exec proc", "sh proc" } },
+		"slct TCP", "sig inst", "sig hndl", "fork proc", "exec proc", "sh proc" },
+	  { NULL, "lat_syscall_null", "lat_syscall_io", "lat_syscall_stat", "lat_syscall_open",
+	    "lat_select_tcp", "lat_sig_install", "lat_sig_hndl", "lat_proc_fork", "lat_proc_exec",
+	    "lat_proc_shell" } },
 	{ "Basic integer operations", { "intgr bit", "intgr add", "intgr mul", "intgr div",
-		"intgr mod" } },
+		"intgr mod"  }, { NULL } },
 	{ "Basic uint64 operations", { "int64 bit", "int64 add", "int64 mul", "int64 div",
-		"int64 mod" } },
-	{ "Basic float operations", { "float add", "float mul", "float div", "float bogo" } },
+		"int64 mod"  }, { NULL } },
+	{ "Basic float operations", { "float add", "float mul", "float div", "float bogo"  }, { NULL } },
 	{ "Basic double operations", { "double add", "double mul", "double div",
-		"double bogo" } },
+		"double bogo"  }, { NULL } },
 	{ "Context switching", { "2p/0K ctxsw", "2p/16K ctxsw", "2p/64K ctxsw", "8p/16K ctxsw",
-		"8p/64K ctxsw", "16p/16K ctxsw", "16p/64K ctxsw" } },
+		"8p/64K ctxsw", "16p/16K ctxsw", "16p/64K ctxsw" },
+	  { "lat_ctx_2p_0k", "lat_ctx_2p_16k", "lat_ctx_2p_64k", "lat_ctx_8p_16k", "lat_ctx_8p_64k",
+	    "lat_ctx_16p_16k", "lat_ctx_16p_64k" } },
 	{ "*Local* Communication latencies", { "2p/0K ctxsw", "Pipe", "AF UNIX", "UDP",
-		"RPC/UDP", "TCP", "RPC/TCP", "TCP conn" } },
+		"RPC/UDP", "TCP", "RPC/TCP", "TCP conn" },
+	  { "lat_ctx_2p_0k", "lat_pipe", "lat_unix", "lat_udp", NULL, "lat_tcp", NULL, "lat_connect" } },
 	{ "File & VM system latencies", { "0K File Create", "0K File Delete", "10K File Create",
-		"10K File Delete", "Mmap Latency", "Prot Fault", "Page Fault" } },
+		"10K File Delete", "Mmap Latency", "Prot Fault", "Page Fault" },
+	  { "lat_fs_create_0k", "lat_fs_delete_0k", "lat_fs_create_10k", "lat_fs_delete_10k",
+	    "lat_mmap", "lat_sig_prot", "lat_pagefault" } },
 	{ "File & VM system latencies", { "0K File Create", "0K File Delete", "10K File Create",
-		"10K File Delete", "Mmap Latency", "Prot Fault", "Page Fault", "100fd selct" } },
+		"10K File Delete", "Mmap Latency", "Prot Fault", "Page Fault", "100fd selct" },
+	  { "lat_fs_create_0k", "lat_fs_delete_0k", "lat_fs_create_10k", "lat_fs_delete_10k",
+	    "lat_mmap", "lat_sig_prot", "lat_pagefault", "lat_select_file" } },
 	{ "*Local* Communication bandwidths", { "Pipe", "AF UNIX", "TCP", "File reread",
-		"Mmap reread", "Bcopy (libc)", "Bcopy (hand)", "Mem read", "Mem write" } },
-	{ "Memory latencies", { "Mhz", "L1 $", "L2 $", "Main mem", "Guesses" } },
-	{ "Memory latencies", { "Mhz", "L1 $", "L2 $", "Main mem", "Rand mem", "Guesses" } },
+		"Mmap reread", "Bcopy (libc)", "Bcopy (hand)", "Mem read", "Mem write" },
+	  { "bw_pipe", "bw_unix", "bw_tcp", "bw_file_rd", "bw_mmap_rd", "bw_mem_bcopy_libc",
+	    "bw_mem_bcopy_loop", "bw_mem_rd", "bw_mem_wr" } },
+	{ "Memory latencies", { "Mhz", "L1 $", "L2 $", "Main mem", "Guesses" },
+	  { NULL, "lat_mem_l1", "lat_mem_l2", "lat_mem_main" } },
+	{ "Memory latencies", { "Mhz", "L1 $", "L2 $", "Main mem", "Rand mem", "Guesses" },
+	  { NULL, "lat_mem_l1", "lat_mem_l2", "lat_mem_main", "lat_mem_rand_main" } },
 };
 
 static size_t ncols(const struct layout *l)
@@ -123,7 +141,7 @@ static int lm_row(struct imp *im, const struct imp_file *f, size_t ln, struct lm
 		}
 		snprintf(name, sizeof(name), "lmbench: %s", col);
 		struct imp_fig fig = { name, col, c->unit, c->hib, c->tool, NULL, 0, v, ln, run,
-				       NULL, NULL };
+				       NULL, NULL, c->row, c->lay->lm[i] };
 		if (imp_add(im, f, &sys, &fig) < 0)
 			return -1;
 		added++;

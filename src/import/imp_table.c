@@ -94,7 +94,8 @@ static int row(struct imp *im, const struct imp_file *f, size_t ln, struct table
 		imp_number(w[i], &v);
 		snprintf(run, sizeof(run), "%s | %s | run %zu", c->section, c->sys.kernel, i - 1);
 		struct imp_fig fig = { name, name, unit, true, tool, c->mem[0] ? c->mem : NULL, 0,
-				       v, ln, run, NULL, c->mem[0] ? c->mem_text : NULL };
+				       v, ln, run, NULL, c->mem[0] ? c->mem_text : NULL, 0,
+				       NULL };
 		if (imp_add(im, f, &c->sys, &fig) < 0)
 			return -1;
 	}

@@ -83,7 +83,8 @@ static int throughput(struct imp *im, const struct imp_file *f, size_t ln)
 	snprintf(tool, sizeof(tool), "%s%s", t, ver);
 	snprintf(run, sizeof(run), "%s:%zu", f->path, ln);
 	struct imp_sys sys = { 0 };
-	struct imp_fig fig = { name, name, "MB/s", true, tool, NULL, 0, v, ln, run, NULL, NULL };
+	struct imp_fig fig = { name, name, "MB/s", true, tool, NULL, 0, v, ln, run, NULL, NULL,
+			       0, NULL };
 	return imp_add(im, f, &sys, &fig) < 0 ? -1 : 1;
 }
 
@@ -123,7 +124,7 @@ static int timing(struct imp *im, const struct imp_file *f, size_t ln)
 	snprintf(run, sizeof(run), "%s:%zu", f->path, ln);
 	struct imp_sys sys = { 0 };
 	struct imp_fig fig = { name, name, "MiB/s", true, "hdparm", NULL, 0, v, ln, run, NULL,
-			       NULL };
+			       NULL, 0, NULL };
 	return imp_add(im, f, &sys, &fig) < 0 ? -1 : 1;
 }
 

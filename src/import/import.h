@@ -58,6 +58,8 @@ struct imp_fig {
 				* one test with the same run are one figure */
 	const char *run_date;  /* the run's date as the report prints it, or NULL */
 	const char *mem_text;  /* the memory size as the report prints it ("mem=128M"), or NULL */
+	size_t run_no;         /* the run's number in its report (an LMbench row), or 0 */
+	const char *lm_name;   /* the kbench micro test an LMbench column is, or NULL */
 };
 
 /* What import collects: the systems, their tests, their runs (import.c). */

@@ -57,6 +57,7 @@ static struct imp_test *test_of(struct imp_group *g, const struct imp_fig *f)
 	t->tool = strdup(f->tool);
 	t->mem = f->mem ? strdup(f->mem) : NULL;
 	t->mem_text = f->mem_text ? strdup(f->mem_text) : NULL;
+	t->lm_name = f->lm_name ? strdup(f->lm_name) : NULL;
 	t->higher_is_better = f->higher_is_better;
 	t->baseline = f->baseline;
 	g->ntests++;
@@ -94,6 +95,7 @@ int imp_add(struct imp *im, const struct imp_file *file, const struct imp_sys *s
 	r = &t->runs[t->nruns++];
 	r->value = f->value;
 	r->line = f->line;
+	r->run_no = f->run_no;
 	r->file = strdup(file->path);
 	r->run = strdup(f->run);
 	r->run_date = f->run_date ? strdup(f->run_date) : NULL;
@@ -121,6 +123,7 @@ void imp_free(struct imp *im)
 			free(t->tool);
 			free(t->mem);
 			free(t->mem_text);
+			free(t->lm_name);
 		}
 		free(g->tests);
 		free(g->run_date);
@@ -202,9 +205,12 @@ static int make_slugs(struct imp *im)
 
 static json_t *run_json(const struct imp_test *t, const struct imp_run *r)
 {
-	return json_pack("{s:f, s:n, s:n, s:{s:s, s:I}, s:s, s:s?}", "value", r->value, "started",
-			 "seconds", "source", "file", r->file, "line", (json_int_t)r->line, "tool",
-			 t->tool, "run_date", r->run_date);
+	json_t *j = json_pack("{s:f, s:n, s:n, s:{s:s, s:I}, s:s, s:s?}", "value", r->value,
+			      "started", "seconds", "source", "file", r->file, "line",
+			      (json_int_t)r->line, "tool", t->tool, "run_date", r->run_date);
+	if (j && r->run_no)
+		json_object_set_new(j, "run_no", json_integer((json_int_t)r->run_no));
+	return j;
 }
 
 static json_t *test_json(const struct imp_group *g, const struct imp_test *t)
@@ -218,6 +224,8 @@ static json_t *test_json(const struct imp_group *g, const struct imp_test *t)
 				   t->title);
 	if (params && t->mem)
 		json_object_set_new(params, "mem_limit", json_string(t->mem));
+	if (params && t->lm_name)
+		json_object_set_new(params, "lm_name", json_string(t->lm_name));
 	if (params && t->mem_text)
 		json_object_set_new(params, "mem_text", json_string(t->mem_text));
 	if (params && t->baseline > 0)

@@ -18,11 +18,11 @@
 struct imp_run {
 	double value;
 	char *file, *run, *run_date;
-	size_t line;
+	size_t line, run_no;
 };
 
 struct imp_test {
-	char *name, *title, *unit, *tool, *mem, *mem_text;
+	char *name, *title, *unit, *tool, *mem, *mem_text, *lm_name;
 	bool higher_is_better;
 	double baseline;
 	struct imp_run *runs;

@@ -53,11 +53,29 @@ expect_out_grep "the final score of each file" '^FINAL SCORE +10\.0 +40\.0$'
 # side without ties: the exact U test's smallest p, 2 / C(8, 4)
 expect_out_grep "the score's change and verdict over the runs' scores" '^  B against A: \+300\.11%  better \(p=0\.029, 4 and 4 runs\)$'
 
+# ---- lmbench's tables of imported runs: Mhz, whole numbers, Guesses ----
+cat >lm.txt <<'LM'
+L M B E N C H 2 . 0 S U M M A R Y
+Processor, Processes - times in microseconds - smaller is better
+----------------------------------------------------------------
+Host OS Mhz null null open selct sig sig fork exec sh
+call I/O stat clos TCP inst hndl proc proc proc
+--------- ------------- ---- ---- ---- ---- ---- ----- ---- ---- ---- ---- ----
+box Linux 2.4.20 1000 0.38 0.59 26 27 19 1.20 5.95 327 1448 100184
+LM
+"$KBENCH" import -o lm-a.json lm.txt >/dev/null 2>&1
+sed 's/2\.4\.20/2.4.21/' lm.txt >lm2.txt
+"$KBENCH" import -o lm-b.json lm2.txt >/dev/null 2>&1
+expect_rc "imported lmbench runs compared" 0 "$KBENCH" compare lm-a.json lm-b.json
+expect_out_grep "lmbench's row: Mhz from the report, 100184 whole" '^box +Linux 2\.4\.20 A1 +1000 +0\.38 +0\.59 +26\.0 +27\.0 +19\.0 +1\.20 +5\.95 +327 +1448 +100184$'
+expect_no_grep "no figure in exponent form" "$WORK/out" '[0-9]e\+'
+
 if [ ! -d "$SEEDS" ]; then
     skip "the seed reports: none at $SEEDS (set KBENCH_SEEDS)"
     finish
 fi
 S000=$(ls "$SEEDS"/000_*.txt) S001=$(ls "$SEEDS"/001_*.txt) S002=$(ls "$SEEDS"/002_*.txt)
+S003=$(ls "$SEEDS"/003_*.txt)
 
 # ---- 000: the index side by side ----
 "$KBENCH" import -o 'b-%k.json' "$S000" >/dev/null 2>&1
@@ -87,4 +105,13 @@ expect_same_file "002: the table of runs is the seed's, line for line" ours-tabl
 expect_rc "002: 2.4.0-prerelease against 2.2.18" 0 "$KBENCH" compare "$P-2.2.18.json" "$P-2.4.0-prerelease.json"
 expect_out_grep "002: at 10 clients and 32M, better beyond the noise" '^dbench 10 mem=32M +MB/s +A +5 +2\.86 '
 expect_true "002: its verdict" grep -Eq '^ +B +5 +4\.20 .* \+46\.83%  better \(p=0\.008\)$' "$WORK/out"
+
+# ---- 003: lmbench 2.0's summary, a row per run ----
+"$KBENCH" import -o 'l-%k.json' "$S003" >/dev/null 2>&1
+expect_rc "003 compared" 0 "$KBENCH" compare l-2.5.49.json l-2.5.50.json
+expect_out_grep "003: a row of the seed's, Mhz and every figure" '^benchtest +Linux 2\.5\.50 B1 +790 +0\.45 +0\.80 +27\.0 +29\.0 +37\.0 +1\.29 +6\.53 +435 +1687 +8182$'
+expect_no_grep "003: the row skipped on import is not shown as another's" "$WORK/out" '^benchtest +Linux 2\.5\.49 A1 +790 +0\.40'
+expect_out_grep "003: the memory table's warning" '^    \(WARNING - may not be correct, check graphs\)$'
+expect_out_grep "003: and its Guesses column" '^Host +OS +Mhz +L1 \$ +L2 \$ +L3 \$ +Main +Guesses$'
+expect_out_grep "003: the bandwidths of a run" '^benchtest +Linux 2\.5\.49 A1 +419 +138 +23\.0 +301 +355 +124 +113 +356 +170$'
 finish
