@@ -246,7 +246,7 @@ static json_t *sys_json(const struct imp_group *g)
 	json_t *s = json_pack("{s:s, s:s, s:s}", "hostname", g->sys.host, "kernel", g->sys.kernel,
 			      "machine", g->sys.machine);
 	if (s && g->sys.build[0])
-		json_object_set_new(s, "kernel_build", json_string(g->sys.build));
+		json_object_set_new(s, "kernel_version", json_string(g->sys.build));
 	if (s && g->sys.desc[0])
 		json_object_set_new(s, "description", json_string(g->sys.desc));
 	if (s && g->sys.mhz[0])

@@ -57,7 +57,7 @@ static bool is_byte(const struct cmp_row *r)
 /* "* Linux HOST RELEASE #BUILD DATE ARCH" and "* DATE" of file f. */
 static void who(FILE *out, const struct suitefile *f)
 {
-	const char *build = suitefile_sys(f, "kernel_build");
+	const char *build = suitefile_sys(f, "kernel_version");
 	const char *date = suitefile_sys(f, "run_date");
 	const char *started = json_string_value(json_object_get(f->doc, "started"));
 	fputs("* Linux ", out);

@@ -29,6 +29,15 @@ h
 hdparm -T 37.43 37.40
 6.2.0:
 hdparm -T 38.20"
+# ---- --style lkml on kbench's own files: uname -v as the build ----
+python3 -c 'import json, sys
+d = json.load(open("k1.json")); d["system"]["kernel_version"] = "#1 SMP Mon Jan 5 2026"
+json.dump(d, open("k1.json", "w"))'
+expect_rc "lkml of two suites" 0 "$KBENCH" compare --style lkml k1.json k2.json
+expect_out_grep "From: the file's uname line, with its build" '^\* Linux h 6\.1\.0 #1 SMP Mon Jan 5 2026 x86_64$'
+expect_out_grep "To: without a build, the rest" '^\* Linux h 6\.2\.0 x86_64$'
+expect_out_grep "the run's date: when the series started" '^\* 2026-01-01T00:00:00Z$'
+expect_out_grep "a kbench test by its name and unit" '^load 5 mem=32M \(MB/s\) \|\| 8\.00 -> 9\.25 \+15\.62%$'
 expect_bad "--style bad" "^kbench compare: --style html: give table, lkml or runs" "$KBENCH" compare --style html k1.json k2.json
 expect_bad "--json with runs" "^kbench compare: --json prints the comparison alone: leave out --style runs" "$KBENCH" compare --json --style runs k1.json k2.json
 

@@ -46,7 +46,7 @@ expect_err_grep "an index of a test with no result is skipped" "byte-messy.txt:1
 expect_err_grep "--verbose: the printed score differs from the figures'" "FINAL SCORE printed 74.5, worked out 73.6 from 3 indexes"
 expect_eq "the tests read, BYTE's names after byte:" "$(jget byte.json '[t["name"] for t in d["tests"]]')" \
     "['byte: Dhrystone 2 using register variables', 'byte: Execl Throughput', 'byte: Shell Scripts (8 concurrent)', 'byte: FINAL SCORE']"
-expect_eq "the system from uname -a" "$(jget byte.json '(d["system"]["hostname"], d["system"]["kernel"], d["system"]["kernel_build"], d["system"]["machine"])')" \
+expect_eq "the system from uname -a" "$(jget byte.json '(d["system"]["hostname"], d["system"]["kernel"], d["system"]["kernel_version"], d["system"]["machine"])')" \
     "('box', '2.2.18', '#1 SMP Tue Jan 2 10:00:00 CET 2001', 'i686')"
 expect_eq "each run says its file, line and tool" "$(jget byte.json '[(r["source"]["line"], r["tool"], r["run_date"]) for r in d["tests"][1]["runs"]]')" \
     "[(6, 'BYTE UNIX Benchmarks 4.1.0', 'Tue Jan 2 11:00:00 CET 2001')]"
