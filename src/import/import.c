@@ -27,6 +27,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <fcntl.h>
+#include <unistd.h>
 
 void imp_skip(struct imp *im, const struct imp_file *file, size_t line, const char *fmt, ...)
 {
@@ -67,13 +70,26 @@ const char *imp_default_kernel(const struct imp *im)
  * errno. */
 static int read_file(const char *path, struct imp_file *f)
 {
-	FILE *in = fopen(path, "r");
+	/* O_NONBLOCK: a FIFO named as a report does not hang the command */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	FILE *in = fd < 0 ? NULL : fdopen(fd, "r");
 	size_t cap = 0, len = 0, n;
 	char chunk[65536];
 	memset(f, 0, sizeof(*f));
 	f->path = path;
-	if (!in)
+	struct stat st;
+	if (!in) {
+		int e = errno;
+		if (fd >= 0)
+			close(fd);
+		errno = e;
 		return -1;
+	}
+	if (fstat(fileno(in), &st) < 0 || !S_ISREG(st.st_mode)) {
+		fclose(in);
+		errno = S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
+		return -1;
+	}
 	while ((n = fread(chunk, 1, sizeof(chunk), in)) > 0) {
 		if (len + n + 1 > cap) {
 			size_t ncap = (len + n + 1) * 2;
@@ -132,7 +148,8 @@ static int import_file(struct imp *im, const char *path)
 	if (read_file(path, &f) < 0) {
 		int e = errno;
 		free_file(&f);
-		fprintf(stderr, "%s: %s: %s\n", im->cmd, path, strerror(e));
+		fprintf(stderr, "%s: %s: %s\n", im->cmd, path,
+			e == EINVAL ? "not a regular file" : strerror(e));
 		return KB_EXIT_USAGE;
 	}
 	im->used = calloc(f.nlines + 1, 1);

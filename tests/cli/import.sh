@@ -64,6 +64,8 @@ expect_err_grep "skipped: whose figures are unknown" "cmp-noheader.txt:1: skippe
 # ---- bad input ----
 expect_bad "-o missing" "^kbench import: -o RESULTS.json is missing" "$KBENCH" import "$IN/tbench.txt"
 expect_bad "no input" "^kbench import: give the report files to read" "$KBENCH" import -o x.json
+expect_bad "a directory as input" "^kbench import: $WORK: Is a directory$" "$KBENCH" import -o x.json "$WORK"
+expect_bad "a FIFO as input" "^kbench import: $WORK/fifo: not a regular file$" sh -c 'mkfifo "$0/fifo" && exec "$1" import -o x.json "$0/fifo" </dev/null' "$WORK" "$KBENCH"
 expect_bad "an input that is not there" "^kbench import: $WORK/nothere: No such file" "$KBENCH" import -o x.json "$WORK/nothere"
 
 # ---- the seeds ----
