@@ -18,6 +18,7 @@ static const struct kb_command commands[] = {
 	{ "micro", cmd_micro, "lmbench and BYTE UNIX microtests: latencies, bandwidths, index" },
 	{ "suite", cmd_suite, "repeat load, disk and micro runs into one results file" },
 	{ "server", cmd_server, "a tbench server (one process per connection) for load -B sockio and tbench" },
+	{ "import", cmd_import, "read old BYTE, LMbench, dbench, tbench and hdparm reports into results files" },
 	{ "compare", cmd_compare, "compare results files: change and whether it is beyond the noise" },
 	{ NULL, NULL, NULL },
 };

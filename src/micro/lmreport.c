@@ -21,6 +21,7 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -118,7 +119,8 @@ void lm_host_collect(struct lm_host *h)
 }
 
 /* A figure in at most w characters, with as many decimals as fit (up to 2
- * below 10, 1 below 100). */
+ * below 10, 1 below 100); a whole number wider than w as it is ("100184",
+ * never "1e+05"). */
 static void fmt_value(char *buf, size_t len, double v, int w)
 {
 	int dec = v < 10 ? 2 : v < 100 ? 1 : 0;
@@ -127,7 +129,7 @@ static void fmt_value(char *buf, size_t len, double v, int w)
 		if ((int)strlen(buf) <= w)
 			return;
 	}
-	snprintf(buf, len, "%.2g", v);
+	snprintf(buf, len, "%.0f", v);    /* wider than the column, as lmbench prints it */
 }
 
 /* A figure for the per-test lines: four significant digits, no exponent. */
@@ -320,7 +322,16 @@ static void print_table(FILE *out, const struct table *t, const struct lm_source
 			add(&row[r], " %*s", w, txt);
 		}
 	}
+	bool guesses = !strncmp(t->title, "Memory latencies in nanoseconds - ", 34);
+	if (guesses) {
+		/* lmbench 2's last column: its guesses at the cache sizes (left
+		 * blank: kbench names the levels in the per-test lines) */
+		add(&h1, " %s", "Guesses");
+		add(&rule, " -------");
+	}
 	fprintf(out, "\n%s\n", t->title);
+	if (guesses)
+		fprintf(out, "    (WARNING - may not be correct, check graphs)\n");
 	fprintf(out, "%.*s\n", rule.at, DASHES DASHES DASHES DASHES);
 	print_trimmed(out, &h1);
 	print_trimmed(out, &h2);

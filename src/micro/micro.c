@@ -322,6 +322,9 @@ static int write_json(const struct micro_cmd *m)
 		json_array_append_new(cpus, json_integer(m->cpus->c[k].cpu));
 	json_object_set_new(json_object_get(doc, "params"), "cpus", cpus);
 	json_object_set_new(doc, "system", sysinfo_json(&si));
+	if (si.cpu_mhz > 0)    /* lmbench's Mhz column, in compare's tables too */
+		json_object_set_new(json_object_get(doc, "system"), "mhz",
+				    json_integer(si.cpu_mhz));
 	/* the CPU tests measure the compiler as much as the CPU */
 	json_object_set_new(doc, "build", json_pack("{s:s, s:s, s:s, s:[s,s]}",
 			    "cc", dhry_build_cc(), "cc_version", dhry_build_cc_version(),

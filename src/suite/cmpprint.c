@@ -265,53 +265,9 @@ void cmp_print_table(FILE *out, const struct cmp *c)
 			print_cells(out, c, r, k);
 		}
 	}
-	cmp_print_runs(out, c);
+	cmp_print_runs_needed(out, c);
 	print_unmatched(out, c);
 	fprintf(out, "\n" FIG_UNITS_NOTE "\n");
-}
-
-/* The lkml mark of a verdict: "~" within the noise, "?" no verdict. */
-static const char *lkml_mark(enum t_verdict v)
-{
-	switch (v) {
-	case T_TOO_FEW: return "?";
-	case T_SAME: return "~";
-	case T_BETTER: return "better";
-	case T_WORSE: return "worse";
-	case T_REFUSED: return "not-comparable";
-	}
-	return "?";
-}
-
-void cmp_print_lkml(FILE *out, const struct cmp *c)
-{
-	for (size_t i = 0; i < c->nrows; i++) {
-		const struct cmp_row *r = &c->rows[i];
-		if (!r->t[0]->n)
-			continue;
-		char m[32], change[32];
-		fig_text(m, sizeof(m), cmp_center(c, r, 0));
-		esc_put(out, r->name, 0);
-		fputs(" (", out);
-		esc_put(out, r->unit, 0);
-		fprintf(out, "%s) || %s", r->higher_is_better ? "" : ", lower is better", m);
-		for (size_t k = 1; k < c->nf; k++) {
-			if (!r->t[k] || !r->t[k]->n) {
-				fprintf(out, " -> -");
-				continue;
-			}
-			fig_text(m, sizeof(m), cmp_center(c, r, k));
-			fig_change(change, sizeof(change), r->change[k]);
-			fprintf(out, " -> %s %s %s", m, change, lkml_mark(r->v[k]));
-		}
-		fputc('\n', out);
-	}
-	fprintf(out, "(%s of each; ~: within the noise, ?: too few runs for a verdict, by %s at "
-		"%g%%)\n", c->method == CMP_UTEST ? "medians" : "means",
-		c->method == CMP_UTEST ? "the Mann-Whitney U test" : "Welch's t-test", c->conf);
-	if (cmp_any_refused(c))
-		fprintf(out, "(not-comparable: a caveat of the runs makes a verdict unsound; "
-			"kbench compare --json names it)\n");
 }
 
 void cmp_print_steal(FILE *out, const struct cmp *c)

@@ -30,7 +30,7 @@ size_t cmp_runs_needed(const struct cmp *c, const struct cmp_row *r, size_t k)
 	return c->method == CMP_UTEST ? u_runs_needed(c->conf) : T_MIN_RUNS;
 }
 
-void cmp_print_runs(FILE *out, const struct cmp *c)
+void cmp_print_runs_needed(FILE *out, const struct cmp *c)
 {
 	bool first = true;
 	for (size_t i = 0; i < c->nrows; i++) {

@@ -2,7 +2,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * usage: kbench compare [--confidence 90|95|99] [--sort change|name]
- *                       [--test utest|welch] [--style table|lkml] [--json]
+ *                       [--test utest|welch] [--style table|lkml|runs] [--json]
  *                       [--plot FILE.svg|FILE.png] A.json B.json [C.json ...]
  *        kbench compare --by mem [OPTIONS] FILE.json
  *        kbench compare --export FILE.json
@@ -29,6 +29,7 @@
 #include "cli.h"
 #include "suite/compare.h"
 #include "suite/cmpmicro.h"
+#include "suite/cmpforms.h"
 #include "suite/escape.h"
 #include "suite/plot.h"
 #include "sys/steal.h"
@@ -329,6 +330,7 @@ struct cmp_opts {
 	char *conf_arg, *sort_arg, *style_arg, *plot, *test_arg, *by;
 	int do_export, json;
 	int lkml;                 /* --style lkml */
+	int runs;                 /* --style runs */
 	enum cmp_order sort;
 	const char **paths;       /* the results files (popt's) */
 	size_t n;
@@ -346,7 +348,9 @@ static int parse_options(struct cmp_opts *o, const char *cmd, int argc, const ch
 		  "order of the tests: change (B against A, worst first) or name (default: A's "
 		  "order; lkml: change)", "KEY" },
 		{ "style", 0, POPT_ARG_STRING, &o->style_arg, 0,
-		  "table (default) or lkml: 'test || A -> B +x%' lines", "STYLE" },
+		  "table (default); lkml: From/To blocks and 'test || A -> B +x%' lines per pair; "
+		  "runs: every run, a row per kernel and test, a block per machine and memory "
+		  "limit", "STYLE" },
 		{ "plot", 0, POPT_ARG_STRING, &o->plot, 0,
 		  "also draw the figures into FILE.svg or FILE.png (needs gnuplot)", "FILE" },
 		{ "test", 0, POPT_ARG_STRING, &o->test_arg, 0,
@@ -401,8 +405,10 @@ static int check_options(struct cmp_opts *o, struct cmp *c)
 	if (o->style_arg && !strcmp(o->style_arg, "lkml")) {
 		o->lkml = 1;
 		o->sort = CMP_BY_CHANGE;
+	} else if (o->style_arg && !strcmp(o->style_arg, "runs")) {
+		o->runs = 1;
 	} else if (o->style_arg && strcmp(o->style_arg, "table")) {
-		return cli_usage_error(cmd, "--style %s: give table or lkml", o->style_arg);
+		return cli_usage_error(cmd, "--style %s: give table, lkml or runs", o->style_arg);
 	}
 	if (o->sort_arg && !strcmp(o->sort_arg, "change"))
 		o->sort = CMP_BY_CHANGE;
@@ -419,9 +425,10 @@ static int check_options(struct cmp_opts *o, struct cmp *c)
 	if (o->by && strcmp(o->by, "mem"))
 		return cli_usage_error(cmd, "--by %s: give mem (the only dimension in test names)",
 				       o->by);
-	if (o->json && (o->lkml || o->plot || o->do_export))
+	if (o->json && (o->lkml || o->runs || o->plot || o->do_export))
 		return cli_usage_error(cmd, "--json prints the comparison alone: leave out %s",
-				       o->lkml ? "--style lkml" : o->plot ? "--plot" : "--export");
+				       o->lkml ? "--style lkml" : o->runs ? "--style runs" :
+				       o->plot ? "--plot" : "--export");
 	if (o->do_export && o->n != 1)
 		return cli_usage_error(cmd, "--export takes one results file");
 	if (o->by && o->n != 1)
@@ -479,6 +486,13 @@ static int report(struct cmp *c, const struct cmp_opts *o)
 		fprintf(stderr, "%s: out of memory\n", c->cmd);
 		return KB_EXIT_FAIL;
 	}
+	if (o->runs) {
+		/* every run as recorded: no matching needed */
+		cmp_print_runs(stdout, c);
+		cmp_print_steal(stdout, c);
+		fflush(stdout);
+		return o->plot ? plot_write(c, o->plot) : 0;
+	}
 	if (!c->nrows) {
 		/* what each file holds, and why there is no comparison or chart */
 		if (o->json) {
@@ -501,6 +515,8 @@ static int report(struct cmp *c, const struct cmp_opts *o)
 		cmp_print_lkml(stdout, c);
 	else
 		cmp_print_table(stdout, c);
+	if (!o->json && !o->lkml)
+		cmp_print_byte_index(stdout, c);
 	if (!o->json) {
 		cmpmicro_lmbench(stdout, c->f, c->nf);     /* lmbench's tables of micro runs */
 		cmp_print_steal(stdout, c);

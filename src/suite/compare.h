@@ -134,12 +134,11 @@ int cmp_split_by(const struct suitefile *f, const char *dim, struct suitefile *o
 		 size_t max, size_t *nout, size_t *left);
 
 /* The table (files, notes, every row and file, the tests not compared:
- * "only in B", or "in B, not in A (the baseline)"), the lkml lines
- * ("test (unit) || A -> B +x% ~", the verdict's mark after each change),
- * and the comparison as one JSON document (kbench-compare(1), JSON
- * OUTPUT), printed to out. */
+ * "only in B", or "in B, not in A (the baseline)"), the lkml form (its
+ * blocks per pair: cmpforms.h), and the comparison as one JSON document
+ * (kbench-compare(1), JSON OUTPUT), printed to out. */
 void cmp_print_table(FILE *out, const struct cmp *c);
-void cmp_print_lkml(FILE *out, const struct cmp *c);
+void cmp_print_lkml(FILE *out, const struct cmp *c);   /* cmpforms.h */
 void cmp_print_json(FILE *out, const struct cmp *c);
 
 /* After the table or the lkml lines: one line for each file whose
@@ -199,7 +198,7 @@ size_t cmp_runs_needed(const struct cmp *c, const struct cmp_row *r, size_t k);
  * +-2.31% of A's mean (...)" or "runs: TEST B: too few runs: the U test
  * needs 4 runs a side at 95% (A has 3, B 3)"; a blank line first;
  * nothing when there is none. */
-void cmp_print_runs(FILE *out, const struct cmp *c);
+void cmp_print_runs_needed(FILE *out, const struct cmp *c);
 
 /* The method's name and the verdict of row r, file k, as text (buf, n
  * bytes): "better (p=0.008)", "~ (p=0.31)", Welch's "better: +2.04 +-

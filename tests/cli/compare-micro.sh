@@ -21,8 +21,10 @@ expect_out_grep "micro documents: one run, no verdict" \
     "^ +B +1 .* too few runs"
 expect_lines "micro documents: every test of A compared" -eq 3 "$WORK/out" "^(lat_syscall_null|lat_pipe_1cpu|byte_syscall) "
 expect_out_grep "micro documents: lmbench's banner" "^ +L M B E N C H  2 \\. 0   S U M M A R Y$"
+# Mhz: the document's system.mhz (/proc/cpuinfo's), "-" when it has none
+MHZ_B=$(jget "$WORK/b.json" 'd["system"].get("mhz", "-")')
 expect_out_grep "micro documents: Basic system parameters, B's run" \
-    "^$(uname -n) +Linux $(uname -r) B1 +$(uname -m)-linux-gnu +-$"
+    "^$(uname -n) +Linux $(uname -r) B1 +$(uname -m)-linux-gnu +$MHZ_B$"
 expect_py "micro documents: the tables hold each file's figures" "$WORK/a.json" "$WORK/b.json" "$WORK/out" <<'PY'
 import json, re, sys
 a, b = (json.load(open(p)) for p in sys.argv[1:3])
@@ -39,7 +41,8 @@ rows = [l for l in out[i:i + 8] if re.search(r" Linux \S+ [AB]1 ", l)]
 assert len(rows) == 2, out[i:i + 8]
 for row, d, k in zip(rows, (a, b), "AB"):
     f = row.split()
-    assert f[4] == "-" and f[5] == fmt(val(d, "lat_syscall_null")), (row, val(d, "lat_syscall_null"))
+    assert f[4] == str(d["system"].get("mhz", "-")), (row, d["system"].get("mhz"))
+    assert f[5] == fmt(val(d, "lat_syscall_null")), (row, val(d, "lat_syscall_null"))
     assert f[3] == k + "1", row
 j = out.index("*Local* Communication latencies in microseconds - smaller is better")
 rows = [l for l in out[j:j + 8] if re.search(r" Linux \S+ [AB]1 ", l)]

@@ -36,11 +36,14 @@ expect_rc "three files" 0 "$KBENCH" compare --test welch a.json b.json c.json
 expect_out_grep "too few runs says so" '^ +C +2 +120\.5 .*too few runs \(3 a side needed\)$'
 expect_out_grep "the third file is named C" '^C  c\.json: label two'
 expect_rc "lkml with three files" 0 "$KBENCH" compare --test welch --style lkml a.json b.json c.json
-expect_out_grep "lkml chain, each change marked" '^load 1 \(MB/s\) \|\| 100\.6 -> 102\.6 \+2\.02% ~ -> 120\.5 \+19\.81% \?$'
-# worst first: lat_x doubled (worse), load 5 unchanged, load 1 up
-expect_true "lkml sorted by change, worst first" test "$(grep -F '||' "$WORK/out" | cut -d' ' -f1,2 | tr '\n' '|')" = "lat_x (us,|load 5|load 1|"
-expect_out_grep "lkml: a latency that rose is worse, and says lower is better" '^lat_x \(us, lower is better\) \|\| 1\.00 -> 2\.00 \+100\.00% worse -> -$'
-expect_out_grep "lkml: the marks explained" '^\(means of each; ~: within the noise, \?: too few runs for a verdict, by Welch.s t-test at 95%\)$'
+expect_lines "lkml: a From/To block per pair, A against B and against C" -eq 2 "$WORK/out" '^From:$'
+expect_out_grep "lkml: B's line, its verdict after the change" '^load 1 \(MB/s\) \|\| 100\.6 -> 102\.6 \+2\.02% ~$'
+expect_out_grep "lkml: C's line, no verdict with too few runs" '^load 1 \(MB/s\) \|\| 100\.6 -> 120\.5 \+19\.81%$'
+# largest gain first: load 1 up, load 5 unchanged, lat_x doubled (a loss)
+expect_true "lkml sorted from the largest gain to the largest loss" test "$(grep -F '||' "$WORK/out" | cut -d' ' -f1,2 | tr '\n' '|')" = "load 1|load 5|lat_x (us,|load 1|load 5|"
+expect_out_grep "lkml: a latency that rose is worse, and says lower is better" '^lat_x \(us, lower is better\) \|\| 1\.00 -> 2\.00 \+100\.00% worse$'
+expect_out_grep "lkml: the From header" '^\* Linux [^ ]+ [^ ]+'
+expect_out_grep "lkml: the marks explained" '^\(means of each; the verdict, when the runs allow one, by Welch.s t-test at 95%: better, worse, ~ within the noise\)$'
 expect_rc "--sort name" 0 "$KBENCH" compare --test welch --sort name a.json b.json
 expect_true "name order" test "$(grep -Eo '^(lat_x|load [0-9]+)' "$WORK/out" | tr '\n' '|')" = "lat_x|load 1|load 5|"
 
@@ -294,7 +297,7 @@ expect_bad "the same file by a symbolic link" '^kbench compare: link\.json: the 
 expect_bad "missing file" '^kbench compare: nope\.json: No such file' "$KBENCH" compare --test welch a.json nope.json
 expect_bad "one file" 'give at least two results files' "$KBENCH" compare --test welch a.json
 expect_bad "--confidence 80" '--confidence 80: give 90, 95 or 99' "$KBENCH" compare --test welch --confidence 80 a.json b.json
-expect_bad "--style" '--style html: give table or lkml' "$KBENCH" compare --test welch --style html a.json b.json
+expect_bad "--style" '--style html: give table, lkml or runs' "$KBENCH" compare --test welch --style html a.json b.json
 expect_bad "--sort" '--sort size: give change or name' "$KBENCH" compare --test welch --sort size a.json b.json
 expect_bad "--plot extension" '--plot x\.pdf: the name must end in \.svg or \.png' "$KBENCH" compare --test welch --plot x.pdf a.json b.json
 expect_bad "--plot name with a newline" '--plot: the name holds a control character' "$KBENCH" compare --test welch --plot "$(printf 'p\nq.svg')" a.json b.json

@@ -90,7 +90,7 @@ EOF
 expect_rc "lower is better" 0 "$KBENCH" compare --test welch a-low.json shifted-low.json
 expect_lines "lower is better: a rise is worse" -eq 2 "$WORK/out" 'worse: \+1000\.0 '
 
-# --style=lkml: "test (unit) || A's mean -> B's mean change", worst first
+# --style=lkml: "test (unit) || A's mean -> B's mean change", largest gain first
 expect_rc "lkml style" 0 "$KBENCH" compare --test welch --style=lkml a.json shifted.json
 want=$(python3 - a.json shifted.json <<'EOF'
 import json, sys
@@ -100,7 +100,7 @@ for ta, tb in zip(a["tests"], b["tests"]):
     ma = sum(r["value"] for r in ta["runs"]) / len(ta["runs"])
     mb = sum(r["value"] for r in tb["runs"]) / len(tb["runs"])
     rows.append((100 * (mb - ma) / ma, ta["name"]))
-print(" ".join("%s:%+.2f%%" % (n, c) for c, n in sorted(rows)))
+print(" ".join("%s:%+.2f%%" % (n, c) for c, n in sorted(rows, reverse=True)))
 EOF
 )
 expect_eq "lkml lines, sorted by change" \

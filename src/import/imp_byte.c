@@ -1,0 +1,244 @@
+/* kbench - import: BYTE UNIX Benchmarks 3.x and 4.x reports
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The report BYTE's Run script writes (and testers posted):
+ *   BYTE UNIX Benchmarks (Version 4.1.0)
+ *   System -- Linux saturn 2.4.0-test6 #30 SMP Wed Aug 2 ... 2000 i686 unknown
+ *   Start Benchmark Run: Thu Aug 3 11:46:17 BST 2000
+ *   Dhrystone 2 using register variables 1170683.8 lps (10.0 secs, 10 samples)
+ *   ...
+ *   INDEX VALUES
+ *   TEST BASELINE RESULT INDEX
+ *   Dhrystone 2 using register variables 116700.0 1170683.8 100.3
+ *   =========
+ *   FINAL SCORE 136.5
+ * A result line is the test's title, the figure, its unit (lps, lpm,
+ * KBps, MWIPS, KWIPS) and optionally "(T secs, N samples)".  An index line
+ * gives the test's baseline: the index (result / baseline x 10) and the
+ * final score (their geometric mean) are worked out again from the
+ * figures and checked against the printed ones; the score is kept as the
+ * test "byte: FINAL SCORE" (unit "index"), from the figures, not from the
+ * printed line.
+ */
+#include "config.h"
+#include "import/import.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_RESULTS 80
+
+struct byte_res {
+	char title[200];
+	char unit[8];
+	double value, baseline;
+	size_t line;
+};
+
+struct byte_report {
+	struct imp_sys sys;
+	char tool[80];
+	char run[64];
+	char date[120];
+	struct byte_res r[MAX_RESULTS];
+	size_t n;
+	bool in_index;
+	size_t start;
+};
+
+static bool byte_unit(const char *w)
+{
+	return !strcmp(w, "lps") || !strcmp(w, "lpm") || !strcmp(w, "KBps") ||
+	       !strcmp(w, "MWIPS") || !strcmp(w, "KWIPS");
+}
+
+/* Words w[from..to-1] joined by one blank into dst (n bytes). */
+static void join(char *dst, size_t n, char **w, size_t from, size_t to)
+{
+	dst[0] = '\0';
+	for (size_t i = from; i < to; i++)
+		snprintf(dst + strlen(dst), n - strlen(dst), "%s%s", i > from ? " " : "", w[i]);
+}
+
+static struct byte_res *find_res(struct byte_report *b, const char *title)
+{
+	for (size_t i = 0; i < b->n; i++)
+		if (!strcmp(b->r[i].title, title))
+			return &b->r[i];
+	return NULL;
+}
+
+/* A result line: 1 read, 0 not one, -1 one that cannot be read. */
+static int result_line(struct imp *im, const struct imp_file *f, struct byte_report *b,
+		       size_t ln)
+{
+	char copy[1024], *w[64];
+	snprintf(copy, sizeof(copy), "%s", f->line[ln - 1]);
+	size_t n = imp_words(copy, w, 64);
+	double v;
+	for (size_t u = 2; u < n; u++) {
+		if (!byte_unit(w[u]) || (u + 1 < n && w[u + 1][0] != '('))
+			continue;
+		if (!imp_number(w[u - 1], &v)) {
+			imp_skip(im, f, ln, "no number before the unit %s", w[u]);
+			return -1;
+		}
+		if (b->n == MAX_RESULTS) {
+			imp_skip(im, f, ln, "more than %d results in one report", MAX_RESULTS);
+			return -1;
+		}
+		struct byte_res *r = &b->r[b->n];
+		join(r->title, sizeof(r->title), w, 0, u - 1);
+		if (find_res(b, r->title)) {
+			imp_skip(im, f, ln, "%s a second time in one report", r->title);
+			return -1;
+		}
+		snprintf(r->unit, sizeof(r->unit), "%s", w[u]);
+		r->value = v;
+		r->baseline = 0;
+		r->line = ln;
+		b->n++;
+		imp_used(im, ln);
+		return 1;
+	}
+	return 0;
+}
+
+/* An index line "TITLE BASELINE RESULT INDEX": the baseline, checked. */
+static void index_line(struct imp *im, const struct imp_file *f, struct byte_report *b, size_t ln)
+{
+	char copy[1024], *w[64], title[200];
+	snprintf(copy, sizeof(copy), "%s", f->line[ln - 1]);
+	size_t n = imp_words(copy, w, 64);
+	double base, res, idx;
+	if (n < 4 || !imp_number(w[n - 3], &base) || !imp_number(w[n - 2], &res) ||
+	    !imp_number(w[n - 1], &idx))
+		return;
+	join(title, sizeof(title), w, 0, n - 3);
+	struct byte_res *r = find_res(b, title);
+	if (!r) {
+		imp_skip(im, f, ln, "index of %s, a test the report gives no result for", title);
+		return;
+	}
+	if (res != r->value) {
+		imp_skip(im, f, ln, "%s: the index line's result %g is not the report's %g (line "
+			 "%zu)", title, res, r->value, r->line);
+		return;
+	}
+	if (!(base > 0)) {
+		imp_skip(im, f, ln, "%s: a baseline of %g", title, base);
+		return;
+	}
+	imp_used(im, ln);
+	r->baseline = base;
+	double again = res / base * 10;
+	if (fabs(again - idx) > 0.05 + 1e-9)
+		imp_note(im, f, ln, "%s: the printed index %.1f is not %.1f (result / baseline x 10)",
+			 title, idx, again);
+}
+
+/* The report's figures to im: each result, and the final score from them. */
+static int flush(struct imp *im, const struct imp_file *f, struct byte_report *b,
+		 const double *printed, size_t score_line)
+{
+	double logsum = 0;
+	size_t nidx = 0;
+	for (size_t i = 0; i < b->n; i++) {
+		struct byte_res *r = &b->r[i];
+		char name[220];
+		snprintf(name, sizeof(name), "byte: %s", r->title);
+		struct imp_fig fig = { name, r->title, r->unit, true, b->tool, NULL, r->baseline,
+				       r->value, r->line, b->run, b->date[0] ? b->date : NULL,
+				       NULL, 0, NULL };
+		if (imp_add(im, f, &b->sys, &fig) < 0)
+			return -1;
+		if (r->baseline > 0 && r->value > 0) {
+			logsum += log(r->value / r->baseline * 10);
+			nidx++;
+		}
+	}
+	if (nidx && score_line) {
+		double score = exp(logsum / (double)nidx);
+		if (printed && fabs(score - *printed) > 0.05 + 1e-9)
+			imp_note(im, f, score_line, "FINAL SCORE printed %.1f, worked out %.1f from "
+				 "%zu indexes", *printed, score, nidx);
+		struct imp_fig fig = { "byte: FINAL SCORE", "FINAL SCORE", "index", true, b->tool,
+				       NULL, 0, score, score_line, b->run,
+				       b->date[0] ? b->date : NULL, NULL, 0,
+				       NULL };
+		if (imp_add(im, f, &b->sys, &fig) < 0)
+			return -1;
+	}
+	b->n = 0;
+	return 0;
+}
+
+int imp_read_byte(struct imp *im, const struct imp_file *f)
+{
+	struct byte_report *b = calloc(1, sizeof(*b));
+	bool open = false;
+	int added = 0;
+	if (!b)
+		return -1;
+	for (size_t ln = 1; ln <= f->nlines; ln++) {
+		const char *l = f->line[ln - 1];
+		const char *ver = strstr(l, "BYTE UNIX Benchmarks (Version ");
+		double score;
+		if (ver) {
+			if (open && b->n && flush(im, f, b, NULL, 0) < 0)
+				goto oom;
+			memset(b, 0, sizeof(*b));
+			open = true;
+			b->start = ln;
+			ver += strlen("BYTE UNIX Benchmarks (Version ");
+			snprintf(b->tool, sizeof(b->tool), "BYTE UNIX Benchmarks %.*s",
+				 (int)strcspn(ver, ")"), ver);
+			snprintf(b->run, sizeof(b->run), "%s:%zu", f->path, ln);
+			imp_used(im, ln);
+			continue;
+		}
+		if (!open)
+			continue;
+		const char *sys = strstr(l, "System -- ");
+		if (sys && !b->n) {
+			if (imp_uname(sys + strlen("System -- "), &b->sys) < 0)
+				imp_skip(im, f, ln, "not uname -a's form: the kernel is unknown");
+			else
+				imp_used(im, ln);
+		} else if (!strncmp(l, "Start Benchmark Run: ", 21)) {
+			imp_trim_copy(b->date, sizeof(b->date), l + 21, strlen(l + 21));
+			imp_used(im, ln);
+		} else if (strstr(l, "INDEX VALUES")) {
+			b->in_index = true;
+			imp_used(im, ln);
+		} else if (sscanf(l, " FINAL SCORE %lf", &score) == 1) {
+			imp_used(im, ln);
+			int n0 = (int)b->n;
+			if (flush(im, f, b, &score, ln) < 0)
+				goto oom;
+			added += n0;
+			open = false;
+		} else if (b->in_index) {
+			index_line(im, f, b, ln);
+		} else if (strstr(l, "no measured results")) {
+			char title[200];
+			imp_trim_copy(title, sizeof(title), l,
+				      (size_t)(strstr(l, "no measured results") - l));
+			imp_skip(im, f, ln, "%s: the report has no figure for it", title);
+		} else if (result_line(im, f, b, ln) < 0) {
+			continue;
+		}
+	}
+	if (open && b->n) {
+		added += (int)b->n;
+		if (flush(im, f, b, NULL, 0) < 0)
+			goto oom;
+	}
+	free(b);
+	return added;
+oom:
+	free(b);
+	return -1;
+}

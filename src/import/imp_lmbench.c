@@ -1,0 +1,231 @@
+/* kbench - import: LMbench 2 and 3 summaries
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * lmbench's summary ("L M B E N C H 2 . 0 S U M M A R Y") is a set of
+ * tables, each a title ("Context switching - times in microseconds -
+ * smaller is better"), a header ("Host OS 2p/0K ..."), a rule of dashes
+ * with one group per column, and a row per run: host, OS ("Linux
+ * 2.5.49"), then the figures.  Several rows of one kernel are its runs:
+ * row k of every table is run k of that summary.
+ *
+ * Mail programs squeeze the blanks out of the tables, so the columns are
+ * told by counting: the tables lmbench 2 and 3 print are known here
+ * (their columns are facts of lmbench's getsummary), the rule's groups
+ * say which one a table is, and a row must hold one figure per numeric
+ * column.  lmbench leaves a cell blank when a test did not run; a row
+ * with fewer figures than columns cannot say which cell is blank, and is
+ * skipped.  A cell that is not a plain number ("3.0M") is skipped alone.
+ * The Mhz column is the machine's, not a test's.  Each column that a
+ * kbench micro test measures the same way names it (params.lm_name), so
+ * compare prints lmbench's tables of imported runs too, each run in its
+ * row (its run_no).
+ */
+#include "config.h"
+#include "import/import.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_COLS 16
+
+struct layout {
+	const char *title;          /* how the table's title begins */
+	const char *cols[MAX_COLS]; /* after Host and OS; "Mhz" the machine's, "Guesses" text */
+	const char *lm[MAX_COLS];   /* the kbench micro test of each column, or NULL */
+};
+
+static const struct layout layouts[] = {
+	{ "Processor, Processes", { "Mhz", "null call", "null I/O", "stat", "open clos",
+		"slct TCP", "sig inst", "sig hndl", "fork proc", "exec proc", "sh proc" },
+	  { NULL, "lat_syscall_null", "lat_syscall_io", "lat_syscall_stat", "lat_syscall_open",
+	    "lat_select_tcp", "lat_sig_install", "lat_sig_hndl", "lat_proc_fork", "lat_proc_exec",
+	    "lat_proc_shell" } },
+	{ "Basic integer operations", { "intgr bit", "intgr add", "intgr mul", "intgr div",
+		"intgr mod"  }, { NULL } },
+	{ "Basic uint64 operations", { "int64 bit", "int64 add", "int64 mul", "int64 div",
+		"int64 mod"  }, { NULL } },
+	{ "Basic float operations", { "float add", "float mul", "float div", "float bogo"  }, { NULL } },
+	{ "Basic double operations", { "double add", "double mul", "double div",
+		"double bogo"  }, { NULL } },
+	{ "Context switching", { "2p/0K ctxsw", "2p/16K ctxsw", "2p/64K ctxsw", "8p/16K ctxsw",
+		"8p/64K ctxsw", "16p/16K ctxsw", "16p/64K ctxsw" },
+	  { "lat_ctx_2p_0k", "lat_ctx_2p_16k", "lat_ctx_2p_64k", "lat_ctx_8p_16k", "lat_ctx_8p_64k",
+	    "lat_ctx_16p_16k", "lat_ctx_16p_64k" } },
+	{ "*Local* Communication latencies", { "2p/0K ctxsw", "Pipe", "AF UNIX", "UDP",
+		"RPC/UDP", "TCP", "RPC/TCP", "TCP conn" },
+	  { "lat_ctx_2p_0k", "lat_pipe", "lat_unix", "lat_udp", NULL, "lat_tcp", NULL, "lat_connect" } },
+	{ "File & VM system latencies", { "0K File Create", "0K File Delete", "10K File Create",
+		"10K File Delete", "Mmap Latency", "Prot Fault", "Page Fault" },
+	  { "lat_fs_create_0k", "lat_fs_delete_0k", "lat_fs_create_10k", "lat_fs_delete_10k",
+	    "lat_mmap", "lat_sig_prot", "lat_pagefault" } },
+	{ "File & VM system latencies", { "0K File Create", "0K File Delete", "10K File Create",
+		"10K File Delete", "Mmap Latency", "Prot Fault", "Page Fault", "100fd selct" },
+	  { "lat_fs_create_0k", "lat_fs_delete_0k", "lat_fs_create_10k", "lat_fs_delete_10k",
+	    "lat_mmap", "lat_sig_prot", "lat_pagefault", "lat_select_file" } },
+	{ "*Local* Communication bandwidths", { "Pipe", "AF UNIX", "TCP", "File reread",
+		"Mmap reread", "Bcopy (libc)", "Bcopy (hand)", "Mem read", "Mem write" },
+	  { "bw_pipe", "bw_unix", "bw_tcp", "bw_file_rd", "bw_mmap_rd", "bw_mem_bcopy_libc",
+	    "bw_mem_bcopy_loop", "bw_mem_rd", "bw_mem_wr" } },
+	{ "Memory latencies", { "Mhz", "L1 $", "L2 $", "Main mem", "Guesses" },
+	  { NULL, "lat_mem_l1", "lat_mem_l2", "lat_mem_main" } },
+	{ "Memory latencies", { "Mhz", "L1 $", "L2 $", "Main mem", "Rand mem", "Guesses" },
+	  { NULL, "lat_mem_l1", "lat_mem_l2", "lat_mem_main", "lat_mem_rand_main" } },
+};
+
+static size_t ncols(const struct layout *l)
+{
+	size_t n = 0;
+	while (n < MAX_COLS && l->cols[n])
+		n++;
+	return n;
+}
+
+/* The unit of a table by its title, and its direction. */
+static const char *unit_of(const char *title, bool *hib)
+{
+	*hib = strstr(title, "bigger is better") != NULL;
+	if (strstr(title, "nanoseconds"))
+		return "ns";
+	if (strstr(title, "microseconds"))
+		return "us";
+	if (strstr(title, "MB/s"))
+		return "MB/s";
+	return NULL;
+}
+
+struct lm_ctx {
+	char tool[40];
+	char run[300];           /* the summary's banner, where */
+	const struct layout *lay;
+	const char *unit;
+	bool hib;
+	size_t row;              /* rows of this table so far */
+};
+
+/* One row of a known table. */
+static int lm_row(struct imp *im, const struct imp_file *f, size_t ln, struct lm_ctx *c)
+{
+	char copy[1024], *w[40], run[400], name[80], bad[200] = "";
+	size_t n = imp_words(copy, w, (snprintf(copy, sizeof(copy), "%s", f->line[ln - 1]), 40));
+	size_t nc = ncols(c->lay), nnum = nc, added = 0;
+	bool guesses = !strcmp(c->lay->cols[nc - 1], "Guesses");
+	double v;
+	c->row++;
+	if (guesses)
+		nnum--;
+	size_t cells = n >= 3 ? n - 3 : 0, numeric = 0;
+	while (numeric < cells && (imp_number(w[3 + numeric], &v) ||
+				   isdigit((unsigned char)w[3 + numeric][0])))
+		numeric++;
+	if (n < 3 || numeric != nnum || (!guesses && cells != nnum)) {
+		imp_skip(im, f, ln, "%zu figures for the %zu columns of '%s': the spacing is lost, "
+			 "so which cell is blank is not known", numeric, nnum, c->lay->title);
+		return 0;
+	}
+	struct imp_sys sys = { 0 };
+	snprintf(sys.host, sizeof(sys.host), "%s", w[0]);
+	snprintf(sys.kernel, sizeof(sys.kernel), "%s", w[2]);
+	snprintf(run, sizeof(run), "%s | row %zu", c->run, c->row);
+	for (size_t i = 0; i < nnum; i++) {
+		const char *col = c->lay->cols[i];
+		if (!imp_number(w[3 + i], &v)) {
+			snprintf(bad + strlen(bad), sizeof(bad) - strlen(bad), "%s%s '%s'",
+				 bad[0] ? ", " : "", col, w[3 + i]);
+			continue;
+		}
+		if (!strcmp(col, "Mhz")) {
+			snprintf(sys.mhz, sizeof(sys.mhz), "%s", w[3 + i]);
+			continue;
+		}
+		snprintf(name, sizeof(name), "lmbench: %s", col);
+		struct imp_fig fig = { name, col, c->unit, c->hib, c->tool, NULL, 0, v, ln, run,
+				       NULL, NULL, c->row, c->lay->lm[i] };
+		if (imp_add(im, f, &sys, &fig) < 0)
+			return -1;
+		added++;
+	}
+	if (bad[0])
+		imp_skip(im, f, ln, "not a plain figure: %s (the row's other figures are read)",
+			 bad);
+	imp_used(im, ln);
+	return (int)added;
+}
+
+/* The layout of the table whose title is at ln: its header and rule
+ * follow; *rows is set to the first row's line.  NULL when unknown (the
+ * title's line is then named). */
+static const struct layout *find_layout(struct imp *im, const struct imp_file *f, size_t ln,
+					size_t *rows)
+{
+	const char *title = f->line[ln - 1];
+	size_t i = ln + 1;
+	while (i <= f->nlines && strncmp(f->line[i - 1], "Host", 4))
+		if (i++ > ln + 3)
+			return NULL;
+	while (i <= f->nlines && f->line[i - 1][0] != '-')
+		if (i++ > ln + 6)
+			return NULL;
+	if (i > f->nlines)
+		return NULL;
+	char copy[1024], *w[MAX_COLS + 4];
+	snprintf(copy, sizeof(copy), "%s", f->line[i - 1]);
+	size_t groups = imp_words(copy, w, MAX_COLS + 4);
+	for (size_t k = ln; k <= i; k++)
+		imp_used(im, k);
+	*rows = i + 1;
+	for (size_t k = 0; k < sizeof(layouts) / sizeof(layouts[0]); k++)
+		if (!strncmp(title, layouts[k].title, strlen(layouts[k].title)) &&
+		    ncols(&layouts[k]) + 2 == groups)
+			return &layouts[k];
+	imp_skip(im, f, ln, "a table of %zu columns lmbench 2 and 3 do not print under this "
+		 "title", groups);
+	return NULL;
+}
+
+int imp_read_lmbench(struct imp *im, const struct imp_file *f)
+{
+	struct lm_ctx c;
+	int added = 0;
+	bool in = false;
+	memset(&c, 0, sizeof(c));
+	for (size_t ln = 1; ln <= f->nlines; ln++) {
+		const char *l = f->line[ln - 1];
+		if (strstr(l, "L M B E N C H ")) {
+			const char *v = strstr(l, "L M B E N C H ") + 14;
+			char ver[16] = "";
+			for (size_t k = 0; *v && *v != 'S' && k + 1 < sizeof(ver); v++)
+				if (*v != ' ')
+					ver[k++] = *v, ver[k] = '\0';
+			snprintf(c.tool, sizeof(c.tool), "lmbench %s", ver);
+			snprintf(c.run, sizeof(c.run), "%s:%zu", f->path, ln);
+			in = true;
+			imp_used(im, ln);
+			continue;
+		}
+		if (!in)
+			continue;
+		if (!strncmp(l, "Basic system parameters", 23)) {
+			imp_used(im, ln);
+			continue;
+		}
+		bool hib;
+		size_t rows;
+		const char *unit = unit_of(l, &hib);
+		if (!unit || !strstr(l, " - ") || !(c.lay = find_layout(im, f, ln, &rows)))
+			continue;
+		/* the rows: up to a blank line or one that is no row (a rule, prose) */
+		c.unit = unit;
+		c.hib = hib;
+		c.row = 0;
+		for (ln = rows; ln <= f->nlines && isalnum((unsigned char)f->line[ln - 1][0]);
+		     ln++) {
+			int rc = lm_row(im, f, ln, &c);
+			if (rc < 0)
+				return -1;
+			added += rc;
+		}
+	}
+	return added;
+}

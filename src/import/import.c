@@ -1,0 +1,220 @@
+/* kbench - the import command: old text reports into results files
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * usage: kbench import [--label TEXT] [--kernel RELEASE] [--verbose]
+ *                      -o RESULTS.json FILE...
+ *
+ * Every FILE is read whole and given to each reader (import.h); what they
+ * find is kept per system (machine line, host, kernel, build) and test.
+ * Then one results file is written per system: to RESULTS.json when the
+ * inputs hold one, else to the name made from -o by putting each
+ * system's name where "%k" stands (status 2 when -o has no "%k").
+ *
+ * Invariants: every input is read before anything is written; a line
+ * that holds figures the readers cannot place is named on stderr with
+ * the reason, never guessed; nothing is written when no figure was read
+ * (status 1).
+ */
+#include "config.h"
+#include "commands.h"
+#include "cli.h"
+#include "import/impstore.h"
+#include "import/import.h"
+
+#include <errno.h>
+#include <popt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+void imp_skip(struct imp *im, const struct imp_file *file, size_t line, const char *fmt, ...)
+{
+	va_list ap;
+	fprintf(stderr, "%s: %s:%zu: skipped: ", im->cmd, file->path, line);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	im->nskipped++;
+	imp_used(im, line);
+}
+
+void imp_note(struct imp *im, const struct imp_file *file, size_t line, const char *fmt, ...)
+{
+	va_list ap;
+	if (!im->verbose)
+		return;
+	fprintf(stderr, "%s: %s:%zu: ", im->cmd, file->path, line);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+void imp_used(struct imp *im, size_t line)
+{
+	if (im->used && line >= 1 && line <= im->nused)
+		im->used[line - 1] = 1;
+}
+
+const char *imp_default_kernel(const struct imp *im)
+{
+	return im->kernel ? im->kernel : "";
+}
+
+/* Read path whole into f, its lines cut in place.  Returns 0 or -1 with
+ * errno. */
+static int read_file(const char *path, struct imp_file *f)
+{
+	/* O_NONBLOCK: a FIFO named as a report does not hang the command */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	FILE *in = fd < 0 ? NULL : fdopen(fd, "r");
+	size_t cap = 0, len = 0, n;
+	char chunk[65536];
+	memset(f, 0, sizeof(*f));
+	f->path = path;
+	struct stat st;
+	if (!in) {
+		int e = errno;
+		if (fd >= 0)
+			close(fd);
+		errno = e;
+		return -1;
+	}
+	if (fstat(fileno(in), &st) < 0 || !S_ISREG(st.st_mode)) {
+		fclose(in);
+		errno = S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
+		return -1;
+	}
+	while ((n = fread(chunk, 1, sizeof(chunk), in)) > 0) {
+		if (len + n + 1 > cap) {
+			size_t ncap = (len + n + 1) * 2;
+			char *nb = realloc(f->buf, ncap);
+			if (!nb) {
+				fclose(in);
+				return -1;
+			}
+			f->buf = nb;
+			cap = ncap;
+		}
+		memcpy(f->buf + len, chunk, n);
+		len += n;
+	}
+	int err = ferror(in);
+	fclose(in);
+	if (err) {
+		errno = EIO;
+		return -1;
+	}
+	if (!f->buf && !(f->buf = calloc(1, 1)))
+		return -1;
+	f->buf[len] = '\0';
+	size_t lines = 1;
+	for (size_t i = 0; i < len; i++)
+		lines += f->buf[i] == '\n';
+	f->line = calloc(lines + 1, sizeof(char *));
+	if (!f->line)
+		return -1;
+	char *p = f->buf;
+	while (p < f->buf + len) {
+		char *e = memchr(p, '\n', (size_t)(f->buf + len - p));
+		if (e)
+			*e = '\0';
+		size_t l = strlen(p);
+		if (l && p[l - 1] == '\r')
+			p[l - 1] = '\0';
+		f->line[f->nlines++] = p;
+		if (!e)
+			break;
+		p = e + 1;
+	}
+	return 0;
+}
+
+static void free_file(struct imp_file *f)
+{
+	free(f->line);
+	free(f->buf);
+}
+
+/* Every reader over one file; --verbose names the lines none read. */
+static int import_file(struct imp *im, const char *path)
+{
+	struct imp_file f;
+	if (read_file(path, &f) < 0) {
+		int e = errno;
+		free_file(&f);
+		fprintf(stderr, "%s: %s: %s\n", im->cmd, path,
+			e == EINVAL ? "not a regular file" : strerror(e));
+		return KB_EXIT_USAGE;
+	}
+	im->used = calloc(f.nlines + 1, 1);
+	im->nused = f.nlines;
+	int rc = im->used ? 0 : -1;
+	int (*const readers[])(struct imp *, const struct imp_file *) = {
+		imp_read_byte, imp_read_bytecmp, imp_read_lmbench, imp_read_table, imp_read_tput,
+	};
+	size_t before = im->nfigs;
+	for (size_t i = 0; !rc && i < sizeof(readers) / sizeof(readers[0]); i++)
+		rc = readers[i](im, &f) < 0 ? -1 : 0;
+	for (size_t i = 0; !rc && im->verbose && i < f.nlines; i++)
+		if (!im->used[i] && f.line[i][strspn(f.line[i], " \t")])
+			fprintf(stderr, "%s: %s:%zu: not read (no form kbench import knows)\n",
+				im->cmd, path, i + 1);
+	if (!rc && im->nfigs == before)
+		fprintf(stderr, "%s: %s: no figure found in any form kbench import reads\n",
+			im->cmd, path);
+	free(im->used);
+	im->used = NULL;
+	free_file(&f);
+	if (rc) {
+		fprintf(stderr, "%s: out of memory\n", im->cmd);
+		return KB_EXIT_FAIL;
+	}
+	return 0;
+}
+
+int cmd_import(int argc, const char **argv)
+{
+	char *out = NULL, *label = NULL, *kernel = NULL;
+	int verbose = 0;
+	struct poptOption options[] = {
+		{ "output", 'o', POPT_ARG_STRING, &out, 0,
+		  "the results file to write; with several systems in the inputs, a name holding "
+		  "%k (each system's name put there)", "FILE" },
+		{ "label", 0, POPT_ARG_STRING, &label, 0,
+		  "the label of the results (default: the system's name)", "TEXT" },
+		{ "kernel", 0, POPT_ARG_STRING, &kernel, 0,
+		  "the kernel release of figures whose report does not say", "RELEASE" },
+		{ "verbose", 'v', POPT_ARG_NONE, &verbose, 0,
+		  "also name every line not read, and each figure checked against the report's "
+		  "own", NULL },
+		POPT_AUTOHELP
+		POPT_TABLEEND
+	};
+	struct imp im = { .cmd = argv[0] };
+	poptContext ctx = poptGetContext(argv[0], argc, argv, options, 0);
+	poptSetOtherOptionHelp(ctx, "[OPTIONS] -o RESULTS.json FILE...");
+	int status = cli_popt_done(ctx, argv[0], cli_popt_next(ctx, options));
+	const char **files = status ? NULL : poptGetArgs(ctx);
+	if (!status && !out)
+		status = cli_usage_error(argv[0], "-o RESULTS.json is missing: where to write");
+	else if (!status && (!files || !files[0]))
+		status = cli_usage_error(argv[0], "give the report files to read");
+	im.verbose = verbose;
+	im.kernel = kernel;
+	for (size_t i = 0; !status && files[i]; i++)
+		status = import_file(&im, files[i]);
+	if (!status)
+		status = imp_write_all(&im, out, label, files);
+	imp_free(&im);
+	free(out);
+	free(label);
+	free(kernel);
+	poptFreeContext(ctx);
+	return status;
+}

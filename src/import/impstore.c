@@ -1,0 +1,351 @@
+/* kbench - import: the figures kept by system, test and run, and written
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * See impstore.h.  A system is told by its machine line, host, kernel
+ * and build together; a test by its name and unit; a run by the string
+ * the reader makes for it, so the same run printed twice (the "To" side
+ * of several comparisons) is kept once.
+ */
+#include "config.h"
+#include "cli.h"
+#include "import/impstore.h"
+#include "result/result.h"
+
+#include <ctype.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static bool same_sys(const struct imp_sys *a, const struct imp_sys *b)
+{
+	return !strcmp(a->desc, b->desc) && !strcmp(a->host, b->host) &&
+	       !strcmp(a->kernel, b->kernel) && !strcmp(a->build, b->build);
+}
+
+static struct imp_group *group_of(struct imp *im, const struct imp_sys *sys)
+{
+	for (size_t i = 0; i < im->ngroups; i++)
+		if (same_sys(&im->groups[i].sys, sys))
+			return &im->groups[i];
+	struct imp_group *g = realloc(im->groups, (im->ngroups + 1) * sizeof(*g));
+	if (!g)
+		return NULL;
+	im->groups = g;
+	g = &im->groups[im->ngroups++];
+	memset(g, 0, sizeof(*g));
+	g->sys = *sys;
+	return g;
+}
+
+static struct imp_test *test_of(struct imp_group *g, const struct imp_fig *f)
+{
+	for (size_t i = 0; i < g->ntests; i++)
+		if (!strcmp(g->tests[i].name, f->test) && !strcmp(g->tests[i].unit, f->unit) &&
+		    !strcmp(g->tests[i].mem ? g->tests[i].mem : "", f->mem ? f->mem : ""))
+			return &g->tests[i];
+	struct imp_test *t = realloc(g->tests, (g->ntests + 1) * sizeof(*t));
+	if (!t)
+		return NULL;
+	g->tests = t;
+	t = &g->tests[g->ntests];
+	memset(t, 0, sizeof(*t));
+	t->name = strdup(f->test);
+	t->title = strdup(f->title ? f->title : f->test);
+	t->unit = strdup(f->unit);
+	t->tool = strdup(f->tool);
+	t->mem = f->mem ? strdup(f->mem) : NULL;
+	t->mem_text = f->mem_text ? strdup(f->mem_text) : NULL;
+	t->lm_name = f->lm_name ? strdup(f->lm_name) : NULL;
+	t->higher_is_better = f->higher_is_better;
+	t->baseline = f->baseline;
+	g->ntests++;
+	if (!t->name || !t->title || !t->unit || !t->tool || (f->mem && !t->mem))
+		return NULL;
+	return t;
+}
+
+int imp_add(struct imp *im, const struct imp_file *file, const struct imp_sys *sys,
+	    const struct imp_fig *f)
+{
+	struct imp_sys s = *sys;
+	if (!s.kernel[0] && im->kernel)
+		snprintf(s.kernel, sizeof(s.kernel), "%s", im->kernel);
+	imp_used(im, f->line);
+	struct imp_group *g = group_of(im, &s);
+	if (g && !g->sys.mhz[0] && s.mhz[0])
+		snprintf(g->sys.mhz, sizeof(g->sys.mhz), "%s", s.mhz);
+	struct imp_test *t = g ? test_of(g, f) : NULL;
+	if (!t)
+		return -1;
+	for (size_t i = 0; i < t->nruns; i++) {
+		if (strcmp(t->runs[i].run, f->run))
+			continue;
+		if (t->runs[i].value != f->value)
+			imp_skip(im, file, f->line, "%s is %g here but %g at %s:%zu for the same run",
+				 f->title ? f->title : f->test, f->value, t->runs[i].value,
+				 t->runs[i].file, t->runs[i].line);
+		return 0;
+	}
+	struct imp_run *r = realloc(t->runs, (t->nruns + 1) * sizeof(*r));
+	if (!r)
+		return -1;
+	t->runs = r;
+	r = &t->runs[t->nruns++];
+	r->value = f->value;
+	r->line = f->line;
+	r->run_no = f->run_no;
+	r->file = strdup(file->path);
+	r->run = strdup(f->run);
+	r->run_date = f->run_date ? strdup(f->run_date) : NULL;
+	if (!g->run_date && f->run_date)
+		g->run_date = strdup(f->run_date);
+	im->nfigs++;
+	return r->file && r->run ? 0 : -1;
+}
+
+void imp_free(struct imp *im)
+{
+	for (size_t i = 0; i < im->ngroups; i++) {
+		struct imp_group *g = &im->groups[i];
+		for (size_t j = 0; j < g->ntests; j++) {
+			struct imp_test *t = &g->tests[j];
+			for (size_t k = 0; k < t->nruns; k++) {
+				free(t->runs[k].file);
+				free(t->runs[k].run);
+				free(t->runs[k].run_date);
+			}
+			free(t->runs);
+			free(t->name);
+			free(t->title);
+			free(t->unit);
+			free(t->tool);
+			free(t->mem);
+			free(t->mem_text);
+			free(t->lm_name);
+		}
+		free(g->tests);
+		free(g->run_date);
+		free(g->slug);
+	}
+	free(im->groups);
+	im->groups = NULL;
+	im->ngroups = 0;
+}
+
+/* ---- names: each system's %k ---- */
+
+/* s made safe for a file name: letters, digits, '.', '+', '-', '_'; any
+ * run of other characters one '_', appended to dst (n bytes). */
+static void slug_add(char *dst, size_t n, const char *s)
+{
+	size_t i = strlen(dst);
+	if (i && i + 1 < n && *s)
+		dst[i++] = '-';
+	for (int gap = 0; *s && i + 1 < n; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (isalnum(c) || c == '.' || c == '+' || c == '-') {
+			dst[i++] = (char)c;
+			gap = 0;
+		} else if (!gap) {
+			dst[i++] = '_';
+			gap = 1;
+		}
+	}
+	while (i && dst[i - 1] == '_')
+		i--;
+	dst[i] = '\0';
+}
+
+/* The build's number ("#30 SMP Wed ..." -> "30"), or "". */
+static void build_number(char *dst, size_t n, const char *build)
+{
+	size_t len = 0;
+	if (*build == '#')
+		build++;
+	while (build[len] && !isspace((unsigned char)build[len]))
+		len++;
+	snprintf(dst, n, "%.*s", (int)len, build);
+}
+
+/* Each group's name: its kernel, and whichever of machine line, host and
+ * build differ between the groups. */
+static int make_slugs(struct imp *im)
+{
+	bool desc = false, host = false, build = false;
+	for (size_t i = 1; i < im->ngroups; i++) {
+		desc |= strcmp(im->groups[i].sys.desc, im->groups[0].sys.desc) != 0;
+		host |= strcmp(im->groups[i].sys.host, im->groups[0].sys.host) != 0;
+		build |= strcmp(im->groups[i].sys.build, im->groups[0].sys.build) != 0;
+	}
+	for (size_t i = 0; i < im->ngroups; i++) {
+		struct imp_group *g = &im->groups[i];
+		char s[400] = "", num[64];
+		if (desc)
+			slug_add(s, sizeof(s), g->sys.desc);
+		if (host)
+			slug_add(s, sizeof(s), g->sys.host);
+		slug_add(s, sizeof(s), g->sys.kernel[0] ? g->sys.kernel : "unknown");
+		build_number(num, sizeof(num), g->sys.build);
+		if (build && num[0])
+			slug_add(s, sizeof(s), num);
+		for (size_t j = 0; j < i; j++)
+			if (!strcmp(im->groups[j].slug, s)) {
+				snprintf(s + strlen(s), sizeof(s) - strlen(s), "-%zu", i + 1);
+				break;
+			}
+		if (!(g->slug = strdup(s)))
+			return -1;
+	}
+	return 0;
+}
+
+/* ---- the documents ---- */
+
+static json_t *run_json(const struct imp_test *t, const struct imp_run *r)
+{
+	json_t *j = json_pack("{s:f, s:n, s:n, s:{s:s, s:I}, s:s, s:s?}", "value", r->value,
+			      "started", "seconds", "source", "file", r->file, "line",
+			      (json_int_t)r->line, "tool", t->tool, "run_date", r->run_date);
+	if (j && r->run_no)
+		json_object_set_new(j, "run_no", json_integer((json_int_t)r->run_no));
+	return j;
+}
+
+static json_t *test_json(const struct imp_group *g, const struct imp_test *t)
+{
+	char name[400];
+	if (t->mem)
+		snprintf(name, sizeof(name), "%s mem=%s", t->name, t->mem);
+	else
+		snprintf(name, sizeof(name), "%s", t->name);
+	json_t *params = json_pack("{s:s, s:s, s:s}", "command", "import", "tool", t->tool, "title",
+				   t->title);
+	if (params && t->mem)
+		json_object_set_new(params, "mem_limit", json_string(t->mem));
+	if (params && t->lm_name)
+		json_object_set_new(params, "lm_name", json_string(t->lm_name));
+	if (params && t->mem_text)
+		json_object_set_new(params, "mem_text", json_string(t->mem_text));
+	if (params && t->baseline > 0)
+		json_object_set_new(params, "baseline", json_real(t->baseline));
+	json_t *row = json_pack("{s:s, s:o, s:s, s:b, s:[]}", "name", name, "params", params,
+				"unit", t->unit, "higher_is_better", t->higher_is_better, "runs");
+	for (size_t k = 0; row && k < t->nruns; k++)
+		if (json_array_append_new(json_object_get(row, "runs"), run_json(t, &t->runs[k]))) {
+			json_decref(row);
+			return NULL;
+		}
+	(void)g;
+	return row;
+}
+
+static json_t *sys_json(const struct imp_group *g)
+{
+	json_t *s = json_pack("{s:s, s:s, s:s}", "hostname", g->sys.host, "kernel", g->sys.kernel,
+			      "machine", g->sys.machine);
+	if (s && g->sys.build[0])
+		json_object_set_new(s, "kernel_version", json_string(g->sys.build));
+	if (s && g->sys.desc[0])
+		json_object_set_new(s, "description", json_string(g->sys.desc));
+	if (s && g->sys.mhz[0])
+		json_object_set_new(s, "mhz", json_string(g->sys.mhz));
+	if (s && g->run_date)
+		json_object_set_new(s, "run_date", json_string(g->run_date));
+	return s;
+}
+
+static json_t *group_json(const struct imp_group *g, const char *label, const char **files)
+{
+	char now[RESULT_TIME_LEN];
+	result_time_now(now, sizeof(now));
+	json_t *doc = result_new("suite"), *tests = json_array(), *mems = json_array();
+	json_t *cmd = json_pack("[s]", "import");
+	for (size_t i = 0; cmd && files[i]; i++)
+		json_array_append_new(cmd, json_string(files[i]));
+	for (size_t i = 0; mems && i < g->ntests; i++) {
+		bool seen = !g->tests[i].mem;
+		for (size_t j = 0; !seen && j < json_array_size(mems); j++)
+			seen = !strcmp(json_string_value(json_array_get(mems, j)), g->tests[i].mem);
+		if (!seen)
+			json_array_append_new(mems, json_string(g->tests[i].mem));
+	}
+	for (size_t i = 0; tests && i < g->ntests; i++)
+		if (json_array_append_new(tests, test_json(g, &g->tests[i])))
+			goto fail;
+	if (!doc || !tests || !mems || !cmd)
+		goto fail;
+	json_object_set_new(doc, "schema", json_integer(1));
+	json_object_set_new(doc, "label", json_string(label ? label : g->slug));
+	json_object_set_new(doc, "command", cmd);
+	json_object_set_new(doc, "params", json_pack("{s:b, s:o}", "imported", 1, "mem_limits",
+						     mems));
+	json_object_set_new(doc, "system", sys_json(g));
+	json_object_set_new(doc, "started", json_null());
+	json_object_set_new(doc, "ended", json_null());
+	json_object_set_new(doc, "finished", json_true());
+	json_object_set_new(doc, "interrupted", json_false());
+	json_object_set_new(doc, "done", json_object());
+	json_object_set_new(doc, "failures", json_array());
+	json_object_set_new(doc, "tests", tests);
+	(void)now;
+	return doc;
+fail:
+	json_decref(doc);
+	json_decref(tests);
+	json_decref(mems);
+	json_decref(cmd);
+	return NULL;
+}
+
+/* out with "%k" replaced by slug, into dst (n bytes). */
+static void path_for(char *dst, size_t n, const char *out, const char *slug)
+{
+	const char *k = strstr(out, "%k");
+	if (!k)
+		snprintf(dst, n, "%s", out);
+	else
+		snprintf(dst, n, "%.*s%s%s", (int)(k - out), out, slug, k + 2);
+}
+
+int imp_write_all(struct imp *im, const char *out, const char *label, const char **files)
+{
+	if (!im->nfigs) {
+		fprintf(stderr, "%s: no figure read from the inputs: nothing written\n", im->cmd);
+		return KB_EXIT_FAIL;
+	}
+	if (make_slugs(im) < 0) {
+		fprintf(stderr, "%s: out of memory\n", im->cmd);
+		return KB_EXIT_FAIL;
+	}
+	if (im->ngroups > 1 && !strstr(out, "%k")) {
+		fprintf(stderr, "%s: -o %s: the inputs hold %zu systems (", im->cmd, out,
+			im->ngroups);
+		for (size_t i = 0; i < im->ngroups; i++)
+			fprintf(stderr, "%s%s", i ? ", " : "", im->groups[i].slug);
+		fprintf(stderr, "); give a name holding %%k, one file each\n");
+		return KB_EXIT_USAGE;
+	}
+	for (size_t i = 0; i < im->ngroups; i++) {
+		char path[4096], err[300];
+		struct imp_group *g = &im->groups[i];
+		path_for(path, sizeof(path), out, g->slug);
+		json_t *doc = group_json(g, label, files);
+		size_t nruns = 0;
+		for (size_t j = 0; j < g->ntests; j++)
+			nruns += g->tests[j].nruns;
+		if (!doc || result_write(doc, path, err, sizeof(err)) < 0) {
+			fprintf(stderr, "%s: -o %s: %s\n", im->cmd, path, doc ? err : "out of memory");
+			json_decref(doc);
+			return KB_EXIT_FAIL;
+		}
+		json_decref(doc);
+		printf("%s: %zu tests, %zu figures (%s%s%s)\n", path, g->ntests, nruns,
+		       g->sys.kernel[0] ? g->sys.kernel : "kernel unknown", g->sys.desc[0] ? ", " : "",
+		       g->sys.desc);
+	}
+	if (im->nskipped)
+		printf("%zu lines skipped (named above on stderr)\n", im->nskipped);
+	return 0;
+}

@@ -1,0 +1,61 @@
+/* kbench - import: what is read, kept by system, test and run; written out
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The figures the readers hand to imp_add() (import.h), kept per system
+ * (struct imp_group) and test (struct imp_test), and written as one
+ * results file per system in kbench suite's layout (suitefile.h), each
+ * run recording the file and line it was read from and the tool that
+ * made it: { value, source: { file, line }, tool, run_date }.
+ */
+#ifndef KBENCH_IMPSTORE_H
+#define KBENCH_IMPSTORE_H
+
+#include "import/import.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct imp_run {
+	double value;
+	char *file, *run, *run_date;
+	size_t line, run_no;
+};
+
+struct imp_test {
+	char *name, *title, *unit, *tool, *mem, *mem_text, *lm_name;
+	bool higher_is_better;
+	double baseline;
+	struct imp_run *runs;
+	size_t nruns;
+};
+
+struct imp_group {
+	struct imp_sys sys;
+	struct imp_test *tests;
+	size_t ntests;
+	char *run_date;        /* the first run's date as printed, or NULL */
+	char *slug;            /* its name in -o's %k (imp_write_all) */
+};
+
+struct imp {
+	const char *cmd;
+	bool verbose;
+	const char *kernel;    /* --kernel */
+	char *used;            /* per line of the file being read: read or named */
+	size_t nused;
+	struct imp_group *groups;
+	size_t ngroups;
+	size_t nfigs;          /* figures kept */
+	size_t nskipped;       /* lines named as skipped */
+};
+
+/* Write one results file per group of im (import.c's usage: -o out, %k
+ * for several), label (NULL: each group's name), the input names in files
+ * (a NULL-terminated list, recorded in the document's command).  Returns
+ * 0; KB_EXIT_FAIL after a line when nothing was read or a write fails;
+ * KB_EXIT_USAGE after a line when out has no %k for several systems. */
+int imp_write_all(struct imp *im, const char *out, const char *label, const char **files);
+
+void imp_free(struct imp *im);
+
+#endif

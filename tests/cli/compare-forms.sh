@@ -1,0 +1,126 @@
+#!/bin/sh
+# kbench - command-line tests: compare's old forms (--style lkml's From/To
+# blocks, --style runs, BYTE's INDEX VALUES) on hand-made files, and each
+# form printed back from the imported seed reports, line for line
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+# The seed reports are not part of kbench: they are read from
+# ../shared/data/seeds beside the source tree, or from KBENCH_SEEDS.
+# Without them those checks say they skipped.
+. "$(dirname "$0")/lib.sh"
+
+SEEDS=${KBENCH_SEEDS:-$KBENCH_TOP_SRCDIR/../shared/data/seeds}
+cd "$WORK" || exit 1
+
+# ---- --style runs on kbench's own files: dbench's and hdparm's words ----
+mk_results k1.json 6.1.0 "load 5 mem=32M=7.5,8.25,8" "disk -T=37.431,37.4" "@mem_limits=32M"
+mk_results k2.json 6.2.0 "load 5 mem=32M=9,9.5" "disk -T=38.2"
+expect_rc "runs of two files" 0 "$KBENCH" compare --style runs k1.json k2.json
+expect_eq "a block per memory limit, a row per kernel and test, every run" \
+    "$(sed 1d "$WORK/out")" "======================================================================
+h, 32M
+6.1.0:
+dbench 5 7.5 8.25 8
+6.2.0:
+dbench 5 9 9.5
+======================================================================
+h
+6.1.0:
+hdparm -T 37.43 37.40
+6.2.0:
+hdparm -T 38.20"
+# ---- --style lkml on kbench's own files: uname -v as the build ----
+python3 -c 'import json, sys
+d = json.load(open("k1.json")); d["system"]["kernel_version"] = "#1 SMP Mon Jan 5 2026"
+json.dump(d, open("k1.json", "w"))'
+expect_rc "lkml of two suites" 0 "$KBENCH" compare --style lkml k1.json k2.json
+expect_out_grep "From: the file's uname line, with its build" '^\* Linux h 6\.1\.0 #1 SMP Mon Jan 5 2026 x86_64$'
+expect_out_grep "To: without a build, the rest" '^\* Linux h 6\.2\.0 x86_64$'
+expect_out_grep "the run's date: when the series started" '^\* 2026-01-01T00:00:00Z$'
+expect_out_grep "a kbench test by its name and unit" '^load 5 mem=32M \(MB/s\) \|\| 8\.00 -> 9\.25 \+15\.62%$'
+expect_bad "--style bad" "^kbench compare: --style html: give table, lkml or runs" "$KBENCH" compare --style html k1.json k2.json
+expect_bad "--json with runs" "^kbench compare: --json prints the comparison alone: leave out --style runs" "$KBENCH" compare --json --style runs k1.json k2.json
+
+# ---- BYTE's index of kbench's own BYTE tests (BYTE 4.1's baselines) ----
+python3 - <<'PY'
+import json
+def doc(path, kernel, dhry, whet):
+    tests = [{"name": n, "params": {"command": "micro", "family": "byte", "title": n},
+              "unit": u, "higher_is_better": True,
+              "runs": [{"value": v, "started": None, "seconds": 1.0} for v in vals]}
+             for n, u, vals in (("byte_dhry2", "lps", dhry), ("byte_whet", "MWIPS", whet))]
+    json.dump({"kbench_version": "0.1.0", "kind": "suite", "schema": 1, "label": kernel,
+               "system": {"kernel": kernel, "hostname": "h", "machine": "x86_64"},
+               "finished": True, "tests": tests}, open(path, "w"))
+doc("ba.json", "6.1.0", [116000, 116500, 116700, 117000], [55, 55, 55, 55])
+doc("bb.json", "6.2.0", [466000, 466500, 466800, 467000], [220, 220, 220, 220])
+PY
+expect_rc "BYTE tests compared" 0 "$KBENCH" compare ba.json bb.json
+expect_out_grep "the index of each file beside the other" '^Dhrystone 2 using register variables +116700\.0 +10\.0 +40\.0$'
+expect_out_grep "the final score of each file" '^FINAL SCORE +10\.0 +40\.0$'
+# the scores of the medians: sqrt(466650 / 116600 x 4) = 4.0011; four runs a
+# side without ties: the exact U test's smallest p, 2 / C(8, 4)
+expect_out_grep "the score's change and verdict over the runs' scores" '^  B against A: \+300\.11%  better \(p=0\.029, 4 and 4 runs\)$'
+
+# ---- lmbench's tables of imported runs: Mhz, whole numbers, Guesses ----
+cat >lm.txt <<'LM'
+L M B E N C H 2 . 0 S U M M A R Y
+Processor, Processes - times in microseconds - smaller is better
+----------------------------------------------------------------
+Host OS Mhz null null open selct sig sig fork exec sh
+call I/O stat clos TCP inst hndl proc proc proc
+--------- ------------- ---- ---- ---- ---- ---- ----- ---- ---- ---- ---- ----
+box Linux 2.4.20 1000 0.38 0.59 26 27 19 1.20 5.95 327 1448 100184
+LM
+"$KBENCH" import -o lm-a.json lm.txt >/dev/null 2>&1
+sed 's/2\.4\.20/2.4.21/' lm.txt >lm2.txt
+"$KBENCH" import -o lm-b.json lm2.txt >/dev/null 2>&1
+expect_rc "imported lmbench runs compared" 0 "$KBENCH" compare lm-a.json lm-b.json
+expect_out_grep "lmbench's row: Mhz from the report, 100184 whole" '^box +Linux 2\.4\.20 A1 +1000 +0\.38 +0\.59 +26\.0 +27\.0 +19\.0 +1\.20 +5\.95 +327 +1448 +100184$'
+expect_no_grep "no figure in exponent form" "$WORK/out" '[0-9]e\+'
+
+if [ ! -d "$SEEDS" ]; then
+    skip "the seed reports: none at $SEEDS (set KBENCH_SEEDS)"
+    finish
+fi
+S000=$(ls "$SEEDS"/000_*.txt) S001=$(ls "$SEEDS"/001_*.txt) S002=$(ls "$SEEDS"/002_*.txt)
+S003=$(ls "$SEEDS"/003_*.txt)
+
+# ---- 000: the index side by side ----
+"$KBENCH" import -o 'b-%k.json' "$S000" >/dev/null 2>&1
+expect_rc "000 compared" 0 "$KBENCH" compare b-2.4.0-test6-30.json b-2.4.0-test6-31.json b-2.4.0-test6-32.json
+expect_out_grep "000: FINAL SCORE of the three kernels" '^FINAL SCORE +136\.5 +135\.7 +129\.6$'
+expect_out_grep "000: an index line, one column per file" '^Process Creation +126\.0 +164\.5 +163\.9 +122\.7$'
+expect_out_grep "000: the score's change; one run each is too few for a verdict" '^  C against A: -5\.04%  too few runs'
+expect_lines "000: the eleven indexed tests" -eq 11 "$WORK/out" '^[A-Z].* [0-9]+\.0( +[0-9]+\.[0-9]){3}$'
+
+# ---- 001: the lkml form, block for block ----
+"$KBENCH" import -o 'c-%k.json' "$S001" >/dev/null 2>&1
+awk '/^--8</ { n++ } n >= 1 && n <= 3' "$S001" >seed-blocks
+for from in c-1.3.11-22 c-1.3.10-20 c-1.2.10-59; do
+    "$KBENCH" compare --style lkml "$from.json" c-1.3.12-23.json | awk '/^--8</ { n++ } n == 1'
+done >ours-blocks
+expect_same_file "001: each pair's block is the seed's, line for line" ours-blocks seed-blocks
+
+# ---- 002: the table of runs, and a verdict on it ----
+"$KBENCH" import -o 't-%k.json' "$S002" >/dev/null 2>&1
+P=t-133_MHz_Pentium_DMA M=t-400_MHz_Mobile_Pentium_II_UDMA_33
+expect_rc "002: the runs of the eight files" 0 "$KBENCH" compare --style runs "$P-2.2.16-22.json" "$P-2.2.18.json" \
+    "$P-2.2.19pre3.json" "$P-2.4.0-prerelease.json" "$M-2.2.18.json" "$M-2.2.19pre3.json" \
+    "$M-2.4.0-prerelease.json" "$M-2.4.0-prerelease_+_prerelease-diff_153405_bytes.json"
+sed 1d "$WORK/out" >ours-table
+sed -n '/^\[All numbers/,/^Wow/p' "$S002" | sed '1d;$d' >seed-table
+expect_same_file "002: the table of runs is the seed's, line for line" ours-table seed-table
+expect_rc "002: 2.4.0-prerelease against 2.2.18" 0 "$KBENCH" compare "$P-2.2.18.json" "$P-2.4.0-prerelease.json"
+expect_out_grep "002: at 10 clients and 32M, better beyond the noise" '^dbench 10 mem=32M +MB/s +A +5 +2\.86 '
+expect_true "002: its verdict" grep -Eq '^ +B +5 +4\.20 .* \+46\.83%  better \(p=0\.008\)$' "$WORK/out"
+
+# ---- 003: lmbench 2.0's summary, a row per run ----
+"$KBENCH" import -o 'l-%k.json' "$S003" >/dev/null 2>&1
+expect_rc "003 compared" 0 "$KBENCH" compare l-2.5.49.json l-2.5.50.json
+expect_out_grep "003: a row of the seed's, Mhz and every figure" '^benchtest +Linux 2\.5\.50 B1 +790 +0\.45 +0\.80 +27\.0 +29\.0 +37\.0 +1\.29 +6\.53 +435 +1687 +8182$'
+expect_no_grep "003: the row skipped on import is not shown as another's" "$WORK/out" '^benchtest +Linux 2\.5\.49 A1 +790 +0\.40'
+expect_out_grep "003: the memory table's warning" '^    \(WARNING - may not be correct, check graphs\)$'
+expect_out_grep "003: and its Guesses column" '^Host +OS +Mhz +L1 \$ +L2 \$ +L3 \$ +Main +Guesses$'
+expect_out_grep "003: the bandwidths of a run" '^benchtest +Linux 2\.5\.49 A1 +419 +138 +23\.0 +301 +355 +124 +113 +356 +170$'
+finish

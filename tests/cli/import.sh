@@ -1,0 +1,138 @@
+#!/bin/sh
+# kbench - command-line tests: kbench import, every form it reads, from
+# made-up inputs (tests/data/import) and from the four seed reports
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+# The seed reports are not part of kbench: they are read from
+# ../shared/data/seeds beside the source tree, or from KBENCH_SEEDS.
+# Without them those checks say they skipped.
+. "$(dirname "$0")/lib.sh"
+
+IN="$DATA/import"
+SEEDS=${KBENCH_SEEDS:-$KBENCH_TOP_SRCDIR/../shared/data/seeds}
+cd "$WORK" || exit 1
+
+# ---- dbench and tbench ----
+expect_rc "dbench output" 0 "$KBENCH" import --kernel 6.1.0 -o dbench.json "$IN/dbench.txt"
+expect_err_grep "a Throughput line without procs is skipped, with its line" \
+    "dbench.txt:12: skipped: no 'N procs'"
+expect_eq "dbench 4's line" "$(jget dbench.json '[(t["name"], [r["value"] for r in t["runs"]], t["unit"], t["params"]["tool"]) for t in d["tests"] if t["name"] == "dbench 10"]')" \
+    "[('dbench 10', [590.123], 'MB/s', 'dbench 4.00')]"
+expect_eq "dbench 1's lines: two runs of dbench 5, with their lines" \
+    "$(jget dbench.json '[([r["value"] for r in t["runs"]], [r["source"]["line"] for r in t["runs"]]) for t in d["tests"] if t["name"] == "dbench 5"]')" \
+    "[([7.97753, 8.13792], [10, 11])]"
+expect_eq "--kernel names the kernel" "$(jget dbench.json 'd["system"]["kernel"]')" "6.1.0"
+expect_rc "tbench output" 0 "$KBENCH" import -o tbench.json "$IN/tbench.txt"
+expect_eq "tbench's runs are tbench's test" "$(jget tbench.json '[(t["name"], len(t["runs"])) for t in d["tests"]]')" "[('tbench 3', 2)]"
+expect_rc "a Throughput line no command names: nothing read" 1 "$KBENCH" import -o x.json "$IN/nameless.txt"
+expect_err_grep "the line is named, and why" "nameless.txt:2: skipped: no line above names dbench or tbench"
+expect_true "nothing written" test ! -e x.json
+
+# ---- hdparm ----
+expect_rc "hdparm output" 0 "$KBENCH" import -o hdparm.json "$IN/hdparm.txt"
+expect_eq "-T in both wordings, in MiB/s" "$(jget hdparm.json '[([r["value"] for r in t["runs"]], t["unit"]) for t in d["tests"] if t["name"] == "hdparm -T"]')" \
+    "[([9485.66, 37.43], 'MiB/s')]"
+expect_eq "-t, kB/sec as MiB/s" "$(jget hdparm.json '[[r["value"] for r in t["runs"]] for t in d["tests"] if t["name"] == "hdparm -t"]')" \
+    "[[98.32, 6.08, 0.5]]"
+expect_eq "O_DIRECT is its own test" "$(jget hdparm.json '[t["name"] for t in d["tests"]]')" \
+    "['hdparm -T', 'hdparm -t', 'hdparm --direct -t']"
+expect_err_grep "a Timing line without a figure is skipped" "hdparm.txt:10: skipped: hdparm -t: not '= X MB/sec'"
+
+# ---- BYTE, messy ----
+expect_rc "a BYTE report with a broken and a wrapped line" 0 "$KBENCH" import -v -o byte.json "$IN/byte-messy.txt"
+expect_err_grep "a result without its figure is skipped" "byte-messy.txt:5: skipped: no number before the unit lps"
+expect_err_grep "--verbose names the wrapped rest" "byte-messy.txt:7: not read"
+expect_err_grep "an index of a test with no result is skipped" "byte-messy.txt:15: skipped: index of Process Creation"
+expect_err_grep "--verbose: the printed score differs from the figures'" "FINAL SCORE printed 74.5, worked out 73.6 from 3 indexes"
+expect_eq "the tests read, BYTE's names after byte:" "$(jget byte.json '[t["name"] for t in d["tests"]]')" \
+    "['byte: Dhrystone 2 using register variables', 'byte: Execl Throughput', 'byte: Shell Scripts (8 concurrent)', 'byte: FINAL SCORE']"
+expect_eq "the system from uname -a" "$(jget byte.json '(d["system"]["hostname"], d["system"]["kernel"], d["system"]["kernel_version"], d["system"]["machine"])')" \
+    "('box', '2.2.18', '#1 SMP Tue Jan 2 10:00:00 CET 2001', 'i686')"
+expect_eq "each run says its file, line and tool" "$(jget byte.json '[(r["source"]["line"], r["tool"], r["run_date"]) for r in d["tests"][1]["runs"]]')" \
+    "[(6, 'BYTE UNIX Benchmarks 4.1.0', 'Tue Jan 2 11:00:00 CET 2001')]"
+
+# ---- LMbench 3 ----
+expect_rc "an LMbench 3 summary" 0 "$KBENCH" import -o lm3.json "$IN/lmbench3.txt"
+expect_eq "two rows: two runs of each column" "$(jget lm3.json '[(t["name"], [r["value"] for r in t["runs"]]) for t in d["tests"] if t["name"] in ("lmbench: intgr div", "lmbench: Rand mem")]')" \
+    "[('lmbench: intgr div', [9.8, 9.81]), ('lmbench: Rand mem', [90.2, 90.9])]"
+expect_eq "Mhz is the machine's, not a test" "$(jget lm3.json '(d["system"]["mhz"], [t for t in d["tests"] if "Mhz" in t["name"]])')" "('2400', [])"
+
+# ---- comparisons without From:/To: ----
+expect_rc "a comparison line nobody is named for" 1 "$KBENCH" import -o x.json "$IN/cmp-noheader.txt"
+expect_err_grep "skipped: whose figures are unknown" "cmp-noheader.txt:1: skipped: no From: and To: block"
+
+# ---- bad input ----
+expect_bad "-o missing" "^kbench import: -o RESULTS.json is missing" "$KBENCH" import "$IN/tbench.txt"
+expect_bad "no input" "^kbench import: give the report files to read" "$KBENCH" import -o x.json
+expect_bad "a directory as input" "^kbench import: $WORK: Is a directory$" "$KBENCH" import -o x.json "$WORK"
+expect_bad "a FIFO as input" "^kbench import: $WORK/fifo: not a regular file$" sh -c 'mkfifo "$0/fifo" && exec "$1" import -o x.json "$0/fifo" </dev/null' "$WORK" "$KBENCH"
+expect_bad "an input that is not there" "^kbench import: $WORK/nothere: No such file" "$KBENCH" import -o x.json "$WORK/nothere"
+
+# ---- the seeds ----
+if [ ! -d "$SEEDS" ]; then
+    skip "the seed reports: none at $SEEDS (set KBENCH_SEEDS)"
+    finish
+fi
+S000=$(ls "$SEEDS"/000_*.txt) S001=$(ls "$SEEDS"/001_*.txt)
+S002=$(ls "$SEEDS"/002_*.txt) S003=$(ls "$SEEDS"/003_*.txt)
+
+expect_rc "000: three systems need %k" 2 "$KBENCH" import -o b.json "$S000"
+expect_err_grep "000: the refusal names them" "^kbench import: -o b.json: the inputs hold 3 systems \(2.4.0-test6-30, 2.4.0-test6-31, 2.4.0-test6-32\); give a name holding %k"
+expect_true "000: nothing written" test ! -e b.json
+expect_rc "000 imported" 0 "$KBENCH" import -o 'b-%k.json' "$S000"
+expect_lines "000: the three Dc lines say why they are skipped" -eq 3 "$WORK/err" "skipped: Dc: sqrt\(2\) to 99 decimal places: the report has no figure"
+expect_eq "000: the FINAL SCOREs worked out from the index lines" \
+    "$(for b in 30 31 32; do jget "b-2.4.0-test6-$b.json" '"%.1f" % [t for t in d["tests"] if t["name"] == "byte: FINAL SCORE"][0]["runs"][0]["value"]'; done | tr '\n' ' ')" \
+    "136.5 135.7 129.6 "
+expect_eq "000: the baselines of the eleven indexed tests" \
+    "$(jget b-2.4.0-test6-30.json 'len([t for t in d["tests"] if "baseline" in t["params"]])')" "11"
+
+expect_rc "001 imported" 0 "$KBENCH" import -v -o 'c-%k.json' "$S001"
+expect_no_grep "001: every percentage agrees with its figures" "$WORK/err" "printed .*, worked out"
+expect_eq "001: the To run, shown three times, is one run" \
+    "$(jget c-1.3.12-23.json '[len(t["runs"]) for t in d["tests"]] == [1] * 27')" "True"
+# each line's percentage again from the two figures imported
+expect_py "001: every percentage from the imported A and B" "$S001" "$WORK" <<'PY'
+import json, re, sys
+seed, work = sys.argv[1], sys.argv[2]
+def fig(path, title):
+    d = json.load(open(path))
+    return [t["runs"][0]["value"] for t in d["tests"] if t["params"]["title"] == title][0]
+files = {"1.3.11": "c-1.3.11-22", "1.3.10": "c-1.3.10-20", "1.2.10": "c-1.2.10-59"}
+n = 0
+frm = None
+for line in open(seed):
+    m = re.match(r"\* Linux \S+ (\S+) #", line)
+    if m and m.group(1) in files:
+        frm = files[m.group(1)]
+    m = re.match(r"(.*) \|\| (\S+) -> (\S+) (\S+)%$", line.strip())
+    if not m:
+        continue
+    a, b = fig(f"{work}/{frm}.json", m.group(1)), fig(f"{work}/c-1.3.12-23.json", m.group(1))
+    got = "%+.2f" % (100 * (b - a) / a)
+    assert got == m.group(4), (line, got)
+    n += 1
+assert n == 75, n
+PY
+
+expect_rc "002 imported" 0 "$KBENCH" import -o 't-%k.json' "$S002"
+expect_eq "002: a file per machine and kernel" "$(ls t-*.json | wc -l)" "8"
+expect_eq "002: dbench 5 at 32M of 2.2.16-22, its five runs" \
+    "$(jget t-133_MHz_Pentium_DMA-2.2.16-22.json '[[r["value"] for r in t["runs"]] for t in d["tests"] if t["name"] == "dbench 5 mem=32M"]')" \
+    "[[3.99638, 4.59673, 4.08813, 3.90389, 4.30821]]"
+expect_eq "002: hdparm -T at mem=128M in MiB/s" \
+    "$(jget t-400_MHz_Mobile_Pentium_II_UDMA_33-2.2.18.json '[([r["value"] for r in t["runs"]], t["unit"]) for t in d["tests"] if t["name"] == "hdparm -T mem=128M"]')" \
+    "[([82.05, 82.05, 82.05, 82.05, 82.05], 'MiB/s')]"
+expect_eq "002: the memory sizes" "$(jget t-133_MHz_Pentium_DMA-2.2.18.json 'd["params"]["mem_limits"]')" "['80M', '32M']"
+
+expect_rc "003 imported" 0 "$KBENCH" import -o 'l-%k.json' "$S003"
+expect_lines "003: the rows with a blank cell are skipped, each named" -eq 2 "$WORK/err" "skipped: [0-9]+ figures for the [0-9]+ columns"
+expect_err_grep "003: 2.5.49's first row lacks a cell" "003_[0-9a-f]*.txt:32: skipped: 10 figures for the 11 columns of 'Processor, Processes'"
+expect_err_grep "003: a cell that is no plain figure is skipped alone" "003_[0-9a-f]*.txt:55: skipped: not a plain figure: TCP conn '35M'"
+expect_eq "003: 2.5.50's five runs of fork proc" \
+    "$(jget l-2.5.50.json '[[r["value"] for r in t["runs"]] for t in d["tests"] if t["name"] == "lmbench: fork proc"]')" \
+    "[[435.0, 354.0, 447.0, 404.0, 458.0]]"
+expect_eq "003: 2.5.49's null call, three rows read (one skipped)" \
+    "$(jget l-2.5.49.json '[[r["value"] for r in t["runs"]] for t in d["tests"] if t["name"] == "lmbench: null call"]')" \
+    "[[0.4, 0.38, 0.38]]"
+finish

@@ -1,0 +1,66 @@
+#!/bin/sh
+# kbench - command-line tests: README.md's "A study like the seeds' in two
+# commands", each study's kbench suite (twice: two kernels' files) and
+# kbench compare run as written, with short times added (--runs 2,
+# --pause 0, -t 1, --micro-quick) and the files renamed; the disk study's
+# device is a file here
+# SPDX-License-Identifier: GPL-3.0-or-later
+. "$(dirname "$0")/lib.sh"
+
+README="$KBENCH_TOP_SRCDIR/README.md"
+cd "$WORK" || exit 1
+truncate -s 32M disk.img
+
+# the section's command lines, one study a block of two
+sed -n "/^### A study like the seeds' in two commands/,/^### /p" "$README" |
+    grep '^kbench ' >studies
+expect_eq "four studies of two commands each" "$(wc -l <studies | tr -d ' ')" "8"
+expect_eq "each block: a suite, then a compare" \
+    "$(cut -d' ' -f2 studies | tr '\n' ' ')" "suite compare suite compare suite compare suite compare "
+
+n=0
+while read -r suite && read -r compare; do
+    n=$((n + 1))
+    # the README's words, run by this kbench, with the device a file and
+    # the times short
+    s=$(echo "$suite" | sed "s|^kbench |$KBENCH |; s|/dev/sdb|$WORK/disk.img|; s|\$(uname -r)|x|")
+    short="--runs 2 --pause 0 -t 1"
+    case "$s" in *--micro*) short="$short --micro-quick" ;; esac
+    ok=1
+    for k in 1 2; do
+        # shellcheck disable=SC2086
+        run $s $short -o "$WORK/s$n-$k.json" </dev/null
+        if [ "$RC" -eq 0 ]; then
+            pass "study $n: kbench suite, kernel $k"
+        elif grep -q "memory controller\|needs root" "$WORK/err"; then
+            skip "study $n: this machine cannot run it: $(head -1 "$WORK/err")"
+            ok=0
+            break
+        else
+            fail "study $n: kbench suite, kernel $k" "exit status $RC: $s" "$(head -c 600 "$WORK/err")"
+            ok=0
+        fi
+    done
+    [ "$ok" -eq 1 ] || continue
+    # the compare line with its two files swapped for the ones just made
+    c=$(echo "$compare" | sed "s|^kbench |$KBENCH |; s|[^ ]*\\.json [^ ]*\\.json\$|$WORK/s$n-1.json $WORK/s$n-2.json|")
+    # shellcheck disable=SC2086
+    expect_rc "study $n: $(echo "$compare" | cut -d' ' -f1-4)" 0 $c </dev/null
+    cp "$WORK/out" "$WORK/study$n.out"
+done <studies
+
+# what each study's compare prints, in its own form
+expect_file_grep "BYTE: the index, one column per file" "$WORK/study1.out" '^Dhrystone 2 using register variables +116700\.0 +[0-9.]+ +[0-9.]+$'
+expect_file_grep "BYTE: the final scores" "$WORK/study1.out" '^FINAL SCORE +[0-9.]+ +[0-9.]+$'
+expect_file_grep "BYTE: the score's change and verdict" "$WORK/study1.out" '^  B against A: [+-][0-9.]+%  '
+expect_lines "lkml: one From/To block" -eq 1 "$WORK/study2.out" '^From:$'
+expect_lines "lkml: a line per test, BYTE's titles" -eq 11 "$WORK/study2.out" ' \|\| [0-9.]+ -> [0-9.]+ [+-][0-9]+\.[0-9]{2}%'
+expect_file_grep "lkml: Hanoi as BYTE names it" "$WORK/study2.out" '^Recursion Test--Tower of Hanoi \|\| '
+if [ -s "$WORK/study3.out" ]; then
+    expect_file_grep "runs: hdparm -T's two runs" "$WORK/study3.out" '^hdparm -T [0-9]+\.[0-9]{2} [0-9]+\.[0-9]{2}$'
+    expect_lines "runs: dbench 10, with and without the limit, each kernel" -eq 4 "$WORK/study3.out" '^dbench 10 [0-9.e+]+ [0-9.e+]+$'
+    expect_lines "runs: a block per memory limit" -eq 2 "$WORK/study3.out" '^=+$'
+fi
+expect_file_grep "lmbench: its banner" "$WORK/study4.out" 'L M B E N C H  2 \. 0   S U M M A R Y'
+expect_lines "lmbench: a row per run of each file" -eq 4 "$WORK/study4.out" '^[^ ]+ +Linux [^ ]+ [AB][12] +[0-9-]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ *$'
+finish
