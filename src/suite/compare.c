@@ -32,6 +32,7 @@
 #include "suite/escape.h"
 #include "suite/plot.h"
 #include "suite/cmplat.h"
+#include "suite/plotlat.h"
 #include "sys/steal.h"
 
 #include <errno.h>
@@ -518,7 +519,10 @@ static int report(struct cmp *c, const struct cmp_opts *o)
 		cmp_print_steal(stdout, c);
 	}
 	fflush(stdout);
-	return o->plot ? plot_write(c, o->plot) : 0;
+	if (!o->plot)
+		return 0;
+	int rc = plot_write(c, o->plot);
+	return rc ? rc : plotlat_write(c, o->plot);
 }
 
 /* --by DIM: the one file read into whole, split into c->f.  Returns 0 or

@@ -8,7 +8,7 @@ D="$WORK/dir"
 mkdir -p "$D"
 
 # a real run of one client
-kload -q -t 2 --warmup 0 -D "$D" --json "$WORK/run.json" 1
+kload -q -t 2 --warmup 1 -D "$D" --json "$WORK/run.json" 1
 expect_status "the run exits 0" 0
 
 # mk.py OUT LABEL FACTOR...: a kbench suite results file with a run of
@@ -86,6 +86,29 @@ if seen != len(ops) or bad:
 EOF2
 expect_rc "the same runs against themselves" 0 "$KBENCH" compare --latency a.json a2.json
 expect_out_grep "no change is ~" '^ +\+0\.0% +\+0\.0% +\+0\.0% +\+0\.0% +\+0\.0% +~ \(p=1\)$'
+
+# --- --plot: the second picture, FILE-latency.svg -------------------------
+if command -v gnuplot >/dev/null 2>&1; then
+    expect_rc "--plot with load runs" 0 "$KBENCH" compare --plot p.svg a.json b.json
+    expect_true "--plot: the usual picture" test -s p.svg
+    expect_py "--plot: p-latency.svg, a chart per op that ran and one of the seconds" p-latency.svg a.json <<'EOF2'
+import json, sys, xml.dom.minidom
+svg = open(sys.argv[1]).read()
+xml.dom.minidom.parseString(svg)
+ops = [n for n, h in json.load(open(sys.argv[2]))["tests"][0]["runs"][0]["document"]["results"]["histograms"].items() if h["count"]]
+missing = [o for o in ops if "load 1: %s<" % o not in svg]
+# the key: each file once a chart; the warm-up (1 s) shaded grey
+keys = svg.count("<title>A: base</title>"), svg.count("<title>B: slow</title>")
+if missing or "MB/sec each second, every run (warm-up shaded)" not in svg or keys != (len(ops) + 1,) * 2 \
+   or "rgb(216, 216, 216)" not in svg:
+    print("missing", missing, "keys", keys, len(ops))
+    sys.exit(1)
+EOF2
+    expect_rc "--plot PNG" 0 "$KBENCH" compare --plot p.png a.json b.json
+    expect_eq "--plot PNG: p-latency.png is a PNG" "$(head -c 4 p-latency.png | od -An -c | tr -d ' ')" '211PNG'
+else
+    skip "--plot: no gnuplot"
+fi
 
 # --- bad input ---------------------------------------------------------------
 python3 - <<'EOF2'
