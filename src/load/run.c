@@ -662,10 +662,11 @@ static int measure(const struct run_config *cfg, struct run_state *rs, struct ru
 	uint64_t window_end = window_end_of(cfg, rs->sh, stop_at);
 	merge(cfg, rs->sh, window_end, res);
 	/* the seconds the watch has not read yet, up to the window's end */
-	if (!cfg->mpi && window_end > rs->sh->t0_ns && window_end != UINT64_MAX) {
+	if (window_end > rs->sh->t0_ns && window_end != UINT64_MAX) {
 		uint64_t upto = (window_end - 1 - rs->sh->t0_ns) / 1000000000ull + 1;
-		lat_series_collect(cfg, rs->sh, upto, &res->series);
-		if (res->series.n > upto)  /* seconds after a stop, read while clients ended */
+		if (!cfg->mpi)  /* under MPI the rounds gave the job's seconds */
+			lat_series_collect(cfg, rs->sh, upto, &res->series);
+		if (res->series.n > upto)  /* seconds after the end, read while clients ended */
 			res->series.n = upto;
 	}
 	if (lat_clients_merge(cfg, rs->sh, res) < 0) {
