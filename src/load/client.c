@@ -40,6 +40,11 @@ struct client {
 	uint64_t start_ns;       /* when the client started (for -R) */
 	uint64_t last_ns;        /* completion time of the last op */
 	uint64_t wait_until;     /* waiting for this time (ns), 0 if not */
+	uint64_t sched_next;     /* when the next op is due if it has no due time of
+				  * its own: when the last op was due plus how long
+				  * it took (a Sleep: nothing), ns */
+	int rate_due;            /* -R: the last op moved bytes, so the next is due
+				  * when the rate allows it */
 	int solo;                /* the only client of its process */
 	int opened;              /* the backend's client_open succeeded */
 	int done;
@@ -155,15 +160,22 @@ static int setup_client(struct client *c, const struct run_config *cfg, const st
 
 /* The second (from t0) an op completed in gets its latency and bytes, so
  * the progress line of each second says what happened in it, however late
- * the parent reads it.  A slot is claimed by storing its tag last. */
+ * the parent reads it.  A slot is claimed by storing its tag last; while
+ * it is emptied its tag is UINT64_MAX, which a reader takes as lost. */
 static void note_second(struct client_stats *st, const struct run_shared *sh,
 			uint64_t end, uint64_t lat, uint64_t bytes)
 {
 	uint64_t sec = (end - sh->t0_ns) / 1000000000ull;
 	unsigned s = (unsigned)(sec % SEC_SLOTS);
+	uint32_t *b = &st->sec_hist[s][hist_coarse_of(lat)];
 	if (__atomic_load_n(&st->sec_tag[s], __ATOMIC_RELAXED) != sec) {
+		__atomic_store_n(&st->sec_tag[s], UINT64_MAX, __ATOMIC_RELAXED);
+		__atomic_thread_fence(__ATOMIC_RELEASE);
+		memset(st->sec_hist[s], 0, sizeof(st->sec_hist[s]));
+		__atomic_store_n(b, 1, __ATOMIC_RELAXED);
 		__atomic_store_n(&st->sec_max[s], lat, __ATOMIC_RELAXED);
 		__atomic_store_n(&st->sec_bytes[s], bytes, __ATOMIC_RELAXED);
+		__atomic_store_n(&st->sec_ops[s], 1, __ATOMIC_RELAXED);
 		__atomic_store_n(&st->sec_tag[s], sec, __ATOMIC_RELEASE);
 		return;
 	}
@@ -171,6 +183,27 @@ static void note_second(struct client_stats *st, const struct run_shared *sh,
 		__atomic_store_n(&st->sec_max[s], lat, __ATOMIC_RELAXED);
 	if (bytes)
 		__atomic_store_n(&st->sec_bytes[s], st->sec_bytes[s] + bytes, __ATOMIC_RELAXED);
+	__atomic_store_n(&st->sec_ops[s], st->sec_ops[s] + 1, __ATOMIC_RELAXED);
+	__atomic_store_n(b, *b + 1, __ATOMIC_RELAXED);
+}
+
+/* -R: when the rate allows client c's next op: its start plus the bytes
+ * it moved at target_rate MB/s (10^6 bytes), ns. */
+static uint64_t rate_due_ns(const struct client *c, const struct run_config *cfg)
+{
+	double due_s = (double)c->st->bytes_all / (cfg->target_rate * 1e6);
+	if (due_s > 1e9)
+		due_s = 1e9;  /* a rate so low it never catches up: wait until the end */
+	return c->start_ns + (uint64_t)(due_s * 1e9);
+}
+
+/* An op that started late ns after it was due. */
+static void note_late(struct client_stats *st, uint64_t ns)
+{
+	st->late_ops++;
+	st->late_sum_ns += ns;
+	if (ns > st->late_max_ns)
+		st->late_max_ns = ns;
 }
 
 /* End of the program: the pass is complete. */
@@ -229,22 +262,19 @@ static int client_step(struct client *c, const struct run_config *cfg, struct ru
 	}
 	const struct op *op = &c->win[c->pos];
 	struct client_stats *st = c->st;
+	uint64_t own_due = 0;    /* this op's own due time, 0: none */
 
 	if ((op->flags & OPF_TIMED) && op->ts_ns) {
 		/* the op waits for its time; one that starts after it is late */
 		uint64_t due = c->pass_t0 + op->ts_ns, now = clock_now(k);
+		own_due = due;
 		if (now < due) {
 			if (hold(c, due, sh, k))
 				return -1;
 			now = clock_read(k);
 		}
-		if (now > due) {
-			uint64_t late = now - due;
-			st->late_ops++;
-			st->late_sum_ns += late;
-			if (late > st->late_max_ns)
-				st->late_max_ns = late;
-		}
+		if (now > due)
+			note_late(st, now - due);
 		c->last_ns = now;
 		if (sh->stop || now >= sh->end_ns)
 			return 0;
@@ -252,6 +282,12 @@ static int client_step(struct client *c, const struct run_config *cfg, struct ru
 	c->pos++;
 
 	uint64_t bytes = 0, t1 = clock_now(k), t2;
+	if (!own_due && c->rate_due)
+		own_due = rate_due_ns(c, cfg);
+	/* when it was due: its own time, else after the op before it */
+	uint64_t sched = own_due ? own_due : c->sched_next;
+	if (sched > t1 || !sched)
+		sched = t1;
 	int rc = 0;
 	if (op->code == OP_SLEEP) {
 		uint64_t until = t1 + op->off * 1000ull;
@@ -281,12 +317,20 @@ static int client_step(struct client *c, const struct run_config *cfg, struct ru
 	__atomic_store_n(&st->ops_all, st->ops_all + 1, __ATOMIC_RELAXED);
 	if (bytes)
 		__atomic_store_n(&st->bytes_all, st->bytes_all + bytes, __ATOMIC_RELAXED);
-	uint64_t lat = t2 - t1;
+	c->sched_next = op->code == OP_SLEEP ? sched : sched + (t2 - t1);
+	c->rate_due = cfg->target_rate > 0 && bytes;
+	/* closed loop: from when the client got to the op; open loop: from
+	 * when it was due */
+	uint64_t lat = cfg->latency_from_due ? t2 - sched : t2 - t1;
 	if (t2 >= sh->warm_end_ns && t2 < sh->end_ns) {
 		hist_rec_add(&st->hist[op->code], lat);
 		st->ops++;
 		st->bytes += bytes;
+		if (cfg->prog->timed || cfg->target_rate > 0)
+			hist_rec_add(&st->lag, t1 - sched);
 	}
+	if (!cfg->prog->timed && cfg->target_rate > 0 && t1 > sched)
+		note_late(st, t1 - sched);  /* -R: started after it was due */
 	note_second(st, sh, t2 < sh->end_ns ? t2 : t1, lat, bytes);
 
 	if (bad) {
@@ -304,10 +348,7 @@ static int client_step(struct client *c, const struct run_config *cfg, struct ru
 
 	if (cfg->target_rate > 0 && bytes && !c->wait_until) {
 		/* -R: hold this client to target_rate MB/s (10^6 bytes) */
-		double due_s = (double)st->bytes_all / (cfg->target_rate * 1e6);
-		if (due_s > 1e9)
-			due_s = 1e9;  /* a rate so low it never catches up: wait until the end */
-		uint64_t due = c->start_ns + (uint64_t)(due_s * 1e9);
+		uint64_t due = rate_due_ns(c, cfg);
 		if (due > t2)
 			hold(c, due, sh, k);
 	}
@@ -363,7 +404,7 @@ int client_main(const struct run_config *cfg, struct run_shared *sh,
 	struct pclock k;
 	uint64_t start = clock_read(&k);
 	for (unsigned i = 0; i < count; i++)
-		cl[i].pass_t0 = cl[i].start_ns = start;
+		cl[i].pass_t0 = cl[i].start_ns = cl[i].sched_next = start;
 
 	unsigned live = count;
 	for (unsigned i = 0; i < count; i++)

@@ -104,6 +104,9 @@ static int read_loadfile(const struct load_opts *o, struct load_state *st)
 	}
 	if (loadfile_load(st->loadfile, o->lf_format, &st->prog, stderr, MAX_PARSE_ERRORS))
 		return KB_EXIT_USAGE;
+	if (o->latency_from_due && !st->prog.timed && !(o->target_rate > 0))
+		return cli_usage_error(o->cmd, "--latency-from due needs a schedule: -R or a "
+				       "loadfile with timestamps (%s has none)", st->loadfile);
 	return KB_EXIT_OK;
 }
 
@@ -263,6 +266,7 @@ static struct run_config run_config_of(const struct load_opts *o, struct load_st
 		.run_once = o->run_once,
 		.strict = o->strict,
 		.target_rate = o->target_rate,
+		.latency_from_due = o->latency_from_due,
 		.quiet = o->quiet || kbmpi_rank() != 0,  /* --mpi: rank 0 speaks for the job */
 		.drop_caches = o->drop_caches,
 		.mem_limit = o->mem_limit_bytes,

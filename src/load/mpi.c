@@ -542,6 +542,7 @@ static void combine_round(struct reply *out)
 		j->ops_all += x->ops_all;
 		j->bytes_all += x->bytes_all;
 		j->sec_bytes += x->sec_bytes;
+		j->sec_ops += x->sec_ops;
 		if (x->sec_max_ns > j->sec_max_ns)
 			j->sec_max_ns = x->sec_max_ns;
 		if (x->end_at < j->end_at)

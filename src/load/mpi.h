@@ -113,6 +113,7 @@ struct kbmpi_round {
 	uint64_t ops_all, bytes_all;   /* live counters since the start (sum) */
 	uint64_t sec;                  /* the second whose figures these are */
 	uint64_t sec_bytes;            /* bytes completed in it (sum) */
+	uint64_t sec_ops;              /* ops completed in it (sum) */
 	uint64_t sec_max_ns;           /* largest latency in it (max) */
 	uint64_t end_at;               /* this rank ended (stonewall), its clock;
 					* the job: the earliest, on this rank's

@@ -89,6 +89,10 @@ int load_opts_parse(struct load_opts *o, int argc, const char **argv, poptContex
 		  "keep DOS attributes in the user.DosAttrib xattr (as dbench -x)", NULL },
 		{ "target-rate", 'R', POPT_ARG_DOUBLE, &o->target_rate, 0,
 		  "hold each client to this rate (MB/sec, MB = 10^6 bytes)", "MBPS" },
+		{ "latency-from", 0, POPT_ARG_STRING, &o->latency_from, 0,
+		  "start: an op's latency runs from when its client got to it (closed loop, "
+		  "the default); due: from when it was due (open loop: -R or a timestamped "
+		  "loadfile)", "start|due" },
 		{ "clients-per-process", 0, POPT_ARG_INT, &o->per_proc, 0,
 		  "clients interleaved in each process (default 1)", "N" },
 		{ "run-once", 0, POPT_ARG_NONE, &o->run_once, 0,
@@ -296,6 +300,10 @@ int load_opts_check(struct load_opts *o, poptContext ctx)
 		return status;
 	if (!(o->target_rate >= 0) || !isfinite(o->target_rate))
 		return cli_usage_error(o->cmd, "--target-rate must be a positive MB/sec figure");
+	if (o->latency_from && strcmp(o->latency_from, "start") && strcmp(o->latency_from, "due"))
+		return cli_usage_error(o->cmd, "--latency-from must be start or due, not '%s'",
+				       o->latency_from);
+	o->latency_from_due = o->latency_from && !strcmp(o->latency_from, "due");
 	if (o->mem_limit)
 		return parse_mem_limit(o->cmd, o->mem_limit, &o->mem_limit_bytes);
 	return KB_EXIT_OK;
@@ -469,7 +477,7 @@ void load_opts_free(struct load_opts *o)
 	char **strs[] = { &o->loadfile, &o->directory, &o->timelimit, &o->warmup, &o->json,
 			  &o->format, &o->mem_limit, &o->backend_name, &o->server, &o->tcp_options,
 			  &o->nfs_url, &o->smb_share, &o->smb_user, &o->smb_user_file,
-			  &o->clients_total };
+			  &o->clients_total, &o->latency_from };
 	for (size_t i = 0; i < sizeof(strs) / sizeof(strs[0]); i++) {
 		free(*strs[i]);
 		*strs[i] = NULL;

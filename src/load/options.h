@@ -29,6 +29,8 @@ struct load_opts {
 	int mpi, stonewall;          /* --mpi, --stonewall (load/mpi.h) */
 	char *clients_total;         /* --clients-total N (with --mpi) */
 	double target_rate;          /* MB/s per client (MB = 10^6 bytes), 0: none */
+	char *latency_from;          /* --latency-from start|due */
+	int latency_from_due;        /* parsed by load_opts_check: 1 for due */
 	/* parsed by load_opts_parse */
 	enum lf_format lf_format;    /* --format, LF_AUTO when not given */
 	const struct backend *backend; /* -B, fileio when not given */
@@ -55,7 +57,8 @@ int load_opts_parse(struct load_opts *o, int argc, const char **argv, poptContex
 
 /* For a run (not --check): the one NCLIENTS argument left in ctx, and
  * --clients-per-process, --timelimit, --warmup (default
- * timelimit/5, 0 with --run-once), --target-rate, --mem-limit.  Returns 0 or
+ * timelimit/5, 0 with --run-once), --target-rate, --latency-from,
+ * --mem-limit.  Returns 0 or
  * KB_EXIT_USAGE (said in one line on stderr). */
 int load_opts_check(struct load_opts *o, poptContext ctx);
 

@@ -12,6 +12,7 @@
 #include "config.h"
 #include "load/report.h"
 #include "load/backend.h"
+#include "load/latency.h"
 #include "load/load.h"
 #include "cli.h"
 
@@ -147,14 +148,7 @@ void load_report_text(FILE *f, const struct run_config *cfg, const struct load_p
 		fprintf(f, "\nsteal: the hypervisor took up to %.1f%% of a CPU's time during the measured "
 			"window (steal in /proc/stat): not a quiet machine's figures\n", res->steal_pct);
 
-	if (cfg->prog->timed) {
-		if (res->late_ops)
-			fprintf(f, "\nschedule: %llu timed ops started late, by %.3f ms on average, %.3f ms at most\n",
-				(unsigned long long)res->late_ops,
-				ms(res->late_sum_ns) / (double)res->late_ops, ms(res->late_max_ns));
-		else
-			fprintf(f, "\nschedule: every timed op started on time\n");
-	}
+	lat_report_schedule(f, cfg, res);
 
 	if (lp->per_client_results && res->measured_s > 0) {
 		fprintf(f, "\n");
@@ -381,7 +375,7 @@ json_t *load_report_json(const struct run_config *cfg, const struct load_params 
 	json_object_set_new(doc, "params", params);
 	json_object_set_new(doc, "system", sysinfo_json(si));
 	json_object_set_new(doc, "results", results);
-	if (!params || !results) {
+	if (!params || !results || lat_report_json(results, params, cfg, res) < 0) {
 		json_decref(doc);
 		return NULL;
 	}

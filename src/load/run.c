@@ -7,6 +7,7 @@
  * and when every client process has exited merges their slots.
  */
 #include "config.h"
+#include "load/latency.h"
 #include "load/procs.h"
 #include "load/run.h"
 #include "load/signals.h"
@@ -48,11 +49,11 @@ static uint64_t sum_live(const struct run_shared *sh, unsigned n, int bytes)
  * later second (the parent was held up longer than the ring lasts): the
  * bytes are then unknown. */
 static int in_second(const struct run_shared *sh, unsigned n, uint64_t sec, uint64_t *max,
-		     uint64_t *bytes)
+		     uint64_t *bytes, uint64_t *ops)
 {
 	unsigned s = (unsigned)(sec % SEC_SLOTS);
 	int lost = 0;
-	*max = *bytes = 0;
+	*max = *bytes = *ops = 0;
 	for (unsigned i = 0; i < n; i++) {
 		const struct client_stats *st = &sh->client[i];
 		uint64_t tag = __atomic_load_n(&st->sec_tag[s], __ATOMIC_ACQUIRE);
@@ -61,6 +62,7 @@ static int in_second(const struct run_shared *sh, unsigned n, uint64_t sec, uint
 			if (v > *max)
 				*max = v;
 			*bytes += __atomic_load_n(&st->sec_bytes[s], __ATOMIC_RELAXED);
+			*ops += __atomic_load_n(&st->sec_ops[s], __ATOMIC_RELAXED);
 		} else if (tag > sec) {
 			lost = 1;
 		}
@@ -161,6 +163,7 @@ double run_throughput_mbps(uint64_t bytes, uint64_t start_ns, uint64_t end_ns)
 struct live {
 	uint64_t ops, bytes;       /* since the start */
 	uint64_t sec_bytes;        /* completed in the second the line is for */
+	uint64_t sec_ops;          /* ops completed in it */
 	uint64_t lat;              /* the largest latency in it, ns */
 	int lost;                  /* sec_bytes unknown */
 	unsigned clients;
@@ -171,7 +174,7 @@ static void live_local(const struct run_config *cfg, const struct run_shared *sh
 {
 	l->bytes = sum_live(sh, cfg->nclients, 1);
 	l->ops = sum_live(sh, cfg->nclients, 0);
-	l->lost = in_second(sh, cfg->nclients, sec - 1, &l->lat, &l->sec_bytes) < 0;
+	l->lost = in_second(sh, cfg->nclients, sec - 1, &l->lat, &l->sec_bytes, &l->sec_ops) < 0;
 	l->clients = cfg->nclients;
 }
 
@@ -357,6 +360,8 @@ static uint64_t watch(const struct run_config *cfg, struct run_shared *sh, struc
 			live_local(cfg, sh, sec, &l);
 			progress(cfg, sh, &l, sec, tick, &warm_bytes, &warm_t, &warm_seen);
 		}
+		/* the series, a second behind: ops that end in a second are in it */
+		lat_series_collect(cfg, sh, sec - 1, &res->series);
 		sec++;
 	}
 	if (load_signal() && !res->interrupted) {
@@ -399,6 +404,7 @@ static void round_of(const struct run_config *cfg, const struct run_shared *sh,
 	r->bytes_all = l.bytes;
 	if (k % per_sec == 0) {
 		r->sec_bytes = l.sec_bytes;
+		r->sec_ops = l.sec_ops;
 		r->sec_max_ns = l.lat;
 		r->lost = (uint32_t)l.lost;
 	}
@@ -463,9 +469,12 @@ static uint64_t watch_job(const struct run_config *cfg, struct run_shared *sh, s
 				uint64_t sec = kbmpi_round_no() / per_sec;
 				if (p->cg)
 					memcg_sample(p->cg);
+				lat_series_job(&res->series, sec, job.sec_bytes, job.sec_ops,
+					       job.sec_max_ns, job.lost != 0,
+					       sh->t0_ns + (sec - 1) * 1000000000ull < sh->warm_end_ns);
 				if (!cfg->quiet && !sh->stop) {
 					struct live l = { job.ops_all, job.bytes_all, job.sec_bytes,
-							  job.sec_max_ns, job.lost != 0,
+							  job.sec_ops, job.sec_max_ns, job.lost != 0,
 							  cfg->clients_total };
 					progress(cfg, sh, &l, sec, sh->t0_ns + sec * 1000000000ull,
 						 &warm_bytes, &warm_t, &warm_seen);
@@ -650,7 +659,20 @@ static int measure(const struct run_config *cfg, struct run_state *rs, struct ru
 		fprintf(stderr, "kbench load: out of memory merging the results\n");
 		return -1;
 	}
-	merge(cfg, rs->sh, window_end_of(cfg, rs->sh, stop_at), res);
+	uint64_t window_end = window_end_of(cfg, rs->sh, stop_at);
+	merge(cfg, rs->sh, window_end, res);
+	/* the seconds the watch has not read yet, up to the window's end */
+	if (window_end > rs->sh->t0_ns && window_end != UINT64_MAX) {
+		uint64_t upto = (window_end - 1 - rs->sh->t0_ns) / 1000000000ull + 1;
+		if (!cfg->mpi)  /* under MPI the rounds gave the job's seconds */
+			lat_series_collect(cfg, rs->sh, upto, &res->series);
+		if (res->series.n > upto)  /* seconds after the end, read while clients ended */
+			res->series.n = upto;
+	}
+	if (lat_clients_merge(cfg, rs->sh, res) < 0) {
+		fprintf(stderr, "kbench load: out of memory merging the results\n");
+		return -1;
+	}
 	if (res->died && cfg->mpi)
 		fprintf(stderr, "kbench load: rank %d (%s): %s\n", kbmpi_rank(),
 			kbmpi_host(kbmpi_rank()), res->died_msg);
@@ -714,6 +736,7 @@ int run_load(const struct run_config *cfg, struct run_result *res)
 
 void run_result_free(struct run_result *res)
 {
+	lat_result_free(res);
 	free(res->hist);
 	free(res->client_bytes);
 	free(res->errs);

@@ -45,6 +45,9 @@ struct client_stats {
 	uint64_t sec_tag[SEC_SLOTS];     /* second (from t0) the slot describes */
 	uint64_t sec_max[SEC_SLOTS];     /* largest latency in that second, ns */
 	uint64_t sec_bytes[SEC_SLOTS];   /* bytes of the ops completed in it */
+	uint64_t sec_ops[SEC_SLOTS];     /* ops completed in it */
+	uint32_t sec_hist[SEC_SLOTS][HIST_COARSE_BUCKETS];  /* their latencies, ns,
+					  * in hist.h's coarse scheme */
 	/* measured window */
 	uint64_t ops;                    /* ops completed in the window */
 	uint64_t bytes;                  /* bytes moved in the window */
@@ -61,6 +64,8 @@ struct client_stats {
 	int32_t fatal;                   /* errno that stopped the client, 0 if none */
 	struct err_slot errs[ERR_SLOTS];
 	struct hist_rec hist[OP_COUNT];  /* latencies in the window, ns */
+	struct hist_rec lag;             /* how late each op with a due time (a
+					  * timestamp, -R) started, in the window, ns */
 } __attribute__((aligned(64)));
 
 struct run_shared {
@@ -96,6 +101,8 @@ struct run_config {
 	int mpi;                         /* one rank of a job under MPI (load/mpi.h) */
 	int stonewall;                   /* --mpi: every rank ends when the first does */
 	unsigned clients_total;          /* --mpi: clients of every rank */
+	int latency_from_due;            /* --latency-from due: open loop (a latency
+					  * runs from when the op was due) */
 };
 
 /* What a run measured, merged over all clients. */
@@ -105,6 +112,30 @@ struct run_error {
 	uint8_t expect;
 	int32_t err;
 	uint64_t count;
+};
+
+/* One client's figures over the measured window. */
+struct run_client {
+	uint64_t ops, bytes, errors;
+	uint64_t lag_p99_ns;      /* p99 of its lag (ops with a due time; 0: none) */
+	uint64_t lag_n;           /* ops with a due time it started, in the window */
+	unsigned nb;              /* non-empty buckets of its latency histogram */
+	uint32_t *idx;            /* their indexes (hist.h's scheme), ops of every kind */
+	uint64_t *cnt;            /* their counts */
+};
+
+/* One second of the run (the second ending t s after the start). */
+struct run_point {
+	uint64_t bytes, ops;      /* of the ops that completed in it */
+	uint64_t max_ns, p99_ns;  /* their largest latency and p99 (coarse scheme) */
+	int warmup;               /* the second began before the warm-up's end */
+	int lost;                 /* its figures are unknown (the parent fell behind) */
+	int no_p99;               /* p99 not known (--mpi: the ranks' are not merged) */
+};
+
+struct run_series {
+	struct run_point *pts;    /* pts[k] is the second ending k+1 s after the start */
+	size_t n, cap;
 };
 
 struct run_result {
@@ -131,6 +162,10 @@ struct run_result {
 	uint64_t passes;          /* complete passes, all clients */
 	uint64_t late_ops, late_sum_ns, late_max_ns;
 	struct hist *hist;        /* OP_COUNT merged histograms */
+	struct run_client *clients; /* nclients_kept: each client's own figures */
+	unsigned nclients_kept;
+	struct run_series series; /* the per-second figures, from the start */
+	struct hist lag;          /* how late ops with a due time started (merged) */
 	uint64_t *client_bytes;   /* nclients: bytes each moved in the window */
 	struct run_error *errs;   /* distinct errors, most frequent first */
 	size_t nerrs;

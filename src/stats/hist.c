@@ -147,3 +147,40 @@ void hist_merge_rec(struct hist *dst, const struct hist_rec *src)
 		if (src->spill_idx[i] < HIST_BUCKETS)
 			dst->bucket[src->spill_idx[i]] += (uint64_t)src->spill_n[i] << 32;
 }
+
+uint64_t hist_coarse_percentile(const uint64_t *b, double p, uint64_t max_ns)
+{
+	uint64_t n = 0;
+	for (unsigned i = 0; i < HIST_COARSE_BUCKETS; i++)
+		n += b[i];
+	if (!n)
+		return 0;
+	double want = p / 100.0 * (double)n;
+	uint64_t rank = (uint64_t)want, seen = 0;
+	if ((double)rank < want)
+		rank++;
+	if (rank < 1)
+		rank = 1;
+	for (unsigned i = 0; i < HIST_COARSE_BUCKETS; i++) {
+		seen += b[i];
+		if (seen < rank)
+			continue;
+		uint64_t lo, hi, x;
+		hist_bucket_range(i << HIST_COARSE_SHIFT, &lo, &x);
+		hist_bucket_range(((i + 1) << HIST_COARSE_SHIFT) - 1, &x, &hi);
+		uint64_t v = lo + (hi - lo) / 2;
+		return max_ns && v > max_ns ? max_ns : v;
+	}
+	return max_ns;
+}
+
+unsigned hist_sparse(const struct hist *h, uint32_t *idx, uint64_t *cnt)
+{
+	unsigned n = 0;
+	for (unsigned i = 0; i < HIST_BUCKETS; i++)
+		if (h->bucket[i]) {
+			idx[n] = i;
+			cnt[n++] = h->bucket[i];
+		}
+	return n;
+}

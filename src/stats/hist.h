@@ -78,4 +78,28 @@ uint64_t hist_percentile(const struct hist *h, double p);
 /* Mean in ns (0 if empty). */
 double hist_mean(const struct hist *h);
 
+/* The coarse scheme, for the per-second figures (one small histogram a
+ * second per client): every 4 neighbouring buckets of the scheme above as
+ * one, so 16 buckets per power of two (4 ns wide below 128 ns); a bucket's
+ * width is at most 1/16 of its lower bound, its midpoint within 3.2% of
+ * any value in it. */
+#define HIST_COARSE_SHIFT 2
+#define HIST_COARSE_BUCKETS (HIST_BUCKETS >> HIST_COARSE_SHIFT)
+
+/* Coarse bucket index (0 .. HIST_COARSE_BUCKETS-1) of a value in ns. */
+static inline unsigned hist_coarse_of(uint64_t ns)
+{
+	return hist_bucket_of(ns) >> HIST_COARSE_SHIFT;
+}
+
+/* The p-th percentile (0 < p <= 100), ns, of n coarse counts b[] (the
+ * values' count is their sum): the midpoint of the bucket that holds the
+ * rank, clamped to max_ns (the largest value, when known; 0: not
+ * clamped).  Returns 0 when every count is 0. */
+uint64_t hist_coarse_percentile(const uint64_t *b, double p, uint64_t max_ns);
+
+/* Sparse form: the non-empty buckets of h in index order, written to
+ * idx[] and cnt[] (room for HIST_BUCKETS each).  Returns how many. */
+unsigned hist_sparse(const struct hist *h, uint32_t *idx, uint64_t *cnt);
+
 #endif

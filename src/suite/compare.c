@@ -32,6 +32,8 @@
 #include "suite/cmpforms.h"
 #include "suite/escape.h"
 #include "suite/plot.h"
+#include "suite/cmplat.h"
+#include "suite/plotlat.h"
 #include "sys/steal.h"
 
 #include <errno.h>
@@ -329,6 +331,7 @@ void cmp_sort(struct cmp *c, enum cmp_order order)
 struct cmp_opts {
 	char *conf_arg, *sort_arg, *style_arg, *plot, *test_arg, *by;
 	int do_export, json;
+	int latency;              /* --latency: the latency rows (cmplat.h) */
 	int lkml;                 /* --style lkml */
 	int runs;                 /* --style runs */
 	enum cmp_order sort;
@@ -361,6 +364,9 @@ static int parse_options(struct cmp_opts *o, const char *cmd, int argc, const ch
 		  "first (mem: --mem-limit's values)", "DIM" },
 		{ "json", 0, POPT_ARG_NONE, &o->json, 0,
 		  "print the comparison as JSON (rows, changes, intervals, verdicts)", NULL },
+		{ "latency", 0, POPT_ARG_NONE, &o->latency, 0,
+		  "also the latency rows of load runs: each op's merged p50, p90, p99, p99.9, "
+		  "max, their change and a verdict (U test on the runs' p99s)", NULL },
 		{ "export", 0, POPT_ARG_NONE, &o->do_export, 0,
 		  "print one results file in the Go benchmark format (benchstat reads it)", NULL },
 		POPT_AUTOHELP
@@ -429,6 +435,9 @@ static int check_options(struct cmp_opts *o, struct cmp *c)
 		return cli_usage_error(cmd, "--json prints the comparison alone: leave out %s",
 				       o->lkml ? "--style lkml" : o->runs ? "--style runs" :
 				       o->plot ? "--plot" : "--export");
+	if (o->latency && (o->json || o->do_export))
+		return cli_usage_error(cmd, "--latency adds rows to the table or lkml lines: "
+				       "leave out %s", o->json ? "--json" : "--export");
 	if (o->do_export && o->n != 1)
 		return cli_usage_error(cmd, "--export takes one results file");
 	if (o->by && o->n != 1)
@@ -509,6 +518,9 @@ static int report(struct cmp *c, const struct cmp_opts *o)
 		return KB_EXIT_FAIL;
 	}
 	cmp_sort(c, o->sort);
+	int status = o->latency ? cmplat_check(c) : 0;
+	if (status)
+		return status;
 	if (o->json)
 		cmp_print_json(stdout, c);
 	else if (o->lkml)
@@ -517,12 +529,16 @@ static int report(struct cmp *c, const struct cmp_opts *o)
 		cmp_print_table(stdout, c);
 	if (!o->json && !o->lkml)
 		cmp_print_byte_index(stdout, c);
+	if (o->latency && cmplat_print(stdout, c) < 0)
+		return KB_EXIT_FAIL;
 	if (!o->json) {
 		cmpmicro_lmbench(stdout, c->f, c->nf);     /* lmbench's tables of micro runs */
 		cmp_print_steal(stdout, c);
 	}
 	fflush(stdout);
 	int rc = o->plot ? plot_write(c, o->plot) : 0;
+	if (!rc && o->plot)
+		rc = plotlat_write(c, o->plot);
 	return rc ? rc : cmp_any_refused(c) ? CMP_EXIT_NOT_COMPARABLE : 0;
 }
 

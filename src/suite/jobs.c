@@ -93,6 +93,7 @@ json_t *jobs_params_json(const struct suite *s)
 	const struct { const char *key, *v; } strs[] = {
 		{ "server", s->server }, { "tcp_options", s->tcp_opts }, { "nfs", s->nfs },
 		{ "smb_share", s->smb_share }, { "target_rate", s->rate_arg },
+		{ "latency_from", s->latency_from },
 		{ "micro_copies", s->copies_arg },
 	};
 	for (size_t i = 0; i < sizeof(strs) / sizeof(strs[0]); i++)
@@ -178,6 +179,7 @@ static size_t load_through(const struct suite *s, const char **v, size_t n)
 {
 	const struct { const char *opt, *val; } withval[] = {
 		{ "--clients-per-process", s->per_proc_arg }, { "-R", s->rate_arg },
+		{ "--latency-from", s->latency_from },
 		{ "-B", s->backend ? s->backend : s->server ? "sockio" : NULL },
 		{ "--server", s->server }, { "-T", s->tcp_opts }, { "--nfs", s->nfs },
 		{ "--smb-share", s->smb_share }, { "--smb-user", s->smb_user },

@@ -61,6 +61,9 @@ int opts_parse(struct suite *s, int argc, const char **argv, poptContext *ctx)
 		  NULL },
 		{ "target-rate", 'R', POPT_ARG_STRING, &s->rate_arg, 0,
 		  "kbench load -R: each client's rate (MB/sec, MB = 10^6 bytes)", "MBPS" },
+		{ "latency-from", 0, POPT_ARG_STRING, &s->latency_from, 0,
+		  "kbench load --latency-from: start (closed loop) or due (open loop; needs -R "
+		  "or a timestamped loadfile)", "start|due" },
 		{ "backend", 'B', POPT_ARG_STRING, &s->backend, 0,
 		  "kbench load -B: fileio, sockio, nfs or smb (passed as given)", "NAME" },
 		{ "server", 0, POPT_ARG_STRING, &s->server, 0,
@@ -116,7 +119,8 @@ int opts_parse(struct suite *s, int argc, const char **argv, poptContext *ctx)
 		s->warmup || s->disk || s->micro || s->pause_arg || s->drop_caches || s->mem_arg ||
 		s->label || s->out || s->per_proc_arg || s->sync_open || s->sync_dirs ||
 		s->fsync_write || s->xattr || s->rate_arg || s->backend || s->server || s->tcp_opts ||
-		s->nfs || s->smb_share || s->smb_user || s->smb_user_file || s->micro_quick || s->copies_arg;
+		s->nfs || s->smb_share || s->smb_user || s->smb_user_file || s->micro_quick || s->copies_arg ||
+		s->latency_from;
 	if (s->resume && other)
 		return cli_usage_error(s->cmd, "--resume takes no other options but --format: "
 				       "the file holds the command line");
@@ -129,7 +133,7 @@ void opts_free(struct suite *s)
 			  &s->out, &s->format, &s->resume, &s->clients_arg, &s->runs_arg,
 			  &s->pause_arg, &s->mem_arg, &s->micro_arg, &s->per_proc_arg, &s->rate_arg,
 			  &s->backend, &s->server, &s->tcp_opts, &s->nfs, &s->smb_share,
-			  &s->smb_user, &s->smb_user_file, &s->copies_arg };
+			  &s->smb_user, &s->smb_user_file, &s->copies_arg, &s->latency_from };
 	for (size_t i = 0; i < sizeof(strs) / sizeof(strs[0]); i++) {
 		free(*strs[i]);
 		*strs[i] = NULL;
@@ -225,6 +229,8 @@ static int parse_numbers(struct suite *s)
 			return cli_usage_error(s->cmd, "-R %s: give a rate above 0 in MB/sec "
 					       "(MB = 10^6 bytes)", s->rate_arg);
 	}
+	if (s->latency_from && strcmp(s->latency_from, "start") && strcmp(s->latency_from, "due"))
+		return cli_usage_error(s->cmd, "--latency-from %s: give start or due", s->latency_from);
 	if (s->copies_arg && cli_parse_uint(s->copies_arg, 1, 1024, &v) < 0)
 		return cli_usage_error(s->cmd, "--copies %s: give a whole number from 1 to 1024",
 				       s->copies_arg);
@@ -396,6 +402,7 @@ static int check_kbench(struct suite *s)
 	 * network backends' come with those backends) */
 	const struct { const char *given, *want; } through[] = {
 		{ s->per_proc_arg, "--clients-per-process" }, { s->rate_arg, "--target-rate" },
+		{ s->latency_from, "--latency-from" },
 		{ s->sync_open ? "" : NULL, "--sync" }, { s->sync_dirs ? "" : NULL, "--sync-dirs" },
 		{ s->fsync_write ? "" : NULL, "--fsync" }, { s->xattr ? "" : NULL, "--xattr" },
 		{ s->server, "--server" }, { s->tcp_opts, "--tcp-options" }, { s->nfs, "--nfs" },

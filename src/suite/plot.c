@@ -509,7 +509,23 @@ void plot_script(FILE *f, const struct cmp *c, const char *file)
 			na ? " (a change against a mean of 0 is n/a)" : "");
 }
 
+void plot_quoted(FILE *f, const char *s)
+{
+	quoted(f, s);
+}
+
+const char *plot_file_title(const struct cmp *c, size_t k, char *buf, size_t n)
+{
+	return file_title(c, k, buf, n);
+}
+
 int plot_write(const struct cmp *c, const char *file)
+{
+	return plot_run(c, file, plot_script);
+}
+
+int plot_run(const struct cmp *c, const char *file,
+	     void (*script_of)(FILE *, const struct cmp *, const char *))
 {
 	char script[] = "/tmp/kbench-plot.XXXXXX", log[] = "/tmp/kbench-plot-log.XXXXXX";
 	char shown[300], why[300];
@@ -532,7 +548,7 @@ int plot_write(const struct cmp *c, const char *file)
 		unlink(log);
 		return 1;
 	}
-	plot_script(f, c, file);
+	script_of(f, c, file);
 	int werr = ferror(f);
 	werr |= fclose(f) != 0;
 	struct child_result r;

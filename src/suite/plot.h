@@ -26,4 +26,18 @@ void plot_script(FILE *f, const struct cmp *c, const char *file);
  * on stderr when gnuplot fails. */
 int plot_write(const struct cmp *c, const char *file);
 
+/* Write the script script_of gives for c and file into a temporary file
+ * and run gnuplot on it (what plot_write does with plot_script).  Returns
+ * 0, or 1 after one line on stderr when gnuplot fails. */
+int plot_run(const struct cmp *c, const char *file,
+	     void (*script_of)(FILE *, const struct cmp *, const char *));
+
+/* A string from a results file, escaped (escape.h), as a gnuplot
+ * single-quoted string, to f. */
+void plot_quoted(FILE *f, const char *s);
+
+/* The title of file k in a chart's key, "B: LABEL" (or "B: PATH" when
+ * the label is missing or shared), in buf (n bytes); returns buf. */
+const char *plot_file_title(const struct cmp *c, size_t k, char *buf, size_t n);
+
 #endif

@@ -49,6 +49,7 @@ struct suite {
 	char *mpi;                     /* --mpi "mpirun ...": the load children's prefix */
 	int drop_caches, micro;
 	/* passed through to kbench load (verbatim) and kbench micro */
+	char *latency_from;          /* kbench load --latency-from, as given */
 	char *per_proc_arg, *rate_arg, *backend, *server, *tcp_opts, *nfs, *smb_share, *smb_user;
 	char *smb_user_file;  /* --smb-user-file, passed through */
 	int sync_open, sync_dirs, fsync_write, xattr;

@@ -48,6 +48,12 @@ expect_eq "ops and bytes are the sums of the ranks'" \
     "$(jget "$WORK/r.json" 'd["results"]["ops_total"] == sum(r["ops"] for r in d["results"]["per_rank"]) > 0 and d["results"]["bytes"] == sum(r["bytes"] for r in d["results"]["per_rank"])')" True
 expect_eq "the merged op counts add up to the ranks' ops" \
     "$(jget "$WORK/r.json" 'sum(o["count"] for o in d["results"]["ops"]) == sum(r["ops"] for r in d["results"]["per_rank"])')" True
+expect_eq "the job's histograms hold every rank's ops, each op's its count" \
+    "$(jget "$WORK/r.json" '(lambda r: (sum(int(p.split(":")[1]) for h in r["histograms"].values() for p in h["buckets"].split()) == sum(x["ops"] for x in r["per_rank"]), all(r["histograms"][o["name"]]["count"] == o["count"] for o in r["ops"])))(d["results"])')" \
+    "(True, True)"
+expect_eq "the series: the job's seconds (no p99: the ranks send sums), no per-client list" \
+    "$(jget "$WORK/r.json" '(lambda r: ([p["warmup"] for p in r["series"]["points"]], all(p["lat_p99_ms"] is None and p["ops"] > 0 for p in r["series"]["points"]), r["clients"]))(d["results"])')" \
+    "([True, False, False], True, None)"
 expect_lines "one progress line for second 1, the job's (3 clients)" -eq 1 "$WORK/out" \
     '^ +3 +[0-9]+ +[0-9.]+ MB/sec +avg +([0-9.]+|-) +warmup +1 sec +latency [0-9.]+ ms$'
 expect_lines "one table row a rank" -eq 3 "$WORK/out" '^ [0-2] +[^ ]+ +1 +[0-9.]+ +[0-9]+ +0$'

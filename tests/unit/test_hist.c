@@ -1,4 +1,5 @@
-/* kbench - unit tests: the latency histogram and its percentiles
+/* kbench - unit tests: the latency histogram and its percentiles, the
+ * coarse scheme, the sparse JSON string form
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include "config.h"
@@ -13,6 +14,7 @@
 #include <cmocka.h>
 
 #include "stats/hist.h"
+#include "stats/histjson.h"
 
 static uint64_t rng = 88172645463325252ull;
 
@@ -224,6 +226,75 @@ static void test_recorder_spills_past_32_bits(void **state)
 	free(m);
 }
 
+/* the coarse scheme: 4 buckets as one, its percentile within 1/32 */
+static void test_coarse(void **state)
+{
+	(void)state;
+	uint64_t *b = calloc(HIST_COARSE_BUCKETS, sizeof(*b));
+	uint64_t *v = malloc(20000 * sizeof(*v));
+	for (unsigned i = 0; i < HIST_BUCKETS; i += 37) {
+		uint64_t lo, hi;
+		hist_bucket_range(i, &lo, &hi);
+		assert_int_equal(hist_coarse_of(lo), i >> 2);
+		assert_int_equal(hist_coarse_of(hi), i >> 2);
+	}
+	assert_int_equal(hist_coarse_percentile(b, 99, 0), 0);
+	for (size_t i = 0; i < 20000; i++) {
+		v[i] = 1000 + xorshift() % 10000000;
+		b[hist_coarse_of(v[i])]++;
+	}
+	qsort(v, 20000, sizeof(*v), cmp_u64);
+	for (double p = 10; p < 100; p += 22.3) {
+		double want = (double)exact(v, 20000, p), got = (double)hist_coarse_percentile(b, p, 0);
+		assert_true(fabs(got - want) <= want / 32 + 1);
+	}
+	/* clamped to the largest value */
+	assert_int_equal(hist_coarse_percentile(b, 100, v[19999] - 1), v[19999] - 1);
+	free(b);
+	free(v);
+}
+
+/* written as a string and read back: the same buckets; bad strings refused */
+static void test_json_round_trip(void **state)
+{
+	(void)state;
+	struct hist *h = malloc(sizeof(*h)), *r = malloc(sizeof(*r));
+	hist_init(h);
+	hist_init(r);
+	for (int i = 0; i < 30000; i++)
+		hist_add(h, xorshift() % 50000000);
+	hist_add(h, 0);
+	hist_add(h, UINT64_C(1) << 45);
+	json_t *s = histjson_of(h);
+	assert_non_null(s);
+	assert_int_equal(histjson_read(s, r), 0);
+	assert_int_equal(r->count, h->count);
+	assert_memory_equal(r->bucket, h->bucket, sizeof(h->bucket));
+	assert_int_equal(r->min_ns, 0);
+	/* read twice, the counts add up: runs merge */
+	assert_int_equal(histjson_read(s, r), 0);
+	assert_int_equal(r->count, 2 * h->count);
+	json_decref(s);
+	const char *bad[] = { "100:1 7:2", "7:2 7:1", "129:1", "5:0", "5:-1", "5:1  6:1",
+			      " 5:1", "5:1 ", "5", "5:", ":5", "a:1", "5:1x", "99999999999999999999:1",
+			      "5:4611686018427387905", "5:4611686018427387904 6:1" };
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		json_t *j = json_string(bad[i]);
+		hist_init(r);
+		assert_int_equal(histjson_read(j, r), -1);
+		assert_int_equal(r->count, 0);   /* untouched */
+		json_decref(j);
+	}
+	json_t *num = json_integer(5), *empty = json_string("");
+	assert_int_equal(histjson_read(num, r), -1);
+	assert_int_equal(histjson_read(empty, r), 0);
+	assert_int_equal(r->count, 0);
+	json_decref(num);
+	json_decref(empty);
+	free(h);
+	free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -235,6 +306,8 @@ int main(void)
 		cmocka_unit_test(test_empty_and_huge),
 		cmocka_unit_test(test_recorder_merges_exactly),
 		cmocka_unit_test(test_recorder_spills_past_32_bits),
+		cmocka_unit_test(test_coarse),
+		cmocka_unit_test(test_json_round_trip),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -539,6 +539,7 @@ static void child_command_lines(void **state)
 	s->timelimit = "3";
 	s->per_proc_arg = "4";
 	s->rate_arg = "2.5";
+	s->latency_from = "due";
 	s->sync_open = s->fsync_write = 1;
 	s->server = "10.0.0.1:7003";
 	s->tcp_opts = "TCP_NODELAY SO_SNDBUF=65536";
@@ -562,7 +563,7 @@ static void child_command_lines(void **state)
 			 a.argv[i]);
 	char want[8192];
 	snprintf(want, sizeof(want), "load|-q|-t|3|--mem-limit|64M|-s|-F|--clients-per-process|4|"
-		 "-R|2.5|-B|sockio|--server|10.0.0.1:7003|-T|TCP_NODELAY SO_SNDBUF=65536|"
+		 "-R|2.5|--latency-from|due|-B|sockio|--server|10.0.0.1:7003|-T|TCP_NODELAY SO_SNDBUF=65536|"
 		 "--json|%s|8", s->child_json);
 	assert_string_equal(line, want);
 	/* -B as given, and the nfs and smb options */
