@@ -8,6 +8,7 @@
 #include "config.h"
 #include "commands.h"
 #include "cli.h"
+#include "compat/compat.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -52,6 +53,9 @@ static int run(const struct kb_command *c, int argc, const char **argv)
 int main(int argc, char **argv)
 {
 	const char **av = (const char **)argv;
+	compat_fn personality = compat_find(argv[0]);
+	if (personality)  /* started as dbench, tbench, tbench_srv or hdparm */
+		return personality(argc, argv);
 	if (argc < 2) {
 		list_commands(stdout);
 		return 0;

@@ -96,6 +96,8 @@ struct run_config {
 	int mpi;                         /* one rank of a job under MPI (load/mpi.h) */
 	int stonewall;                   /* --mpi: every rank ends when the first does */
 	unsigned clients_total;          /* --mpi: clients of every rank */
+	int form;                        /* enum load_form: whose lines are printed */
+	int pass_times;                  /* a line per client per pass (compat.h) */
 };
 
 /* What a run measured, merged over all clients. */
