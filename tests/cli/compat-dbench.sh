@@ -130,5 +130,26 @@ expect_bad "NPROCS 0" '^dbench: NPROCS must be a whole number' "$B/dbench" 0
 expect_bad "--fake-io" '^dbench: --fake-io would time no I/O' "$B/dbench" --fake-io 1
 expect_bad "-B nfs --protocol udp" '^dbench: --protocol udp' "$B/dbench" -B nfs --protocol udp 1
 expect_bad "-B iscsi" '^dbench: -B iscsi' "$B/dbench" -B iscsi 1
+# dbench 5's backends and their target options, as kbench load's: the
+# target each names (unreachable here: nothing starts)
+if "$KBENCH" load -B nfs --check "$SMALL" >/dev/null 2>&1; then
+    expect_bad "-B nfs --server --export: nfs://SERVER/EXPORT" \
+        '^dbench: --nfs nfs://nohost\.invalid/x: cannot mount' \
+        "$B/dbench" -B nfs --server nohost.invalid --export /x -t 1 1
+else
+    skip "this kbench was built without libnfs: no -B nfs"
+fi
+if "$KBENCH" load -B smb --check "$SMALL" >/dev/null 2>&1; then
+    expect_bad "-B smb --smb-share --smb-user: the share, the user, no password" \
+        '^dbench: -B smb: //nohost\.invalid/s as u: ' \
+        "$B/dbench" -B smb --smb-share //nohost.invalid/s --smb-user 'u%secret' -t 1 1
+    expect_no_grep "-B smb: the password is not shown" "$WORK/err" secret
+else
+    skip "this kbench was built without libsmbclient: no -B smb"
+fi
+expect_bad "-B sockio SERVER" "^dbench: --server nohost\\.invalid: cannot resolve" \
+    "$B/dbench" -B sockio -t 1 1 nohost.invalid
+expect_bad "tbench N SERVER is -B sockio" "^tbench: --server nohost\\.invalid: cannot resolve" \
+    "$B/tbench" -t 1 1 nohost.invalid
 expect_bad "-t 1.5 (dbench's -t is whole seconds)" '^dbench: -t must be a whole number' "$B/dbench" -t 1.5 1
 finish
