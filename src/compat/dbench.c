@@ -153,7 +153,7 @@ static void push_flags(struct dbench_args *d, struct argvec *a)
 		av_push(a, "-c");
 		av_push(a, DBENCH_CLIENT_TXT);
 	}
-	if (d->target_rate > 0)
+	if (d->target_rate != 0)  /* kbench load refuses a negative one */
 		av_pushf(a, "--target-rate=%.17g", d->target_rate);
 	if (d->json) {
 		av_push(a, "--json");

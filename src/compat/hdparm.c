@@ -1,13 +1,14 @@
 /* kbench - the hdparm personality: timed reads through kbench disk, and hdparm DEV's settings
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * usage: hdparm [-t] [-T] [--direct] [--offset GiB] DEVICE...
+ * usage: hdparm [-t] [-T] [--direct] [--offset GiB] [--json FILE] DEVICE...
  *        hdparm DEVICE...
  *
  * -t, -T (also -tT, -Tt), --direct and --offset N (whole GiB, -t only)
  * become kbench disk's options with --output-form hdparm: hdparm's
  * "DEV:" heading and its " Timing ... = X MB/sec" lines, MB = 2^20 bytes,
- * always MB/sec.  With no option, the settings block hdparm prints for a
+ * always MB/sec; --json FILE is kbench disk's document, which says how
+ * each figure was measured.  With no option, the settings block hdparm prints for a
  * device (the "get" half of hdparm -acdgkmur): each setting the device
  * answers through hdparm's ioctls, in hdparm's words and order; what it
  * does not answer is left out, as hdparm does for a device that is not
@@ -129,7 +130,7 @@ static int read_flags(const char *arg, int *t, int *T)
 
 int compat_hdparm(int argc, char **argv)
 {
-	const char *tool = "hdparm", *offset = NULL;
+	const char *tool = "hdparm", *offset = NULL, *json = NULL;
 	int t = 0, T = 0, direct = 0, ndev = 0;
 	struct argvec a = { 0 };
 	av_push(&a, tool);
@@ -144,8 +145,15 @@ int compat_hdparm(int argc, char **argv)
 				return cli_usage_error(tool, "--offset needs a whole number of GiB");
 			}
 			offset = argv[i];
+		} else if (!strcmp(s, "--json")) {
+			if (++i >= argc) {
+				av_free(&a);
+				return cli_usage_error(tool, "--json needs a FILE");
+			}
+			json = argv[i];
 		} else if (!strcmp(s, "-h") || !strcmp(s, "--help")) {
-			printf("usage: hdparm [-t] [-T] [--direct] [--offset GiB] DEVICE...\n"
+			printf("usage: hdparm [-t] [-T] [--direct] [--offset GiB] [--json FILE] "
+			       "DEVICE...\n"
 			       "       hdparm DEVICE...   (its settings)\n"
 			       "kbench's hdparm: timed reads (kbench disk) and settings; it never "
 			       "sets anything\n");
@@ -168,8 +176,8 @@ int compat_hdparm(int argc, char **argv)
 	}
 	int status = KB_EXIT_OK;
 	if (!t && !T) {
-		if (direct || offset)
-			status = cli_usage_error(tool, "--direct and --offset go with -t or -T");
+		if (direct || offset || json)
+			status = cli_usage_error(tool, "--direct, --offset and --json go with -t or -T");
 		for (int i = 1; !status && i < argc; i++)
 			if (argv[i][0] != '-')
 				status = settings(tool, argv[i]);
@@ -184,9 +192,13 @@ int compat_hdparm(int argc, char **argv)
 		av_push(&a, "--direct");
 	if (offset)
 		av_pushf(&a, "--offset=%sG", offset);
+	if (json) {
+		av_push(&a, "--json");
+		av_push(&a, json);
+	}
 	av_push(&a, "--output-form=hdparm");
 	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--offset"))
+		if (!strcmp(argv[i], "--offset") || !strcmp(argv[i], "--json"))
 			i++;
 		else if (argv[i][0] != '-')
 			av_push(&a, argv[i]);

@@ -58,6 +58,13 @@ for args in "-t" "-T" "-tT" "-t --direct" "-T --direct" "-t --offset 0"; do
 done
 if [ -z "$HAVE_DEB" ]; then skip "Debian's hdparm is not installed: no side-by-side run"; fi
 
+# ---- --json: kbench disk's document beside hdparm's lines ----
+expect_rc "hdparm -t --json: status 0" 0 "$B/hdparm" -t --json "$WORK/h.json" "$L"
+expect_eq "hdparm -t --json: the device's size in the document" \
+    "$(jget "$WORK/h.json" 'd["results"][0]["size_bytes"]')" $((32 * 1048576))
+expect_eq "hdparm -t --json: the figure printed is the document's" "$(pts_hdparm "$WORK/out")" \
+    "$(jget "$WORK/h.json" '"%.2f" % d["results"][0]["buffered"]["runs"][0]["MB_per_s"]')"
+
 # ---- hdparm DEV: the settings block, as hdparm prints it ----
 run "$B/hdparm" "$L"
 K_RC=$RC
