@@ -6,6 +6,9 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/compat-lib.sh"
+# -B smb's libsmbclient keeps talloc memory to the end (as load-smb.sh)
+LSAN_OPTIONS="${LSAN_OPTIONS:-}${LSAN_OPTIONS:+:}suppressions=$KBENCH_TOP_SRCDIR/tests/cli/lsan-libsmbclient.supp:print_suppressions=0"
+export LSAN_OPTIONS
 
 SMALL=$DATA/small.txt
 DEB_LF=/usr/share/dbench/client.txt
