@@ -6,9 +6,12 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/compat-lib.sh"
-# -B smb's libsmbclient keeps talloc memory to the end (as load-smb.sh)
+# -B smb's libsmbclient keeps talloc memory to the end, and its dynamic
+# TLS needs the sanitizer's __tls_get_addr interceptor off (as load-smb.sh)
 LSAN_OPTIONS="${LSAN_OPTIONS:-}${LSAN_OPTIONS:+:}suppressions=$KBENCH_TOP_SRCDIR/tests/cli/lsan-libsmbclient.supp:print_suppressions=0"
 export LSAN_OPTIONS
+ASAN_OPTIONS="${ASAN_OPTIONS:-}${ASAN_OPTIONS:+:}intercept_tls_get_addr=0"
+export ASAN_OPTIONS
 
 SMALL=$DATA/small.txt
 DEB_LF=/usr/share/dbench/client.txt

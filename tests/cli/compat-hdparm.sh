@@ -93,6 +93,17 @@ run "$B/hdparm" -t "$WORK/nothere"
 expect_true "no such device: status non-zero ($RC)" test "$RC" -ne 0
 expect_eq "no such device: nothing for PTS's parser" "$(pts_hdparm "$WORK/out")" ""
 
+# stopped before the buffered reads end (hdparm's real pauses: 1 s
+# before -T, 2 s of reads, 3 s before -t; the signal comes at the heading)
+KBENCH_TEST_PAUSE_SCALE=1 "$B/hdparm" -tT "$L" >"$WORK/out" 2>"$WORK/err" &
+P=$!
+wait_until 120 grep -q "^$L:" "$WORK/out"
+kill -TERM "$P"
+wait "$P"
+RC=$?
+expect_status "SIGTERM: status 143" 143
+expect_eq "SIGTERM: nothing for PTS's parser" "$(pts_hdparm "$WORK/out")" ""
+
 # ---- bad input: one line, status 2, nothing set ----
 SUM=$(cksum <"$IMG")
 expect_bad "-W1 (a setting)" '^hdparm: -W1: kbench.s hdparm times reads' "$B/hdparm" -W1 "$L"
