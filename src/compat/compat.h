@@ -72,7 +72,7 @@ void compat_dbench_progress(FILE *f, enum load_form form, int phase, unsigned cl
 
 /* The line a client prints at the end of each pass (mmtests'
  * --show-execute-time: "%4d completed in %u ms at time %u ms"; the
- * dbench-machine form: "@E@id@ms@"), written with one write(2) to fd so
+ * dbench-machine form: "@E@id@ms"), written with one write(2) to fd so
  * that lines of concurrent clients never mix.  pass_ns: the pass's
  * duration; at_ns: the time since the clients started. */
 void compat_dbench_pass_line(int fd, enum load_form form, unsigned client, uint64_t pass_ns,

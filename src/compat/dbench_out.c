@@ -34,9 +34,9 @@ void compat_dbench_progress(FILE *f, enum load_form form, int phase, unsigned cl
 		mbps = 0;
 	if (form == LOAD_FORM_DBENCH_MACHINE) {
 		if (phase == 2)
-			fprintf(f, "@C@%u@%llu@\n", clients, (unsigned long long)sec);
+			fprintf(f, "@C@%u@%llu\n", clients, (unsigned long long)sec);
 		else
-			fprintf(f, "%s%u@%llu@%.2f@%llu@%.3f@\n", tags[phase], clients,
+			fprintf(f, "%s%u@%llu@%.2f@%llu@%.3f\n", tags[phase], clients,
 				(unsigned long long)lines, mbps, (unsigned long long)sec, lat_ms);
 	} else if (phase == 2) {
 		fprintf(f, "%4u  cleanup %3llu sec\n", clients, (unsigned long long)sec);
@@ -55,7 +55,7 @@ void compat_dbench_pass_line(int fd, enum load_form form, unsigned client, uint6
 	unsigned long long pass_ms = pass_ns / 1000000ull, at_ms = at_ns / 1000000ull;
 	int n;
 	if (form == LOAD_FORM_DBENCH_MACHINE)
-		n = snprintf(line, sizeof(line), "@E@%u@%llu@\n", client, pass_ms);
+		n = snprintf(line, sizeof(line), "@E@%u@%llu\n", client, pass_ms);
 	else
 		n = snprintf(line, sizeof(line), "%4u completed in %llu ms at time %llu ms\n",
 			     client, pass_ms, at_ms);

@@ -102,8 +102,14 @@ expect_eq "--run-once: one completed-in line per client" \
     "$(awk '/completed in/ { print $1 }' "$WORK/out" | sort | tr '\n' ' ')" "0 1 "
 run "$B/dbench" --run-once --machine-readable -D "$M" --loadfile "$SMALL" 3
 expect_status "--machine-readable: status 0" 0
-expect_lines "--machine-readable: an @E@ record per client pass" -eq 3 "$WORK/out" '^@E@[0-2]@[0-9]+@$'
+expect_lines "--machine-readable: an @E@ record per client pass" -eq 3 "$WORK/out" '^@E@[0-2]@[0-9]+$'
 expect_no_grep "--machine-readable: no completed-in line" "$WORK/out" 'completed in'
+run "$B/dbench" -t 2 --machine-readable -D "$M" --loadfile "$SMALL" 1
+expect_status "--machine-readable -t 2: status 0" 0
+awk -F@ '$2 == "R" { print $3, $6, NF }' "$WORK/out" >"$WORK/mr"
+expect_eq "--machine-readable: @R@clients@lines@MB/sec@second@latency records, seconds 1, 2..." \
+    "$(awk '{ print $1, $3 }' "$WORK/mr" | sort -u)/$(consecutive "$WORK/mr" && echo 1..)" "1 7/1.."
+expect_no_grep "--machine-readable: no human line a second" "$WORK/out" 'MB/sec  execute'
 
 # ---- --json under the personality: how the lines were measured ----
 in_dir js "$B/dbench" -t 2 --json "$WORK/d.json" 1 -c "$SMALL"
@@ -157,5 +163,7 @@ expect_bad "-B sockio SERVER" "^dbench: --server nohost\\.invalid: cannot resolv
     "$B/dbench" -B sockio -t 1 1 nohost.invalid
 expect_bad "tbench N SERVER is -B sockio" "^tbench: --server nohost\\.invalid: cannot resolve" \
     "$B/tbench" -t 1 1 nohost.invalid
+expect_bad "kbench load --output-form xml" "^kbench load: unknown --output-form 'xml'" \
+    "$KBENCH" load --output-form xml 1
 expect_bad "-t 1.5 (dbench's -t is whole seconds)" '^dbench: -t must be a whole number' "$B/dbench" -t 1.5 1
 finish
