@@ -8,6 +8,7 @@
 #include "config.h"
 #include "commands.h"
 #include "cli.h"
+#include "compat/compat.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -56,6 +57,9 @@ int main(int argc, char **argv)
 	/* the stop signals' actions as kbench got them, before any library
 	 * can change one (cli.h) */
 	cli_note_start_signals();
+	compat_fn personality = compat_find(argv[0]);
+	if (personality)  /* started as dbench, tbench, tbench_srv or hdparm */
+		return personality(argc, argv);
 	if (argc < 2) {
 		list_commands(stdout);
 		return 0;

@@ -31,6 +31,7 @@
 #include "result/result.h"
 #include "result/sysinfo.h"
 #include "disk/devinfo.h"
+#include "compat/compat.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -49,6 +50,8 @@ struct disk_cmd {
 	/* the options as given: popt's copies, freed by disk_cmd_free() */
 	int do_cached, do_buffered, direct, info;
 	char *runs_arg, *offset_arg, *json;
+	char *form_arg;           /* --output-form (compat/compat.h) */
+	int hdparm_form;          /* 1: hdparm's lines alone, no kbench header */
 	/* what they mean */
 	struct disk_params p;
 	FILE *out;                /* the hdparm-form text */
@@ -207,7 +210,11 @@ static int time_device(const struct disk_cmd *c, struct disk_result *r)
 				break;
 			}
 			tr->nruns++;
-			disk_print_run(c->out, k, c->p.direct, run);
+			if (c->hdparm_form && c->offset_arg && k == DISK_BUFFERED)
+				compat_hdparm_offset_line(c->out, c->p.direct, c->p.offset,
+							  run->tm.bytes, run->tm.seconds);
+			else
+				disk_print_run(c->out, k, c->p.direct, run);
 			fflush(c->out);
 		}
 		if (c->p.runs > 1)
@@ -415,8 +422,9 @@ static int prepare_run(struct disk_cmd *c)
 static int time_all(struct disk_cmd *c)
 {
 	int status = KB_EXIT_OK;
-	fprintf(c->out, "kbench %s disk: MB = 2^20 bytes, reads of 2 MiB%s\n", PACKAGE_VERSION,
-		c->direct ? ", O_DIRECT" : "");
+	if (!c->hdparm_form)
+		fprintf(c->out, "kbench %s disk: MB = 2^20 bytes, reads of 2 MiB%s\n",
+			PACKAGE_VERSION, c->direct ? ", O_DIRECT" : "");
 	for (size_t d = 0; d < c->ndev; d++)
 		if (time_device(c, &c->res[d]) != KB_EXIT_OK)
 			status = KB_EXIT_FAIL;
@@ -486,6 +494,7 @@ static void disk_cmd_free(struct disk_cmd *c)
 	free(c->runs_arg);
 	free(c->offset_arg);
 	free(c->json);
+	free(c->form_arg);
 }
 
 int cmd_disk(int argc, const char **argv)
@@ -515,6 +524,9 @@ int cmd_disk(int argc, const char **argv)
 		  "print the device's settings (sysfs: model, size, read-ahead, scheduler, "
 		  "rotational, queue depth, write cache; for a file, its filesystem's device) and "
 		  "time nothing", NULL },
+		{ "output-form", 0, POPT_ARG_STRING, &c.form_arg, 0,
+		  "the lines printed: kbench (default), hdparm (hdparm's alone, no header line)",
+		  "FORM" },
 		POPT_AUTOHELP
 		POPT_TABLEEND
 	};
@@ -526,6 +538,10 @@ int cmd_disk(int argc, const char **argv)
 	poptContext ctx = poptGetContext(c.cmd, argc, argv, options, 0);
 	poptSetOtherOptionHelp(ctx, "[-T] [-t] [OPTIONS] DEVICE|FILE...");
 	int status = cli_popt_done(ctx, c.cmd, cli_popt_next(ctx, options));
+	if (status == KB_EXIT_OK && c.form_arg &&
+	    (c.hdparm_form = compat_disk_form_parse(c.form_arg)) < 0)
+		status = cli_usage_error(c.cmd, "unknown --output-form '%s' (kbench, hdparm)",
+					 c.form_arg);
 	if (status == KB_EXIT_OK)
 		status = disk_main(&c, ctx);
 	disk_cmd_free(&c);

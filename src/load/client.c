@@ -9,6 +9,7 @@
  */
 #include "config.h"
 #include "cli.h"
+#include "compat/compat.h"
 #include "load/client.h"
 #include "load/run.h"
 #include "sys/fsutil.h"
@@ -212,6 +213,11 @@ static int next_pass(struct client *c, const struct run_config *cfg, struct pclo
 	cfg->backend->close_all(&c->ctx);
 	k->fresh = 0;
 	c->st->passes++;
+	if (cfg->pass_times) {  /* mmtests' --show-execute-time (compat.h) */
+		uint64_t now = clock_read(k);
+		compat_dbench_pass_line(fileno(cfg->out), (enum load_form)cfg->form, c->id,
+					now - c->pass_t0, now - c->start_ns);
+	}
 	if (cfg->run_once) {
 		c->done = 1;
 		return 0;

@@ -278,6 +278,8 @@ static struct run_config run_config_of(const struct load_opts *o, struct load_st
 		.clients_total = !o->mpi ? (unsigned)o->nclients : o->clients_total ?
 			(unsigned)strtoull(o->clients_total, NULL, 10) :
 			(unsigned)o->nclients * (unsigned)kbmpi_size(),
+		.form = (int)o->form,
+		.pass_times = o->pass_times,
 	};
 }
 
@@ -285,6 +287,11 @@ static struct run_config run_config_of(const struct load_opts *o, struct load_st
 static void print_banner(const struct run_config *cfg, const struct load_state *st)
 {
 	FILE *out = cfg->out;
+	if (cfg->form) {  /* dbench's opening lines */
+		compat_dbench_banner(out, cfg->run_once && !cfg->timelimit_s ? 0 :
+				     cfg->timelimit_s, cfg->warmup_s, st->loadfile);
+		return;
+	}
 	if (cfg->backend->flags & BACKEND_LOCAL)
 		fprintf(out, "kbench %s load: %u clients, loadfile %s (%zu ops a pass), directory %s\n",
 			PACKAGE_VERSION, cfg->nclients, st->loadfile, st->prog.nops,

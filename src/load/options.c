@@ -136,6 +136,12 @@ int load_opts_parse(struct load_opts *o, int argc, const char **argv, poptContex
 		  "N" },
 		{ "stonewall", 0, POPT_ARG_NONE, &o->stonewall, 0,
 		  "--mpi: every rank's measurement ends when the first rank's does", NULL },
+		{ "output-form", 0, POPT_ARG_STRING, &o->output_form, 0,
+		  "the lines printed: kbench (default), dbench (dbench 4's lines, for harnesses "
+		  "that parse them), dbench-machine (mmtests' @ records)", "FORM" },
+		{ "pass-times", 0, POPT_ARG_NONE, &o->pass_times, 0,
+		  "a line per client at the end of each pass: its length and when (mmtests' "
+		  "dbench --show-execute-time)", NULL },
 		{ "format", 0, POPT_ARG_STRING, &o->format, 0,
 		  "loadfile format: auto (default), dbench4, dbench2, dbench1", "FORMAT" },
 		{ "check", 0, POPT_ARG_NONE, &o->check, 0,
@@ -153,6 +159,9 @@ int load_opts_parse(struct load_opts *o, int argc, const char **argv, poptContex
 	if (o->format && lf_format_parse(o->format, &o->lf_format) < 0)
 		return cli_usage_error(o->cmd, "unknown --format '%s' (auto, dbench4, dbench2, dbench1)",
 				       o->format);
+	if (o->output_form && compat_load_form_parse(o->output_form, &o->form) < 0)
+		return cli_usage_error(o->cmd, "unknown --output-form '%s' (kbench, dbench, "
+				       "dbench-machine)", o->output_form);
 	status = check_backend(o);
 	if (o->smb_user)
 		cli_hide_password(argc, argv, "--smb-user");
@@ -477,7 +486,7 @@ void load_opts_free(struct load_opts *o)
 	char **strs[] = { &o->loadfile, &o->directory, &o->timelimit, &o->warmup, &o->json,
 			  &o->format, &o->mem_limit, &o->backend_name, &o->server, &o->tcp_options,
 			  &o->nfs_url, &o->smb_share, &o->smb_user, &o->smb_user_file,
-			  &o->clients_total, &o->latency_from };
+			  &o->clients_total, &o->latency_from, &o->output_form };
 	for (size_t i = 0; i < sizeof(strs) / sizeof(strs[0]); i++) {
 		free(*strs[i]);
 		*strs[i] = NULL;

@@ -14,6 +14,7 @@
 #include <popt.h>
 #include "load/backend.h"
 #include "load/program.h"
+#include "compat/compat.h"
 
 struct load_opts {
 	const char *cmd;             /* "kbench load", for messages */
@@ -28,6 +29,9 @@ struct load_opts {
 	int skip_cleanup, per_client, quiet, per_proc, drop_caches, check;
 	int mpi, stonewall;          /* --mpi, --stonewall (load/mpi.h) */
 	char *clients_total;         /* --clients-total N (with --mpi) */
+	char *output_form;           /* --output-form WORD (compat/compat.h) */
+	int pass_times;              /* --pass-times: a line per client per pass */
+	enum load_form form;         /* parsed --output-form */
 	double target_rate;          /* MB/s per client (MB = 10^6 bytes), 0: none */
 	char *latency_from;          /* --latency-from start|due */
 	int latency_from_due;        /* parsed by load_opts_check: 1 for due */

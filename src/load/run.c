@@ -8,6 +8,7 @@
  */
 #include "config.h"
 #include "load/latency.h"
+#include "compat/compat.h"
 #include "load/procs.h"
 #include "load/run.h"
 #include "load/signals.h"
@@ -178,6 +179,21 @@ static void live_local(const struct run_config *cfg, const struct run_shared *sh
 	l->clients = cfg->nclients;
 }
 
+/* --output-form dbench: dbench's line, its seconds counted from the
+ * start of the phase (warm-up, or the measured window) as dbench does. */
+static void compat_progress(const struct run_config *cfg, const struct run_shared *sh,
+			    const struct live *l, uint64_t tick, double avg)
+{
+	int phase = tick > sh->end_ns ? 2 : tick > sh->warm_end_ns ? 1 : 0;
+	uint64_t from = phase ? sh->warm_end_ns : sh->t0_ns;
+	uint64_t sec = tick > from ? (tick - from + 500000000ull) / 1000000000ull : 0;
+	unsigned clients = l->clients, done = sh->finished * cfg->per_proc;
+	if (phase == 2 && !cfg->mpi)
+		clients = done < clients ? clients - done : 0;
+	compat_dbench_progress(cfg->out, (enum load_form)cfg->form, phase, clients,
+			       l->clients ? l->ops / l->clients : 0, avg, sec, (double)l->lat / 1e6);
+}
+
 /* The line for second sec (it ended at the tick now): the bytes of the ops
  * that completed in it, from the clients' rings, however late this is
  * printed; the average since warm-up from the live totals over the real
@@ -212,6 +228,10 @@ static void progress(const struct run_config *cfg, const struct run_shared *sh,
 		*warm_t = now;
 		double t = (double)(now - sh->t0_ns) / 1e9;
 		avg = t > 0 ? (double)bytes / 1e6 / t : NAN;
+	}
+	if (cfg->form) {
+		compat_progress(cfg, sh, l, tick, avg);
+		return;
 	}
 	if (isnan(avg))
 		fprintf(cfg->out, "%4u  %10llu  %s MB/sec  avg       -   %-7s %4llu sec  latency %.3f ms\n",

@@ -5,7 +5,7 @@
  *                       [--test utest|welch] [--style table|lkml|runs] [--json]
  *                       [--plot FILE.svg|FILE.png] A.json B.json [C.json ...]
  *        kbench compare --by mem [OPTIONS] FILE.json
- *        kbench compare --export FILE.json
+ *        kbench compare --export [go|lkp|mmtests] FILE.json
  *
  * A is the baseline.  For every test of A that another file has too (same
  * name, same unit; " mem=none" is no limit): each file's N, median, mean
@@ -19,7 +19,8 @@
  * interval; "too few runs" with fewer than 3 figures on a side).  Tests
  * not matched are listed apart; no test in common is exit status 1.
  * --by mem splits one file into one per memory limit, compared as files.
- * --export prints one file in the Go benchmark format.
+ * --export prints one file in the Go benchmark format, or with lkp or
+ * mmtests in the forms those harnesses keep (compat/export.h).
  *
  * Invariants: every file is read and checked before anything is printed;
  * a bad one gives one line naming it and status 2.
@@ -28,6 +29,7 @@
 #include "commands.h"
 #include "cli.h"
 #include "suite/compare.h"
+#include "compat/export.h"
 #include "suite/cmpmicro.h"
 #include "suite/cmpforms.h"
 #include "suite/escape.h"
@@ -332,6 +334,7 @@ struct cmp_opts {
 	char *conf_arg, *sort_arg, *style_arg, *plot, *test_arg, *by;
 	int do_export, json;
 	int latency;              /* --latency: the latency rows (cmplat.h) */
+	enum export_format export_fmt;  /* --export's word (go when none) */
 	int lkml;                 /* --style lkml */
 	int runs;                 /* --style runs */
 	enum cmp_order sort;
@@ -368,7 +371,8 @@ static int parse_options(struct cmp_opts *o, const char *cmd, int argc, const ch
 		  "also the latency rows of load runs: each op's merged p50, p90, p99, p99.9, "
 		  "max, their change and a verdict (U test on the runs' p99s)", NULL },
 		{ "export", 0, POPT_ARG_NONE, &o->do_export, 0,
-		  "print one results file in the Go benchmark format (benchstat reads it)", NULL },
+		  "print one results file in the Go benchmark format (benchstat reads it); "
+		  "--export lkp or mmtests: LKP's flat stats, mmtests' rows", NULL },
 		POPT_AUTOHELP
 		POPT_TABLEEND
 	};
@@ -380,6 +384,13 @@ static int parse_options(struct cmp_opts *o, const char *cmd, int argc, const ch
 	o->paths = poptGetArgs(*ctx);
 	while (o->paths && o->paths[o->n])
 		o->n++;
+	int fmt;
+	if (o->do_export && o->n == 2 && (fmt = compat_export_format(o->paths[0])) >= 0) {
+		/* --export lkp FILE: the word, then the file */
+		o->export_fmt = (enum export_format)fmt;
+		o->paths++;
+		o->n--;
+	}
 	return 0;
 }
 
@@ -482,6 +493,15 @@ static int load_files(struct cmp *c, const struct cmp_opts *o)
  * status (1 when gnuplot is missing or fails, or memory runs out). */
 static int report(struct cmp *c, const struct cmp_opts *o)
 {
+	if (o->do_export && o->export_fmt != EXPORT_GO) {
+		if (compat_export(stdout, &c->f[0], o->export_fmt) < 0) {
+			char shown[300];
+			fprintf(stderr, "%s: %s holds no load run: nothing in LKP's form\n", c->cmd,
+				esc_str(shown, sizeof(shown), c->f[0].path));
+			return KB_EXIT_FAIL;
+		}
+		return 0;
+	}
 	if (o->do_export) {
 		suitefile_benchstat(stdout, c->f[0].doc);
 		return 0;
@@ -583,7 +603,27 @@ int cmd_compare(int argc, const char **argv)
 	poptContext ctx = NULL;
 
 	memset(&whole, 0, sizeof(whole));
-	int status = parse_options(&o, c.cmd, argc, argv, &ctx);
+	/* --export=WORD is --export WORD */
+	const char **av = malloc(((size_t)argc + 2) * sizeof(*av));
+	int ac = 0, status = av ? 0 : KB_EXIT_FAIL;
+	if (!av)
+		fprintf(stderr, "%s: out of memory\n", c.cmd);
+	for (int i = 0; av && i < argc; i++) {
+		if (!strncmp(argv[i], "--export=", 9)) {
+			int fmt = compat_export_format(argv[i] + 9);
+			if (fmt < 0 && !status)
+				status = cli_usage_error(c.cmd, "--export %s: give go, lkp or mmtests",
+							 argv[i] + 9);
+			o.export_fmt = fmt < 0 ? EXPORT_GO : (enum export_format)fmt;
+			av[ac++] = "--export";
+		} else {
+			av[ac++] = argv[i];
+		}
+	}
+	if (av)
+		av[ac] = NULL;
+	if (!status)
+		status = parse_options(&o, c.cmd, ac, av, &ctx);
 	if (!status)
 		status = check_options(&o, &c);
 	if (!status)
@@ -605,5 +645,6 @@ int cmd_compare(int argc, const char **argv)
 	free(o.plot);
 	if (ctx)
 		poptFreeContext(ctx);
+	free(av);
 	return status;
 }

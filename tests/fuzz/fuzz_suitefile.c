@@ -6,7 +6,8 @@
  * B, which must hold runs, as compare's files must; without a NUL, B is
  * A).  Each is read by suitefile_read (the checks of kbench compare and
  * kbench suite --resume, refusal lines included); what it accepts is
- * printed in the Go benchmark form, checked as a --resume would check its
+ * printed in the Go benchmark form and LKP's and mmtests' (compare
+ * --export), checked as a --resume would check its
  * progress (against a fixed command line: load 1, load 2, disk -T,
  * disk -t and micro, 5 runs), and A, B, A are compared: matched,
  * summarised, sorted every way, printed as the table and the lkml lines,
@@ -21,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compat/export.h"
 #include "suite/compare.h"
 #include "suite/plot.h"
 #include "suite/progress.h"
@@ -77,6 +79,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (read_one(data, asize, "a.json", false, &f[0]) < 0)
 		return 0;
 	suitefile_benchstat(sink, f[0].doc);
+	compat_export(sink, &f[0], EXPORT_LKP);
+	compat_export(sink, &f[0], EXPORT_MMTESTS);
 	progress(f[0].doc);
 	int rb = nul ? read_one(nul + 1, size - asize - 1, "b.json", true, &f[1])
 		     : read_one(data, asize, "b.json", false, &f[1]);
