@@ -138,6 +138,7 @@ static void push_flags(struct dbench_args *d, struct argvec *a)
 	const struct { int on; const char *opt; } flags[] = {
 		{ d->sync_open, "-s" }, { d->sync_dirs, "-S" }, { d->fsync_write, "-F" },
 		{ d->xattr, "-x" }, { d->skip_cleanup, "--skip-cleanup" },
+		{ 1, "--reuse-trees" },  /* dbench replays on the trees it finds */
 		{ d->per_client, "--per-client-results" },
 		{ d->show_exec || d->machine, "--pass-times" },
 	};

@@ -17,6 +17,7 @@
 #include "cli.h"
 #include "load/check.h"
 #include "load/cleanup.h"
+#include "load/trees.h"
 #include "load/load.h"
 #include "load/loadfile.h"
 #include "load/mpi.h"
@@ -573,6 +574,7 @@ int cmd_load(int argc, const char **argv)
 			 kbmpi_host(kbmpi_rank()));
 		o.cmd = st.cmd;
 	}
+	trees_reuse(o.reuse_trees);
 	if (!status)
 		status = o.check ? check_command(&o, &st) : run_command(&o, ctx, &st);
 	load_signals_release();

@@ -99,6 +99,9 @@ int load_opts_parse(struct load_opts *o, int argc, const char **argv, poptContex
 		  "each client replays the loadfile once, then stops", NULL },
 		{ "strict", 0, POPT_ARG_NONE, &o->strict, 0,
 		  "stop the run at the first op that does not end as expected", NULL },
+		{ "reuse-trees", 0, POPT_ARG_NONE, &o->reuse_trees, 0,
+		  "use client trees already in DIR (an earlier --skip-cleanup's) as they are; "
+		  "their contents go after the run", NULL },
 		{ "skip-cleanup", 0, POPT_ARG_NONE, &o->skip_cleanup, 0,
 		  "leave the files of the run in the directory", NULL },
 		{ "per-client-results", 0, POPT_ARG_NONE, &o->per_client, 0,

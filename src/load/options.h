@@ -27,6 +27,7 @@ struct load_opts {
 	char *smb_user_file;         /* --smb-user-file (smb) */
 	int sync_open, sync_dirs, fsync_write, xattr, run_once, strict;
 	int skip_cleanup, per_client, quiet, per_proc, drop_caches, check;
+	int reuse_trees;  /* --reuse-trees: a client tree already there is used (trees.h) */
 	int mpi, stonewall;          /* --mpi, --stonewall (load/mpi.h) */
 	char *clients_total;         /* --clients-total N (with --mpi) */
 	char *output_form;           /* --output-form WORD (compat/compat.h) */

@@ -32,6 +32,13 @@ void trees_say_link(const char *cmd, const char *shown, const char *rel)
 
 /* A name that is there already: say why it cannot be used (one line)
  * and return KB_EXIT_USAGE, or return 0 for an empty directory. */
+static int reuse;  /* --reuse-trees */
+
+void trees_reuse(int on)
+{
+	reuse = on;
+}
+
 static int judge(const struct tree_fs *fs, const char *rel, const char *shown, const char *cmd,
 		 int want_empty)
 {
@@ -56,7 +63,7 @@ static int judge(const struct tree_fs *fs, const char *rel, const char *shown, c
 	default:
 		why = "is there and not a directory; the client trees go there";
 	}
-	if (!why && want_empty) {
+	if (!why && want_empty && !reuse) {
 		int e = fs->empty(fs->arg, rel);
 		if (e < 0) {
 			fprintf(stderr, "%s: %s/%s: %s\n", cmd, shown, rel, strerror(-e));

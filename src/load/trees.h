@@ -38,6 +38,14 @@ struct tree_fs {
 	int (*rmdir)(void *arg, const char *rel);
 };
 
+/* --reuse-trees: from now on, trees_claim uses a client tree that is
+ * there already and holds something (as dbench does, and mmtests' warm-up
+ * then timed run on one -D needs) instead of refusing the run; it is then
+ * kept like an empty one (its contents go after the run).  A link, a mount
+ * point or a non-directory is refused still.  Set in the parent before
+ * any claim. */
+void trees_reuse(int on);
+
 /* What the claim found, for the cleanup. */
 struct tree_claim {
 	unsigned n;              /* the client trees claimed */

@@ -131,6 +131,21 @@ expect_err_grep "... one line naming it and what to do" \
 expect_eq "... it is left whole, and nothing else is made" \
     "$(cd "$D" && find . | sort | tr '\n' ' ')/$(cat "$D/clients/client1/precious")" \
     ". ./clients ./clients/client1 ./clients/client1/precious /keep"
+# --reuse-trees (dbench's way, and mmtests' warm-up then timed run on one
+# -D): a tree a --skip-cleanup run left is used; what is in it goes after
+# the run, the directory stays; a link at a tree is refused still
+rm -rf "$D"; mkdir -p "$D"
+kload -q --run-once --skip-cleanup -c "$L" -D "$D" 1
+expect_status "--skip-cleanup leaves a tree: exit 0" 0
+expect_true "... and it holds the run's files" test -n "$(ls -A "$D/clients/client0")"
+kload -q --run-once --reuse-trees -c "$L" -D "$D" 1
+expect_status "--reuse-trees on it: exit 0" 0
+expect_eq "... the tree stays, emptied" "$(cd "$D" && find . | sort | tr '\n' ' ')" ". ./clients ./clients/client0 "
+rm -rf "$D" "$O"; mkdir -p "$D/clients" "$O/client0"; echo keep >"$O/client0/precious"
+ln -s "$O/client0" "$D/clients/client0"
+kload -q --run-once --reuse-trees -c "$L" -D "$D" 1
+expect_status "--reuse-trees: a link at the tree is refused still: exit 2" 2
+expect_eq "... its target is whole" "$(cat "$O/client0/precious")" keep
 # a hard link to a file outside, in a tree that was there: refused the same
 rm -rf "$D" "$O"; mkdir -p "$D/clients/client0" "$O"
 echo keep >"$O/precious"
