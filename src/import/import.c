@@ -1,7 +1,7 @@
 /* kbench - the import command: old text reports into results files
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * usage: kbench import [--label TEXT] [--kernel RELEASE] [--verbose]
+ * usage: kbench import [--label TEXT] [--kernel RELEASE] [--clients N] [--verbose]
  *                      -o RESULTS.json FILE...
  *
  * Every FILE is read whole and given to each reader (import.h); what they
@@ -156,16 +156,17 @@ static int import_file(struct imp *im, const char *path)
 	im->nused = f.nlines;
 	int rc = im->used ? 0 : -1;
 	int (*const readers[])(struct imp *, const struct imp_file *) = {
-		imp_read_byte, imp_read_bytecmp, imp_read_lmbench, imp_read_table, imp_read_tput,
+		imp_read_harness, imp_read_byte, imp_read_bytecmp, imp_read_lmbench, imp_read_table,
+		imp_read_tput,
 	};
 	size_t before = im->nfigs;
-	for (size_t i = 0; !rc && i < sizeof(readers) / sizeof(readers[0]); i++)
+	for (size_t i = 0; !rc && !im->bad && i < sizeof(readers) / sizeof(readers[0]); i++)
 		rc = readers[i](im, &f) < 0 ? -1 : 0;
-	for (size_t i = 0; !rc && im->verbose && i < f.nlines; i++)
+	for (size_t i = 0; !rc && !im->bad && im->verbose && i < f.nlines; i++)
 		if (!im->used[i] && f.line[i][strspn(f.line[i], " \t")])
 			fprintf(stderr, "%s: %s:%zu: not read (no form kbench import knows)\n",
 				im->cmd, path, i + 1);
-	if (!rc && im->nfigs == before)
+	if (!rc && !im->bad && im->nfigs == before)
 		fprintf(stderr, "%s: %s: no figure found in any form kbench import reads\n",
 			im->cmd, path);
 	free(im->used);
@@ -175,13 +176,13 @@ static int import_file(struct imp *im, const char *path)
 		fprintf(stderr, "%s: out of memory\n", im->cmd);
 		return KB_EXIT_FAIL;
 	}
-	return 0;
+	return im->bad ? KB_EXIT_USAGE : 0;
 }
 
 int cmd_import(int argc, const char **argv)
 {
 	char *out = NULL, *label = NULL, *kernel = NULL;
-	int verbose = 0;
+	int verbose = 0, clients = 0;
 	struct poptOption options[] = {
 		{ "output", 'o', POPT_ARG_STRING, &out, 0,
 		  "the results file to write; with several systems in the inputs, a name holding "
@@ -190,6 +191,9 @@ int cmd_import(int argc, const char **argv)
 		  "the label of the results (default: the system's name)", "TEXT" },
 		{ "kernel", 0, POPT_ARG_STRING, &kernel, 0,
 		  "the kernel release of figures whose report does not say", "RELEASE" },
+		{ "clients", 0, POPT_ARG_INT, &clients, 0,
+		  "the client count of the dbench and tbench figures of LKP's stats.json and "
+		  "matrix.json (they do not say it)", "N" },
 		{ "verbose", 'v', POPT_ARG_NONE, &verbose, 0,
 		  "also name every line not read, and each figure checked against the report's "
 		  "own", NULL },
@@ -205,7 +209,10 @@ int cmd_import(int argc, const char **argv)
 		status = cli_usage_error(argv[0], "-o RESULTS.json is missing: where to write");
 	else if (!status && (!files || !files[0]))
 		status = cli_usage_error(argv[0], "give the report files to read");
+	if (!status && clients < 0)
+		status = cli_usage_error(argv[0], "--clients %d: give a count of 1 or more", clients);
 	im.verbose = verbose;
+	im.clients = clients;
 	im.kernel = kernel;
 	for (size_t i = 0; !status && files[i]; i++)
 		status = import_file(&im, files[i]);

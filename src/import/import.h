@@ -16,7 +16,9 @@
  * LMbench table, one column of a table of runs) and a test, named by the
  * tool's own words after the tool's name ("byte: Execl Throughput",
  * "lmbench: null call", "dbench 5", "hdparm -T"), so that no test of one
- * tool shares a name with a test of another or with kbench's own.
+ * tool shares a name with a test of another or with kbench's own (but
+ * kbench's own figures, read back from kbench compare --export, keep
+ * kbench's names: imp_harness.c).
  */
 #ifndef KBENCH_IMPORT_H
 #define KBENCH_IMPORT_H
@@ -97,6 +99,11 @@ int imp_read_lmbench(struct imp *im, const struct imp_file *file);  /* imp_lmben
 int imp_read_tput(struct imp *im, const struct imp_file *file);     /* imp_tput.c: dbench,
 								     * tbench, hdparm */
 int imp_read_table(struct imp *im, const struct imp_file *file);    /* imp_table.c */
+int imp_read_harness(struct imp *im, const struct imp_file *file);  /* imp_harness.c: LKP's
+								     * JSON, kbench's LKP and
+								     * mmtests exports; sets
+								     * im->bad after one line
+								     * on bad input */
 
 /* ---- what the readers share (imp_util.c) ---- */
 

@@ -47,6 +47,8 @@ struct imp {
 	size_t ngroups;
 	size_t nfigs;          /* figures kept */
 	size_t nskipped;       /* lines named as skipped */
+	long clients;          /* --clients: LKP JSON's client count, or 0 */
+	bool bad;              /* a reader found bad input and said so (status 2) */
 };
 
 /* Write one results file per group of im (import.c's usage: -o out, %k
