@@ -391,7 +391,7 @@ static int report(const struct load_opts *o, const struct run_config *cfg,
 /* After the run: the report written out, what the run made removed (and
  * the directory made for it).  Returns status, or 1 for a failure here
  * when status was 0. */
-static int finish(const struct load_opts *o, FILE *out, struct load_state *st, int status)
+static int finish_cleanup(const struct load_opts *o, FILE *out, struct load_state *st, int status)
 {
 	if (fflush(out) == EOF || ferror(out)) {
 		fprintf(stderr, "%s: cannot write the report: %s\n", o->cmd, strerror(errno));
@@ -427,6 +427,24 @@ static int finish(const struct load_opts *o, FILE *out, struct load_state *st, i
 		if (st->made_tmpdir && rmdir(st->tmpdir) < 0)
 			fprintf(stderr, "%s: cannot remove %s: %s\n", o->cmd, st->tmpdir,
 				strerror(errno));
+	}
+	return status;
+}
+
+/* The report written, the cleanup (which a stop signal does not cut
+ * short: what the run made still goes); a stop signal that came after
+ * the run, during the report or the cleanup, is the exit status all the
+ * same (128 + N), as at any other moment, with a line saying the figures
+ * above were whole. */
+static int finish(const struct load_opts *o, FILE *out, struct load_state *st, int status)
+{
+	status = finish_cleanup(o, out, st, status);
+	int sig = load_signal();
+	if (sig && (status == KB_EXIT_OK || status == KB_EXIT_FAIL) && status != 128 + sig) {
+		char name[CLI_SIGNAME_LEN];
+		fprintf(stderr, "%s: %s after the run: the figures above are the whole run's; "
+			"the cleanup was finished\n", o->cmd, cli_signal_name(sig, name));
+		status = 128 + sig;
 	}
 	return status;
 }

@@ -105,6 +105,31 @@ expect_out_grep "load under ulimit -f: the writes failed, counted" 'WriteX expec
 listing "$D" >"$WORK/after"
 expect_true "load under ulimit -f: DIR as it was" cmp -s "$WORK/before" "$WORK/after"
 
+# a stop signal after the run, while the cleanup removes many files: the
+# cleanup finishes (DIR as it was) and the status is 128 + N all the same
+python3 - "$WORK/many.txt" <<'PY'
+import sys
+with open(sys.argv[1], "w") as f:
+    f.write('Mkdir "\\clients\\client1\\d" NT_STATUS_OK\n')
+    for i in range(20000):
+        f.write('NTCreateX "\\clients\\client1\\d\\f%d" 0x0 0x2 %d NT_STATUS_OK\n' % (i, 1 + i % 10))
+        f.write('Close %d NT_STATUS_OK\n' % (1 + i % 10))
+PY
+bg_load --run-once -c "$WORK/many.txt" -D "$D" 4
+n=0     # the report is printed before the cleanup of 80,000 files starts
+until grep -qs '^Throughput' "$WORK/out" || [ "$n" -ge 12000 ]; do
+    n=$((n + 1))
+    sleep 0.01
+done
+kill -s TERM "$BG"
+wait "$BG"
+RC=$?
+expect_status "load, SIGTERM during the cleanup: exit 143" 143
+expect_err_grep "... said: the figures were whole, the cleanup finished" \
+    '^kbench load: SIGTERM after the run: the figures above are the whole run.s; the cleanup was finished$'
+listing "$D" >"$WORK/after"
+expect_true "... DIR as it was" cmp -s "$WORK/before" "$WORK/after"
+
 # ---- kbench micro: its temporary directory goes, whatever the signal ----
 for sig in USR1 USR2 ALRM TERM HUP; do
     n=$(signum "$sig")
