@@ -34,11 +34,9 @@ void compat_dbench_progress(FILE *f, enum load_form form, int phase, unsigned cl
 	if (!isfinite(mbps))
 		mbps = 0;
 	if (form == LOAD_FORM_DBENCH_MACHINE) {
-		if (phase == 2)
-			fprintf(f, "@C@%u@%llu\n", clients, (unsigned long long)sec);
-		else
-			fprintf(f, "%s%u@%llu@%.2f@%llu@%.3f\n", tags[phase], clients,
-				(unsigned long long)lines, mbps, (unsigned long long)sec, lat_ms);
+		/* mmtests' dbench: five fields and a closing @, cleanup too */
+		fprintf(f, "%s%u@%llu@%.2f@%llu@%.3f@\n", phase == 2 ? "@C@" : tags[phase],
+			clients, (unsigned long long)lines, mbps, (unsigned long long)sec, lat_ms);
 	} else if (phase == 2) {
 		fprintf(f, "%4u  cleanup %3llu sec\n", clients, (unsigned long long)sec);
 	} else {
@@ -123,7 +121,8 @@ void compat_dbench_report(FILE *f, const struct run_config *cfg, const struct lo
 			const struct hist *h = &res->hist[i];
 			if (!cfg->prog->count[i])
 				continue;
-			fprintf(f, " %-12s %7llu %9.3f %9.3f\n", op_report_name(i),
+			fprintf(f, cfg->form == LOAD_FORM_DBENCH_MACHINE ? ":%s:%llu:%.3f:%.3f:\n" :
+				" %-12s %7llu %9.3f %9.3f\n", op_report_name(i),
 				(unsigned long long)h->count, hist_mean(h) / 1e6,
 				(double)h->max_ns / 1e6);
 		}
@@ -139,6 +138,12 @@ void compat_dbench_report(FILE *f, const struct run_config *cfg, const struct lo
 		fprintf(f, "kbench: no throughput figure: %s\n", why);
 		if (res->errors)
 			error_lines(f, lp, res);
+		return;
+	}
+	if (cfg->form == LOAD_FORM_DBENCH_MACHINE) {  /* mmtests' dbench's last record */
+		fprintf(f, ";%g;%u;%u;%.3f;\n", res->mbps,
+			res->nranks ? cfg->clients_total : cfg->nclients, res->nprocs,
+			(double)res->max_latency_ns / 1e6);
 		return;
 	}
 	fprintf(f, "Throughput %g MB/sec%s%s  %u clients  %u procs  max_latency=%.3f ms\n",

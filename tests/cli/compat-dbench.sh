@@ -108,7 +108,11 @@ run "$B/dbench" -t 2 --machine-readable -D "$M" --loadfile "$SMALL" 1
 expect_status "--machine-readable -t 2: status 0" 0
 awk -F@ '$2 == "R" { print $3, $6, NF }' "$WORK/out" >"$WORK/mr"
 expect_eq "--machine-readable: @R@clients@lines@MB/sec@second@latency records, seconds 1, 2..." \
-    "$(awk '{ print $1, $3 }' "$WORK/mr" | sort -u)/$(consecutive "$WORK/mr" && echo 1..)" "1 7/1.."
+    "$(awk '{ print $1, $3 }' "$WORK/mr" | sort -u)/$(consecutive "$WORK/mr" && echo 1..)" "1 8/1.."
+expect_lines "--machine-readable: the last record, ;MB/sec;clients;procs;max_latency;" -eq 1 "$WORK/out" '^;[0-9.e+]+;1;1;[0-9]+\.[0-9]{3};$'
+expect_no_grep "--machine-readable: no Throughput line" "$WORK/out" '^Throughput'
+expect_file_grep "--machine-readable: op rows :name:count:avg:max:" "$WORK/out" '^:NTCreateX:[0-9]+:[0-9.]+:[0-9.]+:$'
+
 expect_no_grep "--machine-readable: no human line a second" "$WORK/out" 'MB/sec  execute'
 
 # ---- --json under the personality: how the lines were measured ----
