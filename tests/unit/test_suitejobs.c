@@ -495,6 +495,7 @@ static void change_against_zero(void **state)
 	fig_change(buf, sizeof(buf), INFINITY);
 	assert_string_equal(buf, "n/a");
 	free(out);
+	cmp_caveats_free(&c);
 	free(c.rows);
 	suitefile_free(&f[0]);
 	suitefile_free(&f[1]);
@@ -749,6 +750,7 @@ static void plot_points(void **state)
 	assert_true(hi >= r->d[1].pct + r->d[1].pct_half);
 	assert_true(hi >= 81.8);
 	free(out);
+	cmp_caveats_free(&c);
 	free(c.rows);
 	suitefile_free(&f[0]);
 	suitefile_free(&f[1]);
@@ -812,6 +814,7 @@ static void steal_of_runs(void **state)
 			    "in run 2 of lat_x mem=32M (steal in /proc/stat): its figures are not a "
 			    "quiet machine's\n");
 	free(out);
+	cmp_caveats_free(&c);
 	free(c.rows);
 	suitefile_free(&f[0]);
 	suitefile_free(&f[1]);
