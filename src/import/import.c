@@ -23,48 +23,12 @@
 
 #include <errno.h>
 #include <popt.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <fcntl.h>
 #include <unistd.h>
-
-void imp_skip(struct imp *im, const struct imp_file *file, size_t line, const char *fmt, ...)
-{
-	va_list ap;
-	fprintf(stderr, "%s: %s:%zu: skipped: ", im->cmd, file->path, line);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	im->nskipped++;
-	imp_used(im, line);
-}
-
-void imp_note(struct imp *im, const struct imp_file *file, size_t line, const char *fmt, ...)
-{
-	va_list ap;
-	if (!im->verbose)
-		return;
-	fprintf(stderr, "%s: %s:%zu: ", im->cmd, file->path, line);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
-
-void imp_used(struct imp *im, size_t line)
-{
-	if (im->used && line >= 1 && line <= im->nused)
-		im->used[line - 1] = 1;
-}
-
-const char *imp_default_kernel(const struct imp *im)
-{
-	return im->kernel ? im->kernel : "";
-}
 
 /* Read path whole into f, its lines cut in place.  Returns 0 or -1 with
  * errno. */

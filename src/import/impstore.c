@@ -14,6 +14,7 @@
 #include <ctype.h>
 #include <jansson.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -348,4 +349,41 @@ int imp_write_all(struct imp *im, const char *out, const char *label, const char
 	if (im->nskipped)
 		printf("%zu lines skipped (named above on stderr)\n", im->nskipped);
 	return 0;
+}
+
+/* What the readers say of the input: a line skipped (always, with its
+ * reason), a note (--verbose), a line used. */
+void imp_skip(struct imp *im, const struct imp_file *file, size_t line, const char *fmt, ...)
+{
+	va_list ap;
+	fprintf(stderr, "%s: %s:%zu: skipped: ", im->cmd, file->path, line);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	im->nskipped++;
+	imp_used(im, line);
+}
+
+void imp_note(struct imp *im, const struct imp_file *file, size_t line, const char *fmt, ...)
+{
+	va_list ap;
+	if (!im->verbose)
+		return;
+	fprintf(stderr, "%s: %s:%zu: ", im->cmd, file->path, line);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+void imp_used(struct imp *im, size_t line)
+{
+	if (im->used && line >= 1 && line <= im->nused)
+		im->used[line - 1] = 1;
+}
+
+const char *imp_default_kernel(const struct imp *im)
+{
+	return im->kernel ? im->kernel : "";
 }
