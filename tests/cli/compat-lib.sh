@@ -16,7 +16,7 @@ for n in dbench tbench tbench_srv hdparm; do ln -s "$KBENCH" "$B/$n"; done
 # 0) of the first part (MB/s, clients, procs), the number after "=".
 lkp_parse() {
     awk '/^Throughput/ { split($0, p, "="); split(p[1], f, " ");
-        print f[2], f[4], f[6], p[2] + 0 }' "$1"
+        split(p[2], m, " "); print f[2], f[4], f[6], m[1] }' "$1"
 }
 
 # mmtests_exec FILE: mmtests' dbench4 extraction of the per-second lines:

@@ -269,10 +269,22 @@ rm -rf "$SHARE/sl1" "$SHARE/sl2" "$SHARE/sl3" "$SHARE/empty" "$V"
 # a directory of a client tree swapped for a link while the run goes:
 # kbench cannot see the link, but the cleanup leaves what the server says
 # was made before the run began, and names it; the run fails
-# swap_in_link DIRPATH TARGET: move the directory DIRPATH away and put a
-# symbolic link to TARGET in its place (ln -T: not inside a directory the
-# run has made again meanwhile); at most 50 tries
+# swap_in_link DIRPATH TARGET: put a symbolic link to TARGET where the
+# directory DIRPATH is, in one step (renameat2 RENAME_EXCHANGE: the run,
+# which makes DIRPATH again at each pass, has no moment between a move
+# and a link to do it in); where the filesystem cannot exchange, a move
+# then a link, at most 50 tries
 swap_in_link() {
+    rm -f "$1.link"
+    ln -sT "$2" "$1.link" || return 1
+    python3 -c '
+import ctypes, os, sys
+libc = ctypes.CDLL(None, use_errno=True)
+AT_FDCWD, RENAME_EXCHANGE = -100, 2
+if libc.renameat2(AT_FDCWD, sys.argv[1].encode(), AT_FDCWD, sys.argv[2].encode(), RENAME_EXCHANGE):
+    sys.exit(1)
+' "$1.link" "$1" 2>/dev/null && return 0
+    rm -f "$1.link"
     n=0
     while [ $n -lt 50 ]; do
         n=$((n + 1))
@@ -307,7 +319,7 @@ if wait_until 60 test -d "$SHARE/sw1/clients/client0/w" &&
 else
     kill "$BG" 2>/dev/null
     wait "$BG"
-    fail "a link swapped in mid-run" "no client tree: $(head -c 600 "$WORK/err")"
+    fail "a link swapped in mid-run" "no client tree, or no swap: $(head -c 600 "$WORK/err")"
 fi
 rm -rf "$SHARE/sw1" "$SHARE/victim4"
 
