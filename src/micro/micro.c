@@ -1,7 +1,7 @@
 /* kbench - the micro command: lmbench and BYTE UNIX microtests
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * usage: kbench micro [--list] [--family lmbench|byte] [--enough SEC]
+ * usage: kbench micro [--list] [--family lmbench|byte|all] [--label TEXT] [--enough SEC]
  *                     [--duration SEC] [--quick] [--copies N] [--cpus LIST]
  *                     [--baseline byte4|unixbench5] [--json FILE] [TEST...]
  *
@@ -32,6 +32,7 @@
 #include "micro/lmbench.h"
 #include "micro/lmreport.h"
 #include "micro/place.h"
+#include "micro/select.h"
 #include "micro/test.h"
 #include "result/result.h"
 #include "sys/clock.h"
@@ -56,8 +57,6 @@
 
 #define MAX_COPIES 1024
 _Static_assert(MAX_COPIES < MICRO_MAX_CHILDREN, "every copy must be noted as a child");
-
-static const struct micro_test *const tables[] = { micro_lmbench_tests, micro_byte_tests };
 
 /* ---- the temporary directory, removable from a signal handler ---- */
 
@@ -153,59 +152,6 @@ static int make_tmp(const char *cmd)
 	return rc;
 }
 
-/* ---- the test list ---- */
-
-static const char *family_name(enum micro_family f)
-{
-	return f == MICRO_BYTE ? "byte" : "lmbench";
-}
-
-static const struct micro_test *find_test(const char *name)
-{
-	for (size_t k = 0; k < 2; k++)
-		for (const struct micro_test *t = tables[k]; t->name; t++)
-			if (!strcmp(t->name, name))
-				return t;
-	return NULL;
-}
-
-/* Whether t is a placed row of the test called base (base + "_" + its
- * placement's suffix). */
-static int placed_row_of(const struct micro_test *t, const char *base)
-{
-	size_t n = strlen(base);
-	return t->place != MICRO_PLACE_NONE && !strncmp(t->name, base, n) && t->name[n] == '_' &&
-	       !strcmp(t->name + n + 1, place_suffix(t->place));
-}
-
-static void list_tests(FILE *f, int family)
-{
-	fprintf(f, "%-20s %-7s %-5s %s\n", "TEST", "FAMILY", "UNIT", "WHAT (METHOD)");
-	for (size_t k = 0; k < 2; k++)
-		for (const struct micro_test *t = tables[k]; t->name; t++)
-			if (family < 0 || (int)t->family == family)
-				fprintf(f, "%-20s %-7s %-5s %s (%s)\n", t->name, family_name(t->family),
-					t->unit, t->what, t->method);
-}
-
-static void list_names(FILE *f)
-{
-	fprintf(f, "valid tests:\n");
-	for (size_t k = 0; k < 2; k++) {
-		int col = 0;
-		for (const struct micro_test *t = tables[k]; t->name; t++) {
-			int len = (int)strlen(t->name) + 1;
-			if (col && col + len > 78) {
-				fputc('\n', f);
-				col = 0;
-			}
-			col += fprintf(f, "%s%s", col ? " " : "  ", t->name);
-		}
-		if (col)
-			fputc('\n', f);
-	}
-}
-
 /* ---- the command's state ---- */
 
 /* The command line, what it means, and what the tests gave. */
@@ -213,9 +159,9 @@ struct micro_cmd {
 	const char *cmd;
 	/* the options as given: popt's copies, freed by micro_cmd_free() */
 	int list, quick;
-	char *family, *enough_arg, *duration_arg, *copies_arg, *baseline, *json, *cpus_arg;
+	char *family, *label, *enough_arg, *duration_arg, *copies_arg, *baseline, *json, *cpus_arg;
 	/* what they mean */
-	int fam;                        /* enum micro_family, or -1: both */
+	int fam;                        /* enum micro_family, or MICRO_FAMILY_ALL */
 	struct micro_opts o;
 	const char *base;               /* the BYTE index baseline */
 	struct place_set *cpus;         /* the CPUs placements are chosen from */
@@ -236,6 +182,7 @@ static void micro_cmd_free(struct micro_cmd *m)
 	free(m->res);
 	free(m->failed);
 	free(m->family);
+	free(m->label);
 	free(m->enough_arg);
 	free(m->duration_arg);
 	free(m->copies_arg);
@@ -255,7 +202,7 @@ static json_t *num_or_null(double v)
 
 static json_t *test_json(const struct micro_test *t, const struct micro_result *r, int failed)
 {
-	json_t *o = json_pack("{s:s, s:s, s:s}", "name", t->name, "family", family_name(t->family),
+	json_t *o = json_pack("{s:s, s:s, s:s}", "name", t->name, "family", micro_family_name(t->family),
 			      "title", t->title);
 	if (!o)
 		return NULL;
@@ -305,6 +252,7 @@ static int write_json(const struct micro_cmd *m)
 		json_array_append_new(names, json_string(m->sel[i]->name));
 		json_array_append_new(tests, test_json(m->sel[i], &m->res[i], m->failed[i]));
 	}
+	json_object_set_new(doc, "label", json_string(m->label ? m->label : si.kernel));
 	json_object_set_new(doc, "units", json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s}", "us",
 			    "microseconds per operation", "ns", "nanoseconds per load",
 			    "MB/s", "MB (10^6 bytes) per second", "KBps", "KB (1024 bytes) per second",
@@ -357,12 +305,9 @@ static int check_family(struct micro_cmd *m)
 {
 	if (!m->family)
 		return KB_EXIT_OK;
-	if (!strcmp(m->family, "lmbench"))
-		m->fam = MICRO_LMBENCH;
-	else if (!strcmp(m->family, "byte"))
-		m->fam = MICRO_BYTE;
-	else
-		return cli_usage_error(m->cmd, "--family must be lmbench or byte, not '%s'",
+	m->fam = micro_family_word(m->family);
+	if (m->fam == MICRO_FAMILY_NONE)
+		return cli_usage_error(m->cmd, "--family must be lmbench, byte or all, not '%s'",
 				       m->family);
 	return KB_EXIT_OK;
 }
@@ -374,7 +319,7 @@ static int list_only(const struct micro_cmd *m, const char **args)
 {
 	if (args && args[0])
 		return cli_usage_error(m->cmd, "--list takes no test name ('%s')", args[0]);
-	list_tests(stdout, m->fam);
+	micro_list_tests(stdout, m->fam);
 	if (fflush(stdout) == EOF || ferror(stdout)) {
 		fprintf(stderr, "%s: cannot write the list to standard output: %s\n", m->cmd,
 			strerror(errno));
@@ -444,59 +389,6 @@ static int check_values(struct micro_cmd *m)
 				       m->baseline);
 	m->base = m->baseline ? m->baseline : BYTE_BASELINE_DEFAULT;
 	return check_cpus(m);
-}
-
-/* The tests into m->sel: those named in args, or every test of the family
- * (or of both).  Returns KB_EXIT_OK; KB_EXIT_USAGE for an unknown name or
- * one of the other family, after one line (and the valid names);
- * KB_EXIT_FAIL when out of memory. */
-static int choose_tests(struct micro_cmd *m, const char **args)
-{
-	size_t nargs = 0, total = 0;
-	while (args && args[nargs])
-		nargs++;
-	for (size_t k = 0; k < 2; k++)
-		for (const struct micro_test *t = tables[k]; t->name; t++)
-			total++;
-	/* a test's base name can give up to three rows */
-	m->sel = calloc(total + 3 * nargs + 1, sizeof(*m->sel));
-	if (!m->sel) {
-		fprintf(stderr, "%s: out of memory\n", m->cmd);
-		return KB_EXIT_FAIL;
-	}
-	for (size_t i = 0; i < nargs; i++) {
-		const struct micro_test *t = find_test(args[i]);
-		/* a placed test's own name: every placement's row */
-		size_t rows = 0;
-		for (size_t k = 0; !t && k < 2; k++)
-			for (const struct micro_test *u = tables[k]; u->name; u++)
-				if (placed_row_of(u, args[i])) {
-					if (m->fam >= 0 && (int)u->family != m->fam)
-						return cli_usage_error(m->cmd, "test '%s' is in the %s "
-								       "family, not %s", args[i],
-								       family_name(u->family),
-								       m->family);
-					m->sel[m->n++] = u;
-					rows++;
-				}
-		if (rows)
-			continue;
-		if (!t) {
-			fprintf(stderr, "%s: unknown test '%s'\n", m->cmd, args[i]);
-			list_names(stderr);
-			return KB_EXIT_USAGE;
-		}
-		if (m->fam >= 0 && (int)t->family != m->fam)
-			return cli_usage_error(m->cmd, "test '%s' is in the %s family, not %s",
-					       t->name, family_name(t->family), m->family);
-		m->sel[m->n++] = t;
-	}
-	if (!nargs)
-		for (size_t k = 0; k < 2; k++)
-			for (const struct micro_test *t = tables[k]; t->name; t++)
-				if (m->fam < 0 || (int)t->family == m->fam)
-					m->sel[m->n++] = t;
-	return KB_EXIT_OK;
 }
 
 /* Back to kbench's own CPUs after a placed test. */
@@ -668,7 +560,8 @@ static int micro_main(struct micro_cmd *m, poptContext ctx)
 	if (m->list)
 		return list_only(m, poptGetArgs(ctx));
 	if ((status = check_values(m)) != KB_EXIT_OK ||
-	    (status = choose_tests(m, poptGetArgs(ctx))) != KB_EXIT_OK ||
+	    (status = micro_choose(m->cmd, m->fam, m->family, poptGetArgs(ctx), &m->sel,
+				   &m->n)) != KB_EXIT_OK ||
 	    (status = prepare_output(m)) != KB_EXIT_OK)
 		return status;
 	catch_signals();
@@ -686,14 +579,18 @@ static int micro_main(struct micro_cmd *m, poptContext ctx)
 int cmd_micro(int argc, const char **argv)
 {
 	struct micro_cmd m = {
-		.cmd = argv[0], .fam = -1, .out = stdout,
+		.cmd = argv[0], .fam = MICRO_FAMILY_ALL, .out = stdout,
 		.o = { .enough_s = 0.005, .intervals = 11, .duration_s = 10, .copies = 1 },
 	};
 	struct poptOption options[] = {
 		{ "list", 0, POPT_ARG_NONE, &m.list, 0,
 		  "list every test: name, family, unit, what it measures and its method", NULL },
 		{ "family", 0, POPT_ARG_STRING, &m.family, 0,
-		  "run (or list) only the tests of one family", "lmbench|byte" },
+		  "run (or list) only the tests of one family (a TEST may be a family's name "
+		  "too: every test of it)", "lmbench|byte|all" },
+		{ "label", 0, POPT_ARG_STRING, &m.label, 0,
+		  "a name for the run in the JSON document (as kbench suite's --label; default: "
+		  "the kernel release)", "TEXT" },
 		{ "enough", 0, POPT_ARG_STRING, &m.enough_arg, 0,
 		  "lmbench: shortest timed interval (default 5ms; 1ms with --quick)", "SEC" },
 		{ "duration", 0, POPT_ARG_STRING, &m.duration_arg, 0,

@@ -42,7 +42,8 @@ int opts_parse(struct suite *s, int argc, const char **argv, poptContext *ctx)
 		{ "disk", 0, POPT_ARG_STRING, &s->disk, 0,
 		  "also time this device or file with kbench disk -T and -t", "DEV" },
 		{ "micro", 0, POPT_ARG_STRING | POPT_ARGFLAG_OPTIONAL, NULL, 'm',
-		  "also run kbench micro (all its tests, or these, comma-separated)", "TESTS" },
+		  "also run kbench micro (all its tests, or these, comma-separated; a family's name, "
+		  "lmbench, byte or all, is every test of it)", "TESTS" },
 		{ "pause", 0, POPT_ARG_STRING, &s->pause_arg, 0,
 		  "pause before every run, after the sync (default 10 s; 0 for none)", "TIME" },
 		{ "drop-caches", 0, POPT_ARG_NONE, &s->drop_caches, 0,
@@ -347,8 +348,20 @@ static int check_paths(struct suite *s)
 	return 0;
 }
 
+/* Whether a line of kbench micro --list is a test of the family called
+ * word ("lmbench", "byte": its second word; "all": any test). */
+static int lists_family(const char *line, const char *word)
+{
+	char name[128], fam[32];
+	if (sscanf(line, "%127s %31s", name, fam) != 2 || !strcmp(name, "TEST"))
+		return 0;
+	return !strcmp(word, "all") || ((!strcmp(word, "lmbench") || !strcmp(word, "byte")) &&
+					!strcmp(fam, word));
+}
+
 /* Every test --micro=TESTS names is one kbench micro --list lists (the
- * first word of a line). */
+ * first word of a line), or a family with a test there (lmbench, byte,
+ * all: every test of it). */
 static int check_micro_names(struct suite *s)
 {
 	const char *list[] = { "micro", "--list", NULL };
@@ -362,8 +375,9 @@ static int check_micro_names(struct suite *s)
 		int found = 0;
 		size_t len = strlen(s->micro_tests[i]);
 		while (f && !found && fgets(line, sizeof(line), f))
-			found = !strncmp(line, s->micro_tests[i], len) &&
-				(line[len] == ' ' || line[len] == '\t' || line[len] == '\n');
+			found = (!strncmp(line, s->micro_tests[i], len) &&
+				 (line[len] == ' ' || line[len] == '\t' || line[len] == '\n')) ||
+				lists_family(line, s->micro_tests[i]);
 		if (f)
 			fclose(f);
 		if (!found) {

@@ -163,8 +163,10 @@ static int micro_tools(const struct suite *s, const struct job *j)
 {
 	static const char *const tools[] = { "sort", "od", "grep", "tee", "wc", "rm" };
 	int shell = 0;
+	/* BYTE's family (or all) holds them too */
 	for (size_t i = 0; i < s->nmicro; i++)
-		shell |= !strncmp(s->micro_tests[i], "byte_shell", 10);
+		shell |= !strncmp(s->micro_tests[i], "byte_shell", 10) ||
+			 !strcmp(s->micro_tests[i], "byte") || !strcmp(s->micro_tests[i], "all");
 	if (!shell)
 		return 0;
 	if (access("/bin/sh", X_OK))

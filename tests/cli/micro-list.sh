@@ -36,6 +36,27 @@ expect_rc "--list --family lmbench" 0 "$KBENCH" micro --list --family lmbench
 expect_no_grep "--family lmbench lists no byte test" "$WORK/out" " byte "
 expect_rc "--list --family byte" 0 "$KBENCH" micro --list --family byte
 expect_no_grep "--family byte lists no lmbench test" "$WORK/out" " lmbench "
+expect_lines "--family byte: its 32 tests" -eq 32 "$WORK/out" "^byte_[a-z0-9_]+ +byte "
+expect_rc "--list --family all" 0 "$KBENCH" micro --list --family all
+expect_lines "--family all: both families" -eq 111 "$WORK/out" " (lmbench|byte) "
+
+# ---- family names as tests: bad mixes refused before anything runs ----
+expect_bad "a family outside --family" "family 'byte' is not within --family lmbench" \
+    "$KBENCH" micro --family lmbench byte
+expect_bad "a test outside --family" "test 'byte_syscall' is in the byte family, not lmbench" \
+    "$KBENCH" micro --family lmbench lmbench byte_syscall
+expect_rc "a misspelt family" 2 "$KBENCH" micro --quick bytes
+expect_err_grep "a misspelt family: named" "^kbench micro: unknown test 'bytes'$"
+expect_err_grep "unknown test: the family words listed" "^and the families: lmbench byte all$"
+# a test named by itself and through its family runs once (the run's
+# first line counts the tests; names checked, not times)
+mkdir -p "$WORK/tmp1"
+TMPDIR="$WORK/tmp1" run "$KBENCH" micro --quick --json "$WORK/twice.json" byte_syscall byte_syscall
+expect_status "a test named twice: exit 0" 0
+expect_out_grep "a test named twice runs once" "^kbench .* micro: 1 tests$"
+expect_eq "a test named twice: one row in the JSON" \
+    "$(jget "$WORK/twice.json" '[t["name"] for t in d["results"]["tests"]]')" "['byte_syscall']"
+expect_eq "no --label: the kernel release" "$(jget "$WORK/twice.json" 'd["label"]')" "$(uname -r)"
 
 # ---- unknown test: exit 2, the list of valid names ----
 expect_rc "unknown test" 2 "$KBENCH" micro --quick lat_syscall_null lat_nothing
@@ -46,7 +67,7 @@ expect_err_grep "unknown test: byte names listed" "byte_"
 expect_no_grep "unknown test: nothing ran" "$WORK/err" '\[1/'
 
 # ---- bad options: exit 2, one line, nothing run ----
-expect_bad "--family foo" "--family must be lmbench or byte, not 'foo'" "$KBENCH" micro --family foo
+expect_bad "--family foo" "--family must be lmbench, byte or all, not 'foo'" "$KBENCH" micro --family foo
 expect_bad "--enough 0" "--enough must be a time from 0.1ms to 10s, not '0'" "$KBENCH" micro --enough 0
 expect_bad "--enough abc" "--enough must be a time .* not 'abc'" "$KBENCH" micro --enough abc
 expect_bad "--duration -1" "--duration must be a time from 10ms to 1h, not '-1'" "$KBENCH" micro --duration -1

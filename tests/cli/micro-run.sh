@@ -6,7 +6,9 @@
 . "$(dirname "$0")/lib.sh"
 
 mkdir -p "$WORK/tmp"
-TMPDIR="$WORK/tmp" run "$KBENCH" micro --quick --family lmbench --json "$WORK/m.json"
+"$KBENCH" micro --list --family lmbench | awk 'NR > 1 { print $1 }' >"$WORK/lm-names"
+# the family's name as the test: every lmbench test, in --list's order
+TMPDIR="$WORK/tmp" run "$KBENCH" micro --quick --label "lm run" --json "$WORK/m.json" lmbench
 # A figure is a measured time less a measured overhead (the clock and the
 # loop, or a ring's own work); on a busy machine the overhead can come out
 # no smaller, and kbench then rightly gives no figure and exits 1.  That
@@ -23,7 +25,7 @@ cp "$WORK/out" "$WORK/text"
 expect_empty_dir "temporary directory removed" "$WORK/tmp"
 
 # the JSON: every test, a positive finite value or a reason
-expect_py "JSON: every lmbench test has a positive finite figure or a reason" "$WORK/m.json" <<'PY'
+expect_py "JSON: every lmbench test has a positive finite figure or a reason" "$WORK/m.json" "$WORK/lm-names" <<'PY'
 import json, math, sys
 d = json.load(open(sys.argv[1]))
 bad = []
@@ -36,6 +38,10 @@ assert abs(d["params"]["enough_s"] - 0.001) < 1e-12
 assert abs(d["params"]["enough_placed_s"] - 0.02) < 1e-12
 tests = d["results"]["tests"]
 assert len(tests) == 79, len(tests)
+names = open(sys.argv[2]).read().split()
+assert [t["name"] for t in tests] == names, "not --list's lmbench tests in order"
+assert d["params"]["tests"] == names, d["params"]["tests"]
+assert d["label"] == "lm run", d.get("label")
 cpu = open("/proc/stat").readline().split()
 steal_known = cpu[0] == "cpu" and len(cpu) >= 9
 for t in tests:
