@@ -13,11 +13,12 @@
  * NULL. */
 extern const struct micro_test micro_byte_tests[];
 
-/* The program Execl Throughput (byte_execl) executes, with the single
- * argument "--version" and its output sent to /dev/null; it must exit 0.
- * The default, "/proc/self/exe", is the running kbench binary; a program
- * that is not kbench (a unit test) sets the kbench binary here.  path is
- * not copied and must stay valid. */
+/* The helper Execl Throughput (byte_execl) runs, kbench-execl
+ * (execl_helper.c: its command line and descriptors).  By default it is
+ * found beside the running binary when that is TOP/src/kbench (a build
+ * tree), else in $(pkglibexecdir); a program that is not kbench (a unit
+ * test) sets the helper's path here.  path is not copied and must stay
+ * valid. */
 void byte_set_execl_program(const char *path);
 
 #endif

@@ -4,9 +4,10 @@
  * Shell Scripts (N concurrent) (byte_shell1, byte_shell8, byte_shell16;
  *   lpm = loops per minute): one loop runs kbench's own /bin/sh script
  *   that starts N jobs at once and waits for them (BYTE looper + multi.sh);
- *   each job sorts a 20-times repeated text file, runs od on the result
- *   and sorts that numerically, greps "the" through tee into wc, and
- *   removes its files.  LC_ALL=C.  Needs /bin/sh, sort, od, grep, tee, wc,
+ *   each job is a /bin/sh of its own running BYTE's pipeline (tst.sh) on
+ *   an 8546-byte text, the size of BYTE's sort.src (kbench's own words,
+ *   not BYTE's file): sort it once, run od on the result and sort that
+ *   numerically, grep "the" through tee into wc, remove its files.  LC_ALL=C.  Needs /bin/sh, sort, od, grep, tee, wc,
  *   rm; skipped without them.  The script runs in a process group of its
  *   own and takes its jobs along when its copy dies; the jobs reach their
  *   directory through the copy's descriptor (/proc/PID/fd/N), so nothing
@@ -46,17 +47,27 @@ static const char shell_script[] =
 	"i=1\n"
 	"pids=\n"
 	"while [ \"$i\" -le \"$n\" ]; do\n"
-	"\tjob=\"$dir/job.$i\"\n"
-	"\t( sort \"$dir/input\" >\"$job.sorted\" &&\n"
-	"\t  od \"$job.sorted\" | sort -n -k 1 >\"$job.od\" &&\n"
-	"\t  grep the \"$job.sorted\" | tee \"$job.grep\" | wc >\"$job.wc\" &&\n"
-	"\t  rm -f \"$job.sorted\" \"$job.od\" \"$job.grep\" \"$job.wc\" ) &\n"
+	"\t/bin/sh \"$dir/job\" \"$dir/input\" \"$dir/job.$i\" &\n"
 	"\tpids=\"$pids $!\"\n"
 	"\ti=$((i + 1))\n"
 	"done\n"
 	"rc=0\n"
 	"for p in $pids; do wait \"$p\" || rc=1; done\n"
 	"exit $rc\n";
+
+/* one job, a shell of its own as BYTE's tst.sh: $1 the input, $2 the
+ * prefix of its files */
+static const char job_script[] =
+	"#!/bin/sh\n"
+	"# kbench micro byte_shell: one job\n"
+	"job=$2\n"
+	"sort <\"$1\" >\"$job.sorted\" &&\n"
+	"od \"$job.sorted\" | sort -n -k 1 >\"$job.od\" &&\n"
+	"grep the \"$job.sorted\" | tee \"$job.grep\" | wc >\"$job.wc\" &&\n"
+	"rm -f \"$job.sorted\" \"$job.od\" \"$job.grep\" \"$job.wc\"\n";
+
+/* the input's size: BYTE's sort.src, 8546 bytes */
+#define SHELL_INPUT_BYTES 8546
 
 static const char *const shell_words[] = {
 	"the", "kernel", "file", "system", "of", "a", "page", "cache", "and", "disk",
@@ -126,6 +137,30 @@ static int write_file(const char *path, const char *text, size_t len)
 	return rc;
 }
 
+/* the most one job writes: its sorted copy of the input, od's lines of
+ * it (about four times its size), grep's lines and wc's */
+#define SHELL_JOB_ROOM (64 * 1024)
+
+/* Write bytes of zeros to a new file at path (left for the caller to
+ * remove).  Returns 0, or -1 with errno set. */
+static int room_for(const char *path, size_t bytes)
+{
+	static const char zeros[4096];
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return -1;
+	int rc = 0;
+	for (size_t done = 0; rc == 0 && done < bytes; done += sizeof zeros)
+		rc = micro_write_all(fd, zeros, sizeof zeros);
+	int e = errno;
+	if (close(fd) && rc == 0) {
+		rc = -1;
+		e = errno;
+	}
+	errno = e;
+	return rc;
+}
+
 static int shell_setup(const void *arg, const struct micro_opts *o, void **state, char *err,
 		       size_t errlen)
 {
@@ -165,16 +200,19 @@ static int shell_setup(const void *arg, const struct micro_opts *o, void **state
 	if (write_file(s->script, shell_script, sizeof shell_script - 1))
 		return SETUP_ERR(errno, "%s: %s", s->script, strerror(errno));
 
-	/* the input: 300 lines of words, repeated 20 times (as BYTE's tst.sh
-	 * repeats its sort.src) */
-	size_t cap = 20 * 300 * 80, len = 0;
-	char *text = malloc(cap);
-	if (!text)
-		return ERR("out of memory");
+	snprintf(s->script, sizeof s->script, "%s/job", s->dir);
+	if (write_file(s->script, job_script, sizeof job_script - 1))
+		return SETUP_ERR(errno, "%s: %s", s->script, strerror(errno));
+	snprintf(s->script, sizeof s->script, "%s/script", s->dir);
+
+	/* the input: lines of words, SHELL_INPUT_BYTES long (BYTE's job
+	 * sorts its 8546-byte sort.src once) */
+	char text[SHELL_INPUT_BYTES + 128];
+	size_t len = 0;
 	unsigned seed = 12345;
-	char one[300 * 80];
-	size_t olen = 0;
-	for (int line = 0; line < 300; line++) {
+	for (int line = 0; len < SHELL_INPUT_BYTES; line++) {
+		char one[128];
+		size_t olen = 0;
 		int words = 4 + (int)(seed % 7);
 		for (int w = 0; w < words; w++) {
 			seed = seed * 1103515245u + 12345u;
@@ -182,8 +220,11 @@ static int shell_setup(const void *arg, const struct micro_opts *o, void **state
 			olen += (size_t)snprintf(one + olen, sizeof one - olen, "%s%s", w ? " " : "", wd);
 		}
 		olen += (size_t)snprintf(one + olen, sizeof one - olen, " %d\n", line);
-	}
-	for (int r = 0; r < 20; r++) {
+		if (len + olen > SHELL_INPUT_BYTES) {
+			/* the last line cut to the size, still a line */
+			olen = SHELL_INPUT_BYTES - len;
+			one[olen - 1] = '\n';
+		}
 		memcpy(text + len, one, olen);
 		len += olen;
 	}
@@ -191,9 +232,17 @@ static int shell_setup(const void *arg, const struct micro_opts *o, void **state
 	snprintf(path, sizeof path, "%s/input", s->dir);
 	int rc = write_file(path, text, len);
 	int e = errno;
-	free(text);
 	if (rc)
 		return SETUP_ERR(e, "%s: %s", path, strerror(e));
+	/* the room the jobs write in, tried once here: a file system too
+	 * small for them skips the test instead of failing a job */
+	snprintf(path, sizeof path, "%s/room", s->dir);
+	if (room_for(path, (size_t)a->p1 * SHELL_JOB_ROOM) < 0) {
+		e = errno;
+		unlink(path);
+		return SETUP_ERR(e, "room for the jobs' files: %s", strerror(e));
+	}
+	unlink(path);
 	return 0;
 }
 

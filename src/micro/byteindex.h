@@ -66,6 +66,13 @@ double byte_geomean(const double *v, size_t n);
  * > 0, or memory runs out. */
 double byte_combine_samples(const double *v, size_t n, unsigned *kept);
 
+/* A line "(against UnixBench 5.1.3, TEST: WHAT)" after indent to out for
+ * each BYTE test among tests[0..n) whose work still differs from
+ * UnixBench's (the execl image, the shell scripts' input, Dhrystone and
+ * Whetstone built without -march=native); nothing for the others. */
+void byte_report_differences(FILE *out, const char *indent,
+			     const struct micro_test *const *tests, size_t n);
+
 /* BYTE's result lines for the byte-family tests among tests[0..n-1] with
  * results res[0..n-1] (entries of other families are ignored; a skipped
  * test prints its reason instead of a figure), each as UnixBench 5 prints

@@ -147,6 +147,7 @@ static void kbench_lines(FILE *out, const struct byte_header *h, unsigned copies
 	if (cpu)
 		fprintf(out, "  Dhrystone and Whetstone built by %s, %s, with %s\n", dhry_build_cc(),
 			dhry_build_cc_version(), dhry_build_cflags());
+	byte_report_differences(out, "  ", tests, n);
 	fprintf(out, "  %ld CPUs online; %u cop%s of each test at once\n", h->cpus, copies,
 		copies == 1 ? "y" : "ies");
 	for (size_t i = 0; i < n; i++) {

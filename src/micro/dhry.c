@@ -12,12 +12,18 @@
 #include <stdio.h>
 #include <string.h>
 
-/* out of line and opaque to interprocedural analysis: each call is made */
+/* Dhrystone is two files: the main loop with Proc_1 .. Proc_5 in one
+ * (the compiler may inline those, as UnixBench's build of dhry_1.c
+ * does), Proc_6 .. Proc_8 and Func_1 .. Func_3 in the other.  Those of
+ * the second file are kept out of line and opaque to interprocedural
+ * analysis here, as a separate file keeps them (Func_3 is called only
+ * from Proc_6, its own file's, and may be inlined there). */
 #if defined(__clang__)
 #define DHRY_PROC __attribute__((noinline))
 #else
 #define DHRY_PROC __attribute__((noinline, noipa))
 #endif
+#define DHRY_PROC_1 static
 
 enum ident { Ident_1, Ident_2, Ident_3, Ident_4, Ident_5 };
 
@@ -68,7 +74,7 @@ DHRY_PROC static void Proc_7(int a, int b, int *out)
 	*out = b + loc;
 }
 
-DHRY_PROC static bool Func_3(enum ident e)
+static bool Func_3(enum ident e)
 {
 	enum ident loc = e;
 	return loc == Ident_3;
@@ -97,14 +103,14 @@ DHRY_PROC static void Proc_6(enum ident val, enum ident *ref)
 	}
 }
 
-DHRY_PROC static void Proc_3(struct record **ref)
+DHRY_PROC_1 void Proc_3(struct record **ref)
 {
 	if (Ptr_Glob != NULL)
 		*ref = Ptr_Glob->ptr_comp;
 	Proc_7(10, Int_Glob, &Ptr_Glob->variant.v1.int_comp);
 }
 
-DHRY_PROC static void Proc_1(struct record *val)
+DHRY_PROC_1 void Proc_1(struct record *val)
 {
 	struct record *next = val->ptr_comp;
 
@@ -123,7 +129,7 @@ DHRY_PROC static void Proc_1(struct record *val)
 	}
 }
 
-DHRY_PROC static void Proc_2(int *ref)
+DHRY_PROC_1 void Proc_2(int *ref)
 {
 	int loc = *ref + 10;
 	enum ident e = Ident_2;
@@ -137,14 +143,14 @@ DHRY_PROC static void Proc_2(int *ref)
 	} while (e != Ident_1);
 }
 
-DHRY_PROC static void Proc_4(void)
+DHRY_PROC_1 void Proc_4(void)
 {
 	bool loc = Ch_1_Glob == 'A';
 	Bool_Glob = loc | Bool_Glob;
 	Ch_2_Glob = 'B';
 }
 
-DHRY_PROC static void Proc_5(void)
+DHRY_PROC_1 void Proc_5(void)
 {
 	Ch_1_Glob = 'A';
 	Bool_Glob = false;
