@@ -103,8 +103,16 @@ const struct micro_test micro_lmbench_tests[] = {
 	    "lmbench lat_unix", lm_lat_ipc, &tr_unix),
 	PLAT("lat_udp", "UDP", "4-byte UDP round trip on 127.0.0.1",
 	    "lmbench lat_udp", lm_lat_ipc, &tr_udp),
+#ifdef HAVE_LIBTIRPC
+	PLAT("lat_rpc_udp", "RPC/UDP", "null ONC RPC call (a char each way) over UDP on 127.0.0.1",
+	    "lmbench lat_rpc udp", lm_lat_rpc, &tr_udp),
+#endif
 	PLAT("lat_tcp", "TCP", "1-byte TCP round trip on 127.0.0.1 (TCP_NODELAY)",
 	    "lmbench lat_tcp", lm_lat_ipc, &tr_tcp),
+#ifdef HAVE_LIBTIRPC
+	PLAT("lat_rpc_tcp", "RPC/TCP", "null ONC RPC call (a char each way) over TCP on 127.0.0.1",
+	    "lmbench lat_rpc tcp", lm_lat_rpc, &tr_tcp),
+#endif
 	PLAT("lat_connect", "TCP conn", "TCP connect() to a server on 127.0.0.1 and close()",
 	    "lmbench lat_connect", lm_lat_connect, NULL),
 
@@ -169,3 +177,14 @@ const struct micro_test micro_lmbench_tests[] = {
 	   "lmbench lat_mem_rd, random order (lmbench 3)", lm_lat_mem, &rndmain),
 	{ NULL, NULL, MICRO_LMBENCH, NULL, false, NULL, NULL, NULL, NULL, MICRO_PLACE_NONE },
 };
+
+#ifdef HAVE_LIBTIRPC
+const char *const lm_absent_tests[] = { NULL };
+#else
+const char *const lm_absent_tests[] = {
+	"lat_rpc_udp", "lat_rpc_udp_1cpu", "lat_rpc_udp_2smt", "lat_rpc_udp_2core",
+	"lat_rpc_tcp", "lat_rpc_tcp_1cpu", "lat_rpc_tcp_2smt", "lat_rpc_tcp_2core", NULL,
+};
+#endif
+const char lm_absent_why[] = "this kbench was built without libtirpc (configure found no "
+			     "pkg-config libtirpc)";

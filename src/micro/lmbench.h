@@ -70,6 +70,14 @@ int lm_ctx(const struct micro_test *t, const struct micro_opts *o, struct micro_
 /* Round trips and bandwidths; arg is a const int * naming the transport. */
 enum lm_transport { LM_PIPE, LM_UNIX, LM_UDP, LM_TCP };
 int lm_lat_ipc(const struct micro_test *t, const struct micro_opts *o, struct micro_result *r);
+/* lm_rpc.c: lmbench 2's lat_rpc, a null ONC RPC call over the transport
+ * *t->arg (LM_UDP or LM_TCP) on 127.0.0.1 (libtirpc; without it the rows
+ * are absent, and this only notes why) */
+int lm_lat_rpc(const struct micro_test *t, const struct micro_opts *o, struct micro_result *r);
+/* the names of the tests this build lacks (without libtirpc: the
+ * lat_rpc rows), NULL-ended, and why */
+extern const char *const lm_absent_tests[];
+extern const char lm_absent_why[];
 int lm_lat_connect(const struct micro_test *t, const struct micro_opts *o, struct micro_result *r);
 int lm_bw_ipc(const struct micro_test *t, const struct micro_opts *o, struct micro_result *r);
 

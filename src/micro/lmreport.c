@@ -2,8 +2,9 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * The table layouts are lmbench 2's summary (its "make see" output): the
- * same headings and columns in the same order, less the RPC columns
- * kbench does not measure, plus L3 in the memory table, and a second
+ * same headings and columns in the same order (the RPC columns where
+ * lmbench 2.0 has them, lat_rpc_udp and lat_rpc_tcp, when built with
+ * libtirpc), plus L3 in the memory table, and a second
  * memory table of lmbench 3's random-order chain.  A skipped or
  * failed test shows "-"; a test not chosen shows nothing.  A column of a
  * test between processes names the test without its placement; the
@@ -44,8 +45,10 @@ static const struct table tables[] = {
 		{ "lat_ctx_16p_64k", "16p/64K", "ctxsw" }, { NULL, NULL, NULL } } },
 	{ "*Local* Communication latencies in microseconds - smaller is better", 0, 1, {
 		{ "lat_ctx_2p_0k", "2p/0K", "ctxsw" }, { "lat_pipe", "Pipe", "" },
-		{ "lat_unix", "AF", "UNIX" }, { "lat_udp", "UDP", "" }, { "lat_tcp", "TCP", "" },
-		{ "lat_connect", "TCP", "conn" }, { NULL, NULL, NULL } } },
+		{ "lat_unix", "AF", "UNIX" }, { "lat_udp", "UDP", "" },
+		{ "lat_rpc_udp", "RPC/", "UDP" }, { "lat_tcp", "TCP", "" },
+		{ "lat_rpc_tcp", "RPC/", "TCP" }, { "lat_connect", "TCP", "conn" },
+		{ NULL, NULL, NULL } } },
 	{ "File & VM system latencies in microseconds - smaller is better", 0, 0, {
 		{ "lat_fs_create_0k", "0K File", "Create" }, { "lat_fs_delete_0k", "0K File", "Delete" },
 		{ "lat_fs_create_10k", "10K File", "Create" },

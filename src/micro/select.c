@@ -130,6 +130,9 @@ static int choose_word(const char *cmd, int fam, const char *fam_word, const cha
 			}
 	if (rows)
 		return 0;
+	for (size_t k = 0; !t && lm_absent_tests[k]; k++)
+		if (!strcmp(lm_absent_tests[k], w))
+			return cli_usage_error(cmd, "test '%s': %s", w, lm_absent_why);
 	if (!t) {
 		fprintf(stderr, "%s: unknown test '%s'\n", cmd, w);
 		micro_list_names(stderr);

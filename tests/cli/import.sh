@@ -135,4 +135,14 @@ expect_eq "003: 2.5.50's five runs of fork proc" \
 expect_eq "003: 2.5.49's null call, three rows read (one skipped)" \
     "$(jget l-2.5.49.json '[[r["value"] for r in t["runs"]] for t in d["tests"] if t["name"] == "lmbench: null call"]')" \
     "[[0.4, 0.38, 0.38]]"
+expect_eq "003: RPC/UDP is kbench's lat_rpc_udp" \
+    "$(jget l-2.5.50.json '[t["params"].get("lm_name") for t in d["tests"] if t["name"] == "lmbench: RPC/UDP"]')" \
+    "['lat_rpc_udp']"
+# compare prints the local communication table back with every column,
+# RPC/UDP after UDP and RPC/TCP after TCP as lmbench 2.0 has them
+expect_rc "003 compared" 0 "$KBENCH" compare l-2.5.49.json l-2.5.50.json
+expect_out_grep "003: the RPC columns in lmbench's places" \
+    "^Host +OS +2p/0K +Pipe +AF +UDP +RPC/ +TCP +RPC/ +TCP\$"
+expect_out_grep "003: 2.5.50's first row, every column" \
+    "^benchtest +Linux 2\.5\.50 B1 +1\.20 +8\.45 +20\.0 +34\.0 +59\.0 +123 +154 +159\$"
 finish
