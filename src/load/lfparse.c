@@ -594,22 +594,6 @@ int lf_flush(struct parser *ps)
 	return 0;
 }
 
-uint32_t lf_open_bits(const struct op *op)
-{
-	int creates = op->aux == FILE_CREATE || op->aux == FILE_OVERWRITE ||
-		      op->aux == FILE_OVERWRITE_IF;
-	uint32_t o = 0;
-	if (op->arg & FILE_DIRECTORY_FILE)
-		o |= OPEN_DIR;
-	if (creates)
-		o |= OPEN_CREATES | OPEN_CREAT;
-	if (op->flags & OPF_OPEN_IF)
-		o |= OPEN_CREAT;
-	else if (op->aux == FILE_OVERWRITE || op->aux == FILE_OVERWRITE_IF)
-		o |= OPEN_TRUNC;
-	return o;
-}
-
 void lf_emit(struct parser *ps, const struct op *op)
 {
 	struct program *p = ps->prog;
@@ -618,7 +602,7 @@ void lf_emit(struct parser *ps, const struct op *op)
 	p->count[op->code]++;
 	ps->batch[ps->nbatch] = *op;
 	if (op->code == OP_NTCREATEX)
-		ps->batch[ps->nbatch].open = lf_open_bits(op);
+		ps->batch[ps->nbatch].open = op_open_bits(op);
 	if (op->code == OP_READX || op->code == OP_WRITEX) {
 		if (op->len > p->max_io)
 			p->max_io = op->len;

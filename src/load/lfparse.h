@@ -96,12 +96,8 @@ int lf_handle_tok(struct parser *ps, const char *tok, struct op *op);
 /* A fresh op for the current line (paths NO_PATH). */
 void lf_op_init(struct parser *ps, struct op *op);
 
-/* What NTCreateX op's disposition (aux), create_options (arg) and
- * OPF_OPEN_IF mean: the OPEN_* bits of program.h.  Returns them. */
-uint32_t lf_open_bits(const struct op *op);
-
 /* Store a finished op (counts, byte totals, largest I/O; an NTCreateX's
- * open bits decoded by lf_open_bits); ops go to the program's memfd in
+ * open bits decoded by op_open_bits); ops go to the program's memfd in
  * batches of LF_BATCH. */
 void lf_emit(struct parser *ps, const struct op *op);
 

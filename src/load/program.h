@@ -173,6 +173,10 @@ struct program {
 				     * a modelled REQUEST/REPLY pair */
 };
 
+/* What NTCreateX op's disposition (aux), create_options (arg) and
+ * OPF_OPEN_IF mean: the OPEN_* bits.  Returns them. */
+uint32_t op_open_bits(const struct op *op);
+
 /* Names: the loadfile's opcode name, and dbench's short report name. */
 const char *op_file_name(enum opcode code);
 const char *op_report_name(enum opcode code);
