@@ -15,6 +15,14 @@ const struct backend *const backends[] = {
 	NULL,
 };
 
+int backend_refuse(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
+{
+	(void)c;
+	(void)op;
+	(void)bytes;
+	return BE_EUNSUPPORTED;
+}
+
 const struct backend *backend_find(const char *name)
 {
 	for (size_t i = 0; backends[i]; i++)

@@ -14,6 +14,7 @@
 #ifndef KBENCH_BACKEND_H
 #define KBENCH_BACKEND_H
 
+#include <fcntl.h>
 #include <stdint.h>
 #include "load/program.h"
 
@@ -44,13 +45,9 @@ struct backend_ctx {
 					 * unable to go on (its connection lost):
 					 * the op's error is counted against its
 					 * line and the client stops with it */
-	int dirfd;                      /* fileio: the client's tree, DIR/clients/clientK */
-	int rootfd;                     /* fileio: the run directory DIR */
-	int *fds;                       /* handle index -> fd, -1 if not open */
-	uint32_t nhandles;
+	int rootfd;                     /* a local backend's run directory DIR */
+	uint32_t nhandles;              /* handle indexes: 0 .. nhandles-1 */
 	char *iobuf;                    /* at least prog->max_io bytes */
-	char *dentbuf;                  /* FIND_FIRST directory buffer */
-	size_t dentbuf_len;
 	const struct program *prog;
 	const struct backend_opts *opts;
 	const volatile uint64_t *end_ns; /* the run's end, CLOCK_MONOTONIC ns (shared: a
@@ -85,6 +82,41 @@ struct backend_ctx {
  * requested ReadX/WriteX size), 0 for other ops and for failures. */
 typedef int (*backend_fn)(struct backend_ctx *c, const struct op *op, uint64_t *bytes);
 
+/* An op this backend's protocol cannot express: its row in the table, so
+ * that every opcode has one (tests/unit/test_backends.c).  Returns
+ * BE_EUNSUPPORTED: the client counts the op as unsupported. */
+int backend_refuse(struct backend_ctx *c, const struct op *op, uint64_t *bytes);
+
+/* The open(2) flags beyond the access mode for an NTCreateX of a file:
+ * O_CREAT, O_CREAT | O_TRUNC or 0, from op->open. */
+static inline int be_open_flags(const struct op *op)
+{
+	return (op->open & OPEN_CREAT ? O_CREAT : 0) | (op->open & OPEN_TRUNC ? O_TRUNC : 0);
+}
+
+/* A ReadX's outcome once n bytes came back: any n with OPF_ANYSIZE, else
+ * exactly the line's ret_size (dbench's fileio: on a full disk every read
+ * returns 0 bytes, which must not count as data moved).  Returns 0 with
+ * *bytes = n, or BE_ESHORT. */
+static inline int be_read_done(const struct op *op, uint64_t n, uint64_t *bytes)
+{
+	if (!(op->flags & OPF_ANYSIZE) && n != op->ret)
+		return BE_ESHORT;
+	*bytes = n;
+	return 0;
+}
+
+/* A WriteX's outcome once its len bytes were written: a line whose
+ * ret_size is another size fails.  Returns 0 with *bytes = len, or
+ * BE_ESHORT. */
+static inline int be_write_done(const struct op *op, uint64_t *bytes)
+{
+	if (op->ret != op->len)
+		return BE_ESHORT;  /* the line expects another size written */
+	*bytes = op->len;
+	return 0;
+}
+
 #define BACKEND_LOCAL 0x1   /* works in a local DIR (load.c's directory steps) */
 
 struct backend {
@@ -117,11 +149,12 @@ struct backend {
 	/* The target as reports and the JSON name it ("127.0.0.1:7003",
 	 * "nfs://host/export"), never a password; NULL for a local one. */
 	const char *(*describe)(const struct backend_opts *o);
-	backend_fn op[OP_COUNT];   /* Sleep has none: the client loop waits,
-				    * since only it knows the stop flag and
-				    * the other clients of its process.  An
-				    * op with no function here fails with
-				    * BE_EUNSUPPORTED. */
+	backend_fn op[OP_COUNT];   /* every opcode has a function, or
+				    * backend_refuse for one the protocol
+				    * cannot express; Sleep has none: the
+				    * client loop waits, since only it knows
+				    * the stop flag and the other clients of
+				    * its process */
 };
 
 /* Every backend this kbench knows, built in or not, NULL-terminated;
@@ -141,9 +174,9 @@ extern const struct backend fileio_backend;
 /* tbench's network load (sockio.c): one TCP connection per client to
  * --server, one request and reply per op, with dbench's sizes. */
 extern const struct backend sockio_backend;
-/* NFSv3 or v4 through libnfs (nfs.c); .missing when built without it. */
+/* NFSv3 through libnfs (nfs.c and its parts); .missing when built without it. */
 extern const struct backend nfs_backend;
-/* SMB through libsmbclient (smb.c): one context and connection per
+/* SMB through libsmbclient (smb.c and its parts): one context and connection per
  * client; .missing is "libsmbclient" when kbench was built without it. */
 extern const struct backend smb_backend;
 

@@ -16,8 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define FILE_DIRECTORY_FILE 0x1
-
 struct node {
 	uint64_t key;        /* (shared << 32) | arena offset, + 1; 0 = empty */
 	uint64_t size;       /* bytes, for a file */
@@ -139,7 +137,7 @@ static int step(struct model *m, const struct op *op)
 		if ((i = node_of(m, op->path1, sh1)) < 0)
 			return -1;
 		nd = &m->n[i];
-		if (op->arg & FILE_DIRECTORY_FILE) {
+		if (op->open & OPEN_DIR) {
 			nd->isdir = 1;
 			nd->exists = 1;
 			if (!nd->counted_dir) {
@@ -147,13 +145,12 @@ static int step(struct model *m, const struct op *op)
 				m->c->dirs++;
 			}
 		} else {
-			int creates = op->aux == 2 || op->aux == 4 || op->aux == 5 ||
-				      (op->flags & OPF_OPEN_IF);
+			int creates = (op->open & OPEN_CREAT) != 0;
 			if (!nd->counted_file) {
 				nd->counted_file = 1;
 				m->c->files++;
 			}
-			if ((op->aux == 4 || op->aux == 5) && nd->exists)
+			if ((op->open & OPEN_TRUNC) && nd->exists)
 				drop_file(m, nd);
 			if (creates || !nd->exists) {
 				nd->exists = 1;

@@ -41,9 +41,6 @@
 
 #define MAX_NOTED 200000   /* entries noted before a tree is left inexact */
 
-/* FILE_CREATE, FILE_OVERWRITE, FILE_OVERWRITE_IF (MS-SMB) */
-#define CREATES(d) ((d) == 2 || (d) == 4 || (d) == 5)
-
 struct strset {            /* relative paths, sorted once filled */
 	char **v;
 	size_t n, cap;
@@ -298,7 +295,7 @@ static int scan_op(void *arg, const struct op *op)
 	if ((p1 && add_top(sc->tops, p1) < 0) || (p2 && add_top(sc->tops, p2) < 0))
 		return -1;
 	int creates = (op->code == OP_NTCREATEX &&
-		       (CREATES(op->aux) || (op->flags & OPF_OPEN_IF))) || op->code == OP_MKDIR;
+		       (op->open & OPEN_CREAT)) || op->code == OP_MKDIR;
 	if (creates && p1 && strcmp(p1, ".") && add(sc->made, p1) < 0)
 		return -1;
 	if (op->code == OP_RENAME && p2 && strcmp(p2, ".") &&

@@ -27,7 +27,6 @@
 #include <unistd.h>
 
 #define WINDOW 128           /* ops per read of the program: 6 KiB */
-#define DENTBUF (8 * 1024)    /* FIND_FIRST getdents64 buffer */
 
 struct client {
 	unsigned id;
@@ -126,19 +125,13 @@ static int setup_client(struct client *c, const struct run_config *cfg, const st
 {
 	c->ctx.id = c->id;
 	c->ctx.end_ns = &sh->end_ns;
-	c->ctx.dirfd = -1;
 	c->ctx.rootfd = cfg->rootfd;
 	c->ctx.prog = cfg->prog;
 	c->ctx.opts = &cfg->bopts;
 	c->ctx.nhandles = cfg->prog->nhandles;
-	c->ctx.fds = malloc((cfg->prog->nhandles ? cfg->prog->nhandles : 1) * sizeof(int));
 	c->ctx.iobuf = malloc(cfg->prog->max_io ? cfg->prog->max_io : 1);
-	c->ctx.dentbuf = malloc(DENTBUF);
-	c->ctx.dentbuf_len = DENTBUF;
-	if (!c->ctx.fds || !c->ctx.iobuf || !c->ctx.dentbuf)
+	if (!c->ctx.iobuf)
 		return ENOMEM;
-	for (uint32_t i = 0; i < c->ctx.nhandles; i++)
-		c->ctx.fds[i] = -1;
 	if (cfg->backend->client_open) {
 		int e = cfg->backend->client_open(&c->ctx);
 		if (e)
@@ -452,9 +445,7 @@ int client_main(const struct run_config *cfg, struct run_shared *sh,
 			if (cfg->backend->client_close)
 				cfg->backend->client_close(&cl[i].ctx);
 		}
-		free(cl[i].ctx.fds);
 		free(cl[i].ctx.iobuf);
-		free(cl[i].ctx.dentbuf);
 	}
 	free(cl);
 	return 0;

@@ -30,12 +30,6 @@
 #include <time.h>
 #include <unistd.h>
 
-/* NTCreateX create_options and dispositions (MS-SMB) */
-#define FILE_DIRECTORY_FILE 0x0001
-#define FILE_CREATE 2
-#define FILE_OVERWRITE 4
-#define FILE_OVERWRITE_IF 5
-
 #define DOS_ATTR_NAME "user.DosAttrib"
 
 /* Each client keeps an fd on every directory of its tree that holds a
@@ -51,13 +45,22 @@
  * cached: other clients change them.  kbench-load(1) ("Clients and their
  * trees") states what a kept fd means when another process changes DIR. */
 
+/* A client's own state (c->priv), made by fileio_client_open. */
 struct fileio_client {
+	int dirfd;           /* the client's tree, DIR/clients/clientK */
+	int *fds;            /* handle index -> fd, -1 if not open (c->nhandles) */
+	char *dentbuf;       /* FIND_FIRST's getdents64 buffer, DENTBUF bytes */
 	int *fd_of;          /* prog->ndirs entries: directory index -> fd, -1 */
 	uint32_t *held;      /* the indexes that have one */
 	uint32_t nheld, cap;
 	int fills;           /* DIR's filesystem fills a getdents64 buffer up
 			      * to the directory's end (fills_dentbuf()) */
 };
+
+#define DENTBUF (8 * 1024)
+
+/* The client's state, once fileio_client_open made it */
+#define FC(c) ((struct fileio_client *)(c)->priv)
 
 /* The largest record getdents64 returns: a 255-byte name, its NUL, the
  * header, rounded up to 8 bytes. */
@@ -105,9 +108,9 @@ static int dircache_open(struct backend_ctx *c, uint32_t idx, int *owned)
 {
 	struct fileio_client *fc = c->priv;
 	const char *path = prog_path(c->prog, c->prog->dirs[idx]);
-	int fd = fs_open_beneath(c->dirfd, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
+	int fd = fs_open_beneath(FC(c)->dirfd, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
 	if (fd < 0 && errno == EACCES)  /* unreadable: it still holds names */
-		fd = fs_open_beneath(c->dirfd, path, O_PATH | O_DIRECTORY | O_CLOEXEC, 0);
+		fd = fs_open_beneath(FC(c)->dirfd, path, O_PATH | O_DIRECTORY | O_CLOEXEC, 0);
 	if (fd < 0)
 		return -1;
 	if (fc->nheld == fc->cap) {
@@ -126,7 +129,7 @@ static inline int tree_dir(struct backend_ctx *c, uint32_t idx, int *owned)
 {
 	*owned = 0;
 	if (!idx)
-		return c->dirfd;
+		return FC(c)->dirfd;
 	int fd = ((struct fileio_client *)c->priv)->fd_of[idx];
 	return fd >= 0 ? fd : dircache_open(c, idx, owned);
 }
@@ -181,12 +184,12 @@ static void names_changed(struct backend_ctx *c, const struct op *op)
 
 static inline int base1(const struct backend_ctx *c, const struct op *op)
 {
-	return (op->flags & OPF_SHARED1) ? c->rootfd : c->dirfd;
+	return (op->flags & OPF_SHARED1) ? c->rootfd : FC(c)->dirfd;
 }
 
 static inline int base2(const struct backend_ctx *c, const struct op *op)
 {
-	return (op->flags & OPF_SHARED2) ? c->rootfd : c->dirfd;
+	return (op->flags & OPF_SHARED2) ? c->rootfd : FC(c)->dirfd;
 }
 
 static inline const char *path1(const struct backend_ctx *c, const struct op *op)
@@ -196,7 +199,7 @@ static inline const char *path1(const struct backend_ctx *c, const struct op *op
 
 static inline int handle_fd(const struct backend_ctx *c, const struct op *op)
 {
-	return op->handle < c->nhandles ? c->fds[op->handle] : -1;
+	return op->handle < c->nhandles ? FC(c)->fds[op->handle] : -1;
 }
 
 static int sync_dirs(const struct backend_ctx *c, int base, const char *path)
@@ -286,8 +289,6 @@ static int do_ntcreatex(struct backend_ctx *c, const struct op *op, uint64_t *by
 {
 	int base = base1(c, op), fd;
 	const char *path = path1(c, op);
-	int creates = op->aux == FILE_CREATE || op->aux == FILE_OVERWRITE ||
-		      op->aux == FILE_OVERWRITE_IF;
 	struct name n;
 	(void)bytes;
 
@@ -296,8 +297,8 @@ static int do_ntcreatex(struct backend_ctx *c, const struct op *op, uint64_t *by
 	int e = name1(c, op, &n);
 	if (e)
 		return e;
-	if (op->arg & FILE_DIRECTORY_FILE) {
-		if (creates) {
+	if (op->open & OPEN_DIR) {
+		if (op->open & OPEN_CREATES) {
 			e = name_mkdir(&n);
 			if (e && e != EEXIST) {
 				name_done(&n);
@@ -306,11 +307,7 @@ static int do_ntcreatex(struct backend_ctx *c, const struct op *op, uint64_t *by
 		}
 		fd = fs_open_beneath(n.dfd, n.leaf, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
 	} else {
-		int flags = O_RDWR | O_CLOEXEC;
-		if (op->aux == FILE_CREATE || (op->flags & OPF_OPEN_IF))
-			flags |= O_CREAT;
-		else if (op->aux == FILE_OVERWRITE || op->aux == FILE_OVERWRITE_IF)
-			flags |= O_CREAT | O_TRUNC;
+		int flags = O_RDWR | O_CLOEXEC | be_open_flags(op);
 		if (c->opts->sync_open)
 			flags |= O_SYNC;
 		fd = fs_open_beneath(n.dfd, n.leaf, flags, 0600);
@@ -337,9 +334,10 @@ static int do_ntcreatex(struct backend_ctx *c, const struct op *op, uint64_t *by
 		close(fd);  /* an open that was meant to fail binds nothing */
 		return 0;
 	}
-	if (c->fds[op->handle] >= 0)
-		close(c->fds[op->handle]);
-	c->fds[op->handle] = fd;
+	if (FC(c)->fds[op->handle] >= 0)
+		close(FC(c)->fds[op->handle]);
+	FC(c)->fds[op->handle] = fd;
+	int creates = (op->open & OPEN_CREATES) != 0;
 	if (c->opts->xattr && creates)
 		dos_attr_set(fd, 0x20);  /* FILE_ATTRIBUTE_ARCHIVE */
 	if (creates)
@@ -353,7 +351,7 @@ static int do_close(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
 	int fd = handle_fd(c, op);
 	if (fd < 0)
 		return EBADF;
-	c->fds[op->handle] = -1;
+	FC(c)->fds[op->handle] = -1;
 	return close(fd) < 0 ? errno : 0;
 }
 
@@ -469,7 +467,7 @@ static int do_qfsinfo(struct backend_ctx *c, const struct op *op, uint64_t *byte
 	struct statvfs sv;
 	(void)op;
 	(void)bytes;
-	return fstatvfs(c->dirfd, &sv) < 0 ? errno : 0;
+	return fstatvfs(FC(c)->dirfd, &sv) < 0 ? errno : 0;
 }
 
 /* SET_FILE_INFORMATION on a path (dbench 1's SMBsetatr): the same
@@ -580,7 +578,7 @@ static int do_find_first(struct backend_ctx *c, const struct op *op, uint64_t *b
 		tail_len = strlen(tail);
 	}
 	while (matches < maxcnt) {
-		long got = syscall(SYS_getdents64, fd, c->dentbuf, c->dentbuf_len);
+		long got = syscall(SYS_getdents64, fd, FC(c)->dentbuf, (size_t)DENTBUF);
 		if (got < 0) {
 			err = errno;
 			break;
@@ -588,13 +586,13 @@ static int do_find_first(struct backend_ctx *c, const struct op *op, uint64_t *b
 		if (got == 0)
 			break;
 		for (long at = 0; at < got && matches < maxcnt;) {
-			struct fs_dirent64 *de = (struct fs_dirent64 *)(c->dentbuf + at);
+			struct fs_dirent64 *de = (struct fs_dirent64 *)(FC(c)->dentbuf + at);
 			if (tail ? ends_with(de->d_name, tail, tail_len) :
 				   fnmatch(pat, de->d_name, FNM_CASEFOLD) == 0)
 				matches++;
 			at += de->d_reclen;
 		}
-		if (fills && c->dentbuf_len - (size_t)got >= DIRENT_MAX)
+		if (fills && (size_t)DENTBUF - (size_t)got >= DIRENT_MAX)
 			break;  /* the directory's end: the next call returns 0 */
 	}
 	if (owned)
@@ -614,10 +612,7 @@ static int do_writex(struct backend_ctx *c, const struct op *op, uint64_t *bytes
 		return e;
 	if (c->opts->fsync_write && fsync(fd) < 0)
 		return errno;
-	if (op->ret != op->len)
-		return BE_ESHORT;  /* the line expects another size written */
-	*bytes = op->len;
-	return 0;
+	return be_write_done(op, bytes);
 }
 
 static int do_readx(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
@@ -631,21 +626,11 @@ static int do_readx(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
 	while (n < 0 && errno == EINTR);
 	if (n < 0)
 		return errno;
-	if (op->flags & OPF_ANYSIZE) {
-		*bytes = (uint64_t)n;  /* what it read, no more */
-		return 0;
-	}
-	/* dbench's fileio fails a read that returns another size than the
-	 * line's ret_size: on a full disk the files are empty and every read
-	 * returns 0 bytes, which must not count as data moved.  A read that
-	 * ends as expected counts what it read, its ret_size: dbench counts
-	 * the requested size, the same for every line whose ret_size is its
-	 * size (all of dbench's client.txt), but a line that expects less
-	 * would count bytes no read moved. */
-	if ((uint64_t)n != op->ret)
-		return BE_ESHORT;
-	*bytes = (uint64_t)n;
-	return 0;
+	/* a read that ends as expected counts what it read, its ret_size:
+	 * dbench counts the requested size, the same for every line whose
+	 * ret_size is its size (all of dbench's client.txt), but a line that
+	 * expects less would count bytes no read moved */
+	return be_read_done(op, (uint64_t)n, bytes);
 }
 
 static int lock_range(const struct backend_ctx *c, const struct op *op, short type)
@@ -702,73 +687,102 @@ static void client_name(char *name, unsigned id)
 /* The client's tree DIR/clients/clientK, opened beneath DIR and on its
  * mount: a tree that is a symbolic link or a mount point (a bind mount of
  * something else) is refused. */
+/* What fileio_client_open allocated, and the tree's fd, released. */
+static void client_free(struct fileio_client *fc)
+{
+	if (!fc)
+		return;
+	if (fc->dirfd >= 0)
+		close(fc->dirfd);
+	free(fc->fds);
+	free(fc->dentbuf);
+	free(fc->fd_of);
+	free(fc->held);
+	free(fc);
+}
+
+/* The client's state: its handles (none open), the find buffer, the
+ * directory cache (empty).  Returns it, or NULL when out of memory. */
+static struct fileio_client *client_alloc(const struct backend_ctx *c)
+{
+	struct fileio_client *fc = calloc(1, sizeof(*fc));
+	if (!fc)
+		return NULL;
+	uint32_t n = c->prog->ndirs ? c->prog->ndirs : 1;
+	fc->dirfd = -1;
+	fc->cap = n - 1 < FILEIO_DIRCACHE_MAX ? n - 1 : FILEIO_DIRCACHE_MAX;
+	fc->fd_of = malloc(n * sizeof(*fc->fd_of));
+	fc->held = malloc((fc->cap ? fc->cap : 1) * sizeof(*fc->held));
+	fc->fds = malloc((c->nhandles ? c->nhandles : 1) * sizeof(*fc->fds));
+	fc->dentbuf = malloc(DENTBUF);
+	if (!fc->fd_of || !fc->held || !fc->fds || !fc->dentbuf) {
+		client_free(fc);
+		return NULL;
+	}
+	for (uint32_t i = 0; i < n; i++)
+		fc->fd_of[i] = -1;
+	for (uint32_t i = 0; i < c->nhandles; i++)
+		fc->fds[i] = -1;
+	return fc;
+}
+
+/* The client's tree DIR/clients/clientK, opened beneath DIR and on its
+ * mount: a tree that is a symbolic link or a mount point (a bind mount of
+ * something else) is refused. */
 static int fileio_client_open(struct backend_ctx *c)
 {
 	char name[32];
 	int e;
-
-	if (mkdirat(c->rootfd, "clients", 0777) < 0 && errno != EEXIST)
-		return errno;
+	struct fileio_client *fc = client_alloc(c);
+	if (!fc)
+		return ENOMEM;
+	if (mkdirat(c->rootfd, "clients", 0777) < 0 && errno != EEXIST) {
+		e = errno;
+		client_free(fc);
+		return e;
+	}
 	int clients = fs_open_beneath(c->rootfd, "clients", O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
-	if (clients < 0)
-		return errno;
+	if (clients < 0) {
+		e = errno;
+		client_free(fc);
+		return e;
+	}
 	client_name(name, c->id);
 	if (mkdirat(clients, name, 0777) < 0 && errno != EEXIST) {
 		e = errno;
 		close(clients);
+		client_free(fc);
 		return e;
 	}
-	c->dirfd = fs_open_beneath(clients, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
+	fc->dirfd = fs_open_beneath(clients, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
 	e = errno;
 	close(clients);
-	if (c->dirfd < 0)
+	if (fc->dirfd < 0) {
+		client_free(fc);
 		return e;
-	struct fileio_client *fc = calloc(1, sizeof(*fc));
-	uint32_t n = c->prog->ndirs ? c->prog->ndirs : 1;
-	if (fc) {
-		fc->cap = n - 1 < FILEIO_DIRCACHE_MAX ? n - 1 : FILEIO_DIRCACHE_MAX;
-		fc->fd_of = malloc(n * sizeof(*fc->fd_of));
-		fc->held = malloc((fc->cap ? fc->cap : 1) * sizeof(*fc->held));
 	}
-	if (!fc || !fc->fd_of || !fc->held) {
-		if (fc) {
-			free(fc->fd_of);
-			free(fc->held);
-			free(fc);
-		}
-		return ENOMEM;
-	}
-	for (uint32_t i = 0; i < n; i++)
-		fc->fd_of[i] = -1;
-	fc->fills = fills_dentbuf(c->dirfd);
+	fc->fills = fills_dentbuf(fc->dirfd);
 	c->priv = fc;
 	return 0;
 }
 
 static void fileio_close_all(struct backend_ctx *c)
 {
+	struct fileio_client *fc = c->priv;
 	dircache_drop(c);
 	for (uint32_t i = 0; i < c->nhandles; i++) {
-		if (c->fds[i] >= 0) {
-			close(c->fds[i]);
-			c->fds[i] = -1;
+		if (fc->fds[i] >= 0) {
+			close(fc->fds[i]);
+			fc->fds[i] = -1;
 		}
 	}
 }
 
 static void fileio_client_close(struct backend_ctx *c)
 {
-	struct fileio_client *fc = c->priv;
 	dircache_drop(c);
-	if (fc) {
-		free(fc->fd_of);
-		free(fc->held);
-		free(fc);
-		c->priv = NULL;
-	}
-	if (c->dirfd >= 0)
-		close(c->dirfd);
-	c->dirfd = -1;
+	client_free(c->priv);
+	c->priv = NULL;
 }
 
 const struct backend fileio_backend = {

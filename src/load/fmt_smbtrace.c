@@ -199,7 +199,7 @@ static void create_file(struct parser *ps, const struct fields *f)
 	lf_op_init(ps, &op);
 	op.code = OP_NTCREATEX;
 	op.expect = EXPECT_OK;
-	op.aux = 5;  /* FILE_OVERWRITE_IF */
+	op.aux = FILE_OVERWRITE_IF;
 	if (path_of(ps, f->path1, &op.path1, &op, OPF_SHARED1) < 0)
 		return;
 	/* a handle number no trace uses (the largest 64-bit one); each
@@ -449,7 +449,7 @@ static void reply(struct parser *ps, const char *cmd, const struct fields *f)
 	op.flags = p->flags;
 	op.expect = f->err ? EXPECT_FAIL : EXPECT_OK;
 	if (code == OP_NTCREATEX) {
-		op.aux = 1;  /* FILE_OPEN */
+		op.aux = FILE_OPEN;
 		if (f->exists) {
 			/* an exclusive create of a file that was there: opening
 			 * it must work; the failed open bound no handle */

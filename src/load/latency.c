@@ -15,19 +15,52 @@ static double ms(uint64_t ns)
 	return (double)ns / 1e6;
 }
 
-static struct run_point *series_slot(struct run_series *ser)
+int lat_series_point(struct run_series *ser, const struct run_point *pt, const uint64_t *acc)
 {
 	if (ser->n == ser->cap) {
 		size_t cap = ser->cap ? ser->cap * 2 : 64;
 		struct run_point *p = realloc(ser->pts, cap * sizeof(*p));
 		if (!p)
-			return NULL;
+			return -1;
 		ser->pts = p;
 		ser->cap = cap;
 	}
+	unsigned nb = 0;
+	for (unsigned i = 0; i < HIST_COARSE_BUCKETS; i++)
+		nb += acc[i] != 0;
+	if (ser->cn + nb > ser->ccap) {
+		size_t cap = ser->ccap ? ser->ccap : 1024;
+		while (cap < ser->cn + nb)
+			cap *= 2;
+		uint32_t *idx = realloc(ser->cidx, cap * sizeof(*idx));
+		if (idx)
+			ser->cidx = idx;
+		uint64_t *cnt = realloc(ser->ccnt, cap * sizeof(*cnt));
+		if (cnt)
+			ser->ccnt = cnt;
+		if (!idx || !cnt)
+			return -1;
+		ser->ccap = cap;
+	}
 	struct run_point *p = &ser->pts[ser->n++];
-	memset(p, 0, sizeof(*p));
-	return p;
+	*p = *pt;
+	p->coff = (uint32_t)ser->cn;
+	p->cnb = nb;
+	for (unsigned i = 0; i < HIST_COARSE_BUCKETS; i++)
+		if (acc[i]) {
+			ser->cidx[ser->cn] = i;
+			ser->ccnt[ser->cn++] = acc[i];
+		}
+	p->p99_ns = p->lost ? 0 : hist_coarse_percentile(acc, 99, p->max_ns);
+	return 0;
+}
+
+void lat_series_free(struct run_series *ser)
+{
+	free(ser->pts);
+	free(ser->cidx);
+	free(ser->ccnt);
+	memset(ser, 0, sizeof(*ser));
 }
 
 /* Second s of every client's ring into p; acc holds the merged coarse
@@ -55,7 +88,8 @@ static void read_second(const struct run_shared *sh, unsigned n, uint64_t s,
 		if (__atomic_load_n(&st->sec_tag[slot], __ATOMIC_RELAXED) != s)
 			p->lost = 1;  /* emptied while read */
 	}
-	p->p99_ns = p->lost ? 0 : hist_coarse_percentile(acc, 99, p->max_ns);
+	if (p->lost)  /* a lost second keeps no counts */
+		memset(acc, 0, HIST_COARSE_BUCKETS * sizeof(*acc));
 }
 
 int lat_series_collect(const struct run_config *cfg, const struct run_shared *sh,
@@ -64,79 +98,30 @@ int lat_series_collect(const struct run_config *cfg, const struct run_shared *sh
 	uint64_t acc[HIST_COARSE_BUCKETS];
 	while (ser->n < upto) {
 		uint64_t s = ser->n;
-		struct run_point *p = series_slot(ser);
-		if (!p)
+		struct run_point p = { 0 };
+		read_second(sh, cfg->nclients, s, &p, acc);
+		p.warmup = sh->t0_ns + s * 1000000000ull < sh->warm_end_ns;
+		if (lat_series_point(ser, &p, acc) < 0)
 			return -1;
-		read_second(sh, cfg->nclients, s, p, acc);
-		p->warmup = sh->t0_ns + s * 1000000000ull < sh->warm_end_ns;
 	}
 	return 0;
 }
 
-int lat_series_job(struct run_series *ser, uint64_t sec, uint64_t bytes, uint64_t ops,
-		   uint64_t max_ns, int lost, int warmup)
+void lat_client_of(const struct client_stats *st, double window_s, struct run_client *out,
+		   struct hist *scratch, struct hist *lag)
 {
-	while (ser->n + 1 < sec) {  /* a second no round gave */
-		struct run_point *p = series_slot(ser);
-		if (!p)
-			return -1;
-		p->lost = p->no_p99 = 1;
-		p->warmup = warmup;
-	}
-	if (ser->n + 1 != sec)
-		return 0;
-	struct run_point *p = series_slot(ser);
-	if (!p)
-		return -1;
-	p->bytes = bytes;
-	p->ops = ops;
-	p->max_ns = max_ns;
-	p->lost = lost;
-	p->no_p99 = 1;
-	p->warmup = warmup;
-	return 0;
-}
-
-int lat_clients_merge(const struct run_config *cfg, const struct run_shared *sh,
-		      struct run_result *res)
-{
-	unsigned n = cfg->nclients;
-	struct hist *h = malloc(sizeof(*h)), *lag = malloc(sizeof(*lag));
-	uint32_t *idx = malloc(HIST_BUCKETS * sizeof(*idx));
-	uint64_t *cnt = malloc(HIST_BUCKETS * sizeof(*cnt));
-	res->clients = calloc(n, sizeof(*res->clients));
-	res->nclients_kept = res->clients ? n : 0;
-	int rc = h && lag && idx && cnt && res->clients ? 0 : -1;
-	hist_init(&res->lag);
-	for (unsigned c = 0; !rc && c < n; c++) {
-		const struct client_stats *st = &sh->client[c];
-		struct run_client *rc_ = &res->clients[c];
-		rc_->ops = st->ops;
-		rc_->bytes = st->bytes;
-		rc_->errors = st->errors;
-		hist_init(h);
-		for (unsigned i = 0; i < OP_COUNT; i++)
-			hist_merge_rec(h, &st->hist[i]);
-		hist_init(lag);
-		hist_merge_rec(lag, &st->lag);
-		hist_merge(&res->lag, lag);
-		rc_->lag_n = lag->count;
-		rc_->lag_p99_ns = hist_percentile(lag, 99);
-		rc_->nb = hist_sparse(h, idx, cnt);
-		rc_->idx = malloc((rc_->nb ? rc_->nb : 1) * sizeof(*rc_->idx));
-		rc_->cnt = malloc((rc_->nb ? rc_->nb : 1) * sizeof(*rc_->cnt));
-		if (!rc_->idx || !rc_->cnt) {
-			rc = -1;
-			break;
-		}
-		memcpy(rc_->idx, idx, rc_->nb * sizeof(*idx));
-		memcpy(rc_->cnt, cnt, rc_->nb * sizeof(*cnt));
-	}
-	free(h);
-	free(lag);
-	free(idx);
-	free(cnt);
-	return rc;
+	out->ops = st->ops;
+	out->bytes = st->bytes;
+	out->errors = st->errors;
+	out->window_s = window_s;
+	hist_init(scratch);
+	for (unsigned i = 0; i < OP_COUNT; i++)
+		hist_merge_rec(scratch, &st->hist[i]);
+	hist_init(lag);
+	hist_merge_rec(lag, &st->lag);
+	out->lag_n = lag->count;
+	out->lag_p99_ns = hist_percentile(lag, 99);
+	out->nb = hist_sparse(scratch, out->idx, out->cnt);
 }
 
 void lat_result_free(struct run_result *res)
@@ -146,14 +131,15 @@ void lat_result_free(struct run_result *res)
 		free(res->clients[c].cnt);
 	}
 	free(res->clients);
-	free(res->series.pts);
+	lat_series_free(&res->series);
 	res->clients = NULL;
-	res->series.pts = NULL;
+	res->nclients_kept = 0;
 }
 
 /* min, median, max of the clients' p99 lag, ms; -1 when there is none */
-static int lag_spread(const struct run_result *res, unsigned n, struct summary *s)
+static int lag_spread(const struct run_result *res, struct summary *s)
 {
+	unsigned n = res->nclients_kept;
 	if (!res->clients || !n)
 		return -1;
 	double *v = malloc(n * sizeof(*v));
@@ -182,7 +168,7 @@ void lat_report_schedule(FILE *f, const struct run_config *cfg, const struct run
 		fprintf(f, "\nschedule%s: every %s started on time", rate,
 			cfg->prog->timed ? "timed op" : "op");
 	struct summary s;
-	if (!res->nranks && lag_spread(res, cfg->nclients, &s) == 0)
+	if (lag_spread(res, &s) == 0)
 		fprintf(f, "; p99 lag per client: min %.3f  median %.3f  max %.3f ms",
 			s.min, s.median, s.max);
 	fprintf(f, "\n");
@@ -205,13 +191,13 @@ static json_t *num_or_null(double v)
 	return isfinite(v) ? json_real(v) : json_null();
 }
 
-/* results.clients and results.clients_summary (not under --mpi: a rank
- * holds its own clients only) */
+/* results.clients and results.clients_summary (under --mpi every rank's
+ * clients, rank by rank) */
 static int clients_json(json_t *results, const struct run_config *cfg,
 			const struct run_result *res)
 {
-	unsigned n = cfg->nclients;
-	if (!res->clients || res->nranks) {
+	unsigned n = res->nclients_kept;
+	if (!res->clients || !n) {
 		json_object_set_new(results, "clients", json_null());
 		json_object_set_new(results, "clients_summary", json_null());
 		return 0;
@@ -226,7 +212,7 @@ static int clients_json(json_t *results, const struct run_config *cfg,
 	int timed = cfg->prog->timed || cfg->target_rate > 0;
 	for (unsigned c = 0; c < n; c++) {
 		const struct run_client *x = &res->clients[c];
-		v[c] = res->measured_s > 0 ? (double)x->bytes / 1e6 / res->measured_s : NAN;
+		v[c] = x->window_s > 0 ? (double)x->bytes / 1e6 / x->window_s : NAN;
 		json_t *o = json_pack("{s:i, s:I, s:I, s:I, s:o, s:o, s:o}", "client", (int)c,
 			"ops", (json_int_t)x->ops, "bytes", (json_int_t)x->bytes,
 			"errors", (json_int_t)x->errors, "MBps", num_or_null(v[c]),
@@ -261,7 +247,7 @@ static json_t *series_json(const struct run_series *ser)
 			"bytes", p->lost ? json_null() : json_integer((json_int_t)p->bytes),
 			"ops", p->lost ? json_null() : json_integer((json_int_t)p->ops),
 			"lat_max_ms", p->lost ? json_null() : json_real(ms(p->max_ns)),
-			"lat_p99_ms", p->lost || p->no_p99 || !p->ops ? json_null() :
+			"lat_p99_ms", p->lost || !p->ops ? json_null() :
 				json_real(ms(p->p99_ns)));
 		if (!o || json_array_append_new(pts, o) < 0) {
 			json_decref(pts);
@@ -323,10 +309,10 @@ int lat_report_json(json_t *results, json_t *params, const struct run_config *cf
 			json_object_set_new(results, "schedule", o);
 		}
 		struct summary s;
-		json_object_set_new(o, "lag_p99_ms", !res->nranks && lag_spread(res, cfg->nclients, &s) == 0 ?
+		json_object_set_new(o, "lag_p99_ms", lag_spread(res, &s) == 0 ?
 				    json_pack("{s:f, s:f, s:f}", "min", s.min, "median", s.median,
 					      "max", s.max) : json_null());
-		json_object_set_new(o, "lag_hist", res->nranks ? json_null() : histjson_of(&res->lag));
+		json_object_set_new(o, "lag_hist", histjson_of(&res->lag));
 	}
 	return 0;
 }

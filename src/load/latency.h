@@ -23,21 +23,22 @@
 int lat_series_collect(const struct run_config *cfg, const struct run_shared *sh,
 		       uint64_t upto, struct run_series *ser);
 
-/* --mpi: append the job's second that ends sec s after the start (sec >=
- * 1, seconds before it that no round gave are marked lost): bytes and ops
- * summed over the ranks, the largest latency, no p99.  Returns 0 or -1
- * (out of memory). */
-int lat_series_job(struct run_series *ser, uint64_t sec, uint64_t bytes, uint64_t ops,
-		   uint64_t max_ns, int lost, int warmup);
+/* Append to ser the second pt (its coarse counts acc[HIST_COARSE_BUCKETS],
+ * kept sparsely; pt's coff and cnb are set here, and its p99 made from acc,
+ * 0 for a lost second).  Returns 0, or -1 when out of memory (ser unchanged). */
+int lat_series_point(struct run_series *ser, const struct run_point *pt, const uint64_t *acc);
 
-/* After the clients have gone: res->clients (each client's ops, bytes,
- * errors over the window, its latency histogram over every op, its p99
- * lag) and res->lag (every client's lag merged).  Returns 0, or -1 when
- * out of memory. */
-int lat_clients_merge(const struct run_config *cfg, const struct run_shared *sh,
-		      struct run_result *res);
+/* Release what ser holds and empty it. */
+void lat_series_free(struct run_series *ser);
 
-/* Release what the two above allocated in res. */
+/* One client's own figures from its slot st over a window of window_s s:
+ * ops, bytes, errors, its p99 lag, and its latency histogram over every op
+ * written sparsely to out->idx and out->cnt (room for HIST_BUCKETS each).
+ * scratch and lag are working room (lag ends holding its lag). */
+void lat_client_of(const struct client_stats *st, double window_s, struct run_client *out,
+		   struct hist *scratch, struct hist *lag);
+
+/* Release res's clients and series. */
 void lat_result_free(struct run_result *res);
 
 /* The "schedule:" line of a run with a schedule (timestamps or -R): late

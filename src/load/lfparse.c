@@ -600,6 +600,9 @@ void lf_emit(struct parser *ps, const struct op *op)
 	if (ps->nerrors)
 		return;  /* keep checking, but stop building */
 	p->count[op->code]++;
+	ps->batch[ps->nbatch] = *op;
+	if (op->code == OP_NTCREATEX)
+		ps->batch[ps->nbatch].open = op_open_bits(op);
 	if (op->code == OP_READX || op->code == OP_WRITEX) {
 		if (op->len > p->max_io)
 			p->max_io = op->len;
@@ -616,7 +619,7 @@ void lf_emit(struct parser *ps, const struct op *op)
 	}
 	if ((op->flags & OPF_TIMED) && op->ts_ns)
 		p->timed = 1;
-	ps->batch[ps->nbatch++] = *op;
+	ps->nbatch++;
 	p->nops++;
 	if (ps->nbatch == LF_BATCH && lf_flush(ps) < 0)
 		ps->io_failed = errno ? errno : EIO;

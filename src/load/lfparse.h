@@ -96,8 +96,9 @@ int lf_handle_tok(struct parser *ps, const char *tok, struct op *op);
 /* A fresh op for the current line (paths NO_PATH). */
 void lf_op_init(struct parser *ps, struct op *op);
 
-/* Store a finished op (counts, byte totals, largest I/O); ops go to the
- * program's memfd in batches of LF_BATCH. */
+/* Store a finished op (counts, byte totals, largest I/O; an NTCreateX's
+ * open bits decoded by op_open_bits); ops go to the program's memfd in
+ * batches of LF_BATCH. */
 void lf_emit(struct parser *ps, const struct op *op);
 
 /* Write the ops of the batch not yet written.  Returns 0, or -1 with

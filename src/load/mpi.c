@@ -17,11 +17,13 @@
 #include "config.h"
 #include "cli.h"
 #include "load/mpi.h"
+#include "load/merge.h"
 #include "load/run.h"
 #include "sys/clock.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <math.h>
 #include <mpi.h>
 #include <stdio.h>
@@ -30,7 +32,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-enum { TAG_AGREE = 101, TAG_CLOCK, TAG_ROUND, TAG_REPLY, TAG_HEAD, TAG_HIST, TAG_ERRS,
+enum { TAG_AGREE = 101, TAG_CLOCK, TAG_ROUND, TAG_REPLY, TAG_HEAD, TAG_BODY,
        TAG_ACK, TAG_SAME };
 
 #define PINGS 8
@@ -633,98 +635,100 @@ int kbmpi_poll(const struct kbmpi_round *mine, struct kbmpi_round *job, uint64_t
 	return 1;
 }
 
-/* What a rank sends rank 0 at the end, besides its histograms and errors. */
+/* What a rank sends rank 0 at the end, before its packed result (len bytes). */
 struct gather_head {
 	struct run_rank rr;
-	uint64_t nerrs, errors_unlisted, late_ops, late_sum_ns, late_max_ns, max_latency_ns;
-	int32_t oom_killed, interrupted;
+	uint64_t len;
 };
 
-static void head_of(const struct run_result *res, unsigned nclients, struct gather_head *h)
+/* This rank's row of results.per_rank[]. */
+static void rank_row(const struct run_result *res, unsigned nclients, struct run_rank *rr)
 {
-	memset(h, 0, sizeof(*h));
-	snprintf(h->rr.host, sizeof(h->rr.host), "%s", m.hosts[m.rank]);
-	h->rr.clients = nclients;
-	h->rr.nprocs = res->nprocs;
-	h->rr.ops = res->ops;
-	h->rr.bytes = res->bytes;
-	h->rr.errors = res->errors;
-	h->rr.passes = res->passes;
-	h->rr.measured_s = res->measured_s;
-	h->rr.mbps = res->mbps;
-	h->rr.died = res->died;
-	h->rr.interrupted = res->interrupted;
-	h->rr.strict_stop = res->strict_stop;
-	h->rr.setup_failed = res->setup_failed;
-	h->rr.stuck = res->stuck;
-	h->rr.nfatal = res->nfatal;
+	memset(rr, 0, sizeof(*rr));
+	snprintf(rr->host, sizeof(rr->host), "%s", m.hosts[m.rank]);
+	rr->clients = nclients;
+	rr->nprocs = res->nprocs;
+	rr->ops = res->ops;
+	rr->bytes = res->bytes;
+	rr->errors = res->errors;
+	rr->passes = res->passes;
+	rr->measured_s = res->measured_s;
+	rr->mbps = res->mbps;
+	rr->died = res->died;
+	rr->interrupted = res->interrupted;
+	rr->strict_stop = res->strict_stop;
+	rr->setup_failed = res->setup_failed;
+	rr->stuck = res->stuck;
+	rr->nfatal = res->nfatal;
 	if (res->died)
-		snprintf(h->rr.why, sizeof(h->rr.why), "%s", res->died_msg);
-	h->nerrs = res->nerrs;
-	h->errors_unlisted = res->errors_unlisted;
-	h->late_ops = res->late_ops;
-	h->late_sum_ns = res->late_sum_ns;
-	h->late_max_ns = res->late_max_ns;
-	h->max_latency_ns = res->max_latency_ns;
-	h->oom_killed = res->oom_killed;
-	h->interrupted = res->interrupted;
+		snprintf(rr->why, sizeof(rr->why), "%s", res->died_msg);
 }
 
-static int cmp_err(const void *a, const void *b)
+/* A rank other than 0: its row and packed result to rank 0.  Returns 0 or -1. */
+static int gather_send(const struct run_result *res, struct gather_head *mine, uint64_t deadline,
+		       int signalled)
 {
-	const struct run_error *x = a, *y = b;
-	if (x->count != y->count)
-		return x->count < y->count ? 1 : -1;
-	return x->line < y->line ? -1 : x->line > y->line;
-}
-
-/* Rank r's figures into rank 0's res (r > 0); e are its errors. */
-static int add_rank(struct run_result *res, int r, const struct gather_head *h,
-		    const struct run_error *e)
-{
-	const struct run_rank *rr = &h->rr;
-	res->ops += rr->ops;
-	res->bytes += rr->bytes;
-	res->errors += rr->errors;
-	res->passes += rr->passes;
-	res->nprocs += rr->nprocs;
-	res->errors_unlisted += h->errors_unlisted;
-	res->late_ops += h->late_ops;
-	res->late_sum_ns += h->late_sum_ns;
-	if (h->late_max_ns > res->late_max_ns)
-		res->late_max_ns = h->late_max_ns;
-	if (h->max_latency_ns > res->max_latency_ns)
-		res->max_latency_ns = h->max_latency_ns;
-	if (!res->interrupted)
-		res->interrupted = h->interrupted;
-	res->strict_stop |= rr->strict_stop;
-	res->setup_failed |= rr->setup_failed;
-	res->oom_killed |= h->oom_killed;
-	res->stuck += rr->stuck;
-	res->nfatal += rr->nfatal;
-	if (rr->died && !res->died) {
-		res->died = 1;
-		snprintf(res->died_msg, sizeof(res->died_msg), "rank %d (%.32s): %.100s", r, rr->host,
-			 rr->why);
+	size_t len = 0;
+	int first;
+	void *body = run_result_pack(res, &len);
+	if (!body || len > INT_MAX) {
+		fprintf(stderr, "%s: rank %d (%s): out of memory packing its results\n", m.cmd,
+			m.rank, kbmpi_host(m.rank));
+		len = 0;  /* rank 0 then knows this rank has no result */
 	}
-	if (!h->nerrs)
-		return 0;
-	struct run_error *all = realloc(res->errs, (res->nerrs + h->nerrs) * sizeof(*all));
-	if (!all)
+	mine->len = len;
+	MPI_Request rq[2];
+	MPI_Isend(mine, sizeof(*mine), MPI_BYTE, 0, TAG_HEAD, MPI_COMM_WORLD, &rq[0]);
+	MPI_Isend(body, (int)len, MPI_BYTE, 0, TAG_BODY, MPI_COMM_WORLD, &rq[1]);
+	int rc = wait_reqs(2, rq, deadline, &first, 0);
+	free(body);
+	if (rc < 0) {
+		say_dead(0, patience(signalled));
 		return -1;
-	res->errs = all;
-	for (uint64_t k = 0; k < h->nerrs; k++) {
-		size_t j;
-		for (j = 0; j < res->nerrs; j++)
-			if (all[j].line == e[k].line && all[j].err == e[k].err)
-				break;
-		if (j == res->nerrs)
-			all[res->nerrs++] = e[k];
-		else
-			all[j].count += e[k].count;
 	}
-	qsort(all, res->nerrs, sizeof(*all), cmp_err);
-	return 0;
+	return len ? 0 : -1;
+}
+
+/* Rank 0: rank r's row into res->ranks[r] and its result added into res
+ * (run_result_add).  Returns 0 with *mbps its throughput, or -1 (said). */
+static int gather_rank(struct run_result *res, int r, uint64_t deadline, int signalled,
+		       double *mbps)
+{
+	struct gather_head head;
+	struct run_result one;
+	MPI_Request rq;
+	int first;
+	memset(&one, 0, sizeof(one));
+	MPI_Irecv(&head, sizeof(head), MPI_BYTE, r, TAG_HEAD, MPI_COMM_WORLD, &rq);
+	if (wait_reqs(1, &rq, deadline, &first, 0) < 0) {
+		say_dead(r, patience(signalled));
+		return -1;
+	}
+	void *body = head.len && head.len <= INT_MAX ? malloc(head.len) : NULL;
+	MPI_Irecv(body, body ? (int)head.len : 0, MPI_BYTE, r, TAG_BODY, MPI_COMM_WORLD, &rq);
+	if (wait_reqs(1, &rq, deadline, &first, 0) < 0) {
+		say_dead(r, patience(signalled));
+		free(body);
+		return -1;
+	}
+	int rc = body ? run_result_unpack(body, head.len, &one) : -1;
+	free(body);
+	if (rc < 0) {
+		fprintf(stderr, "%s: rank 0 (%s): no result from rank %d (%s)\n", m.cmd,
+			kbmpi_host(0), r, kbmpi_host(r));
+		run_result_free(&one);
+		return -1;
+	}
+	head.rr.host[KBMPI_HOST_MAX - 1] = '\0';
+	head.rr.why[sizeof(head.rr.why) - 1] = '\0';
+	res->ranks[r] = head.rr;
+	if (one.died)
+		snprintf(one.died_msg, sizeof(one.died_msg), "rank %d (%.32s): %.100s", r,
+			 head.rr.host, head.rr.why);
+	rc = run_result_add(res, &one);
+	run_result_free(&one);
+	*mbps = head.rr.mbps;
+	return rc;
 }
 
 int kbmpi_gather(struct run_result *res, unsigned nclients, int signalled)
@@ -732,26 +736,14 @@ int kbmpi_gather(struct run_result *res, unsigned nclients, int signalled)
 	struct gather_head mine;
 	int first;
 	uint64_t deadline = after_s(patience(signalled));
-	head_of(res, nclients, &mine);
+	memset(&mine, 0, sizeof(mine));
+	rank_row(res, nclients, &mine.rr);
 	if (m.rank == 0)  /* the last round's replies */
 		wait_reqs(m.size, m.sreq, deadline, &first, 0);
-	if (m.rank) {
-		MPI_Request rq[3];
-		MPI_Isend(&mine, sizeof(mine), MPI_BYTE, 0, TAG_HEAD, MPI_COMM_WORLD, &rq[0]);
-		MPI_Isend(res->hist, (int)(OP_COUNT * sizeof(*res->hist)), MPI_BYTE, 0, TAG_HIST,
-			  MPI_COMM_WORLD, &rq[1]);
-		MPI_Isend(res->errs, (int)(res->nerrs * sizeof(*res->errs)), MPI_BYTE, 0, TAG_ERRS,
-			  MPI_COMM_WORLD, &rq[2]);
-		if (wait_reqs(3, rq, deadline, &first, 0) < 0) {
-			say_dead(0, patience(signalled));
-			return -1;
-		}
-		return 0;
-	}
+	if (m.rank)
+		return gather_send(res, &mine, deadline, signalled);
 	res->ranks = calloc((size_t)m.size, sizeof(*res->ranks));
-	struct hist *h = malloc(OP_COUNT * sizeof(*h));
-	if (!res->ranks || !h) {
-		free(h);
+	if (!res->ranks) {
 		fprintf(stderr, "%s: rank 0 (%s): out of memory merging the ranks\n", m.cmd,
 			kbmpi_host(0));
 		return -1;
@@ -762,44 +754,13 @@ int kbmpi_gather(struct run_result *res, unsigned nclients, int signalled)
 	double sum = finite ? res->mbps : 0;
 	int rc = 0;
 	for (int r = 1; r < m.size && !rc; r++) {
-		struct gather_head head;
-		struct run_error *e = NULL;
-		MPI_Request rq[2];
-		MPI_Irecv(&head, sizeof(head), MPI_BYTE, r, TAG_HEAD, MPI_COMM_WORLD, &rq[0]);
-		MPI_Irecv(h, (int)(OP_COUNT * sizeof(*h)), MPI_BYTE, r, TAG_HIST, MPI_COMM_WORLD,
-			  &rq[1]);
-		if (wait_reqs(2, rq, deadline, &first, 0) < 0) {
-			say_dead(r, patience(signalled));
-			rc = -1;
-			break;
-		}
-		e = head.nerrs ? malloc(head.nerrs * sizeof(*e)) : NULL;
-		if (head.nerrs && !e) {
-			rc = -1;
-			break;
-		}
-		MPI_Irecv(e, (int)(head.nerrs * sizeof(*e)), MPI_BYTE, r, TAG_ERRS, MPI_COMM_WORLD,
-			  &rq[0]);
-		if (wait_reqs(1, rq, deadline, &first, 0) < 0) {
-			say_dead(r, patience(signalled));
-			free(e);
-			rc = -1;
-			break;
-		}
-		head.rr.host[KBMPI_HOST_MAX - 1] = '\0';
-		head.rr.why[sizeof(head.rr.why) - 1] = '\0';
-		res->ranks[r] = head.rr;
-		for (unsigned i = 0; i < OP_COUNT; i++)
-			hist_merge(&res->hist[i], &h[i]);
-		if (add_rank(res, r, &head, e) < 0)
-			rc = -1;
-		free(e);
-		if (isfinite(head.rr.mbps))
-			sum += head.rr.mbps;
+		double mbps = NAN;
+		rc = gather_rank(res, r, deadline, signalled, &mbps);
+		if (isfinite(mbps))
+			sum += mbps;
 		else
 			finite = 0;
 	}
-	free(h);
 	/* the job's throughput is the sum of the ranks' (each over its own
 	 * window, on its own clock); a rank without a figure leaves none */
 	res->mbps = finite && !res->oom_killed ? sum : NAN;

@@ -95,3 +95,19 @@ void prog_free(struct program *p)
 	free(p->source);
 	p->source = NULL;
 }
+
+uint32_t op_open_bits(const struct op *op)
+{
+	int creates = op->aux == FILE_CREATE || op->aux == FILE_OVERWRITE ||
+		      op->aux == FILE_OVERWRITE_IF;
+	uint32_t o = 0;
+	if (op->arg & FILE_DIRECTORY_FILE)
+		o |= OPEN_DIR;
+	if (creates)
+		o |= OPEN_CREATES | OPEN_CREAT;
+	if (op->flags & OPF_OPEN_IF)
+		o |= OPEN_CREAT;
+	else if (op->aux == FILE_OVERWRITE || op->aux == FILE_OVERWRITE_IF)
+		o |= OPEN_TRUNC;
+	return o;
+}

@@ -58,6 +58,25 @@ enum expect {
 			    * what it read (dbench 1 did not check what a
 			    * read returned, and its trace does not say) */
 
+/* What an NTCreateX line means, decoded once from its disposition and
+ * create_options when it is read (lf_emit), in op.open: backends, the
+ * checker and the cleanup read these bits, never the disposition. */
+#define OPEN_DIR    0x1  /* a directory (create_options has FILE_DIRECTORY_FILE) */
+#define OPEN_CREATES 0x2  /* the disposition creates (FILE_CREATE, FILE_OVERWRITE,
+			  * FILE_OVERWRITE_IF): a directory is made first; a
+			  * file gets -x's attribute and -S's directory sync */
+#define OPEN_CREAT  0x4  /* a file: created when missing (FILE_CREATE, the
+			  * overwrites, OPF_OPEN_IF) */
+#define OPEN_TRUNC  0x8  /* a file: cut to 0 bytes (FILE_OVERWRITE, FILE_OVERWRITE_IF,
+			  * unless FILE_CREATE or OPF_OPEN_IF) */
+
+/* NTCreateX create_options and dispositions (MS-SMB), as loadfiles give them */
+#define FILE_DIRECTORY_FILE 0x0001
+#define FILE_OPEN 1
+#define FILE_CREATE 2
+#define FILE_OVERWRITE 4
+#define FILE_OVERWRITE_IF 5
+
 /* OPF_SETSIZE grows a file in writes of at most this many bytes, and the
  * client's I/O buffer holds at least that many (or the largest size) */
 #define SETSIZE_CHUNK 65536u
@@ -68,7 +87,8 @@ enum expect {
 
 /* One operation: 48 bytes.  Field use by opcode:
  *   NTCreateX  path1, handle, arg = create_options, aux = disposition,
- *              off = size to give the file (OPF_SETSIZE)
+ *              open = OPEN_* (what those two mean), off = size to give
+ *              the file (OPF_SETSIZE)
  *   Close Flush Qfileinfo Sfileinfo    handle (arg = info level)
  *   ReadX WriteX  handle, off = offset (bytes), len = size (bytes),
  *                 ret = ret_size (bytes the line expects moved)
@@ -92,7 +112,10 @@ struct op {
 	uint32_t arg;     /* see above */
 	uint64_t off;     /* see above */
 	uint32_t len;     /* see above */
-	uint32_t ret;     /* see above */
+	union {
+		uint32_t ret;     /* see above */
+		uint32_t open;    /* NTCreateX: OPEN_* */
+	};
 	uint64_t ts_ns;   /* schedule time from the pass start, ns (OPF_TIMED) */
 };
 
@@ -149,6 +172,10 @@ struct program {
 	uint64_t npaired;           /* dbench 1: lines that are the other half of
 				     * a modelled REQUEST/REPLY pair */
 };
+
+/* What NTCreateX op's disposition (aux), create_options (arg) and
+ * OPF_OPEN_IF mean: the OPEN_* bits.  Returns them. */
+uint32_t op_open_bits(const struct op *op);
 
 /* Names: the loadfile's opcode name, and dbench's short report name. */
 const char *op_file_name(enum opcode code);

@@ -10,6 +10,7 @@
 #include "load/latency.h"
 #include "compat/compat.h"
 #include "load/procs.h"
+#include "load/merge.h"
 #include "load/run.h"
 #include "load/signals.h"
 #include "sys/caches.h"
@@ -71,14 +72,6 @@ static int in_second(const struct run_shared *sh, unsigned n, uint64_t sec, uint
 	return lost ? -1 : 0;
 }
 
-static int cmp_err(const void *a, const void *b)
-{
-	const struct run_error *x = a, *y = b;
-	if (x->count != y->count)
-		return x->count < y->count ? 1 : -1;
-	return x->line < y->line ? -1 : x->line > y->line;
-}
-
 /* Empty merged histograms: a run cut short reports zeros, not garbage. */
 static int alloc_hists(struct run_result *res)
 {
@@ -87,69 +80,30 @@ static int alloc_hists(struct run_result *res)
 		return -1;
 	for (unsigned i = 0; i < OP_COUNT; i++)
 		hist_init(&res->hist[i]);
+	hist_init(&res->lag);
 	return 0;
 }
 
-static void merge(const struct run_config *cfg, const struct run_shared *sh,
-		  uint64_t window_end, struct run_result *res)
+/* Every client's slot added into res (run_result_add), and the window's
+ * throughput.  Returns 0, or -1 when out of memory. */
+static int merge(const struct run_config *cfg, const struct run_shared *sh,
+		 uint64_t window_end, struct run_result *res)
 {
-	unsigned n = cfg->nclients;
-	size_t cap = 0;
-	for (unsigned c = 0; c < n; c++) {
-		const struct client_stats *st = &sh->client[c];
-		for (unsigned i = 0; i < OP_COUNT; i++)
-			hist_merge_rec(&res->hist[i], &st->hist[i]);
-		res->ops += st->ops;
-		res->bytes += st->bytes;
-		res->client_bytes[c] = st->bytes;
-		res->errors += st->errors;
-		for (unsigned i = 0; i < OP_COUNT; i++)
-			res->unsupported[i] += st->unsupported[i];
-		res->errors_unlisted += st->errors_unlisted;
-		res->passes += st->passes;
-		if (st->fatal) {
-			if (!res->nfatal++) {
-				res->fatal_client = c;
-				res->fatal_err = st->fatal;
-			}
-		}
-		res->late_ops += st->late_ops;
-		res->late_sum_ns += st->late_sum_ns;
-		if (st->late_max_ns > res->late_max_ns)
-			res->late_max_ns = st->late_max_ns;
-		cap += st->nerr_slots;
+	struct run_result one;
+	int rc = run_result_client_alloc(&one);
+	res->measured_s = window_end > sh->warm_end_ns ?
+			  (double)(window_end - sh->warm_end_ns) / 1e9 : 0;
+	for (unsigned c = 0; !rc && c < cfg->nclients; c++) {
+		res->client_bytes[c] = sh->client[c].bytes;
+		rc = run_result_client_of(&one, &sh->client[c], res->measured_s);
+		if (!rc)
+			rc = run_result_add(res, &one);
 	}
-	/* a Sleep is the loadfile's pause, not a file-system latency */
-	for (unsigned i = 0; i < OP_COUNT; i++)
-		if (i != OP_SLEEP && res->hist[i].max_ns > res->max_latency_ns)
-			res->max_latency_ns = res->hist[i].max_ns;
-
-	res->errs = cap ? calloc(cap, sizeof(*res->errs)) : NULL;
-	for (unsigned c = 0; c < n && res->errs; c++) {
-		const struct client_stats *st = &sh->client[c];
-		for (uint32_t k = 0; k < st->nerr_slots; k++) {
-			const struct err_slot *e = &st->errs[k];
-			size_t j;
-			for (j = 0; j < res->nerrs; j++)
-				if (res->errs[j].line == e->line && res->errs[j].err == e->err)
-					break;
-			if (j == res->nerrs) {
-				res->errs[j].line = e->line;
-				res->errs[j].code = e->code;
-				res->errs[j].expect = e->expect;
-				res->errs[j].err = e->err;
-				res->nerrs++;
-			}
-			res->errs[j].count += e->count;
-		}
-	}
-	if (res->nerrs)
-		qsort(res->errs, res->nerrs, sizeof(*res->errs), cmp_err);
-
+	run_result_free(&one);
 	res->mbps = run_throughput_mbps(res->bytes, sh->warm_end_ns, window_end);
-	res->measured_s = isnan(res->mbps) ? 0 : (double)(window_end - sh->warm_end_ns) / 1e9;
 	if (!res->ops || res->oom_killed)
 		res->mbps = NAN;  /* nothing completed, or a client's work was lost */
+	return rc;
 }
 
 double run_throughput_mbps(uint64_t bytes, uint64_t start_ns, uint64_t end_ns)
@@ -489,9 +443,9 @@ static uint64_t watch_job(const struct run_config *cfg, struct run_shared *sh, s
 				uint64_t sec = kbmpi_round_no() / per_sec;
 				if (p->cg)
 					memcg_sample(p->cg);
-				lat_series_job(&res->series, sec, job.sec_bytes, job.sec_ops,
-					       job.sec_max_ns, job.lost != 0,
-					       sh->t0_ns + (sec - 1) * 1000000000ull < sh->warm_end_ns);
+				/* this rank's seconds, a second behind as watch() reads
+				 * them; rank 0 adds the ranks' at the end */
+				lat_series_collect(cfg, sh, sec - 1, &res->series);
 				if (!cfg->quiet && !sh->stop) {
 					struct live l = { job.ops_all, job.bytes_all, job.sec_bytes,
 							  job.sec_ops, job.sec_max_ns, job.lost != 0,
@@ -680,18 +634,16 @@ static int measure(const struct run_config *cfg, struct run_state *rs, struct ru
 		return -1;
 	}
 	uint64_t window_end = window_end_of(cfg, rs->sh, stop_at);
-	merge(cfg, rs->sh, window_end, res);
+	if (merge(cfg, rs->sh, window_end, res) < 0) {
+		fprintf(stderr, "kbench load: out of memory merging the results\n");
+		return -1;
+	}
 	/* the seconds the watch has not read yet, up to the window's end */
 	if (window_end > rs->sh->t0_ns && window_end != UINT64_MAX) {
 		uint64_t upto = (window_end - 1 - rs->sh->t0_ns) / 1000000000ull + 1;
-		if (!cfg->mpi)  /* under MPI the rounds gave the job's seconds */
-			lat_series_collect(cfg, rs->sh, upto, &res->series);
+		lat_series_collect(cfg, rs->sh, upto, &res->series);
 		if (res->series.n > upto)  /* seconds after the end, read while clients ended */
 			res->series.n = upto;
-	}
-	if (lat_clients_merge(cfg, rs->sh, res) < 0) {
-		fprintf(stderr, "kbench load: out of memory merging the results\n");
-		return -1;
 	}
 	if (res->died && cfg->mpi)
 		fprintf(stderr, "kbench load: rank %d (%s): %s\n", kbmpi_rank(),

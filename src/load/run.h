@@ -124,6 +124,7 @@ struct run_client {
 	unsigned nb;              /* non-empty buckets of its latency histogram */
 	uint32_t *idx;            /* their indexes (hist.h's scheme), ops of every kind */
 	uint64_t *cnt;            /* their counts */
+	double window_s;          /* its run's measured window, s (its MB/sec's divisor) */
 };
 
 /* One second of the run (the second ending t s after the start). */
@@ -132,12 +133,16 @@ struct run_point {
 	uint64_t max_ns, p99_ns;  /* their largest latency and p99 (coarse scheme) */
 	int warmup;               /* the second began before the warm-up's end */
 	int lost;                 /* its figures are unknown (the parent fell behind) */
-	int no_p99;               /* p99 not known (--mpi: the ranks' are not merged) */
+	uint32_t coff, cnb;       /* its latencies' coarse counts: run_series's
+				   * cidx[] and ccnt[] from coff, cnb of them */
 };
 
 struct run_series {
 	struct run_point *pts;    /* pts[k] is the second ending k+1 s after the start */
 	size_t n, cap;
+	uint32_t *cidx;           /* every second's non-empty coarse buckets (hist.h) */
+	uint64_t *ccnt;           /* and their counts */
+	size_t cn, ccap;
 };
 
 struct run_result {

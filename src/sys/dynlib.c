@@ -32,3 +32,18 @@ void *dynlib_sym(void *h, const char *soname, const char *name, const char *cmd,
 	}
 	return p;
 }
+
+int dynlib_load(void **h, const char *soname, const char *const *names, void **addr, size_t n,
+		const char *cmd, const char *what)
+{
+	if (*h)
+		return 1;
+	void *so = dynlib_open(soname, cmd, what);
+	if (!so)
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		if (!(addr[i] = dynlib_sym(so, soname, names[i], cmd, what)))
+			return -1;
+	*h = so;
+	return 0;
+}

@@ -11,6 +11,8 @@
 #ifndef KBENCH_DYNLIB_H
 #define KBENCH_DYNLIB_H
 
+#include <stddef.h>
+
 /* Open the shared object soname (a file name the dynamic linker looks
  * up as it does a linked library's, e.g. "libnfs.so.13") with
  * RTLD_NOW | RTLD_LOCAL: every symbol of it is bound here, in the caller,
@@ -24,5 +26,14 @@ void *dynlib_open(const char *soname, const char *cmd, const char *what);
  * "CMD: WHAT: SONAME has no NAME: <dlerror>". */
 void *dynlib_sym(void *h, const char *soname, const char *name, const char *cmd,
 		 const char *what);
+
+/* A backend's library and its table, loaded once: with *h NULL, open
+ * soname (dynlib_open) and resolve each of the n function names[] into
+ * addr[] (dynlib_sym); *h is set only when all were found.  Returns 0
+ * when addr[] was just filled (the caller copies it into its table), 1
+ * when *h was already set (nothing done), -1 after one line on stderr as
+ * the two above say. */
+int dynlib_load(void **h, const char *soname, const char *const *names, void **addr, size_t n,
+		const char *cmd, const char *what);
 
 #endif

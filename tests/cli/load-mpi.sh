@@ -51,9 +51,12 @@ expect_eq "the merged op counts add up to the ranks' ops" \
 expect_eq "the job's histograms hold every rank's ops, each op's its count" \
     "$(jget "$WORK/r.json" '(lambda r: (sum(int(p.split(":")[1]) for h in r["histograms"].values() for p in h["buckets"].split()) == sum(x["ops"] for x in r["per_rank"]), all(r["histograms"][o["name"]]["count"] == o["count"] for o in r["ops"])))(d["results"])')" \
     "(True, True)"
-expect_eq "the series: the job's seconds (no p99: the ranks send sums), no per-client list" \
-    "$(jget "$WORK/r.json" '(lambda r: ([p["warmup"] for p in r["series"]["points"]], all(p["lat_p99_ms"] is None and p["ops"] > 0 for p in r["series"]["points"]), r["clients"]))(d["results"])')" \
-    "([True, False, False], True, None)"
+expect_eq "the series: the job's seconds, each with its p99 (from the ranks' counts)" \
+    "$(jget "$WORK/r.json" '(lambda r: ([p["warmup"] for p in r["series"]["points"]], all(p["ops"] > 0 and 0 < p["lat_p99_ms"] <= p["lat_max_ms"] for p in r["series"]["points"])))(d["results"])')" \
+    "([True, False, False], True)"
+expect_eq "a per-client entry for each rank's client, ops and bytes the ranks'" \
+    "$(jget "$WORK/r.json" '(lambda r: (len(r["clients"]), [c["ops"] for c in r["clients"]] == [x["ops"] for x in r["per_rank"]], [c["bytes"] for c in r["clients"]] == [x["bytes"] for x in r["per_rank"]], 0 < r["clients_summary"]["jain_index"] <= 1))(d["results"])')" \
+    "(3, True, True, True)"
 expect_lines "one progress line for second 1, the job's (3 clients)" -eq 1 "$WORK/out" \
     '^ +3 +[0-9]+ +[0-9.]+ MB/sec +avg +([0-9.]+|-) +warmup +1 sec +latency [0-9.]+ ms$'
 expect_lines "one table row a rank" -eq 3 "$WORK/out" '^ [0-2] +[^ ]+ +1 +[0-9.]+ +[0-9]+ +0$'
@@ -83,6 +86,24 @@ assert a["bytes"] == b["bytes"], (a["bytes"], b["bytes"])
 assert a["passes"] == b["passes"] == 4, (a["passes"], b["passes"])
 EOF
 expect_py "each op's merged count is the plain run's" "$WORK/plain.json" "$WORK/once.json" <"$WORK/same.py"
+cat >"$WORK/hist.py" <<'EOF'
+import collections, json, sys
+r = json.load(open(sys.argv[1]))["results"]
+def counts(text):
+    return collections.Counter({int(b.split(":")[0]): int(b.split(":")[1]) for b in text.split()})
+job, clients = collections.Counter(), collections.Counter()
+for h in r["histograms"].values():
+    job.update(counts(h["buckets"]))
+for c in r["clients"]:
+    clients.update(counts(c["hist"]))
+assert len(r["clients"]) == 4, len(r["clients"])
+assert sum(job.values()) == r["ops_total"] > 0, (sum(job.values()), r["ops_total"])
+assert job == clients, (job, clients)
+assert [c["ops"] for c in r["clients"]] == [15] * 4, r["clients"]
+assert sum(p["ops"] for p in r["series"]["points"]) == r["ops_total"], r["series"]
+EOF
+expect_py "the job's histogram is the sum of the ranks' clients', bucket by bucket" \
+    "$WORK/once.json" <"$WORK/hist.py"
 expect_empty_dir "every rank's tree cleaned after --run-once" "$D"
 
 # --- --stonewall: the first rank's end ends every rank's measurement ------

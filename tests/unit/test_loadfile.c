@@ -100,6 +100,8 @@ static void test_every_opcode(void **state)
 	assert_int_equal(ops[0].flags & OPF_SHARED1, 0);
 	assert_int_equal(ops[0].arg, 0x40);
 	assert_int_equal(ops[0].aux, 5);
+	/* FILE_OVERWRITE_IF of a file, decoded once: created, cut, -x's attribute */
+	assert_int_equal(ops[0].open, OPEN_CREATES | OPEN_CREAT | OPEN_TRUNC);
 	assert_int_equal(ops[0].line, 1);
 	assert_int_equal(ops[0].expect, EXPECT_OK);
 	assert_int_equal(ops[1].code, OP_CLOSE);
@@ -481,6 +483,7 @@ static void test_dbench2_and_dbench1(void **state)
 	assert_int_equal(ops[4].len, 2500000 - 2 * 1048576);
 	assert_int_equal(ops[5].code, OP_CLOSE);
 	assert_true(ops[6].flags & OPF_OPEN_IF);
+	assert_int_equal(ops[6].open, OPEN_CREAT);  /* FILE_OPEN, made if missing, not cut */
 	assert_int_equal(ops[7].off, 7);
 	assert_int_equal(ops[7].len, 100);
 	assert_int_equal(ops[7].handle, ops[6].handle);
