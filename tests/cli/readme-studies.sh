@@ -1,7 +1,7 @@
 #!/bin/sh
 # kbench - command-line tests: README.md's "A study like the seeds' in two
 # commands", each study's kbench suite and kbench compare run as written,
-# with short times added (--runs 2, --pause 0, -t 1, --warmup 0 or
+# with short times added (--runs 2, --pause 0, -t 0.3, --warmup 0 or
 # --micro-quick) and the files renamed; the disk study's device is a file
 # here, and the one suite's file stands for both kernels' (one machine)
 # SPDX-License-Identifier: GPL-3.0-or-later
@@ -24,7 +24,7 @@ while read -r suite && read -r compare; do
     # the README's words, run by this kbench, with the device a file and
     # the times short
     s=$(echo "$suite" | sed "s|^kbench |$KBENCH |; s|/dev/sdb|$WORK/disk.img|; s|\$(uname -r)|x|")
-    short="--runs 2 --pause 0 -t 1"
+    short="--runs 2 --pause 0 -t 0.3"
     case "$s" in *--micro*) short="$short --micro-quick" ;; *) short="$short --warmup 0" ;; esac
     # shellcheck disable=SC2086
     run $s $short -o "$WORK/s$n-1.json" </dev/null
