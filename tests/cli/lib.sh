@@ -7,6 +7,15 @@
 
 set -u
 : "${KBENCH:?KBENCH must name the kbench binary (make check sets it)}"
+# python3 (which reads the JSON in the checks, hundreds of times a script)
+# is looked up once: where it is a version manager's shim (pyenv's runs
+# several shell scripts at each call), the directory of the interpreter
+# it picks goes first in PATH: the same interpreter, without the shim
+if KB_PY=$(python3 -c 'import sys; print(sys.executable)' 2>/dev/null) &&
+    [ "$(command -v python3)" != "$KB_PY" ] && [ -x "${KB_PY%/*}/python3" ]; then
+    PATH="${KB_PY%/*}:$PATH"
+    export PATH
+fi
 : "${KBENCH_TOP_SRCDIR:=$(cd "$(dirname "$0")/../.." && pwd)}"
 DATA="$KBENCH_TOP_SRCDIR/tests/data"
 # kbench disk's idle pauses (1 s before -T, 3 s before -t) cut to nothing:

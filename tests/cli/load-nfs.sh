@@ -173,15 +173,17 @@ mkdir -p "$LOCAL"
 # --- the shipped client.txt, 2 clients, 2 s --------------------------------
 kload -t 2 --warmup 1 -B nfs --nfs "$URL" --json "$WORK/c.json" 2
 expect_out_grep "the Throughput line" '^Throughput [0-9.]+ MB/sec  2 clients  2 procs  max_latency='
-expect_eq "JSON: backend nfs, server the URL, ops done" \
-    "$(jget "$WORK/c.json" '(d["params"]["backend"], d["params"]["server"], d["results"]["ops_total"] > 1000)' 2>&1)" \
-    "('nfs', '$URL', True)"
+# how far a short run gets depends on the machine: the checks are of what
+# the run says it did (the locks themselves: locks.txt --run-once below)
+expect_eq "JSON: backend nfs, server the URL, ops done: the total is the ops' sum" \
+    "$(jget "$WORK/c.json" '(d["params"]["backend"], d["params"]["server"], d["results"]["ops_total"] > 0, d["results"]["ops_total"] == sum(o["count"] for o in d["results"]["ops"]))' 2>&1)" \
+    "('nfs', '$URL', True, True)"
 if [ "$NLM" = true ]; then
     expect_status "client.txt over NFS, 2 clients, 2 s: exit 0" 0
     expect_no_grep "no operation failed" "$WORK/out" 'did not end as the loadfile expects'
-    expect_eq "JSON: no errors, the locks done" \
-        "$(jget "$WORK/c.json" '(d["results"]["errors"], [o["count"] > 0 for o in d["results"]["ops"] if o["name"] in ("LockX", "UnlockX")])')" \
-        "(0, [True, True])"
+    expect_eq "JSON: no errors, no op counted as not carried out" \
+        "$(jget "$WORK/c.json" '(d["results"]["errors"], d["results"].get("unsupported", {}))')" \
+        "(0, {})"
     expect_empty_file "nothing on stderr" "$WORK/err"
 else
     # without NLM every lock fails (ENOLCK), counted against its line (exit 1)

@@ -129,9 +129,13 @@ expect_eq "no error" "$(jget "$WORK/r.json" 'd["results"]["errors"]')" 0
 expect_eq "JSON: backend smb, the share" \
     "$(jget "$WORK/r.json" 'd["params"]["backend"] + " " + d["params"]["server"]')" \
     "smb //127.0.0.1:$PORT/kb/$(jget "$WORK/r.json" 'd["params"]["server"].rsplit("/", 1)[1]')"
-expect_eq "JSON: Flush counted as not carried out" \
-    "$(jget "$WORK/r.json" 'd["results"]["unsupported"].get("Flush", 0) > 0 and [o["count"] for o in d["results"]["ops"] if o["name"] == "Flush"] == [0]')" True
-expect_out_grep "the report says what was not carried out" '^  Flush [0-9]+ times$'
+# how far a short run gets depends on the machine: the checks are of what
+# the run says it did (Flush itself: the small loadfile's --run-once below)
+expect_eq "JSON: what is counted as not carried out has no count among the ops" \
+    "$(jget "$WORK/r.json" 'all(o["count"] == 0 for o in d["results"]["ops"] if o["name"] in d["results"]["unsupported"])')" True
+expect_eq "the report says what was not carried out, as the JSON counts it" \
+    "$(sed -n 's/^  \([A-Za-z_]*\) \([0-9]*\) times$/\1 \2/p' "$WORK/out" | LC_ALL=C sort)" \
+    "$(jget "$WORK/r.json" '"\n".join(sorted("%s %d" % (k, v) for k, v in d["results"]["unsupported"].items()))')"
 expect_empty_dir "the share is empty afterwards" "$SHARE"
 expect_no_grep "no password on stdout" "$WORK/out" "$PW"
 expect_no_grep "no password on stderr" "$WORK/err" "$PW"
@@ -207,6 +211,8 @@ same_counts() {
         "$(jget "$WORK/f.json" 'd["results"]["ops_total"]')"
 }
 same_counts "the small loadfile" "$L"
+expect_eq "the small loadfile: Flush counted as not carried out, twice (the JSON, the report)" \
+    "$(jget "$WORK/s.json" 'd["results"]["unsupported"].get("Flush")') $(grep -c '^  Flush 2 times$' "$WORK/out")" "2 1"
 # dbench 1 (opens that set a size, SMBsetatr by name, reads of any size)
 # and dbench 2 lines
 same_counts "dbench1.txt" "$DATA/dbench1.txt"
@@ -274,17 +280,19 @@ rm -rf "$SHARE/sl1" "$SHARE/sl2" "$SHARE/sl3" "$SHARE/empty" "$V"
 # which makes DIRPATH again at each pass, has no moment between a move
 # and a link to do it in); where the filesystem cannot exchange, a move
 # then a link, at most 50 tries
+# (the link is made beside the share's tree, outside the run's: a run
+# that ends first never finds it in its cleanup)
 swap_in_link() {
-    rm -f "$1.link"
-    ln -sT "$2" "$1.link" || return 1
+    rm -f "$SHARE/swap.link"
+    ln -sT "$2" "$SHARE/swap.link" || return 1
     python3 -c '
 import ctypes, os, sys
 libc = ctypes.CDLL(None, use_errno=True)
 AT_FDCWD, RENAME_EXCHANGE = -100, 2
 if libc.renameat2(AT_FDCWD, sys.argv[1].encode(), AT_FDCWD, sys.argv[2].encode(), RENAME_EXCHANGE):
     sys.exit(1)
-' "$1.link" "$1" 2>/dev/null && return 0
-    rm -f "$1.link"
+' "$SHARE/swap.link" "$1" 2>/dev/null && return 0
+    rm -f "$SHARE/swap.link"
     n=0
     while [ $n -lt 50 ]; do
         n=$((n + 1))
@@ -303,7 +311,7 @@ EOT
 mkdir -p "$SHARE/sw1" "$SHARE/victim4/sub"
 echo keep >"$SHARE/victim4/precious"
 echo keep >"$SHARE/victim4/sub/deep"
-"$KBENCH" load -B smb --smb-share "//127.0.0.1:$PORT/kb" --smb-user "$USER_NAME%$PW" -q -t 4 \
+"$KBENCH" load -B smb --smb-share "//127.0.0.1:$PORT/kb" --smb-user "$USER_NAME%$PW" -q -t 8 \
     --warmup 0 -c "$WORK/swap.txt" -D sw1 1 >"$WORK/out" 2>"$WORK/err" &
 BG=$!
 if wait_until 60 test -d "$SHARE/sw1/clients/client0/w" &&
@@ -321,7 +329,7 @@ else
     wait "$BG"
     fail "a link swapped in mid-run" "no client tree, or no swap: $(head -c 600 "$WORK/err")"
 fi
-rm -rf "$SHARE/sw1" "$SHARE/victim4"
+rm -rf "$SHARE/sw1" "$SHARE/victim4" "$SHARE/swap.link"
 
 # --- every client its own connection, also K in one process ----------------
 conns() {

@@ -35,11 +35,15 @@ tbench_srv >"$WORK/tbs.out" 2>&1 &
 TBS=$!
 SRV_PIDS="$SRV_PIDS $TBS"
 wait_until 120 python3 -c 'import socket; s = socket.socket(); s.connect(("127.0.0.1", 7003))'
-kload -B sockio --server 127.0.0.1 -c "$LF" -t 3 --warmup 1 --json k.json 2
+kload -B sockio --server 127.0.0.1 -c "$LF" -t 2 --warmup 0 --json k.json 2
 expect_status "kbench load -B sockio against tbench_srv: status 0" 0
 expect_out_grep "against tbench_srv: Throughput" '^Throughput [0-9.]+ MB/sec  2 clients  2 procs'
 expect_eq "against tbench_srv: no errors" "$(jget k.json 'd["results"]["errors"]')" 0
-expect_true "against tbench_srv: ops done" test "$(jget k.json 'd["results"]["ops_total"]')" -gt 1000
+# how far a short run gets depends on the machine: the checks are of what
+# each run says it did
+expect_eq "against tbench_srv: ops done, the total the ops' sum" \
+    "$(jget k.json '(d["results"]["ops_total"] > 0, d["results"]["ops_total"] == sum(o["count"] for o in d["results"]["ops"]))')" \
+    "(True, True)"
 expect_no_grep "tbench_srv saw no overflow" "$WORK/tbs.out" overflow
 pkill -KILL -P "$TBS" 2>/dev/null
 kill -KILL "$TBS"
@@ -49,7 +53,7 @@ wait_until 120 port_free
 # ---- tbench against kbench server ----
 start_server s --port 7003
 S=$SRV
-(exec timeout 120 tbench -t 3 -c "$LF" 2 127.0.0.1) >"$WORK/tb.out" 2>&1
+(exec timeout 120 tbench -t 2 -c "$LF" 2 127.0.0.1) >"$WORK/tb.out" 2>&1
 RC=$?
 expect_status "tbench against kbench server: status 0" 0
 expect_file_grep "tbench: Throughput" "$WORK/tb.out" '^Throughput [0-9.]+ MB/sec  2 clients'
@@ -58,12 +62,15 @@ stop_server "$S"
 expect_status "kbench server stops, status 0" 0
 expect_empty_file "kbench server: nothing on stderr" "$WORK/s.err"
 expect_file_grep "kbench server served tbench's two connections" "$WORK/s.out" \
-    '^kbench server: stopped by SIGTERM: 2 connections, [1-9][0-9]{3,} requests'
+    '^kbench server: stopped by SIGTERM: 2 connections, [1-9][0-9]* requests'
 
 # ---- the same requests: tbench's sizes are kbench's, in order ----
 if command -v strace >/dev/null 2>&1; then
     start_server s2 --port 7003
     ASAN_OPTIONS=$ASAN_NOLEAK strace -ff -s 0 -e trace=sendto -o tb.trace timeout 120 tbench -t 2 -c "$LF" 1 127.0.0.1 >/dev/null 2>&1
+    stop_server "$SRV"
+    served=$(sed -n 's/^kbench server: stopped by SIGTERM: 1 connections, \([0-9]*\) requests.*/\1/p' "$WORK/s2.out")
+    start_server s3 --port 7003
     ASAN_OPTIONS=$ASAN_NOLEAK strace -ff -s 0 -e trace=sendto -o kb.trace "$KBENCH" load -q -B sockio --server 127.0.0.1 \
         -c "$LF" --run-once --warmup 0 1 >/dev/null 2>&1
     stop_server "$SRV"
@@ -76,7 +83,8 @@ if command -v strace >/dev/null 2>&1; then
         wc -l "$t".trace.*.sizes | grep -v ' total$' | sort -n | tail -1 | awk '{print $2}' | xargs cat >"$t.sizes"
     done
     n=$(wc -l <tb.sizes)
-    expect_true "tbench sent over 1,000 requests ($n)" test "$n" -gt 1000
+    expect_true "tbench sent requests, as many as kbench server says it served ($n, ${served:-none})" \
+        test "$n" -gt 0 -a "$n" = "${served:-none}"
     head -n "$n" kb.sizes >kb.head
     expect_same_file "kbench's first $n requests have tbench's sizes" kb.head tb.sizes
 else
