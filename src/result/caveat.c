@@ -15,6 +15,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 const struct caveat_kind caveat_kinds[] = {
 	{ "cache_timed", true, "pages of the data read were still in the page cache after "
@@ -212,6 +213,25 @@ json_t *caveat_derive(const json_t *doc, long ticks_per_s, double conf)
 	else if (!strcmp(kind, "micro"))
 		micro_caveats(doc, list, ticks_per_s);
 	return list;
+}
+
+json_t *caveat_attach(json_t *doc)
+{
+	json_t *cav = caveat_derive(doc, sysconf(_SC_CLK_TCK), CAVEAT_CONF);
+	if (!cav || json_object_set_new(doc, "caveats", cav) < 0)
+		return NULL;
+	return cav;
+}
+
+void caveat_print(FILE *f, const json_t *list)
+{
+	size_t i;
+	const json_t *c;
+	json_array_foreach(list, i, c) {
+		const char *k = json_string_value(json_object_get(c, "key"));
+		const char *t = json_string_value(json_object_get(c, "text"));
+		fprintf(f, "%swarning: %s: %s\n", i ? "" : "\n", k ? k : "?", t ? t : "");
+	}
 }
 
 const char *caveat_first_unsound(const json_t *list)
