@@ -110,14 +110,15 @@ static void disk_caveats(const json_t *doc, json_t *list)
 						     json_object_get(run, "cached_pct_after_flush"),
 						     "backing_cached_pct_after_flush",
 						     json_object_get(run, "backing_cached_pct_after_flush")),
-					   "%s: buffer cache not flushed before -t run %zu: %s", path,
+					   "%s: buffer cache not flushed before -t run %zu: %s; its figure "
+					   "may be memory's", path,
 					   i + 1, why ? why : "(no reason recorded)");
 			}
 			if (json_is_integer(hole))
 				caveat_add(list, "sparse_file", json_pack("{s:s, s:I, s:O}", "device",
 					   path, "run", (json_int_t)i + 1, "first_hole_byte", hole),
 					   "%s: the data -t reads has a hole at byte %lld (read as "
-					   "zeros from no disk)", path, (long long)json_integer_value(hole));
+					   "zeros from no disk, at memory speed)", path, (long long)json_integer_value(hole));
 		}
 	}
 }
