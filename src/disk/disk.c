@@ -28,6 +28,7 @@
 #include "disk/device.h"
 #include "disk/report.h"
 #include "disk/timer.h"
+#include "result/caveat.h"
 #include "result/result.h"
 #include "result/sysinfo.h"
 #include "disk/devinfo.h"
@@ -65,12 +66,13 @@ struct disk_cmd {
 
 /* Flush, and for buffered -t check that the flush took (the device's
  * pages and a buffered loop device's backing file's) and look for holes
- * (-t, --direct too); each is said once a device (warned: bit 1 the
- * flush, bit 2 a hole): a file on tmpfs
- * or a device without CAP_SYS_ADMIN keeps its pages, and timing those
- * would print a memory figure as a disk figure. */
+ * (-t, --direct too); what is found goes into run, whose document's
+ * caveats (cache_timed, flush_failed, sparse_file) the text's warnings
+ * are (time_all): a file on tmpfs or a device without CAP_SYS_ADMIN keeps
+ * its pages, and timing those would print a memory figure as a disk
+ * figure. */
 static void flush(const struct disk_cmd *c, struct disk_result *r, enum disk_test k,
-		  struct disk_run *run, int *warned)
+		  struct disk_run *run)
 {
 	char *why = run->not_flushed;
 	size_t n = sizeof(run->not_flushed);
@@ -99,18 +101,6 @@ static void flush(const struct disk_cmd *c, struct disk_result *r, enum disk_tes
 			 "pages in use elsewhere)", run->backing_cached_pct, (double)win / DISK_MB);
 		run->flushed = 0;
 	}
-	if (!run->flushed && !(*warned & 1)) {
-		fprintf(stderr, "%s: %s: buffer cache not flushed: %s; its buffered disk read "
-			"figures may come from memory\n", c->cmd, r->t.path, why);
-		*warned |= 1;
-	}
-	if (run->first_hole >= 0 && !(*warned & 2)) {
-		fprintf(stderr, "%s: %s: warning: the data to be read has a hole at byte %" PRId64
-			" (a sparse %s): a hole is read as zeros from no disk, so -t times "
-			"memory there\n", c->cmd, r->t.path, run->first_hole,
-			r->t.is_blk ? "backing file" : "file");
-		*warned |= 2;
-	}
 }
 
 /* After the timed reads: the size must still be the one measured at the
@@ -137,12 +127,12 @@ static int check_size(const struct disk_cmd *c, const struct disk_result *r, enu
  * flush, pause, timed reads, then the size checked again.  Returns 0
  * with run filled, or -1 with run telling how far it got and why. */
 static int run_once(const struct disk_cmd *c, struct disk_result *r, enum disk_test k,
-		    struct disk_run *run, int *warned)
+		    struct disk_run *run)
 {
 	unsigned align = c->p.direct ? r->t.align : 1;
 	int rc;
 	memset(run, 0, sizeof(*run));
-	flush(c, r, k, run, warned);
+	flush(c, r, k, run);
 	disk_pause(k == DISK_CACHED ? DISK_CACHED_PAUSE : DISK_BUFFERED_PAUSE);
 	if (k == DISK_CACHED) {
 		size_t want = r->t.size < DISK_REQ_BYTES ? (size_t)r->t.size : DISK_REQ_BYTES;
@@ -193,7 +183,7 @@ static void report_failure(const struct disk_cmd *c, const struct disk_result *r
  * KB_EXIT_FAIL if a test failed. */
 static int time_device(const struct disk_cmd *c, struct disk_result *r)
 {
-	int status = KB_EXIT_OK, warned = 0;
+	int status = KB_EXIT_OK;
 	fprintf(c->out, "\n%s:\n", r->t.path);
 	fflush(c->out);
 	for (int k = 0; k < DISK_NTESTS; k++) {
@@ -202,7 +192,7 @@ static int time_device(const struct disk_cmd *c, struct disk_result *r)
 			continue;
 		for (unsigned i = 0; i < c->p.runs; i++) {
 			struct disk_run *run = &tr->runs[tr->nruns];
-			if (run_once(c, r, k, run, &warned) < 0) {
+			if (run_once(c, r, k, run) < 0) {
 				tr->failed = 1;
 				tr->fail = *run;
 				report_failure(c, r, k, run);
@@ -262,10 +252,12 @@ static int check_offset(const struct disk_cmd *c, const struct disk_target *t,
 }
 
 /* The document to c->json_dest.  Returns 0, or -1 after one line. */
-static int write_json(const struct disk_cmd *c)
+/* The run's document with its caveats (caveat_attach), made with or
+ * without --json: the text's warnings are printed from its list.  NULL
+ * when out of memory. */
+static json_t *run_document(const struct disk_cmd *c)
 {
 	struct kb_sysinfo si;
-	char err[512];
 	sysinfo_collect(&si, NULL);
 	json_t *doc = result_new("disk");
 	json_t *devs = json_array(), *tests = json_array();
@@ -292,13 +284,23 @@ static int write_json(const struct disk_cmd *c)
 	} else {
 		json_decref(params);
 	}
-	int rc = 0;
+	if (doc && !caveat_attach(doc)) {
+		json_decref(doc);
+		return NULL;
+	}
+	return doc;
+}
+
+/* doc (NULL: out of memory) to c->json_dest.  Returns 0, or -1 after one
+ * line. */
+static int write_json(const struct disk_cmd *c, json_t *doc)
+{
+	char err[512];
 	if (!doc || result_write(doc, c->json_dest, err, sizeof(err)) < 0) {
 		fprintf(stderr, "%s: %s\n", c->cmd, doc ? err : "out of memory building JSON");
-		rc = -1;
+		return -1;
 	}
-	json_decref(doc);
-	return rc;
+	return 0;
 }
 
 /* ---- the command: options, checks, run, report ---- */
@@ -428,8 +430,15 @@ static int time_all(struct disk_cmd *c)
 	for (size_t d = 0; d < c->ndev; d++)
 		if (time_device(c, &c->res[d]) != KB_EXIT_OK)
 			status = KB_EXIT_FAIL;
-	if (c->json && write_json(c) < 0)
+	/* the doubts about the figures (cache timed, flush failed, a hole), as
+	 * the document lists them; on standard error, as hdparm's warnings,
+	 * so the lines harnesses parse stay hdparm's */
+	fflush(c->out);
+	json_t *doc = run_document(c);
+	caveat_print(stderr, json_object_get(doc, "caveats"));
+	if (c->json && write_json(c, doc) < 0)
 		status = KB_EXIT_FAIL;
+	json_decref(doc);
 	return status;
 }
 

@@ -26,6 +26,7 @@
 #include "load/run.h"
 #include "load/signals.h"
 #include "sys/fsutil.h"
+#include "result/caveat.h"
 #include "result/result.h"
 #include "result/sysinfo.h"
 #include "sys/caches.h"
@@ -334,21 +335,31 @@ static void say_unmeasured(const char *cmd, const struct run_result *res)
 			cmd, res->measured_s);
 }
 
-/* --json: the document, written atomically to st->json_dest. */
-static int write_json(const char *cmd, const struct run_config *cfg,
-		      const struct load_params *lp, const struct load_state *st)
+/* The run's document with its caveats (caveat_attach), made with or
+ * without --json: the text's warnings are printed from its list.  NULL
+ * when out of memory. */
+static json_t *run_document(const struct run_config *cfg, const struct load_params *lp,
+			    const struct load_state *st)
 {
 	struct kb_sysinfo si;
-	char err[512];
-	int status = KB_EXIT_OK;
 	sysinfo_collect(&si, st->directory);
 	json_t *doc = load_report_json(cfg, lp, &st->res, &si);
+	if (doc && !caveat_attach(doc)) {
+		json_decref(doc);
+		return NULL;
+	}
+	return doc;
+}
+
+/* --json: the document, written atomically to st->json_dest. */
+static int write_json(const char *cmd, json_t *doc, const struct load_state *st)
+{
+	char err[512];
 	if (!doc || result_write(doc, st->json_dest, err, sizeof(err)) < 0) {
 		fprintf(stderr, "%s: %s\n", cmd, doc ? err : "out of memory building JSON");
-		status = KB_EXIT_FAIL;
+		return KB_EXIT_FAIL;
 	}
-	json_decref(doc);
-	return status;
+	return KB_EXIT_OK;
 }
 
 /* The report of a run that started (run_load returned r >= 0) and the
@@ -374,11 +385,13 @@ static int report(const struct load_opts *o, const struct run_config *cfg,
 		return r || res->errors || res->measured_s <= 0 || !res->ops ? KB_EXIT_FAIL :
 		       KB_EXIT_OK;
 	}
-	load_report_text(cfg->out, cfg, &lp, res);
+	json_t *doc = run_document(cfg, &lp, st);
+	load_report_text(cfg->out, cfg, &lp, res, json_object_get(doc, "caveats"));
 	fflush(cfg->out);
 	say_unmeasured(o->cmd, res);
 	if (o->json)
-		status = write_json(o->cmd, cfg, &lp, st);
+		status = write_json(o->cmd, doc, st);
+	json_decref(doc);
 	if (res->mem_left && !status)
 		status = KB_EXIT_FAIL;
 	if (res->interrupted)

@@ -20,6 +20,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "result/caveat.h"
 #include "result/result.h"
 #include "stats/summary.h"
 
@@ -115,7 +116,7 @@ static void ranks_text(FILE *f, const struct run_result *res)
 }
 
 void load_report_text(FILE *f, const struct run_config *cfg, const struct load_params *lp,
-		      const struct run_result *res)
+		      const struct run_result *res, const json_t *caveats)
 {
 	char sig[CLI_SIGNAME_LEN];
 	if (cfg->form) {  /* dbench's table and line (compat/dbench_out.c) */
@@ -134,6 +135,7 @@ void load_report_text(FILE *f, const struct run_config *cfg, const struct load_p
 		if (res->died)
 			fprintf(f, "\nstopped because %s\n", res->died_msg);
 		stuck_line(f, res, "");
+		/* no figure for a caveat to qualify: the lines above say why */
 		return;
 	}
 	fprintf(f, "\n %-12s %10s %10s %10s %10s %10s\n", "Operation", "Count", "AvgLat",
@@ -149,9 +151,6 @@ void load_report_text(FILE *f, const struct run_config *cfg, const struct load_p
 	}
 	fprintf(f, " (latencies in ms, over the %.2f s measured; MB = 10^6 bytes)\n",
 		res->measured_s);
-	if (res->steal_notable)
-		fprintf(f, "\nsteal: the hypervisor took up to %.1f%% of a CPU's time during the measured "
-			"window (steal in /proc/stat): not a quiet machine's figures\n", res->steal_pct);
 
 	lat_report_schedule(f, cfg, res);
 
@@ -215,6 +214,8 @@ void load_report_text(FILE *f, const struct run_config *cfg, const struct load_p
 		fprintf(f, "\n%u client%s stopped early (client %u: %s): partial results\n",
 			res->nfatal, res->nfatal == 1 ? "" : "s", res->fatal_client,
 			backend_strerror(res->fatal_err));
+	/* every doubt about the figure, as the document lists it */
+	caveat_print(f, caveats);
 
 	if (isfinite(res->mbps) && cut_short(res))
 		/* not dbench's line: the harnesses that read dbench take every

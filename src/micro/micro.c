@@ -34,6 +34,7 @@
 #include "micro/place.h"
 #include "micro/select.h"
 #include "micro/test.h"
+#include "result/caveat.h"
 #include "result/result.h"
 #include "sys/clock.h"
 #include "sys/fsutil.h"
@@ -236,18 +237,18 @@ static json_t *test_json(const struct micro_test *t, const struct micro_result *
 	return o;
 }
 
-/* The document to m->json_dest.  Returns 0, or -1 after one line. */
-static int write_json(const struct micro_cmd *m)
+/* The run's document with its caveats (caveat_attach), made with or
+ * without --json: the text's warnings are printed from its list.  NULL
+ * when out of memory. */
+static json_t *run_document(const struct micro_cmd *m)
 {
 	const struct micro_opts *o = &m->o;
 	struct kb_sysinfo si;
-	char err[512] = "";
 	sysinfo_collect(&si, o->tmpdir);
 	json_t *doc = result_new("micro");
 	json_t *names = json_array(), *tests = json_array();
-	int rc = -1;
 	if (!doc || !names || !tests)
-		goto out;
+		goto fail;
 	for (size_t i = 0; i < m->n; i++) {
 		json_array_append_new(names, json_string(m->sel[i]->name));
 		json_array_append_new(tests, test_json(m->sel[i], &m->res[i], m->failed[i]));
@@ -285,17 +286,29 @@ static int write_json(const struct micro_cmd *m)
 	else
 		json_decref(index);
 	json_object_set_new(doc, "results", results);
-	if (result_write(doc, m->json_dest, err, sizeof(err)) == 0)
-		rc = 0;
-	else
-		fprintf(stderr, "%s: %s\n", m->cmd, err);
-out:
-	if (rc && !err[0])
-		fprintf(stderr, "%s: out of memory building JSON\n", m->cmd);
+	if (caveat_attach(doc))
+		return doc;
+fail:
 	json_decref(names);
 	json_decref(tests);
 	json_decref(doc);
-	return rc;
+	return NULL;
+}
+
+/* doc (NULL: out of memory) to m->json_dest.  Returns 0, or -1 after one
+ * line. */
+static int write_json(const struct micro_cmd *m, json_t *doc)
+{
+	char err[512];
+	if (!doc) {
+		fprintf(stderr, "%s: out of memory building JSON\n", m->cmd);
+		return -1;
+	}
+	if (result_write(doc, m->json_dest, err, sizeof(err)) < 0) {
+		fprintf(stderr, "%s: %s\n", m->cmd, err);
+		return -1;
+	}
+	return 0;
 }
 
 /* ---- the command: options, checks, run, report ---- */
@@ -499,25 +512,6 @@ static int run_tests(struct micro_cmd *m)
 	return status;
 }
 
-/* When the hypervisor surely took 1% or more of a test's CPUs' time
- * (steal_notable), one line naming the test it took most from: such
- * figures are not a quiet machine's. */
-static void steal_note(const struct micro_cmd *m)
-{
-	size_t worst = m->n;
-	long hz = sysconf(_SC_CLK_TCK);
-	for (size_t i = 0; i < m->n; i++)
-		if (!m->failed[i] && !m->res[i].skipped[0] &&
-		    steal_notable(m->res[i].steal_pct, m->res[i].run_s, hz) &&
-		    (worst == m->n || m->res[i].steal_pct > m->res[worst].steal_pct))
-			worst = i;
-	if (worst == m->n)
-		return;
-	fprintf(m->out, "\nsteal: the hypervisor took up to %.1f%% of a CPU's time from the tests "
-		"(most in %s; steal in /proc/stat): their figures are not a quiet machine's\n",
-		m->res[worst].steal_pct, m->sel[worst]->name);
-}
-
 /* lmbench's tables and lines, BYTE's report and index when a BYTE test
  * ran, then --json.  Returns KB_EXIT_OK, or KB_EXIT_FAIL when the text or
  * the document could not be written. */
@@ -539,14 +533,18 @@ static int report(const struct micro_cmd *m)
 		else
 			byte_report_text(m->out, m->sel, m->res, m->n, m->base);
 	}
-	steal_note(m);
+	/* every doubt about the figures (a failed test, steal), as the
+	 * document lists it */
+	json_t *doc = run_document(m);
+	caveat_print(m->out, json_object_get(doc, "caveats"));
 	if (fflush(m->out) == EOF || ferror(m->out)) {
 		fprintf(stderr, "%s: cannot write the results to standard %s: %s\n", m->cmd,
 			m->out == stdout ? "output" : "error", strerror(errno));
 		status = KB_EXIT_FAIL;
 	}
-	if (m->json && write_json(m) < 0)
+	if (m->json && write_json(m, doc) < 0)
 		status = KB_EXIT_FAIL;
+	json_decref(doc);
 	return status;
 }
 

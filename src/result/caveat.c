@@ -15,6 +15,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 const struct caveat_kind caveat_kinds[] = {
 	{ "cache_timed", true, "pages of the data read were still in the page cache after "
@@ -109,14 +110,15 @@ static void disk_caveats(const json_t *doc, json_t *list)
 						     json_object_get(run, "cached_pct_after_flush"),
 						     "backing_cached_pct_after_flush",
 						     json_object_get(run, "backing_cached_pct_after_flush")),
-					   "%s: buffer cache not flushed before -t run %zu: %s", path,
+					   "%s: buffer cache not flushed before -t run %zu: %s; its figure "
+					   "may be memory's", path,
 					   i + 1, why ? why : "(no reason recorded)");
 			}
 			if (json_is_integer(hole))
 				caveat_add(list, "sparse_file", json_pack("{s:s, s:I, s:O}", "device",
 					   path, "run", (json_int_t)i + 1, "first_hole_byte", hole),
 					   "%s: the data -t reads has a hole at byte %lld (read as "
-					   "zeros from no disk)", path, (long long)json_integer_value(hole));
+					   "zeros from no disk, at memory speed)", path, (long long)json_integer_value(hole));
 		}
 	}
 }
@@ -212,6 +214,25 @@ json_t *caveat_derive(const json_t *doc, long ticks_per_s, double conf)
 	else if (!strcmp(kind, "micro"))
 		micro_caveats(doc, list, ticks_per_s);
 	return list;
+}
+
+json_t *caveat_attach(json_t *doc)
+{
+	json_t *cav = caveat_derive(doc, sysconf(_SC_CLK_TCK), CAVEAT_CONF);
+	if (!cav || json_object_set_new(doc, "caveats", cav) < 0)
+		return NULL;
+	return cav;
+}
+
+void caveat_print(FILE *f, const json_t *list)
+{
+	size_t i;
+	const json_t *c;
+	json_array_foreach(list, i, c) {
+		const char *k = json_string_value(json_object_get(c, "key"));
+		const char *t = json_string_value(json_object_get(c, "text"));
+		fprintf(f, "%swarning: %s: %s\n", i ? "" : "\n", k ? k : "?", t ? t : "");
+	}
 }
 
 const char *caveat_first_unsound(const json_t *list)

@@ -20,6 +20,11 @@
 #include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
+
+/* The confidence, percent, of the trend test behind "unsteady" in a run's
+ * own document (and the text its command prints from it). */
+#define CAVEAT_CONF 95.0
 
 struct caveat_kind {
 	const char *key;        /* stable, [a-z_] */
@@ -57,6 +62,18 @@ int caveat_add(json_t *list, const char *key, json_t *evidence, const char *fmt,
  * trend test.  Returns a new array (empty for other kinds), NULL when
  * out of memory. */
 json_t *caveat_derive(const json_t *doc, long ticks_per_s, double conf);
+
+/* A run's document doc (load, disk, micro) gets its caveats:
+ * caveat_derive(doc, USER_HZ, CAVEAT_CONF) as its "caveats" list.
+ * result_write does the same, so a command that prints the list first
+ * and writes the document after writes that list.  Returns the list
+ * (borrowed from doc), NULL when out of memory. */
+json_t *caveat_attach(json_t *doc);
+
+/* The one text form of a run's caveats, which load and micro print from
+ * the list their document holds: nothing for an empty list, else a blank
+ * line and a line "warning: KEY: TEXT" per caveat, to f. */
+void caveat_print(FILE *f, const json_t *list);
 
 /* Does list hold an unsound caveat?  Returns the first such key, or NULL. */
 const char *caveat_first_unsound(const json_t *list);

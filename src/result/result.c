@@ -17,8 +17,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#define RESULT_CAVEAT_CONF 95.0   /* percent, the trend test's (unsteady) */
-
 int result_parent_dir(const char *path, char *out, size_t outsz)
 {
 	if (!outsz || strlen(path) >= outsz)
@@ -59,8 +57,7 @@ int result_write(json_t *doc, const char *path, char *err, size_t errlen)
 	const size_t flags = JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10);
 	const char *kind = json_string_value(json_object_get(doc, "kind"));
 	if (kind && (!strcmp(kind, "load") || !strcmp(kind, "disk") || !strcmp(kind, "micro"))) {
-		json_t *cav = caveat_derive(doc, sysconf(_SC_CLK_TCK), RESULT_CAVEAT_CONF);
-		if (!cav || json_object_set_new(doc, "caveats", cav) < 0) {
+		if (!caveat_attach(doc)) {
 			snprintf(err, errlen, "%s: out of memory", path);
 			return -1;
 		}

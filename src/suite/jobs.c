@@ -102,6 +102,11 @@ json_t *jobs_params_json(const struct suite *s)
 	/* --smb-user holds a password: only that one was given */
 	if (s->smb_user)
 		json_object_set_new(o, "smb_user_given", json_true());
+	/* --until-stable PCT --max-runs N (untilstable.h) */
+	if (s->until_stable) {
+		json_object_set_new(o, "until_stable_pct", json_real(s->until_pct));
+		json_object_set_new(o, "max_runs", json_integer(s->max_runs));
+	}
 	const struct { const char *key; int v; } flags[] = {
 		{ "sync", s->sync_open }, { "sync_dirs", s->sync_dirs },
 		{ "fsync", s->fsync_write }, { "xattr", s->xattr }, { "micro_quick", s->micro_quick },

@@ -14,6 +14,7 @@
 #include "suite/child.h"
 #include "suite/escape.h"
 #include "suite/opts.h"
+#include "suite/untilstable.h"
 #include "sys/caches.h"
 
 #include <errno.h>
@@ -35,6 +36,11 @@ int opts_parse(struct suite *s, int argc, const char **argv, poptContext *ctx)
 		  "client counts of the load runs (default 1,5,10)", "LIST" },
 		{ "runs", 0, POPT_ARG_STRING, &s->runs_arg, 0,
 		  "runs of every test (default 5)", "N" },
+		{ "until-stable", 0, POPT_ARG_STRING, &s->until_arg, 0,
+		  "after the planned runs, add runs of a test until its median's 95% interval "
+		  "is within +-PCT percent of it (needs --max-runs)", "PCT" },
+		{ "max-runs", 0, POPT_ARG_STRING, &s->max_runs_arg, 0,
+		  "the most runs of a test under --until-stable", "N" },
 		{ "timelimit", 't', POPT_ARG_STRING, &s->timelimit, 0,
 		  "measured seconds of each load run (default 60; 90, 1.5m)", "TIME" },
 		{ "warmup", 0, POPT_ARG_STRING, &s->warmup, 0,
@@ -121,7 +127,7 @@ int opts_parse(struct suite *s, int argc, const char **argv, poptContext *ctx)
 		s->label || s->out || s->per_proc_arg || s->sync_open || s->sync_dirs ||
 		s->fsync_write || s->xattr || s->rate_arg || s->backend || s->server || s->tcp_opts ||
 		s->nfs || s->smb_share || s->smb_user || s->smb_user_file || s->micro_quick || s->copies_arg ||
-		s->latency_from;
+		s->latency_from || s->until_arg || s->max_runs_arg;
 	if (s->resume && other)
 		return cli_usage_error(s->cmd, "--resume takes no other options but --format: "
 				       "the file holds the command line");
@@ -134,7 +140,8 @@ void opts_free(struct suite *s)
 			  &s->out, &s->format, &s->resume, &s->clients_arg, &s->runs_arg,
 			  &s->pause_arg, &s->mem_arg, &s->micro_arg, &s->per_proc_arg, &s->rate_arg,
 			  &s->backend, &s->server, &s->tcp_opts, &s->nfs, &s->smb_share,
-			  &s->smb_user, &s->smb_user_file, &s->copies_arg, &s->latency_from };
+			  &s->smb_user, &s->smb_user_file, &s->copies_arg, &s->latency_from,
+			  &s->until_arg, &s->max_runs_arg };
 	for (size_t i = 0; i < sizeof(strs) / sizeof(strs[0]); i++) {
 		free(*strs[i]);
 		*strs[i] = NULL;
@@ -204,6 +211,8 @@ static int parse_numbers(struct suite *s)
 					       s->runs_arg, SUITE_MAX_RUNS);
 		s->runs = (unsigned)v;
 	}
+	if (ustable_parse(s))
+		return KB_EXIT_USAGE;
 	s->timelimit_s = 60;
 	if (s->timelimit && (cli_parse_duration(s->timelimit, &s->timelimit_s) < 0 ||
 			     !(s->timelimit_s > 0)))

@@ -7,7 +7,8 @@
  * its test or a failure (one_run() in suite.c), and a micro attempt left
  * at most one run in each micro test, or a failure.  A file edited by hand
  * or merged from two series may not agree; resuming it would record runs
- * beyond --runs or leave a test short without saying so.
+ * beyond --runs (--max-runs with --until-stable) or leave a test short
+ * without saying so.
  */
 #include "config.h"
 #include "suite/escape.h"
@@ -73,6 +74,8 @@ static int check_done(const struct suite *s, char *why, size_t whylen)
 	const char *key;
 	json_t *v;
 	char name[120];
+	/* --until-stable's runs go on to --max-runs */
+	unsigned most = s->until_stable ? s->max_runs : s->runs;
 	json_object_foreach(json_object_get(s->doc, "done"), key, v) {
 		esc_str(name, sizeof(name), key);
 		if (!job_named(s, key)) {
@@ -84,9 +87,10 @@ static int check_done(const struct suite *s, char *why, size_t whylen)
 			snprintf(why, whylen, "test '%s': done is not a whole number of runs", name);
 			return -1;
 		}
-		if (json_integer_value(v) > (json_int_t)s->runs) {
+		if (json_integer_value(v) > (json_int_t)most) {
 			snprintf(why, whylen, "test '%s': done counts %lld runs, more than its "
-				 "--runs %u", name, (long long)json_integer_value(v), s->runs);
+				 "%s %u", name, (long long)json_integer_value(v),
+				 s->until_stable ? "--max-runs" : "--runs", most);
 			return -1;
 		}
 	}

@@ -5,6 +5,7 @@
  *                     [--disk DEV] [--micro[=TESTS]] [--pause SEC]
  *                     [--drop-caches] [--mem-limit LIST] [--label NAME]
  *                     [-o FILE] [--format=text|benchstat]
+ *                     [--until-stable PCT --max-runs N]
  *        kbench suite --resume FILE
  *
  * A kernel tester's series: every selected test run --runs times, each run
@@ -42,6 +43,7 @@
 #include "suite/progress.h"
 #include "suite/resfile.h"
 #include "suite/suitefile.h"
+#include "suite/untilstable.h"
 #include "sys/caches.h"
 
 #include <errno.h>
@@ -143,13 +145,16 @@ struct run_pos {
 };
 
 /* The progress line of a run on stderr: "CMD: [POS/TOTAL] JOB, run R of
- * RUNS: " then head, what (escaped) and "; left" unless left is NULL. */
+ * RUNS: " (a run --until-stable added: "run R of at most N, until stable: ")
+ * then head, what (escaped) and "; left" unless left is NULL. */
 static void say(const struct suite *s, const struct job *j, const struct run_pos *p,
 		const char *head, const char *what, const char *left)
 {
 	char shown[700];
-	fprintf(stderr, "%s: [%u/%u] %s, run %u of %u: %s%s%s%s\n", s->cmd, p->pos, p->total,
-		j->name, p->run, s->runs, head, esc_str(shown, sizeof(shown), what),
+	bool added = p->run > s->runs;
+	fprintf(stderr, "%s: [%u/%u] %s, run %u of %s%u%s: %s%s%s%s\n", s->cmd, p->pos, p->total,
+		j->name, p->run, added ? "at most " : "", added ? s->max_runs : s->runs,
+		added ? ", until stable" : "", head, esc_str(shown, sizeof(shown), what),
 		left ? "; " : "", left ? left : "");
 }
 
@@ -272,24 +277,42 @@ static int one_run(struct suite *s, struct job *j, const struct run_pos *p)
 	return 0;
 }
 
+/* Runs made so far over every job, and the series' total: the planned
+ * runs and those --until-stable added. */
+static unsigned runs_made(const struct suite *s, unsigned *total)
+{
+	unsigned done = 0;
+	*total = 0;
+	for (size_t k = 0; k < s->njobs; k++) {
+		unsigned d = jobs_done(s, &s->jobs[k]);
+		done += d;
+		*total += d > s->runs ? d : s->runs;
+	}
+	return done;
+}
+
 static int run_all(struct suite *s)
 {
-	struct run_pos p = { .total = (unsigned)s->njobs * s->runs };
-	for (size_t k = 0; k < s->njobs; k++)
-		p.pos += jobs_done(s, &s->jobs[k]) < s->runs ? jobs_done(s, &s->jobs[k]) : s->runs;
+	struct run_pos p;
+	p.pos = runs_made(s, &p.total);
 	for (size_t k = 0; k < s->njobs; k++) {
 		struct job *j = &s->jobs[k];
-		for (unsigned r = jobs_done(s, j); r < s->runs; r++) {
+		/* the planned runs, then (--until-stable) the runs its figures need */
+		for (unsigned r = jobs_done(s, j); r < s->runs || ustable_more(s, j); r++) {
 			p.run = r + 1;
 			p.pos++;
+			p.total += r >= s->runs;
 			if (one_run(s, j, &p) < 0)
 				return -1;
 			jobs_set_done(s, j, r + 1);
+			ustable_record(s, j);
 			if (save(s) < 0)
 				return -2;
 			if (stop_signal)
 				return -1;
 		}
+		/* a resumed series whose job had all its runs: its rows say so */
+		ustable_record(s, j);
 	}
 	return 0;
 }
@@ -440,15 +463,13 @@ static int open_series(struct suite *s, int argc, const char **argv)
 static int interrupted(struct suite *s)
 {
 	char shown[300];
-	unsigned done = 0;
+	unsigned total, done = runs_made(s, &total);
 	esc_str(shown, sizeof(shown), s->path);
 	json_object_set_new(s->doc, "interrupted", json_true());
 	save(s);
-	for (size_t k = 0; k < s->njobs; k++)
-		done += jobs_done(s, &s->jobs[k]);
 	fprintf(stderr, "%s: interrupted by signal %d after %u of %u runs; %s holds them; "
 		"continue with: kbench suite --resume %s\n", s->cmd, (int)stop_signal, done,
-		(unsigned)s->njobs * s->runs, shown, shown);
+		total, shown, shown);
 	return 128 + (int)stop_signal;
 }
 
@@ -471,10 +492,13 @@ static int finish_series(struct series *x, int rc)
 	/* the series is over: nothing is left behind if printing dies (SIGPIPE) */
 	resfile_remove_tmp(s);
 	results_unlock(&x->lock);
-	if (s->format && !strcmp(s->format, "benchstat"))
+	if (s->format && !strcmp(s->format, "benchstat")) {
 		suitefile_benchstat(stdout, s->doc);
-	else
+		ustable_print(stderr, s->doc);     /* not a benchmark line */
+	} else {
 		fig_table(stdout, s->doc, s->path);
+		ustable_print(stdout, s->doc);
+	}
 	fflush(stdout);
 	return json_array_size(json_object_get(s->doc, "failures")) ? KB_EXIT_FAIL : KB_EXIT_OK;
 }

@@ -46,6 +46,7 @@ struct suite {
 	/* options as given (popt's strings, owned) */
 	char *dir, *loadfile, *timelimit, *warmup, *disk, *label, *out, *format, *resume;
 	char *clients_arg, *runs_arg, *pause_arg, *mem_arg, *micro_arg;
+	char *until_arg, *max_runs_arg;   /* --until-stable PCT, --max-runs N */
 	char *mpi;                     /* --mpi "mpirun ...": the load children's prefix */
 	int drop_caches, micro;
 	/* passed through to kbench load (verbatim) and kbench micro */
@@ -65,6 +66,9 @@ struct suite {
 	char *micro_tests[SUITE_MAX_MICRO];
 	size_t nmicro;
 	unsigned runs;
+	bool until_stable;             /* --until-stable given (untilstable.h) */
+	double until_pct;              /* its PCT */
+	unsigned max_runs;             /* --max-runs; runs without --until-stable */
 	double timelimit_s, warmup_s, pause_s;   /* warmup_s < 0: load's default */
 	char *loadfile_path;           /* the loadfile kbench load reads (load.h), owned */
 	bool load_mem_limit, load_drop_caches;   /* what this kbench load accepts */

@@ -8,7 +8,8 @@
  *     cwd, params, system, started, ended, finished, interrupted,
  *     done: { job: runs attempted }, failures: [...],
  *     tests: [ { name, params, unit, higher_is_better,
- *                runs: [ { value, started, seconds, document } ] } ] }
+ *                runs: [ { value, started, seconds, document } ],
+ *                until_stable (with --until-stable: untilstable.h) } ] }
  * A test's values are its runs' "value" figures, in the test's unit.
  */
 #ifndef KBENCH_SUITEFILE_H

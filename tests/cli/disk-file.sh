@@ -248,7 +248,14 @@ if [ -d /dev/shm ] && [ "$(stat -f -c %T /dev/shm 2>/dev/null)" = tmpfs ] &&
     expect_rc "tmpfs file -t" 0 "$KBENCH" disk -t "$SHMFILE" --json "$WORK/shm.json"
     expect_out_grep "tmpfs: '(cache not flushed)' on the line" \
         '^ Timing buffered disk reads: +8 MB in .* MB/sec \(cache not flushed\)$'
-    expect_err_grep "tmpfs: stderr says why" 'buffer cache not flushed: 100% of the first 8\.00 MB'
+    expect_err_grep "tmpfs: stderr says why, as the cache_timed caveat" \
+        "^warning: cache_timed: $SHMFILE: buffer cache not flushed before -t run 1: 100% of the first 8\\.00 MB"
+    expect_py "tmpfs: the text's warnings are the JSON's caveats" "$WORK/shm.json" "$WORK/err" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+w = [l[len("warning: "):].rstrip("\n") for l in open(sys.argv[2]) if l.startswith("warning: ")]
+assert w and w == ["%s: %s" % (c["key"], c["text"]) for c in d["caveats"]], (w, d["caveats"])
+PY
     expect_json "tmpfs: JSON cache_flushed false" "$WORK/shm.json" "$WORK/out" '
 b = d["results"][0]["buffered"]["runs"][0]
 assert b["cache_flushed"] is False and b["cached_pct_after_flush"] == 100.0, b'

@@ -103,7 +103,7 @@ if command -v capsh >/dev/null 2>&1 && capsh --drop=cap_sys_admin -- -c true 2>/
         '"$0" disk -t "$1" --json "$2"' "$KBENCH" "$L" "$WORK/nocap.json"
     expect_out_grep "no CAP_SYS_ADMIN: '(cache not flushed)' on the line" \
         '^ Timing buffered disk reads: +[0-9]+ MB in .* MB/sec \(cache not flushed\)$'
-    expect_err_grep "no CAP_SYS_ADMIN: stderr says why" "$L: buffer cache not flushed: BLKFLSBUF: .*CAP_SYS_ADMIN"
+    expect_err_grep "no CAP_SYS_ADMIN: stderr says why" "^warning: flush_failed: $L: buffer cache not flushed before -t run 1: BLKFLSBUF: .*CAP_SYS_ADMIN"
     expect_json "no CAP_SYS_ADMIN: JSON" "$WORK/nocap.json" "$WORK/out" '
 assert d["results"][0]["buffered"]["runs"][0]["cache_flushed"] is False'
     expect_rc "$L: --runs 2 without CAP_SYS_ADMIN" 0 capsh --drop=cap_sys_admin -- -c \
@@ -145,7 +145,13 @@ assert d["caveats"] == [], d["caveats"]'
         truncate -s 16M "$WORK/sparse"
         if attach "$WORK/sparse"; then
             expect_rc "$DEV sparse backing file -t" 0 "$KBENCH" disk -t "$DEV" --json "$WORK/sp.json"
-            expect_err_grep "sparse backing file: warned" "$DEV: warning: the data to be read has a hole at byte 0 \\(a sparse backing file\\)"
+            expect_err_grep "sparse backing file: warned" "^warning: sparse_file: $DEV: the data -t reads has a hole at byte 0 \\(read as zeros from no disk"
+            expect_py "sparse backing file: the text's warnings are the JSON's caveats" "$WORK/sp.json" "$WORK/err" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+w = [l[len("warning: "):].rstrip("\n") for l in open(sys.argv[2]) if l.startswith("warning: ")]
+assert w and w == ["%s: %s" % (c["key"], c["text"]) for c in d["caveats"]], (w, d["caveats"])
+PY
             expect_json "sparse backing file: the caveat" "$WORK/sp.json" "$WORK/out" '
 c = d["caveats"]
 assert [x["key"] for x in c] == ["sparse_file"], c
