@@ -446,9 +446,9 @@ static int check_options(struct cmp_opts *o, struct cmp *c)
 		return cli_usage_error(cmd, "--json prints the comparison alone: leave out %s",
 				       o->lkml ? "--style lkml" : o->runs ? "--style runs" :
 				       o->plot ? "--plot" : "--export");
-	if (o->latency && (o->json || o->do_export))
-		return cli_usage_error(cmd, "--latency adds rows to the table or lkml lines: "
-				       "leave out %s", o->json ? "--json" : "--export");
+	if (o->latency && o->do_export)
+		return cli_usage_error(cmd, "--latency adds rows to the table, the lkml lines "
+				       "or the JSON: leave out --export");
 	if (o->do_export && o->n != 1)
 		return cli_usage_error(cmd, "--export takes one results file");
 	if (o->by && o->n != 1)
@@ -541,6 +541,12 @@ static int report(struct cmp *c, const struct cmp_opts *o)
 	int status = o->latency ? cmplat_check(c) : 0;
 	if (status)
 		return status;
+	struct cmplat lat = { NULL, 0 };
+	if (o->latency) {
+		if (cmplat_build(c, &lat) < 0)
+			return KB_EXIT_FAIL;
+		c->lat = &lat;
+	}
 	if (o->json)
 		cmp_print_json(stdout, c);
 	else if (o->lkml)
@@ -549,8 +555,10 @@ static int report(struct cmp *c, const struct cmp_opts *o)
 		cmp_print_table(stdout, c);
 	if (!o->json && !o->lkml)
 		cmp_print_byte_index(stdout, c);
-	if (o->latency && cmplat_print(stdout, c) < 0)
-		return KB_EXIT_FAIL;
+	if (o->latency && !o->json)
+		cmplat_print(stdout, c, &lat);
+	c->lat = NULL;
+	cmplat_free(&lat);
 	if (!o->json) {
 		cmpmicro_lmbench(stdout, c->f, c->nf);     /* lmbench's tables of micro runs */
 		cmp_print_steal(stdout, c);

@@ -65,6 +65,8 @@ struct cmp_steal {
 	const char *test;            /* its test's name, as compare shows it */
 };
 
+struct cmplat;
+
 struct cmp {
 	const char *cmd;
 	struct suitefile *f;
@@ -75,6 +77,7 @@ struct cmp {
 	struct cmp_row *rows;        /* tests of A found in at least one other file */
 	size_t nrows;
 	struct cmp_steal steal[CMP_MAX_FILES];   /* each file's, filled by cmp_build */
+	const struct cmplat *lat;    /* --latency: the latency rows (cmplat.h), else NULL */
 };
 
 /* The steal of file f's runs, into out: the run with the largest share
