@@ -1,14 +1,15 @@
 /* kbench - compare: the comparison as one JSON document, for scripts
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * Built from the same struct cmp as the table (compare.h), so the two
+ * Built from the same struct cmp as the table (cmprow.h), so the two
  * cannot disagree.  A figure that does not exist (a change against 0, an
  * interval of one run) is null, never NaN.  The layout is in
  * kbench-compare(1), JSON OUTPUT.
  */
 #include "config.h"
+#include "suite/cmpjson.h"
 #include "suite/cmplat.h"
-#include "suite/compare.h"
+#include "suite/cmpruns.h"
 
 #include <jansson.h>
 #include <math.h>

@@ -18,7 +18,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include "stats/utest.h"
-#include "suite/compare.h"
+#include "suite/cmprow.h"
 
 /* Check every histogram the latency rows of c (after cmp_build) would
  * read: each run's results.histograms.OP.buckets a histogram string

@@ -23,7 +23,6 @@
  */
 #include "config.h"
 #include "suite/child.h"
-#include "suite/compare.h"
 #include "suite/escape.h"
 #include "suite/plot.h"
 

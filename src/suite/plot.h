@@ -2,14 +2,14 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * plot.c writes a gnuplot script with the figures of a comparison
- * (struct cmp, compare.h) inline and runs gnuplot on it.
+ * (struct cmp, cmprow.h) inline and runs gnuplot on it.
  */
 #ifndef KBENCH_PLOT_H
 #define KBENCH_PLOT_H
 
 #include <stdio.h>
 
-#include "suite/compare.h"
+#include "suite/cmprow.h"
 
 /* Does `gnuplot` exist in PATH?  1 yes, 0 no. */
 int plot_available(void);
