@@ -9,7 +9,7 @@
  */
 #include "config.h"
 #include "result/caveat.h"
-#include "suite/compare.h"
+#include "suite/cmpcav.h"
 #include "suite/escape.h"
 #include "suite/rowcav.h"
 

@@ -7,6 +7,7 @@
 #include "micro/byte.h"
 #include "micro/bytereport.h"
 #include "micro/byteindex.h"
+#include "suite/cmpcav.h"
 #include "suite/cmpforms.h"
 #include "suite/escape.h"
 #include "suite/figures.h"

@@ -2,7 +2,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * Three forms testers posted their studies in, printed from struct cmp
- * (compare.h) so a new study reads as the old ones did:
+ * (cmprow.h) so a new study reads as the old ones did:
  *   - --style lkml: per pair of A and another file, the From/To blocks
  *     ("* Linux HOST RELEASE #BUILD DATE ARCH", "* run date"), a Results
  *     banner and "TITLE || A -> B +x.xx%" lines, largest gain first;
@@ -15,7 +15,7 @@
 #ifndef KBENCH_CMPFORMS_H
 #define KBENCH_CMPFORMS_H
 
-#include "suite/compare.h"
+#include "suite/cmprow.h"
 
 #include <stdio.h>
 

@@ -1,13 +1,15 @@
 /* kbench - compare: the comparison as one JSON document, for scripts
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * Built from the same struct cmp as the table (compare.h), so the two
+ * Built from the same struct cmp as the table (cmprow.h), so the two
  * cannot disagree.  A figure that does not exist (a change against 0, an
  * interval of one run) is null, never NaN.  The layout is in
  * kbench-compare(1), JSON OUTPUT.
  */
 #include "config.h"
-#include "suite/compare.h"
+#include "suite/cmpjson.h"
+#include "suite/cmplat.h"
+#include "suite/cmpruns.h"
 
 #include <jansson.h>
 #include <math.h>
@@ -91,6 +93,48 @@ static json_t *cell(const struct cmp *c, const struct cmp_row *r, size_t k)
 	return o;
 }
 
+/* One file's side of a latency row. */
+static json_t *lat_side(const struct cmplat_side *s, size_t k)
+{
+	char letter[2] = { (char)('A' + k), 0 };
+	json_t *o = json_pack("{s:s, s:b}", "file", letter, "present", s->present);
+	if (!s->present)
+		return o;
+	json_object_set_new(o, "runs", json_integer((json_int_t)s->runs));
+	for (size_t q = 0; q < CMPLAT_NPCT; q++)
+		json_object_set_new(o, cmplat_pct_names[q], s->runs ? num(s->pct[q]) : json_null());
+	json_object_set_new(o, "max", s->runs ? num(s->max) : json_null());
+	if (k == 0)
+		return o;
+	json_t *ch = json_object();
+	for (size_t q = 0; q <= CMPLAT_NPCT; q++)
+		json_object_set_new(ch, q < CMPLAT_NPCT ? cmplat_pct_names[q] : "max",
+				    num(s->change[q]));
+	json_object_set_new(o, "change_pct", ch);
+	json_object_set_new(o, "verdict", json_string(cmplat_verdict_key(s->v)));
+	if (s->v != CMPLAT_TOO_FEW) {
+		json_object_set_new(o, "u", num(s->u.u));
+		json_object_set_new(o, "p", num(s->u.p));
+		json_object_set_new(o, "p_exact", json_boolean(s->u.exact));
+	}
+	return o;
+}
+
+/* --latency: the latency rows, with the test their verdicts use. */
+static json_t *latency(const struct cmp *c, const struct cmplat *l)
+{
+	json_t *rows = json_array();
+	for (size_t i = 0; i < l->n; i++) {
+		json_t *files = json_array();
+		for (size_t k = 0; k < c->nf; k++)
+			json_array_append_new(files, lat_side(&l->rows[i].s[k], k));
+		json_array_append_new(rows, json_pack("{s:s, s:s, s:o}", "test", l->rows[i].test,
+						      "op", l->rows[i].op, "files", files));
+	}
+	return json_pack("{s:s, s:s, s:s, s:b, s:o}", "unit", "ms", "verdict_test", "utest",
+			 "verdict_on", "p99_of_each_run", "higher_is_better", 0, "rows", rows);
+}
+
 void cmp_print_json(FILE *out, const struct cmp *c)
 {
 	json_t *files = json_array(), *rows = json_array(), *left = json_array();
@@ -134,6 +178,8 @@ void cmp_print_json(FILE *out, const struct cmp *c)
 				"confidence_pct", c->conf, "change_of",
 				c->method == CMP_UTEST ? "median" : "mean", "files", files, "rows", rows,
 				"not_compared", left);
+	if (c->lat)
+		json_object_set_new(doc, "latency", latency(c, c->lat));
 	json_dumpf(doc, out, JSON_INDENT(2) | JSON_ENSURE_ASCII);
 	fputc('\n', out);
 	json_decref(doc);

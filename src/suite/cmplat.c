@@ -13,17 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define NPCT 4
+#define NPCT CMPLAT_NPCT
 static const double pcts[NPCT] = { 50, 90, 99, 99.9 };
-static const char *const pct_names[NPCT] = { "p50", "p90", "p99", "p99.9" };
-
-/* One file's figures for one op: merged and per run. */
-struct lat_side {
-	size_t runs;               /* runs with the op's histogram */
-	double pct[NPCT];          /* merged percentiles, ms */
-	double max;                /* the largest latency of any run, ms */
-	double *p99;               /* each run's p99, ms (runs of them) */
-};
+const char *const cmplat_pct_names[NPCT] = { "p50", "p90", "p99", "p99.9" };
 
 /* A run's results.histograms when its document is a load one with them,
  * else NULL. */
@@ -107,101 +99,74 @@ int cmplat_check(const struct cmp *c)
 	return status;
 }
 
-/* File k's side of op in test t into s (s->p99 malloc'd).  Returns 0, or
- * -1 when out of memory. */
-static int side_of(const struct sf_test *t, const char *op, struct lat_side *s,
-		   struct hist *all, struct hist *one)
+/* File k's side of op in test t into s, each run's p99 into p99 (room
+ * for every run of t). */
+static void side_of(const struct sf_test *t, const char *op, struct cmplat_side *s,
+		    double *p99, struct hist *all, struct hist *one)
 {
 	const json_t *run;
-	size_t j, n = json_array_size(json_object_get(t->row, "runs"));
-	memset(s, 0, sizeof(*s));
-	s->p99 = malloc((n ? n : 1) * sizeof(*s->p99));
-	if (!s->p99)
-		return -1;
+	size_t j;
 	hist_init(all);
 	json_array_foreach(json_object_get(t->row, "runs"), j, run) {
 		const json_t *o = op_of(run, op);
 		hist_init(one);
 		if (!o || run_hist(o, one) < 0 || !one->count)
 			continue;
-		s->p99[s->runs++] = (double)hist_percentile(one, 99) / 1e6;
+		p99[s->runs++] = (double)hist_percentile(one, 99) / 1e6;
 		hist_merge(all, one);
 	}
 	for (size_t q = 0; q < NPCT; q++)
 		s->pct[q] = (double)hist_percentile(all, pcts[q]) / 1e6;
 	s->max = (double)all->max_ns / 1e6;
-	return 0;
 }
 
-static void side_line(FILE *out, const char *label, const struct lat_side *s)
+static double change_of(double a, double b)
 {
-	fprintf(out, "  %-24s", label);
-	if (!s->runs) {
-		fprintf(out, " %9s %9s %9s %9s %9s %5d\n", "-", "-", "-", "-", "-", 0);
-		return;
-	}
+	return a > 0 && isfinite(a) && isfinite(b) ? 100 * (b - a) / a : NAN;
+}
+
+/* The changes of side b against a, and the verdict on the runs' p99s. */
+static void judge(const struct cmp *c, const struct cmplat_side *a, const double *ap99,
+		  struct cmplat_side *b, const double *bp99)
+{
 	for (size_t q = 0; q < NPCT; q++)
-		fprintf(out, " %9.3f", s->pct[q]);
-	fprintf(out, " %9.3f %5zu\n", s->max, s->runs);
-}
-
-static void change_cell(FILE *out, double a, double b)
-{
-	if (a > 0 && isfinite(a) && isfinite(b))
-		fprintf(out, " %+8.1f%%", 100 * (b - a) / a);
-	else
-		fprintf(out, " %9s", "n/a");
-}
-
-/* The changes of file k against A and the verdict on the runs' p99s. */
-static void change_line(FILE *out, const struct cmp *c, const struct lat_side *a,
-			const struct lat_side *b)
-{
-	fprintf(out, "  %-24s", "");
-	for (size_t q = 0; q < NPCT; q++)
-		change_cell(out, a->pct[q], b->pct[q]);
-	change_cell(out, a->max, b->max);
-	struct u_result u;
+		b->change[q] = change_of(a->pct[q], b->pct[q]);
+	b->change[NPCT] = change_of(a->max, b->max);
 	double alpha = 1 - c->conf / 100;
-	if (!a->runs || !b->runs || u_test(a->p99, a->runs, b->p99, b->runs, &u) < 0 ||
-	    u.p_min > alpha)
-		fprintf(out, "       too few runs\n");
-	else if (!(u.p < alpha))
-		fprintf(out, "       ~ (p=%.3g)\n", u.p);
+	if (!a->runs || !b->runs || u_test(ap99, a->runs, bp99, b->runs, &b->u) < 0 ||
+	    b->u.p_min > alpha)
+		b->v = CMPLAT_TOO_FEW;
+	else if (!(b->u.p < alpha))
+		b->v = CMPLAT_SAME;
 	else  /* a lower latency is better */
-		fprintf(out, "       %s (p=%.3g)\n", u.b_larger ? "worse" : "better", u.p);
+		b->v = b->u.b_larger ? CMPLAT_WORSE : CMPLAT_BETTER;
 }
 
-/* The block of one op of row r. */
-static int op_block(FILE *out, const struct cmp *c, const struct cmp_row *r, const char *op,
-		    struct hist *all, struct hist *one)
+/* The row of op in compared row r into lr. */
+static int op_row(const struct cmp *c, const struct cmp_row *r, const char *op,
+		  struct cmplat_row *lr, struct hist *all, struct hist *one)
 {
-	struct lat_side s[CMP_MAX_FILES];
+	double *p99[CMP_MAX_FILES] = { NULL };
 	int rc = 0;
-	size_t made = 0;
-	for (size_t k = 0; k < c->nf && !rc; k++, made++)
-		if (r->t[k])
-			rc = side_of(r->t[k], op, &s[k], all, one);
-		else
-			memset(&s[k], 0, sizeof(s[k]));
-	if (!rc) {
-		char tn[200], on[100];
-		char head[320];
-		snprintf(head, sizeof(head), "%s, %s", esc_str(tn, sizeof(tn), r->name),
-			 esc_str(on, sizeof(on), op));
-		fprintf(out, "%-26s", head);
-		for (size_t q = 0; q < NPCT; q++)
-			fprintf(out, " %9s", pct_names[q]);
-		fprintf(out, " %9s %5s\n", "max", "runs");
-		for (size_t k = 0; k < c->nf; k++) {
-			char label[4] = { (char)('A' + k), '\0' };
-			side_line(out, label, &s[k]);
-			if (k && r->t[k])
-				change_line(out, c, &s[0], &s[k]);
+	memset(lr, 0, sizeof(*lr));
+	lr->test = r->name;
+	lr->op = op;
+	for (size_t k = 0; k < c->nf && !rc; k++) {
+		if (!r->t[k])
+			continue;
+		size_t n = json_array_size(json_object_get(r->t[k]->row, "runs"));
+		if (!(p99[k] = malloc((n ? n : 1) * sizeof(double)))) {
+			rc = -1;
+			break;
 		}
+		lr->s[k].present = true;
+		side_of(r->t[k], op, &lr->s[k], p99[k], all, one);
 	}
-	for (size_t k = 0; k < made; k++)
-		free(s[k].p99);
+	for (size_t k = 1; k < c->nf && !rc; k++)
+		if (r->t[k])
+			judge(c, &lr->s[0], p99[0], &lr->s[k], p99[k]);
+	for (size_t k = 0; k < c->nf; k++)
+		free(p99[k]);
 	return rc;
 }
 
@@ -216,10 +181,12 @@ static const json_t *first_hists(const struct sf_test *t)
 	return NULL;
 }
 
-int cmplat_print(FILE *out, const struct cmp *c)
+int cmplat_build(const struct cmp *c, struct cmplat *out)
 {
 	struct hist *all = malloc(sizeof(*all)), *one = malloc(sizeof(*one));
-	int rc = all && one ? 0 : -1, said = 0;
+	size_t cap = 0;
+	int rc = all && one ? 0 : -1;
+	memset(out, 0, sizeof(*out));
 	for (size_t i = 0; i < c->nrows && !rc; i++) {
 		const struct cmp_row *r = &c->rows[i];
 		const json_t *hs = r->t[0] ? first_hists(r->t[0]) : NULL;
@@ -228,18 +195,97 @@ int cmplat_print(FILE *out, const struct cmp *c)
 		if (!hs)
 			continue;
 		json_object_foreach((json_t *)hs, op, o) {
-			if (!said++)
-				fprintf(out, "\nlatency (ms): each file's runs merged; the change "
-					"against A; verdict: U test on the runs' p99s (lower is "
-					"better), %g%% confidence\n", c->conf);
-			fprintf(out, "\n");
-			if ((rc = op_block(out, c, r, op, all, one)) < 0)
+			if (out->n == cap) {
+				size_t ncap = cap ? 2 * cap : 8;
+				struct cmplat_row *nr = realloc(out->rows, ncap * sizeof(*nr));
+				if (!nr) {
+					rc = -1;
+					break;
+				}
+				out->rows = nr;
+				cap = ncap;
+			}
+			if ((rc = op_row(c, r, op, &out->rows[out->n], all, one)) < 0)
 				break;
+			out->n++;
 		}
 	}
-	if (rc < 0)
-		fprintf(stderr, "%s: out of memory\n", c->cmd);
 	free(all);
 	free(one);
+	if (rc < 0) {
+		fprintf(stderr, "%s: out of memory\n", c->cmd);
+		cmplat_free(out);
+	}
 	return rc;
+}
+
+void cmplat_free(struct cmplat *l)
+{
+	free(l->rows);
+	l->rows = NULL;
+	l->n = 0;
+}
+
+const char *cmplat_verdict_key(enum cmplat_verdict v)
+{
+	switch (v) {
+	case CMPLAT_TOO_FEW: return "too_few_runs";
+	case CMPLAT_SAME: return "same";
+	case CMPLAT_BETTER: return "better";
+	case CMPLAT_WORSE: return "worse";
+	}
+	return "?";
+}
+
+static void side_line(FILE *out, const char *label, const struct cmplat_side *s)
+{
+	fprintf(out, "  %-24s", label);
+	if (!s->runs) {
+		fprintf(out, " %9s %9s %9s %9s %9s %5d\n", "-", "-", "-", "-", "-", 0);
+		return;
+	}
+	for (size_t q = 0; q < NPCT; q++)
+		fprintf(out, " %9.3f", s->pct[q]);
+	fprintf(out, " %9.3f %5zu\n", s->max, s->runs);
+}
+
+/* The changes of file side b against A and its verdict. */
+static void change_line(FILE *out, const struct cmplat_side *b)
+{
+	fprintf(out, "  %-24s", "");
+	for (size_t q = 0; q <= NPCT; q++)
+		if (isfinite(b->change[q]))
+			fprintf(out, " %+8.1f%%", b->change[q]);
+		else
+			fprintf(out, " %9s", "n/a");
+	if (b->v == CMPLAT_TOO_FEW)
+		fprintf(out, "       too few runs\n");
+	else
+		fprintf(out, "       %s (p=%.3g)\n", b->v == CMPLAT_SAME ? "~" :
+			b->v == CMPLAT_WORSE ? "worse" : "better", b->u.p);
+}
+
+void cmplat_print(FILE *out, const struct cmp *c, const struct cmplat *l)
+{
+	for (size_t i = 0; i < l->n; i++) {
+		const struct cmplat_row *lr = &l->rows[i];
+		if (!i)
+			fprintf(out, "\nlatency (ms): each file's runs merged; the change "
+				"against A; verdict: U test on the runs' p99s (lower is "
+				"better), %g%% confidence\n", c->conf);
+		fprintf(out, "\n");
+		char tn[200], on[100], head[320];
+		snprintf(head, sizeof(head), "%s, %s", esc_str(tn, sizeof(tn), lr->test),
+			 esc_str(on, sizeof(on), lr->op));
+		fprintf(out, "%-26s", head);
+		for (size_t q = 0; q < NPCT; q++)
+			fprintf(out, " %9s", cmplat_pct_names[q]);
+		fprintf(out, " %9s %5s\n", "max", "runs");
+		for (size_t k = 0; k < c->nf; k++) {
+			char label[4] = { (char)('A' + k), '\0' };
+			side_line(out, label, &lr->s[k]);
+			if (k && lr->s[k].present)
+				change_line(out, &lr->s[k]);
+		}
+	}
 }

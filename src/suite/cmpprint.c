@@ -1,13 +1,15 @@
 /* kbench - compare: the table and the lkml lines
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * Everything here prints from struct cmp (compare.h) to the stream it is
+ * Everything here prints from struct cmp (cmprow.h) to the stream it is
  * given; every string that came from a results file, and every file name,
  * goes through escape.h.  A change against a mean of 0 has no percentage:
  * it is printed "n/a", never a made-up "+nan%" or "+inf%".
  */
 #include "config.h"
-#include "suite/compare.h"
+#include "suite/cmpcav.h"
+#include "suite/cmpprint.h"
+#include "suite/cmpruns.h"
 #include "suite/escape.h"
 #include "suite/figures.h"
 
@@ -15,25 +17,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-bool cmp_matched(const struct cmp *c, size_t k, const struct sf_test *t, size_t *where)
-{
-	*where = k;
-	if (k == 0) {
-		for (size_t j = 1; j < c->nf; j++)
-			if (cmp_find_test(&c->f[j], &c->f[0], t->name, t->unit))
-				return true;
-		return false;
-	}
-	if (cmp_find_test(&c->f[0], &c->f[k], t->name, t->unit))
-		return true;
-	for (size_t j = 1; j < c->nf; j++)
-		if (j != k && cmp_find_test(&c->f[j], &c->f[k], t->name, t->unit)) {
-			*where = j;
-			break;
-		}
-	return false;
-}
 
 static void print_unmatched(FILE *out, const struct cmp *c)
 {
@@ -155,11 +138,6 @@ static void print_notes(FILE *out, const struct cmp *c)
 				fprintf(out, " of %c (memory limits differ)\n", (int)('A' + k));
 			}
 	}
-}
-
-const char *cmp_method_name(enum cmp_method m)
-{
-	return m == CMP_UTEST ? "utest" : "welch";
 }
 
 void cmp_verdict_text(const struct cmp *c, const struct cmp_row *r, size_t k, char *buf,

@@ -9,7 +9,7 @@
 #include "config.h"
 #include "stats/ttest.h"
 #include "stats/utest.h"
-#include "suite/compare.h"
+#include "suite/cmpruns.h"
 #include "suite/escape.h"
 
 #include <math.h>

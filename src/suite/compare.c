@@ -47,75 +47,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* The length of name without a trailing " mem=none" (no memory limit is
- * what a name without the dimension says too). */
-static size_t canon_len(const char *name)
-{
-	static const char none[] = " mem=none";
-	size_t n = strlen(name), k = sizeof(none) - 1;
-	return n > k && !strcmp(name + n - k, none) ? n - k : n;
-}
-
-bool cmp_same_name(const char *a, const char *b)
-{
-	size_t n = canon_len(a);
-	return n == canon_len(b) && !strncmp(a, b, n);
-}
-
-static const struct sf_test *find_test_exact(const struct suitefile *f, const char *name,
-					     const char *unit)
-{
-	for (size_t i = 0; i < f->nt; i++)
-		if (!strcmp(f->t[i].name, name) && !strcmp(f->t[i].unit, unit))
-			return &f->t[i];
-	for (size_t i = 0; i < f->nt; i++)
-		if (cmp_same_name(f->t[i].name, name) && !strcmp(f->t[i].unit, unit))
-			return &f->t[i];
-	return NULL;
-}
-
-/* The length of a test's name without its memory-limit dimension
- * (" mem=32M", added by kbench suite --mem-limit). */
-static size_t base_len(const char *name)
-{
-	const char *m = strstr(name, " mem=");
-	return m ? (size_t)(m - name) : strlen(name);
-}
-
-/* How many tests of f have the base name of name (see base_len) and unit;
- * the last one in *last. */
-static size_t count_base(const struct suitefile *f, const char *name, const char *unit,
-			 const struct sf_test **last)
-{
-	size_t n = 0, len = base_len(name);
-	for (size_t i = 0; i < f->nt; i++)
-		if (base_len(f->t[i].name) == len && !strncmp(f->t[i].name, name, len) &&
-		    !strcmp(f->t[i].unit, unit)) {
-			n++;
-			*last = &f->t[i];
-		}
-	return n;
-}
-
-/* compare.h: the same name and unit, or the one test differing only in
- * the memory limit */
-const struct sf_test *cmp_find_test(const struct suitefile *f, const struct suitefile *from,
-				    const char *name, const char *unit)
-{
-	const struct sf_test *t = find_test_exact(f, name, unit), *own = NULL;
-	if (t)
-		return t;
-	if (count_base(f, name, unit, &t) == 1 && count_base(from, name, unit, &own) == 1 &&
-	    !find_test_exact(from, t->name, unit))
-		return t;
-	return NULL;
-}
-
-double cmp_center(const struct cmp *c, const struct cmp_row *r, size_t k)
-{
-	return c->method == CMP_UTEST ? r->s[k].median : r->s[k].mean;
-}
-
 /* The U test's verdict on file k of r against A: no verdict when these
  * sizes cannot reach the confidence (p_min above 1 - conf). */
 static enum t_verdict u_verdict(const struct cmp *c, struct cmp_row *r, size_t k)
@@ -446,9 +377,9 @@ static int check_options(struct cmp_opts *o, struct cmp *c)
 		return cli_usage_error(cmd, "--json prints the comparison alone: leave out %s",
 				       o->lkml ? "--style lkml" : o->runs ? "--style runs" :
 				       o->plot ? "--plot" : "--export");
-	if (o->latency && (o->json || o->do_export))
-		return cli_usage_error(cmd, "--latency adds rows to the table or lkml lines: "
-				       "leave out %s", o->json ? "--json" : "--export");
+	if (o->latency && o->do_export)
+		return cli_usage_error(cmd, "--latency adds rows to the table, the lkml lines "
+				       "or the JSON: leave out --export");
 	if (o->do_export && o->n != 1)
 		return cli_usage_error(cmd, "--export takes one results file");
 	if (o->by && o->n != 1)
@@ -541,6 +472,12 @@ static int report(struct cmp *c, const struct cmp_opts *o)
 	int status = o->latency ? cmplat_check(c) : 0;
 	if (status)
 		return status;
+	struct cmplat lat = { NULL, 0 };
+	if (o->latency) {
+		if (cmplat_build(c, &lat) < 0)
+			return KB_EXIT_FAIL;
+		c->lat = &lat;
+	}
 	if (o->json)
 		cmp_print_json(stdout, c);
 	else if (o->lkml)
@@ -549,8 +486,10 @@ static int report(struct cmp *c, const struct cmp_opts *o)
 		cmp_print_table(stdout, c);
 	if (!o->json && !o->lkml)
 		cmp_print_byte_index(stdout, c);
-	if (o->latency && cmplat_print(stdout, c) < 0)
-		return KB_EXIT_FAIL;
+	if (o->latency && !o->json)
+		cmplat_print(stdout, c, &lat);
+	c->lat = NULL;
+	cmplat_free(&lat);
 	if (!o->json) {
 		cmpmicro_lmbench(stdout, c->f, c->nf);     /* lmbench's tables of micro runs */
 		cmp_print_steal(stdout, c);

@@ -3,29 +3,30 @@
  *
  * kbench writes a gnuplot script with the figures inline (datablocks) into
  * a temporary file and runs gnuplot on it; nothing else is written but
- * the picture.  Two charts, one above the other when both have data:
+ * the picture.  Up to three charts, one above the other, each that has data:
  *   - kbench load: the median MB/s (10^6 bytes; the mean with --test
  *     welch, with the interval of the mean as error bars) against the
  *     client count, one line per results file (and memory limit), and
  *     every run as a point beside it;
- *   - every other test: the change of the median (mean) against A in
- *     percent, one bar per file B, C, ... (with Welch, error bars the
- *     interval of the difference in percent of A's mean), and every run of
- *     every file as a point in percent of A's median (mean); a change
- *     against 0 has no bar, and its row's name says "n/a" for that file.
+ *   - kbench disk: each file's median (mean) MiB/s of every disk test,
+ *     a bar a file (plotbar.h);
+ *   - every test but load: the change against A in percent as horizontal
+ *     bars, a row a test, grouped by family, right always better
+ *     (plotbar.h); the picture grows with the count of tests.
+ * Each file has one colour in every chart (plot_color, plotutil.h); the
+ * load chart's memory limits differ in their dashes.
  * Nothing is dropped or clipped: a failed run (the file's failures naming
- * the test) is a cross at 0 (load) or at the bottom (the others); the y
- * range holds every bar and interval, and a run more than twice the bars'
- * span beyond them is a triangle at the edge labelled with its figure.
- * The keys sit outside the charts and the titles have two lines of room.
+ * the test) is a cross at 0; the ranges hold every figure.  The keys sit
+ * outside the charts and the titles have two lines of room.
  * Every string from a results file is escaped (escape.h) before it is
  * quoted for gnuplot, so the picture shows what the terminal would.
  */
 #include "config.h"
 #include "suite/child.h"
-#include "suite/compare.h"
 #include "suite/escape.h"
 #include "suite/plot.h"
+#include "suite/plotbar.h"
+#include "suite/plotutil.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -52,78 +53,11 @@ int plot_available(void)
 	return 0;
 }
 
-/* s escaped (escape.h): no control character is left, so no name from a
- * results file can end a gnuplot command or datablock line and start one
- * of its own.  malloc'd; NULL when out of memory. */
-static char *escaped(const char *s)
-{
-	size_t n = esc_len(s) + 1;
-	char *e = malloc(n);
-	return e ? esc_str(e, n, s) : NULL;
-}
-
-/* s as a gnuplot single-quoted string (backslashes are literal there):
- * a quote is doubled; s holds no control character */
-static void quoted_raw(FILE *f, const char *s)
-{
-	fputc('\'', f);
-	for (; *s; s++) {
-		if (*s == '\'')
-			fputc('\'', f);
-		fputc(*s, f);
-	}
-	fputc('\'', f);
-}
-
-/* a string from a results file, escaped, as a single-quoted string */
-static void quoted(FILE *f, const char *s)
-{
-	char *e = escaped(s);
-	quoted_raw(f, e ? e : "");
-	free(e);
-}
-
-/* the inside of a double-quoted string of a datablock line: no double
- * quote (it would end the string: becomes a single one); a backslash
- * doubled (gnuplot takes one as an escape there) */
-static void datum(FILE *f, const char *s)
-{
-	char *e = escaped(s);
-	for (const char *p = e ? e : ""; *p; p++) {
-		if (*p == '\\')
-			fputc('\\', f);
-		fputc(*p == '"' ? '\'' : *p, f);
-	}
-	free(e);
-}
-
-/* Is r a kbench load test (drawn against its client count)? */
-static bool is_load(const struct cmp_row *r)
-{
-	const char *command = json_string_value(json_object_get(r->t[0]->params, "command"));
-	return command && !strcmp(command, "load");
-}
-
 /* The memory limit of r's load test in A, "" for none. */
 static const char *mem_of(const struct cmp_row *r)
 {
 	const char *m = json_string_value(json_object_get(r->t[0]->params, "mem_limit"));
 	return m ? m : "";
-}
-
-/* "B: LABEL", or "B: PATH" when the label is missing or another file's
- * too (compare --by: one file's parts share its label). */
-static const char *file_title(const struct cmp *c, size_t k, char *buf, size_t n)
-{
-	const char *label = json_string_value(json_object_get(c->f[k].doc, "label"));
-	bool shared = false;
-	for (size_t j = 0; label && j < c->nf; j++) {
-		const char *other = json_string_value(json_object_get(c->f[j].doc, "label"));
-		shared |= j != k && other && !strcmp(other, label);
-	}
-	snprintf(buf, n, "%c: %s", (int)('A' + k), label && *label && !shared ? label :
-		 c->f[k].path);
-	return buf;
 }
 
 /* The memory limit of file k's test on r, "" for none. */
@@ -140,7 +74,7 @@ static size_t mem_groups(const struct cmp *c, const char **mems, size_t max)
 	size_t n = 0;
 	for (size_t i = 0; i < c->nrows; i++) {
 		const struct cmp_row *r = &c->rows[i];
-		if (!is_load(r))
+		if (!plot_is_load(r))
 			continue;
 		const char *m = mem_of(r);
 		size_t j = 0;
@@ -148,20 +82,6 @@ static size_t mem_groups(const struct cmp *c, const char **mems, size_t max)
 			j++;
 		if (j == n && n < max)
 			mems[n++] = m;
-	}
-	return n;
-}
-
-/* Failed runs of file k's test t (the file's failures naming it). */
-static size_t failed_runs(const struct cmp *c, size_t k, const struct sf_test *t)
-{
-	size_t i, n = 0;
-	json_t *e;
-	if (!t)
-		return 0;
-	json_array_foreach(json_object_get(c->f[k].doc, "failures"), i, e) {
-		const char *name = json_string_value(json_object_get(e, "test"));
-		n += name && !strcmp(name, t->name);
 	}
 	return n;
 }
@@ -192,7 +112,7 @@ static void load_chart(FILE *f, const struct cmp *c, const char **mems, size_t n
 	bool first = true;
 	for (size_t i = 0; i < c->nrows; i++) {
 		const struct cmp_row *r = &c->rows[i];
-		if (!is_load(r))
+		if (!plot_is_load(r))
 			continue;
 		long n = clients_of(r);
 		lo = first || n < lo ? n : lo;
@@ -227,7 +147,7 @@ static void load_chart(FILE *f, const struct cmp *c, const char **mems, size_t n
 	fprintf(f, "set xtics (");
 	first = true;
 	for (size_t i = 0; i < c->nrows; i++)
-		if (is_load(&c->rows[i])) {
+		if (plot_is_load(&c->rows[i])) {
 			fprintf(f, "%s%ld", first ? "" : ", ", clients_of(&c->rows[i]));
 			first = false;
 		}
@@ -238,7 +158,7 @@ static void load_chart(FILE *f, const struct cmp *c, const char **mems, size_t n
 			fprintf(f, "$L%zu_%zu << EOD\n", k, m);
 			for (size_t i = 0; i < c->nrows; i++) {
 				const struct cmp_row *r = &c->rows[i];
-				if (!is_load(r) || !r->t[k] || !r->t[k]->n || strcmp(mem_of(r), mems[m]))
+				if (!plot_is_load(r) || !r->t[k] || !r->t[k]->n || strcmp(mem_of(r), mems[m]))
 					continue;
 				fprintf(f, "%ld %.10g %.10g\n", clients_of(r), cmp_center(c, r, k),
 					welch(c) && isfinite(r->ci[k]) ? r->ci[k] : 0.0);
@@ -246,12 +166,12 @@ static void load_chart(FILE *f, const struct cmp *c, const char **mems, size_t n
 			fprintf(f, "EOD\n$P%zu_%zu << EOD\n", k, m);
 			for (size_t i = 0; i < c->nrows; i++) {
 				const struct cmp_row *r = &c->rows[i];
-				if (!is_load(r) || !r->t[k] || strcmp(mem_of(r), mems[m]))
+				if (!plot_is_load(r) || !r->t[k] || strcmp(mem_of(r), mems[m]))
 					continue;
 				for (size_t j = 0; j < r->t[k]->n; j++)
 					fprintf(f, "%.10g %.10g run\n", jitter(c, (double)clients_of(r), k,
 						logx, span), r->t[k]->v[j]);
-				for (size_t j = failed_runs(c, k, r->t[k]); j > 0; j--, nfail++)
+				for (size_t j = plot_failed_runs(c, k, r->t[k]); j > 0; j--, nfail++)
 					fprintf(f, "%.10g 0 failed\n", jitter(c, (double)clients_of(r), k,
 						logx, span));
 			}
@@ -260,28 +180,28 @@ static void load_chart(FILE *f, const struct cmp *c, const char **mems, size_t n
 	fprintf(f, "plot ");
 	for (size_t k = 0; k < c->nf; k++)
 		for (size_t m = 0; m < nmems; m++) {
-			int color = (int)(k * nmems + m + 1);
+			const char *color = plot_color(k);   /* the file's; dashes: the limit */
 			/* the limit of this file's tests on these rows (A's may differ:
 			 * "load 4" against "load 4 mem=48M") */
 			const char *mk = "";
 			for (size_t i = 0; i < c->nrows && !*mk; i++)
-				if (is_load(&c->rows[i]) && !strcmp(mem_of(&c->rows[i]), mems[m]))
+				if (plot_is_load(&c->rows[i]) && !strcmp(mem_of(&c->rows[i]), mems[m]))
 					mk = mem_in(&c->rows[i], k);
-			file_title(c, k, title, sizeof(title) - 40);
+			plot_file_title(c, k, title, sizeof(title) - 40);
 			if (*mk && !strstr(title, " mem="))
 				snprintf(title + strlen(title), 40, " mem=%s", mk);
-			fprintf(f, "%s$L%zu_%zu using 1:2%s with %s lw 2 pt 7 lc %d title ",
+			fprintf(f, "%s$L%zu_%zu using 1:2%s with %s lw 2 pt %d dt %zu lc rgb '%s' title ",
 				k || m ? ", \\\n     " : "", k, m, welch(c) ? ":3" : "",
-				welch(c) ? "yerrorlines" : "linespoints", color);
-			quoted(f, title);
+				welch(c) ? "yerrorlines" : "linespoints", m ? 5 : 7, m % 5 + 1, color);
+			plot_quoted(f, title);
 			fprintf(f, " noenhanced, \\\n     $P%zu_%zu using 1:(strcol(3) eq 'run' ? $2 : NaN) with points "
-				   "pt 6 ps 0.9 lc %d notitle", k, m, color);
+				   "pt 6 ps 0.9 lc rgb '%s' notitle", k, m, color);
 		}
 	/* the failed runs, each file's in its colour; one key entry */
 	for (size_t k = 0; nfail && k < c->nf; k++)
 		for (size_t m = 0; m < nmems; m++)
 			fprintf(f, ", \\\n     $P%zu_%zu using 1:(strcol(3) eq 'failed' ? 0 : NaN) with "
-				   "points pt 2 ps 2 lw 3 lc %d notitle", k, m, (int)(k * nmems + m + 1));
+				   "points pt 2 ps 2 lw 3 lc rgb '%s' notitle", k, m, plot_color(k));
 	if (nfail)
 		fprintf(f, ", \\\n     NaN with points pt 2 ps 2 lw 3 lc black title 'failed run "
 			   "(no figure)'");
@@ -294,182 +214,26 @@ static int is_na(const struct cmp_row *r, size_t k)
 	return r->t[0]->n && r->t[k] && r->t[k]->n && !isfinite(r->change[k]);
 }
 
-/* Rows of the change chart (every test but load). */
-static size_t other_rows(const struct cmp *c)
+/* One chart of h pixels below the top pixels already drawn, of total. */
+static void cell(FILE *f, int top, int h, int total)
 {
-	size_t n = 0;
-	for (size_t i = 0; i < c->nrows; i++)
-		n += !is_load(&c->rows[i]) && c->rows[i].t[0]->n;
-	return n;
-}
-
-/* Run j of file k on r in percent of A's centre (NAN when it is 0). */
-static double run_pct(const struct cmp *c, const struct cmp_row *r, size_t k, size_t j)
-{
-	double x0 = cmp_center(c, r, 0);
-	return x0 != 0 ? 100 * (r->t[k]->v[j] - x0) / fabs(x0) : NAN;
-}
-
-/* The change chart's y range: every bar and interval inside, and the runs
- * unless one lies more than twice the bars' span beyond them (those are
- * drawn at the edge as triangles with their figure). */
-static void change_range(const struct cmp *c, double *ylo, double *yhi)
-{
-	double lo = 0, hi = 0;
-	for (size_t i = 0; i < c->nrows; i++) {
-		const struct cmp_row *r = &c->rows[i];
-		if (is_load(r) || !r->t[0]->n)
-			continue;
-		for (size_t k = 1; k < c->nf; k++) {
-			if (!isfinite(r->change[k]))
-				continue;
-			double h = welch(c) && r->test_v[k] != T_TOO_FEW && isfinite(r->d[k].pct_half) ?
-				   r->d[k].pct_half : 0;
-			double y = welch(c) && r->test_v[k] != T_TOO_FEW && isfinite(r->d[k].pct) ?
-				   r->d[k].pct : r->change[k];
-			lo = fmin(lo, y - h);
-			hi = fmax(hi, y + h);
-		}
-	}
-	double span = fmax(hi - lo, 1), plo = lo, phi = hi;
-	for (size_t i = 0; i < c->nrows; i++) {
-		const struct cmp_row *r = &c->rows[i];
-		if (is_load(r) || !r->t[0]->n)
-			continue;
-		for (size_t k = 0; k < c->nf; k++)
-			for (size_t j = 0; r->t[k] && j < r->t[k]->n; j++) {
-				double y = run_pct(c, r, k, j);
-				if (isfinite(y) && y >= lo - 2 * span && y <= hi + 2 * span) {
-					plo = fmin(plo, y);
-					phi = fmax(phi, y);
-				}
-			}
-	}
-	double pad = 0.08 * fmax(phi - plo, 1);
-	*ylo = plo - pad;
-	*yhi = phi + pad;
-}
-
-static void change_chart(FILE *f, const struct cmp *c)
-{
-	char title[300];
-	double ylo, yhi, w = 0.8 / (double)c->nf;
-	change_range(c, &ylo, &yhi);
-	if (welch(c))
-		fprintf(f, "set title \"change of the mean against A, percent of A's mean\\n"
-			   "points: every run; bars: %g%% interval of the difference (Welch); "
-			   "crosses: failed runs; triangles: runs off the scale\" noenhanced\n", c->conf);
-	else
-		fprintf(f, "set title \"change of the median against A, percent of A's median\\n"
-			   "points: every run (A's at the left of each test); crosses: failed runs; "
-			   "triangles: runs off the scale\" noenhanced\n");
-	fprintf(f, "set xlabel ''\nset ylabel '%%'\nset key outside right top box Left reverse\nset grid y\n"
-		   "unset offsets\nunset logscale x\nset xrange [-0.6:%.10g]\n"
-		   "set yrange [%.10g:%.10g]\nset boxwidth %.10g absolute\n"
-		   "set style fill solid 0.5 border -1\nset xzeroaxis lt -1\n",
-		(double)other_rows(c) - 0.4, ylo, yhi, w * 0.9);
-	fprintf(f, "set xtics rotate by -20 noenhanced (");
-	size_t x = 0;
-	for (size_t i = 0; i < c->nrows; i++) {
-		const struct cmp_row *r = &c->rows[i];
-		if (is_load(r) || !r->t[0]->n)
-			continue;
-		fprintf(f, "%s\"", x ? ", " : "");
-		datum(f, r->name);
-		fputs(" (", f);
-		datum(f, r->unit);
-		fprintf(f, "%s", r->higher_is_better ? "" : ", lower is better");
-		for (size_t k = 1; k < c->nf; k++)
-			if (is_na(r, k))
-				fprintf(f, "; %c: n/a", (int)('A' + k));
-		fprintf(f, ")\" %zu", x++);
-	}
-	fprintf(f, ")\n");
-	size_t nfail = 0, noff = 0;
-	for (size_t k = 0; k < c->nf; k++) {
-		/* bars (x y err), runs (x y), runs off the scale (x y label), failures (x y) */
-		fprintf(f, "$B%zu << EOD\n", k);
-		x = 0;
-		for (size_t i = 0; i < c->nrows; i++) {
-			const struct cmp_row *r = &c->rows[i];
-			if (is_load(r) || !r->t[0]->n)
-				continue;
-			double xi = (double)x++ - 0.4 + w * ((double)k + 0.5);
-			if (k && isfinite(r->change[k])) {
-				bool iv = welch(c) && r->test_v[k] != T_TOO_FEW && isfinite(r->d[k].pct);
-				fprintf(f, "%.10g %.10g %.10g\n", xi, iv ? r->d[k].pct : r->change[k],
-					iv ? r->d[k].pct_half : 0.0);
-			}
-		}
-		fprintf(f, "EOD\n$Q%zu << EOD\n", k);
-		x = 0;
-		for (size_t i = 0; i < c->nrows; i++) {
-			const struct cmp_row *r = &c->rows[i];
-			if (is_load(r) || !r->t[0]->n)
-				continue;
-			double xi = (double)x++ - 0.4 + w * ((double)k + 0.5);
-			for (size_t j = 0; r->t[k] && j < r->t[k]->n; j++) {
-				double y = run_pct(c, r, k, j);
-				if (!isfinite(y))
-					continue;
-				if (y < ylo || y > yhi) {
-					fprintf(f, "%.10g %.10g \"%+.0f%%\" %d\n", xi, y < ylo ? ylo : yhi, y,
-						y < ylo ? -1 : 1);
-					noff++;
-				} else {
-					fprintf(f, "%.10g %.10g \"\" 0\n", xi, y);
-				}
-			}
-			for (size_t j = failed_runs(c, k, r->t[k]); j > 0; j--, nfail++)
-				fprintf(f, "%.10g %.10g \"failed\" 2\n", xi, ylo);
-		}
-		fprintf(f, "EOD\n");
-	}
-	fprintf(f, "plot ");
-	bool first = true;
-	for (size_t k = 0; k < c->nf; k++) {
-		int color = (int)k + 1;
-		fprintf(f, "%s", first ? "" : ", \\\n     ");
-		first = false;
-		if (k) {
-			fprintf(f, "$B%zu using 1:2 with boxes lc %d title ", k, color);
-			quoted(f, file_title(c, k, title, sizeof(title)));
-			fprintf(f, " noenhanced, \\\n     ");
-			if (welch(c))
-				fprintf(f, "$B%zu using 1:2:3 with yerrorbars pt -1 lw 2 lc black notitle, "
-					   "\\\n     ", k);
-		}
-		fprintf(f, "$Q%zu using 1:($4 == 0 ? $2 : NaN) with points pt 6 ps 0.9 lc %d %s",
-			k, color, k ? "notitle" : "title 'A: its runs'");
-		if (noff)
-			fprintf(f, ", \\\n     $Q%zu using 1:($4 == 1 ? $2 : NaN) with points pt 9 ps 1.5 "
-				   "lc %d notitle, \\\n     $Q%zu using 1:($4 == -1 ? $2 : NaN) with points "
-				   "pt 11 ps 1.5 lc %d notitle, \\\n     $Q%zu using 1:($4 == 1 || $4 == -1 ? "
-				   "$2 : NaN):3 with labels offset 2.5,0 font ',8' notitle", k, color, k,
-				color, k);
-		if (nfail)
-			fprintf(f, ", \\\n     $Q%zu using 1:($4 == 2 ? $2 : NaN) with points pt 2 ps 2 lw 3 "
-				   "lc %d notitle", k, color);
-	}
-	if (nfail)
-		fprintf(f, ", \\\n     NaN with points pt 2 ps 2 lw 3 lc black title 'failed run "
-			   "(no figure)'");
-	if (noff)
-		fprintf(f, ", \\\n     NaN with points pt 9 ps 1.5 lc black title 'run off the scale'");
-	fprintf(f, "\n");
+	fprintf(f, "set origin 0,%.6f\nset size 1,%.6f\n", (double)(total - top - h) / total,
+		(double)h / total);
 }
 
 void plot_script(FILE *f, const struct cmp *c, const char *file)
 {
 	const char *mems[16];
-	size_t nmems = mem_groups(c, mems, 16), nother = other_rows(c);
-	int charts = (nmems > 0) + (nother > 0);
+	size_t nmems = mem_groups(c, mems, 16);
+	int hload = nmems ? 460 : 0, hdisk = plotbar_disk_height(c),
+	    hchange = plotbar_change_height(c);
+	int charts = (hload > 0) + (hdisk > 0) + (hchange > 0);
 	int png = strlen(file) > 4 && !strcmp(file + strlen(file) - 4, ".png");
-	int h = charts == 2 ? 1000 : 560;
+	int h = charts ? hload + hdisk + hchange : 560;
 	if (png)
-		fprintf(f, "set terminal pngcairo size 1100,%d font 'sans,10'\n", h);
+		fprintf(f, "set terminal pngcairo size 1200,%d font 'sans,10'\n", h);
 	else
-		fprintf(f, "set terminal svg size 1100,%d dynamic font 'sans,11' background "
+		fprintf(f, "set terminal svg size 1200,%d dynamic font 'sans,11' background "
 			   "rgb 'white'\n", h);
 	/* gnuplot takes an output name starting with '|' as a shell command:
 	 * the file of that name in the current directory is meant; the name
@@ -479,25 +243,38 @@ void plot_script(FILE *f, const struct cmp *c, const char *file)
 		char *here = malloc(strlen(file) + 3);
 		if (here)
 			sprintf(here, "./%s", file);
-		quoted_raw(f, here ? here : "");
+		plot_quoted_raw(f, here ? here : "");
 		free(here);
 	} else {
-		quoted_raw(f, file);
+		plot_quoted_raw(f, file);
 	}
 	fprintf(f, "\nset encoding utf8\n");
-	/* room for the two-line titles, the key outside, the tilted names */
-	fprintf(f, "set lmargin 10\nset rmargin 34\n");
-	if (charts == 2)
-		fprintf(f, "set multiplot layout 2,1 spacing 0,0.14\n");
-	if (nmems) {
-		fprintf(f, "set tmargin 4\nset bmargin 4\n");
+	/* room for the two-line titles and the key outside, as wide as its
+	 * longest title (A's in the change chart, " (the baseline): its runs"
+	 * added) */
+	size_t key = 0;
+	char title[300];
+	for (size_t k = 0; k < c->nf; k++) {
+		size_t len = strlen(plot_file_title(c, k, title, sizeof(title))) + (k ? 0 : 25);
+		key = len > key ? len : key;
+	}
+	fprintf(f, "set lmargin 10\nset rmargin %zu\nset tmargin 4\nset bmargin 4\n",
+		key + 8 < 34 ? 34 : key + 8 > 80 ? 80 : key + 8);
+	if (charts)
+		fprintf(f, "set multiplot\n");
+	if (hload) {
+		cell(f, 0, hload, h);
 		load_chart(f, c, mems, nmems);
 	}
-	if (nother) {
-		fprintf(f, "set tmargin 4\nset bmargin 7\n");
-		change_chart(f, c);
+	if (hdisk) {
+		cell(f, hload, hdisk, h);
+		plotbar_disk(f, c);
 	}
-	if (charts == 2)
+	if (hchange) {
+		cell(f, hload + hdisk, hchange, h);
+		plotbar_change(f, c);
+	}
+	if (charts)
 		fprintf(f, "unset multiplot\n");
 	int na = 0;
 	for (size_t i = 0; i < c->nrows; i++)
@@ -507,16 +284,6 @@ void plot_script(FILE *f, const struct cmp *c, const char *file)
 		fprintf(f, "set title 'no figures to draw%s'\nunset xtics\nunset ytics\n"
 			   "set xrange [0:1]\nset yrange [0:1]\nplot NaN notitle\n",
 			na ? " (a change against a mean of 0 is n/a)" : "");
-}
-
-void plot_quoted(FILE *f, const char *s)
-{
-	quoted(f, s);
-}
-
-const char *plot_file_title(const struct cmp *c, size_t k, char *buf, size_t n)
-{
-	return file_title(c, k, buf, n);
 }
 
 int plot_write(const struct cmp *c, const char *file)

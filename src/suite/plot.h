@@ -2,14 +2,14 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * plot.c writes a gnuplot script with the figures of a comparison
- * (struct cmp, compare.h) inline and runs gnuplot on it.
+ * (struct cmp, cmprow.h) inline and runs gnuplot on it.
  */
 #ifndef KBENCH_PLOT_H
 #define KBENCH_PLOT_H
 
 #include <stdio.h>
 
-#include "suite/compare.h"
+#include "suite/cmprow.h"
 
 /* Does `gnuplot` exist in PATH?  1 yes, 0 no. */
 int plot_available(void);
@@ -20,9 +20,11 @@ int plot_available(void);
 void plot_script(FILE *f, const struct cmp *c, const char *file);
 
 /* Draw c into file (.svg or .png) with gnuplot: MB/s against client count
- * for the load tests (one line per file, error bars: the interval of the
- * mean), and the change against A in percent of every other test (error
- * bars: the interval of the difference).  Returns 0, or 1 after one line
+ * for the load tests (one line per file and memory limit, error bars: the
+ * interval of the mean), each file's MiB/s of the disk tests, and the
+ * change against A in percent of every test but load, a row a test,
+ * right meaning better (error bars: the interval of the difference); the
+ * picture grows with the count of tests.  Returns 0, or 1 after one line
  * on stderr when gnuplot fails. */
 int plot_write(const struct cmp *c, const char *file);
 
@@ -31,13 +33,5 @@ int plot_write(const struct cmp *c, const char *file);
  * 0, or 1 after one line on stderr when gnuplot fails. */
 int plot_run(const struct cmp *c, const char *file,
 	     void (*script_of)(FILE *, const struct cmp *, const char *));
-
-/* A string from a results file, escaped (escape.h), as a gnuplot
- * single-quoted string, to f. */
-void plot_quoted(FILE *f, const char *s);
-
-/* The title of file k in a chart's key, "B: LABEL" (or "B: PATH" when
- * the label is missing or shared), in buf (n bytes); returns buf. */
-const char *plot_file_title(const struct cmp *c, size_t k, char *buf, size_t n);
 
 #endif

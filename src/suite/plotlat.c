@@ -10,6 +10,7 @@
 #include "config.h"
 #include "suite/plotlat.h"
 #include "suite/plot.h"
+#include "suite/plotutil.h"
 #include "stats/hist.h"
 #include "stats/histjson.h"
 
@@ -134,8 +135,8 @@ static void cdf_chart(FILE *f, const struct cmp *c, size_t i, size_t oi, const c
 		hist_init(h);
 		if (!r->t[k] || merged(r->t[k], op, h) < 0)
 			continue;
-		fprintf(f, "%s$C%zu_%zu_%zu using 1:2 with steps lw 2 lc %zu title ",
-			lines++ ? ", " : "", i, oi, k, k + 1);
+		fprintf(f, "%s$C%zu_%zu_%zu using 1:2 with steps lw 2 lc rgb '%s' title ",
+			lines++ ? ", " : "", i, oi, k, plot_color(k));
 		plot_quoted(f, plot_file_title(c, k, title, sizeof(title)));
 		fprintf(f, " noenhanced");
 	}
@@ -181,8 +182,8 @@ static void series_chart(FILE *f, const struct cmp *c, size_t i)
 	for (size_t k = 0; k < c->nf; k++) {
 		size_t n = r->t[k] ? json_array_size(json_object_get(r->t[k]->row, "runs")) : 0;
 		for (size_t j = 0; j < n; j++) {
-			fprintf(f, "%s$S%zu_%zu_%zu using 1:2 with lines lw 1.5 lc %zu ",
-				lines++ ? ", " : "", i, k, j, k + 1);
+			fprintf(f, "%s$S%zu_%zu_%zu using 1:2 with lines lw 1.5 lc rgb '%s' ",
+				lines++ ? ", " : "", i, k, j, plot_color(k));
 			if (j) {
 				fprintf(f, "notitle");
 				continue;

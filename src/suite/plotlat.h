@@ -14,7 +14,7 @@
 
 #include <stddef.h>
 #include <stdio.h>
-#include "suite/compare.h"
+#include "suite/cmprow.h"
 
 /* Does any compared load test of c have a run with histograms or a
  * series?  1 yes, 0 no. */

@@ -87,6 +87,44 @@ EOF2
 expect_rc "the same runs against themselves" 0 "$KBENCH" compare --latency a.json a2.json
 expect_out_grep "no change is ~" '^ +\+0\.0% +\+0\.0% +\+0\.0% +\+0\.0% +\+0\.0% +~ \(p=1\)$'
 
+# --- --latency --json: the same rows in the document ------------------------
+expect_rc "compare --latency --json" 0 "$KBENCH" compare --latency --json a.json b.json
+expect_py "JSON: every op tripled is +200% at each percentile, worse, by the U test" "$WORK/out" "$WORK/a.json" <<'EOF2'
+import json, sys
+d = json.load(open(sys.argv[1]))
+ops = sorted(n for n, h in json.load(open(sys.argv[2]))["tests"][0]["runs"][0]["document"]["results"]["histograms"].items() if h["count"])
+lat = d["latency"]
+rows = [r for r in lat["rows"] if r["files"][0]["runs"]]
+bad = []
+for r in rows:
+    a, b = r["files"]
+    ch = b["change_pct"]
+    if r["test"] != "load 1" or a["runs"] != 5 or b["runs"] != 5 \
+       or any(abs(ch[q] - 200) > 4.8 for q in ("p50", "p90", "p99", "p99.9")) \
+       or abs(ch["max"] - 200) > 0.1 \
+       or b["verdict"] != "worse" or abs(b["p"] - 0.00794) > 1e-5 or not (a["p99"] > 0):
+        bad.append(r)
+if (lat["verdict_test"], lat["verdict_on"], lat["unit"], lat["higher_is_better"]) != \
+   ("utest", "p99_of_each_run", "ms", False) or sorted(r["op"] for r in rows) != ops or bad:
+    print(lat["verdict_test"], sorted(r["op"] for r in rows), ops, bad[:2])
+    sys.exit(1)
+EOF2
+expect_rc "compare --latency --json, the same runs against themselves" 0 "$KBENCH" compare --latency --json a.json a2.json
+expect_py "JSON: no change is same" "$WORK/out" <<'EOF2'
+import json, sys
+rows = [r for r in json.load(open(sys.argv[1]))["latency"]["rows"] if r["files"][0]["runs"]]
+bad = [r for r in rows if r["files"][1]["verdict"] != "same" or r["files"][1]["p"] != 1
+       or any(v != 0 for v in r["files"][1]["change_pct"].values())]
+if not rows or bad:
+    print(len(rows), bad[:2])
+    sys.exit(1)
+EOF2
+expect_rc "compare --json without --latency" 0 "$KBENCH" compare --json a.json b.json
+expect_py "the default JSON has no latency rows" "$WORK/out" <<'EOF2'
+import json, sys
+sys.exit("latency" in json.load(open(sys.argv[1])))
+EOF2
+
 # --- --plot: the second picture, FILE-latency.svg -------------------------
 if command -v gnuplot >/dev/null 2>&1; then
     expect_rc "--plot with load runs" 0 "$KBENCH" compare --plot p.svg a.json b.json
@@ -119,7 +157,7 @@ json.dump(d, open("bad.json", "w"))
 EOF2
 expect_bad "a histogram out of order" '^kbench compare: bad\.json: test load 1, run 2: results\.histograms\.ReadX is not a histogram' \
     "$KBENCH" compare --latency a.json bad.json
-expect_bad "--latency with --json" '^kbench compare: --latency adds rows to the table or lkml lines: leave out --json' \
-    "$KBENCH" compare --latency --json a.json b.json
+expect_bad "--latency with --export" '^kbench compare: --latency adds rows to the table, the lkml lines or the JSON: leave out --export' \
+    "$KBENCH" compare --latency --export a.json
 
 finish

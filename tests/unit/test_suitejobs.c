@@ -731,24 +731,37 @@ static void plot_points(void **state)
 	assert_non_null(o);
 	plot_script(o, &c, "p.svg");
 	fclose(o);
-	/* lat_y of B: its three runs in percent of A's mean (11), and its failure */
-	assert_non_null(strstr(out, " 18.18181818 \"\" 0\n"));
-	assert_non_null(strstr(out, " 36.36363636 \"\" 0\n"));
-	assert_non_null(strstr(out, " 81.81818182 \"\" 0\n"));
-	assert_non_null(strstr(out, "\"failed\" 2\n"));
+	/* lat_y of B: its three runs in percent of A's mean (11), turned
+	 * (a latency that grew is drawn to the left, worse), at B's slot of
+	 * the first row (0.2), and its failure */
+	assert_non_null(strstr(out, "\n-18.18181818 0.2 \"\" 0\n"));
+	assert_non_null(strstr(out, "\n-36.36363636 0.2 \"\" 0\n"));
+	assert_non_null(strstr(out, "\n-81.81818182 0.2 \"\" 0\n"));
+	assert_non_null(strstr(out, " 0.2 \"failed\" 2\n"));
+	/* its bar: from the turned change to 0 (x mid, y, x from, x to) */
+	char bar[120];
+	snprintf(bar, sizeof(bar), "\n%.10g 0.2 %.10g 0 ", -c.rows[0].d[1].pct / 2,
+		 -c.rows[0].d[1].pct);
+	assert_non_null(strstr(out, bar));
 	/* load 2: every run, and the failed one at 0 */
 	assert_non_null(strstr(out, " 61 run\n"));
 	assert_non_null(strstr(out, " 0 failed\n"));
 	assert_non_null(strstr(out, "title 'failed run (no figure)'"));
-	/* the y range of the change chart holds the bar and its interval */
+	/* the x range of the change chart holds the bar and its interval,
+	 * turned, and the runs */
 	const struct cmp_row *r = &c.rows[0];
 	double lo, hi;
-	const char *yr = strstr(strstr(out, "change of the mean"), "set yrange [");
-	assert_non_null(yr);
-	assert_int_equal(sscanf(yr, "set yrange [%lf:%lf]", &lo, &hi), 2);
-	assert_true(lo <= r->d[1].pct - r->d[1].pct_half);
-	assert_true(hi >= r->d[1].pct + r->d[1].pct_half);
-	assert_true(hi >= 81.8);
+	assert_true(r->d[1].pct > 0);
+	const char *xr = strstr(strstr(out, "change of the mean"), "set xrange [");
+	assert_non_null(xr);
+	assert_int_equal(sscanf(xr, "set xrange [%lf:%lf]", &lo, &hi), 2);
+	assert_true(lo <= -r->d[1].pct - r->d[1].pct_half);
+	assert_true(hi >= -r->d[1].pct + r->d[1].pct_half);
+	assert_true(lo <= -81.8);
+	/* one colour a file: A's and B's in both charts */
+	assert_non_null(strstr(strstr(out, "$L0_0 using"), "lc rgb '#0072b2'"));
+	assert_non_null(strstr(strstr(out, "$L1_0 using"), "lc rgb '#d55e00'"));
+	assert_non_null(strstr(strstr(out, "$B1 using"), "lc rgb '#d55e00'"));
 	free(out);
 	cmp_caveats_free(&c);
 	free(c.rows);
