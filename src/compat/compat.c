@@ -8,6 +8,7 @@
 #include "compat/compat.h"
 
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -31,28 +32,6 @@ compat_fn compat_find(const char *argv0)
 		if (!strcmp(base, personalities[i].name))
 			return personalities[i].fn;
 	return NULL;
-}
-
-int compat_load_form_parse(const char *word, enum load_form *form)
-{
-	if (!strcmp(word, "kbench"))
-		*form = LOAD_FORM_KBENCH;
-	else if (!strcmp(word, "dbench"))
-		*form = LOAD_FORM_DBENCH;
-	else if (!strcmp(word, "dbench-machine"))
-		*form = LOAD_FORM_DBENCH_MACHINE;
-	else
-		return -1;
-	return 0;
-}
-
-int compat_disk_form_parse(const char *word)
-{
-	if (!strcmp(word, "kbench"))
-		return 0;
-	if (!strcmp(word, "hdparm"))
-		return 1;
-	return -1;
 }
 
 static int av_add(struct argvec *a, char *s)

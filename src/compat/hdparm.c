@@ -33,19 +33,6 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
-void compat_hdparm_offset_line(FILE *f, int direct, uint64_t offset, uint64_t bytes,
-			       double seconds)
-{
-	double mb = (double)bytes / 1048576.0;
-	fprintf(f, " Timing %s disk reads (offset %" PRIu64 " GB): ", direct ? "O_DIRECT" : "buffered",
-		offset >> 30);
-	if (bytes % 1048576 == 0)
-		fprintf(f, "%3" PRIu64 " MB", bytes / 1048576);
-	else
-		fprintf(f, "%3.2f MB", mb);
-	fprintf(f, " in %5.2f seconds = %6.2f MB/sec\n", seconds, seconds > 0 ? mb / seconds : 0);
-}
-
 static const char *on_off(unsigned long v)
 {
 	return v ? "on" : "off";

@@ -32,7 +32,7 @@
 #include "result/result.h"
 #include "result/sysinfo.h"
 #include "disk/devinfo.h"
-#include "compat/compat.h"
+#include "disk/hdform.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -51,7 +51,7 @@ struct disk_cmd {
 	/* the options as given: popt's copies, freed by disk_cmd_free() */
 	int do_cached, do_buffered, direct, info;
 	char *runs_arg, *offset_arg, *json;
-	char *form_arg;           /* --output-form (compat/compat.h) */
+	char *form_arg;           /* --output-form (disk/hdform.h) */
 	int hdparm_form;          /* 1: hdparm's lines alone, no kbench header */
 	/* what they mean */
 	struct disk_params p;
@@ -201,7 +201,7 @@ static int time_device(const struct disk_cmd *c, struct disk_result *r)
 			}
 			tr->nruns++;
 			if (c->hdparm_form && c->offset_arg && k == DISK_BUFFERED)
-				compat_hdparm_offset_line(c->out, c->p.direct, c->p.offset,
+				hdparm_offset_line(c->out, c->p.direct, c->p.offset,
 							  run->tm.bytes, run->tm.seconds);
 			else
 				disk_print_run(c->out, k, c->p.direct, run);
@@ -548,7 +548,7 @@ int cmd_disk(int argc, const char **argv)
 	poptSetOtherOptionHelp(ctx, "[-T] [-t] [OPTIONS] DEVICE|FILE...");
 	int status = cli_popt_done(ctx, c.cmd, cli_popt_next(ctx, options));
 	if (status == KB_EXIT_OK && c.form_arg &&
-	    (c.hdparm_form = compat_disk_form_parse(c.form_arg)) < 0)
+	    (c.hdparm_form = disk_form_parse(c.form_arg)) < 0)
 		status = cli_usage_error(c.cmd, "unknown --output-form '%s' (kbench, hdparm)",
 					 c.form_arg);
 	if (status == KB_EXIT_OK)

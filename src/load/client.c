@@ -9,7 +9,7 @@
  */
 #include "config.h"
 #include "cli.h"
-#include "compat/compat.h"
+#include "load/dbform.h"
 #include "load/client.h"
 #include "load/run.h"
 #include "sys/fsutil.h"
@@ -206,9 +206,9 @@ static int next_pass(struct client *c, const struct run_config *cfg, struct pclo
 	cfg->backend->close_all(&c->ctx);
 	k->fresh = 0;
 	c->st->passes++;
-	if (cfg->pass_times) {  /* mmtests' --show-execute-time (compat.h) */
+	if (cfg->pass_times) {  /* mmtests' --show-execute-time (dbform.h) */
 		uint64_t now = clock_read(k);
-		compat_dbench_pass_line(fileno(cfg->out), (enum load_form)cfg->form, c->id,
+		dbform_pass_line(fileno(cfg->out), (enum load_form)cfg->form, c->id,
 					now - c->pass_t0, now - c->start_ns);
 	}
 	if (cfg->run_once) {

@@ -290,7 +290,7 @@ static void print_banner(const struct run_config *cfg, const struct load_state *
 {
 	FILE *out = cfg->out;
 	if (cfg->form) {  /* dbench's opening lines */
-		compat_dbench_banner(out, cfg->run_once && !cfg->timelimit_s ? 0 :
+		dbform_banner(out, cfg->run_once && !cfg->timelimit_s ? 0 :
 				     cfg->timelimit_s, cfg->warmup_s, st->loadfile);
 		return;
 	}

@@ -162,7 +162,7 @@ int load_opts_parse(struct load_opts *o, int argc, const char **argv, poptContex
 	if (o->format && lf_format_parse(o->format, &o->lf_format) < 0)
 		return cli_usage_error(o->cmd, "unknown --format '%s' (auto, dbench4, dbench2, dbench1)",
 				       o->format);
-	if (o->output_form && compat_load_form_parse(o->output_form, &o->form) < 0)
+	if (o->output_form && load_form_parse(o->output_form, &o->form) < 0)
 		return cli_usage_error(o->cmd, "unknown --output-form '%s' (kbench, dbench, "
 				       "dbench-machine)", o->output_form);
 	status = check_backend(o);

@@ -14,7 +14,7 @@
 #include <popt.h>
 #include "load/backend.h"
 #include "load/program.h"
-#include "compat/compat.h"
+#include "load/dbform.h"
 
 struct load_opts {
 	const char *cmd;             /* "kbench load", for messages */
@@ -30,7 +30,7 @@ struct load_opts {
 	int reuse_trees;  /* --reuse-trees: a client tree already there is used (trees.h) */
 	int mpi, stonewall;          /* --mpi, --stonewall (load/mpi.h) */
 	char *clients_total;         /* --clients-total N (with --mpi) */
-	char *output_form;           /* --output-form WORD (compat/compat.h) */
+	char *output_form;           /* --output-form WORD (load/dbform.h) */
 	int pass_times;              /* --pass-times: a line per client per pass */
 	enum load_form form;         /* parsed --output-form */
 	double target_rate;          /* MB/s per client (MB = 10^6 bytes), 0: none */

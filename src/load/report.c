@@ -11,7 +11,7 @@
  */
 #include "config.h"
 #include "load/report.h"
-#include "compat/compat.h"
+#include "load/dbform.h"
 #include "load/backend.h"
 #include "load/latency.h"
 #include "load/load.h"
@@ -119,8 +119,8 @@ void load_report_text(FILE *f, const struct run_config *cfg, const struct load_p
 		      const struct run_result *res, const json_t *caveats)
 {
 	char sig[CLI_SIGNAME_LEN];
-	if (cfg->form) {  /* dbench's table and line (compat/dbench_out.c) */
-		compat_dbench_report(f, cfg, lp, res);
+	if (cfg->form) {  /* dbench's table and line (load/dbform.c) */
+		dbform_report(f, cfg, lp, res);
 		return;
 	}
 	if (!res->ops && !res->errors) {
@@ -379,7 +379,7 @@ json_t *load_report_json(const struct run_config *cfg, const struct load_params 
 	json_object_set_new(doc, "units", json_pack("{s:s, s:s}", "MB", "10^6 bytes",
 						    "latency", "ms"));
 	if (cfg->form)  /* how the dbench lines were measured */
-		json_object_set_new(doc, "output_form", compat_dbench_json((enum load_form)cfg->form));
+		json_object_set_new(doc, "output_form", dbform_json((enum load_form)cfg->form));
 	json_object_set_new(doc, "params", params);
 	json_object_set_new(doc, "system", sysinfo_json(si));
 	json_object_set_new(doc, "results", results);

@@ -8,7 +8,7 @@
  */
 #include "config.h"
 #include "load/latency.h"
-#include "compat/compat.h"
+#include "load/dbform.h"
 #include "load/procs.h"
 #include "load/merge.h"
 #include "load/run.h"
@@ -135,7 +135,7 @@ static void live_local(const struct run_config *cfg, const struct run_shared *sh
 
 /* --output-form dbench: dbench's line, its seconds counted from the
  * start of the phase (warm-up, or the measured window) as dbench does. */
-static void compat_progress(const struct run_config *cfg, const struct run_shared *sh,
+static void form_progress(const struct run_config *cfg, const struct run_shared *sh,
 			    const struct live *l, uint64_t tick, double avg)
 {
 	int phase = tick > sh->end_ns ? 2 : tick > sh->warm_end_ns ? 1 : 0;
@@ -144,7 +144,7 @@ static void compat_progress(const struct run_config *cfg, const struct run_share
 	unsigned clients = l->clients, done = sh->finished * cfg->per_proc;
 	if (phase == 2 && !cfg->mpi)
 		clients = done < clients ? clients - done : 0;
-	compat_dbench_progress(cfg->out, (enum load_form)cfg->form, phase, clients,
+	dbform_progress(cfg->out, (enum load_form)cfg->form, phase, clients,
 			       l->clients ? l->ops / l->clients : 0, avg, sec, (double)l->lat / 1e6);
 }
 
@@ -184,7 +184,7 @@ static void progress(const struct run_config *cfg, const struct run_shared *sh,
 		avg = t > 0 ? (double)bytes / 1e6 / t : NAN;
 	}
 	if (cfg->form) {
-		compat_progress(cfg, sh, l, tick, avg);
+		form_progress(cfg, sh, l, tick, avg);
 		return;
 	}
 	if (isnan(avg))

@@ -104,7 +104,7 @@ struct run_config {
 	int latency_from_due;            /* --latency-from due: open loop (a latency
 					  * runs from when the op was due) */
 	int form;                        /* enum load_form: whose lines are printed */
-	int pass_times;                  /* a line per client per pass (compat.h) */
+	int pass_times;                  /* a line per client per pass (dbform.h) */
 };
 
 /* What a run measured, merged over all clients. */

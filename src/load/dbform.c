@@ -11,11 +11,12 @@
  * mmtests' dbench adds "%4d completed in %u ms at time %u ms" a pass per
  * client (--show-execute-time) and @-separated records
  * (--machine-readable).  Where kbench measures otherwise the lines keep
- * the form and compat_dbench_json() says how.
+ * the form and dbform_json() says how.  The personalities that ask for
+ * these forms live in src/compat/.
  */
 #include "config.h"
 #include "cli.h"
-#include "compat/compat.h"
+#include "load/dbform.h"
 #include "load/backend.h"
 #include "load/report.h"
 #include "load/run.h"
@@ -26,7 +27,7 @@
 #include <string.h>
 #include <unistd.h>
 
-void compat_dbench_progress(FILE *f, enum load_form form, int phase, unsigned clients,
+void dbform_progress(FILE *f, enum load_form form, int phase, unsigned clients,
 			    uint64_t lines, double mbps, uint64_t sec, double lat_ms)
 {
 	static const char *words[] = { "warmup", "execute" };
@@ -47,7 +48,7 @@ void compat_dbench_progress(FILE *f, enum load_form form, int phase, unsigned cl
 	fflush(f);
 }
 
-void compat_dbench_pass_line(int fd, enum load_form form, unsigned client, uint64_t pass_ns,
+void dbform_pass_line(int fd, enum load_form form, unsigned client, uint64_t pass_ns,
 			     uint64_t at_ns)
 {
 	char line[96];
@@ -63,7 +64,7 @@ void compat_dbench_pass_line(int fd, enum load_form form, unsigned client, uint6
 	}
 }
 
-void compat_dbench_banner(FILE *f, double timelimit_s, double warmup_s, const char *loadfile)
+void dbform_banner(FILE *f, double timelimit_s, double warmup_s, const char *loadfile)
 {
 	fprintf(f, "kbench %s with dbench 4.00's command line and output\n\n", PACKAGE_VERSION);
 	fprintf(f, "Running for %.0f seconds with load '%s' and minimum warmup %.0f secs\n",
@@ -110,7 +111,7 @@ static void error_lines(FILE *f, const struct load_params *lp, const struct run_
 	}
 }
 
-void compat_dbench_report(FILE *f, const struct run_config *cfg, const struct load_params *lp,
+void dbform_report(FILE *f, const struct run_config *cfg, const struct load_params *lp,
 			  const struct run_result *res)
 {
 	char why[256];
@@ -153,7 +154,7 @@ void compat_dbench_report(FILE *f, const struct run_config *cfg, const struct lo
 		(double)res->max_latency_ns / 1e6);
 }
 
-json_t *compat_dbench_json(enum load_form form)
+json_t *dbform_json(enum load_form form)
 {
 	return json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s}",
 		"form", form == LOAD_FORM_DBENCH_MACHINE ? "dbench-machine" : "dbench",
@@ -169,4 +170,17 @@ json_t *compat_dbench_json(enum load_form form)
 		"length; printed only for a run without errors, signals or lost clients",
 		"pass_line", "completed in: the pass's length, at time: since the clients were "
 		"released, ms");
+}
+
+int load_form_parse(const char *word, enum load_form *form)
+{
+	if (!strcmp(word, "kbench"))
+		*form = LOAD_FORM_KBENCH;
+	else if (!strcmp(word, "dbench"))
+		*form = LOAD_FORM_DBENCH;
+	else if (!strcmp(word, "dbench-machine"))
+		*form = LOAD_FORM_DBENCH_MACHINE;
+	else
+		return -1;
+	return 0;
 }
