@@ -1,12 +1,13 @@
-/* kbench - -B nfs: what its parts share (nfs.c, nfs_lock.c, nfs_ops.c,
- * nfs_export.c); only with libnfs (HAVE_LIBNFS)
+/* kbench - -B nfs: what its parts share (nfs_ops.c, nfs.c, nfs_lock.c,
+ * nfs_export.c, nfs_lib.c); only with libnfs (HAVE_LIBNFS)
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * nfs.c: the library's table and loader, contexts, errors, paths, each
- * client's mount; nfs_lock.c: byte-range locks over NLM v4; nfs_ops.c:
- * the ops and the backend's row; nfs_export.c: DIR and the trees checked
- * and claimed in prepare() (no link followed), the removal of a tree
- * (Deltree and the cleanup), the cleanup.
+ * Top to bottom (each file calls only those below it): nfs_ops.c: the
+ * ops and the backend's row; nfs.c: each client's mount and its end;
+ * nfs_lock.c: byte-range locks over NLM v4; nfs_export.c: DIR and the
+ * trees checked and claimed in prepare() (no link followed), the removal
+ * of a tree (Deltree and the cleanup), the cleanup; nfs_lib.c: the
+ * library's table and loader, contexts, errors, paths, the handle lookup.
  */
 #ifndef KBENCH_LOAD_NFS_INT_H
 #define KBENCH_LOAD_NFS_INT_H
@@ -127,7 +128,7 @@ int kbnfs_transport_failed(struct nfs_context *nfs);
 
 /* nfs_destroy_context(nfs), or nfs kept to the process's end when its
  * transport failed (a queued request would be completed into a stack
- * frame that has gone, nfs.c says more). */
+ * frame that has gone, nfs_lib.c says more). */
 void kbnfs_drop_context(struct nfs_context *nfs);
 
 /* A new context for url with kbench's timeouts (no reconnection); *urlp

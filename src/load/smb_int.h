@@ -1,12 +1,14 @@
-/* kbench - -B smb: what its parts share (smb.c, smb_ops.c, smb_share.c,
- * smb_clean.c); only with libsmbclient (HAVE_LIBSMBCLIENT)
+/* kbench - -B smb: what its parts share (smb_ops.c, smb.c, smb_share.c,
+ * smb_clean.c, smb_lib.c); only with libsmbclient (HAVE_LIBSMBCLIENT)
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * smb.c: the library's table and loader, URLs, contexts, errors, the
- * client's connection; smb_ops.c: the ops and the backend's row;
- * smb_share.c: the target (--smb-share, --smb-user, -D) checked and
- * reached once in prepare(); smb_clean.c: what was there before the run,
- * the client trees, the removal of a tree (Deltree and the cleanup).
+ * Top to bottom (each file calls only those below it): smb_ops.c: the
+ * ops and the backend's row; smb.c: each client's connection, its
+ * handles' close and its end; smb_share.c: the target (--smb-share,
+ * --smb-user, -D) checked and reached once in prepare(); smb_clean.c:
+ * what was there before the run, the client trees, the removal of a tree
+ * (Deltree and the cleanup); smb_lib.c: the library's table and loader,
+ * URLs, contexts, errors.
  */
 #ifndef KBENCH_LOAD_SMB_INT_H
 #define KBENCH_LOAD_SMB_INT_H

@@ -70,14 +70,6 @@ static int set_size(struct backend_ctx *c, SMBCFILE *f, const struct op *op)
 	return 0;
 }
 
-void smb_unbind(struct smb_client *sc, struct smb_handle *h)
-{
-	if (h->f)
-		sc->close(sc->x, h->f);
-	h->f = NULL;
-	h->open = 0;
-}
-
 static int do_ntcreatex(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
 {
 	struct smb_client *sc = SC(c);
