@@ -103,8 +103,8 @@ int main(int argc, char **argv)
 	       seed, seed, workloads[w].name);
 	printf("# A pass: %llu operations, %s MB written, %s MB read, at most %s MB\n"
 	       "# of files and %u handles open (MB = 10^6 bytes).\n",
-	       (unsigned long long)st.lines, mb(st.written, b1), mb(st.read, b2),
-	       mb(st.peak_bytes, b3), st.peak_handles);
+	       (unsigned long long)tally.lines, mb(tally.written, b1), mb(tally.read, b2),
+	       mb(tally.peak_bytes, b3), tally.peak_handles);
 	printf("# SPDX-License-Identifier: GPL-3.0-or-later\n");
 	if (fwrite(out, 1, out_len, stdout) != out_len || fflush(stdout) != 0) {
 		perror("genload: write");

@@ -10,7 +10,7 @@
  * starts from an empty tree, copies the department's files in, works
  * until about 50000 lines, closes everything and removes the tree.
  */
-#include "client.h"
+#include "officeday.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -99,25 +99,25 @@ static const struct { enum op op; int64_t ppm; } target[] = {
 /* what an action added, summed over the times it ran */
 static struct {
 	uint64_t runs, count[NOPS], lines, written, read;
-} seen[NACTS];
+} seen_acts[NACTS];
 
 /* Squared relative distance from the target mix (per-mille units) if an
  * action with the average effect of a's past runs came next. */
 static int64_t distance_after(int a)
 {
 	const int64_t S = 16;  /* fixed-point scale of the averages */
-	uint64_t r = seen[a].runs;
-	int64_t lines = (int64_t)st.lines * S + (int64_t)(seen[a].lines * S / r);
+	uint64_t r = seen_acts[a].runs;
+	int64_t lines = (int64_t)tally.lines * S + (int64_t)(seen_acts[a].lines * S / r);
 	int64_t d = 0;
 	for (int i = 0; i < NTARGET; i++) {
 		enum op op = target[i].op;
-		int64_t c = (int64_t)st.count[op] * S + (int64_t)(seen[a].count[op] * S / r);
+		int64_t c = (int64_t)tally.count[op] * S + (int64_t)(seen_acts[a].count[op] * S / r);
 		int64_t ppm = c * 1000000 / lines;
 		int64_t rel = (ppm - target[i].ppm) * 1000 / target[i].ppm;
 		d += rel * rel;
 	}
-	int64_t w = ((int64_t)st.written * S + (int64_t)(seen[a].written * S / r)) / lines;
-	int64_t rd = ((int64_t)st.read * S + (int64_t)(seen[a].read * S / r)) / lines;
+	int64_t w = ((int64_t)tally.written * S + (int64_t)(seen_acts[a].written * S / r)) / lines;
+	int64_t rd = ((int64_t)tally.read * S + (int64_t)(seen_acts[a].read * S / r)) / lines;
 	int64_t rw = (w - WRITTEN_PER_LINE) * 1000 / WRITTEN_PER_LINE;
 	int64_t rr = (rd - READ_PER_LINE) * 1000 / READ_PER_LINE;
 	return d + 2 * (rw * rw + rr * rr);
@@ -125,15 +125,15 @@ static int64_t distance_after(int a)
 
 static void run_action(int a)
 {
-	uint64_t before[NOPS], lines = st.lines, w = st.written, r = st.read;
-	memcpy(before, st.count, sizeof(before));
+	uint64_t before[NOPS], lines = tally.lines, w = tally.written, r = tally.read;
+	memcpy(before, tally.count, sizeof(before));
 	act_fn[a]();
-	seen[a].runs++;
+	seen_acts[a].runs++;
 	for (int i = 0; i < NOPS; i++)
-		seen[a].count[i] += st.count[i] - before[i];
-	seen[a].lines += st.lines - lines;
-	seen[a].written += st.written - w;
-	seen[a].read += st.read - r;
+		seen_acts[a].count[i] += tally.count[i] - before[i];
+	seen_acts[a].lines += tally.lines - lines;
+	seen_acts[a].written += tally.written - w;
+	seen_acts[a].read += tally.read - r;
 }
 
 static const char *const act_name[NACTS] = {
@@ -143,20 +143,20 @@ static const char *const act_name[NACTS] = {
 };
 
 /* --stats: what the actions did, on standard error */
-static void client_stats(void)
+static void office_stats(void)
 {
 	fprintf(stderr, "%-10s %5s %6s", "action", "runs", "lines");
 	for (int i = 0; i < NOPS; i++)
 		fprintf(stderr, " %5.5s", opshort[i]);
 	fprintf(stderr, " %7s %7s\n", "kB_w", "kB_r");
 	for (int a = 0; a < NACTS; a++) {
-		uint64_t r = seen[a].runs ? seen[a].runs : 1;
-		fprintf(stderr, "%-10s %5llu %6llu", act_name[a], (unsigned long long)seen[a].runs,
-			(unsigned long long)seen[a].lines);
+		uint64_t r = seen_acts[a].runs ? seen_acts[a].runs : 1;
+		fprintf(stderr, "%-10s %5llu %6llu", act_name[a], (unsigned long long)seen_acts[a].runs,
+			(unsigned long long)seen_acts[a].lines);
 		for (int i = 0; i < NOPS; i++)
-			fprintf(stderr, " %5llu", (unsigned long long)(seen[a].count[i] * 10 / r));
-		fprintf(stderr, " %7llu %7llu\n", (unsigned long long)(seen[a].written / r / 1000),
-			(unsigned long long)(seen[a].read / r / 1000));
+			fprintf(stderr, " %5llu", (unsigned long long)(seen_acts[a].count[i] * 10 / r));
+		fprintf(stderr, " %7llu %7llu\n", (unsigned long long)(seen_acts[a].written / r / 1000),
+			(unsigned long long)(seen_acts[a].read / r / 1000));
 	}
 	fprintf(stderr, "(operations per run x10)\n");
 }
@@ -169,8 +169,8 @@ void gen_client(void)
 	const uint64_t pass_lines = 50000;
 
 	/* every pass starts from an empty tree */
-	deltree(OFFICE);
-	deltree(PROFILE);
+	gen_deltree(OFFICE);
+	gen_deltree(PROFILE);
 	qfsinfo(1007);
 	int h = nt_create(OFFICE, 0x1, 2, R_DIR, -1);
 	nt_close(h);
@@ -190,7 +190,7 @@ void gen_client(void)
 		uint64_t size[64], sum = 0;
 		if (a->ninit > 64)
 			die("too many documents");
-		join(p, TEMPLATES, a->tmpl);
+		gen_join(p, TEMPLATES, a->tmpl);
 		copy_in(p, roundup(rnd_range(a->tlo, a->thi), 512), 65536, R_TEMPLATE, i);
 		for (int n = 0; n < a->ninit; n++)
 			sum += size[n] = rnd_logsize(a->lo, a->hi);
@@ -204,24 +204,24 @@ void gen_client(void)
 		{ "Customer Contacts.mdb", 448 }, { "Orders.mdb", 320 }, { "Asset Register.mdb", 384 },
 	};
 	for (int i = 0; i < 3; i++) {
-		join(p, DATABASES, dbfiles[i].name);
+		gen_join(p, DATABASES, dbfiles[i].name);
 		copy_in(p, (dbfiles[i].pages + rnd(33)) * 4096ull, 65536, R_DB, -1);
 	}
 
 	/* the working day */
-	while (st.lines < pass_lines - 150) {
+	while (tally.lines < pass_lines - 150) {
 		int cand[NACTS], nc = 0, fresh = -1, nlow = 0;
 		uint64_t nacts = 0;
 		for (int a = 0; a < NACTS; a++)
-			nacts += seen[a].runs;
+			nacts += seen_acts[a].runs;
 		for (int a = 0; a < NACTS; a++) {
 			if (!applicable(a))
 				continue;
-			if (!seen[a].runs && fresh < 0)
+			if (!seen_acts[a].runs && fresh < 0)
 				fresh = a;
-			if (nacts >= 200 && seen[a].runs * 1000 >= (uint64_t)act_bounds[a].hi * nacts)
+			if (nacts >= 200 && seen_acts[a].runs * 1000 >= (uint64_t)act_bounds[a].hi * nacts)
 				continue;
-			int low = nacts >= 200 && seen[a].runs * 1000 < (uint64_t)act_bounds[a].lo * nacts;
+			int low = nacts >= 200 && seen_acts[a].runs * 1000 < (uint64_t)act_bounds[a].lo * nacts;
 			if (low && !nlow)
 				nc = 0;   /* only actions below their share from now on */
 			if (low || !nlow)
@@ -254,8 +254,8 @@ void gen_client(void)
 	for (int i = 0; i < MAXDB; i++)
 		if (dbs[i].used)
 			db_close(&dbs[i]);
-	deltree(OFFICE);
-	deltree(PROFILE);
+	gen_deltree(OFFICE);
+	gen_deltree(PROFILE);
 	if (stats)
-		client_stats();
+		office_stats();
 }

@@ -9,7 +9,7 @@
  * draws its random numbers in a fixed order, so the pass depends on the
  * seed alone.
  */
-#include "client.h"
+#include "officeday.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -144,7 +144,7 @@ void new_doc_name(int app, char *path)
 			snprintf(name, sizeof(name), "%s %s.%s", topic, kind, a->ext);
 			break;
 		}
-		join(path, a->dir, name);
+		gen_join(path, a->dir, name);
 		if (lookup(path) < 0)
 			return;
 		if (tries > 1000)
@@ -165,7 +165,7 @@ void owner_path(const struct app *a, const char *doc, char *buf)
 	if (a->owner == 1 && strlen(base) > 10)
 		base += 2;
 	snprintf(name, sizeof(name), "~$%s", base);
-	join(buf, dir, name);
+	gen_join(buf, dir, name);
 }
 
 static void link_path(const char *doc, char *buf)
@@ -176,7 +176,7 @@ static void link_path(const char *doc, char *buf)
 	if (dot)
 		*dot = '\0';
 	strcat(name, ".lnk");
-	join(buf, RECENT, name);
+	gen_join(buf, RECENT, name);
 }
 
 /* Explorer copying a file onto the server: look, create, write, stamp. */

@@ -7,7 +7,7 @@
  * sessions; each action is called only when applicable() (client.c) says
  * it can run.
  */
-#include "client.h"
+#include "officeday.h"
 
 #include <stdint.h>
 #include <string.h>
@@ -85,7 +85,7 @@ static void db_update(struct dbsess *s, int locked)
 	}
 	if (pages < 3 * MiB / 4096 && chance(15))
 		writex(s->h, pages * 4096, 4096);   /* a new page */
-	flush(s->h);
+	gen_flush(s->h);
 	s->age++;
 }
 

@@ -6,7 +6,7 @@
  * a document, and its scratch files.  Each action is called only when
  * applicable() (client.c) says it can run: a document to pick, a free slot.
  */
-#include "client.h"
+#include "officeday.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -22,7 +22,7 @@ void act_open(void)
 	d->app = app;
 	strcpy(d->path, ents[e].path);
 	/* the Open dialog */
-	join(p, a->dir, "*");
+	gen_join(p, a->dir, "*");
 	find_first(p, 512);
 	qfsinfo(1001);
 	qpathinfo(d->path, 1004);
@@ -67,7 +67,7 @@ void act_scratch(void)
 	qpathinfo(TEMPDIR, 1004);
 	do {
 		snprintf(name, sizeof(name), "~DF%04X.tmp", (unsigned)rnd(0x10000));
-		join(p, TEMPDIR, name);
+		gen_join(p, TEMPDIR, name);
 	} while (lookup(p) >= 0);
 	probe_open(p);
 	int h = nt_create(p, 0x40, 2, R_SCRATCH, -1);
@@ -95,7 +95,7 @@ static void autosave(struct odoc *d)
 	char name[64];
 	if (!d->autosave[0]) {
 		snprintf(name, sizeof(name), "~ar%05u.tmp", ++tmpseq % 100000);
-		join(d->autosave, TEMPDIR, name);
+		gen_join(d->autosave, TEMPDIR, name);
 	}
 	int h = nt_create(d->autosave, 0x40, lookup(d->autosave) >= 0 ? 5 : 2, R_AUTOSAVE, d->app);
 	write_range(h, 0, hent(d->h)->size, a->wchunk);
@@ -133,7 +133,7 @@ static void temp_name(const struct app *a, char *buf)
 			snprintf(name, sizeof(name), "ppt%04X.tmp", (unsigned)rnd(0x10000));
 			break;
 		}
-		join(buf, a->dir, name);
+		gen_join(buf, a->dir, name);
 	} while (lookup(buf) >= 0);
 }
 
@@ -158,7 +158,7 @@ void act_save(void)
 	int t = nt_create(tmp, 0x40, 2, R_TEMP, d->app);
 	write_range(t, 0, size, a->wchunk);
 	sfileinfo(t);
-	flush(t);
+	gen_flush(t);
 	nt_close(t);
 	nt_close(d->h);
 	switch (a->save) {
@@ -207,7 +207,7 @@ void act_new(void)
 	int app = pick_app(0, 1, 0);
 	const struct app *a = &apps[app];
 	/* start from the template */
-	join(p, TEMPLATES, a->tmpl);
+	gen_join(p, TEMPLATES, a->tmpl);
 	qpathinfo(p, 1004);
 	int h = nt_create(p, 0x40, 1, 0, 0);
 	qfileinfo(h, 1005);
@@ -223,7 +223,7 @@ void act_new(void)
 	d->h = nt_create(d->path, 0x40, 2, R_DOC, app);
 	write_range(d->h, 0, doc_size(a->lo, a->hi / 2), a->wchunk);
 	sfileinfo(d->h);
-	flush(d->h);
+	gen_flush(d->h);
 	make_owner(d);
 	touch_link(d->path);
 }
@@ -236,7 +236,7 @@ void act_delete(void)
 	strcpy(p, ents[e].path);
 	char dir[PATHLEN], pat[PATHLEN];
 	parent_of(p, dir);
-	join(pat, dir, "*");
+	gen_join(pat, dir, "*");
 	find_first(pat, 512);
 	qpathinfo(p, 1004);
 	unlink_path(p);
@@ -257,7 +257,7 @@ void act_copy(void)
 			snprintf(name, sizeof(name), "Copy of %s", base_of(src));
 		else
 			snprintf(name, sizeof(name), "Copy (%u) of %s", n, base_of(src));
-		join(dst, a->dir, name);
+		gen_join(dst, a->dir, name);
 		if (strlen(dst) < PATHLEN - 40 && lookup(dst) < 0)
 			break;
 		if (n > 50 || strlen(dst) >= PATHLEN - 40) {
@@ -279,7 +279,7 @@ void act_copy(void)
 	nt_close(d);
 	nt_close(s);
 	char pat[PATHLEN];
-	join(pat, a->dir, "*");
+	gen_join(pat, a->dir, "*");
 	find_first(pat, 512);
 }
 
@@ -295,7 +295,7 @@ void act_rename(void)
 	qpathinfo(to, 1004);
 	char dir[PATHLEN], pat[PATHLEN];
 	parent_of(to, dir);
-	join(pat, dir, "*");
+	gen_join(pat, dir, "*");
 	find_first(pat, 512);
 }
 
@@ -305,7 +305,7 @@ void act_print(void)
 	char spool[PATHLEN], name[64];
 	do {
 		snprintf(name, sizeof(name), "Print%04u.prn", ++tmpseq % 10000);
-		join(spool, TEMPDIR, name);
+		gen_join(spool, TEMPDIR, name);
 	} while (lookup(spool) >= 0);
 	uint64_t size = hent(d->h)->size * 3 / 2;
 	if (size > 2 * MiB)
@@ -313,7 +313,7 @@ void act_print(void)
 	qpathinfo(spool, 1004);
 	int p = nt_create(spool, 0x40, 2, R_SPOOL, -1);
 	write_range(p, 0, size, 32768);
-	flush(p);
+	gen_flush(p);
 	nt_close(p);
 	/* sent to the printer */
 	p = nt_create(spool, 0x40, 1, 0, 0);

@@ -5,7 +5,7 @@
  * (listing, details, previews), looking for files that mostly are not
  * there, and the list of recent documents.
  */
-#include "client.h"
+#include "officeday.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -27,11 +27,11 @@ void act_browse(void)
 	int h = nt_create(dir, 0x1, 1, R_DIR, -1);
 	if (chance(50))
 		qfileinfo(h, 1004);
-	join(p, dir, "*");
+	gen_join(p, dir, "*");
 	find_first(p, 512);
 	qfsinfo(1007);   /* the free space in the status bar */
 	nt_close(h);
-	join(p, dir, "desktop.ini");
+	gen_join(p, dir, "desktop.ini");
 	qpathinfo(p, 1004);
 	/* details: a few files, then icons and the preview pane: the
 	 * first page of a few documents */
@@ -59,19 +59,19 @@ void act_probe(void)
 		strcpy(dir, apps[app].dir);
 		switch (rnd(9)) {
 		case 0:
-			join(p, dir, "desktop.ini");
+			gen_join(p, dir, "desktop.ini");
 			probe_open(p);
 			break;
 		case 1:
-			join(p, dir, "Thumbs.db");
+			gen_join(p, dir, "Thumbs.db");
 			qpathinfo(p, 1004);
 			break;
 		case 2:
-			join(p, dir, "*.lnk");
+			gen_join(p, dir, "*.lnk");
 			find_first(p, 1);
 			break;
 		case 3:
-			join(p, dir, "~$*");
+			gen_join(p, dir, "~$*");
 			find_first(p, 1);
 			break;
 		case 4: {
@@ -80,13 +80,13 @@ void act_probe(void)
 				qpathinfo(s, 1004);
 				probe_open(s);
 			} else {
-				join(p, dir, "Folder.jpg");
+				gen_join(p, dir, "Folder.jpg");
 				qpathinfo(p, 1004);
 			}
 			break;
 		}
 		case 5:
-			join(p, TEMPDIR, "~ar*.tmp");
+			gen_join(p, TEMPDIR, "~ar*.tmp");
 			find_first(p, 1);
 			break;
 		case 6: {
@@ -100,11 +100,11 @@ void act_probe(void)
 			break;
 		}
 		case 7:
-			join(p, dir, "*.tmp");
+			gen_join(p, dir, "*.tmp");
 			find_first(p, 1);
 			break;
 		default:
-			join(p, dir, "AutoRun.inf");
+			gen_join(p, dir, "AutoRun.inf");
 			qpathinfo(p, 1004);
 			break;
 		}
@@ -115,7 +115,7 @@ void act_probe(void)
 void act_recent(void)
 {
 	char p[PATHLEN];
-	join(p, RECENT, "*.lnk");
+	gen_join(p, RECENT, "*.lnk");
 	find_first(p, 512);
 	int nlinks = 0;
 	for (int i = 0; i < nents; i++)

@@ -97,7 +97,7 @@ char *out;
 size_t out_len;
 static size_t out_cap;
 
-struct counts st;
+struct counts tally;
 
 void emit(enum op op, const char *fmt, ...)
 {
@@ -115,6 +115,6 @@ void emit(enum op op, const char *fmt, ...)
 	}
 	memcpy(out + out_len, line, (size_t)n);
 	out_len += (size_t)n;
-	st.count[op]++;
-	st.lines++;
+	tally.count[op]++;
+	tally.lines++;
 }

@@ -63,7 +63,7 @@ struct counts {
 	uint64_t bytes, peak_bytes;   /* file bytes in the tree */
 	unsigned handles, peak_handles;
 };
-extern struct counts st;
+extern struct counts tally;
 
 /* The loadfile's operation lines so far: out[0..out_len). */
 extern char *out;
@@ -103,7 +103,7 @@ void parent_of(const char *path, char *buf);
 const char *base_of(const char *path);
 /* dir, a backslash and name into buf (PATHLEN bytes); die()s when that
  * is too long. */
-void join(char *buf, const char *dir, const char *name);
+void gen_join(char *buf, const char *dir, const char *name);
 
 /* ---- model.c: the operations (each writes its line) ---- */
 
@@ -123,7 +123,7 @@ void readx(int h, uint64_t off, uint32_t len);
 void writex(int h, uint64_t off, uint32_t len);
 void qfileinfo(int h, unsigned level);
 void sfileinfo(int h);
-void flush(int h);
+void gen_flush(int h);
 /* LockX (UnlockX when unlock) of len bytes at off. */
 void lockx(int h, uint64_t off, uint64_t len, int unlock);
 void qfsinfo(unsigned level);
@@ -137,7 +137,7 @@ int unlink_path(const char *path);
  * directory (else die()). */
 void rename_path(const char *from, const char *to);
 /* Deltree, Mkdir, Rmdir; rmdir_path() die()s for a directory not empty. */
-void deltree(const char *path);
+void gen_deltree(const char *path);
 void mkdir_path(const char *path);
 void rmdir_path(const char *path);
 

@@ -74,9 +74,9 @@ static int parent_exists(const char *path)
 
 static void account(int64_t delta)
 {
-	st.bytes = (uint64_t)((int64_t)st.bytes + delta);
-	if (st.bytes > st.peak_bytes)
-		st.peak_bytes = st.bytes;
+	tally.bytes = (uint64_t)((int64_t)tally.bytes + delta);
+	if (tally.bytes > tally.peak_bytes)
+		tally.peak_bytes = tally.bytes;
 }
 
 static int add_ent(const char *path, int dir, int role, int app)
@@ -200,8 +200,8 @@ int nt_create(const char *path, unsigned opts, unsigned disp, int role, int app)
 	hnd[j].ent = e;
 	ents[e].open++;
 	fnum_next = (j + 1) % NFNUM;
-	if (++st.handles > st.peak_handles)
-		st.peak_handles = st.handles;
+	if (++tally.handles > tally.peak_handles)
+		tally.peak_handles = tally.handles;
 	return (int)j;
 }
 
@@ -224,7 +224,7 @@ void nt_close(int h)
 {
 	hent(h)->open--;
 	hnd[h].used = 0;
-	st.handles--;
+	tally.handles--;
 	emit(CLOSE, "Close %u %s", FNUM_BASE + (unsigned)h, OK);
 }
 
@@ -235,7 +235,7 @@ void readx(int h, uint64_t off, uint32_t len)
 		die("model: read past the end of file");
 	emit(READX, "ReadX %u %llu %u %u %s", FNUM_BASE + (unsigned)h,
 	     (unsigned long long)off, len, len, OK);
-	st.read += len;
+	tally.read += len;
 }
 
 void writex(int h, uint64_t off, uint32_t len)
@@ -247,7 +247,7 @@ void writex(int h, uint64_t off, uint32_t len)
 	}
 	emit(WRITEX, "WriteX %u %llu %u %u %s", FNUM_BASE + (unsigned)h,
 	     (unsigned long long)off, len, len, OK);
-	st.written += len;
+	tally.written += len;
 }
 
 void qfileinfo(int h, unsigned level)
@@ -262,7 +262,7 @@ void sfileinfo(int h)
 	emit(SFILEINFO, "SET_FILE_INFORMATION %u 1004 %s", FNUM_BASE + (unsigned)h, OK);
 }
 
-void flush(int h)
+void gen_flush(int h)
 {
 	hent(h);
 	emit(FLUSH, "Flush %u %s", FNUM_BASE + (unsigned)h, OK);
@@ -343,7 +343,7 @@ void rename_path(const char *from, const char *to)
 	lower(ents[e].key, to);
 }
 
-void deltree(const char *path)
+void gen_deltree(const char *path)
 {
 	char key[PATHLEN];
 	lower(key, path);
@@ -399,7 +399,7 @@ void read_all(int h, uint32_t first, uint32_t chunk)
 		readx(h, off, (uint32_t)(size - off < chunk ? size - off : chunk));
 }
 
-void join(char *buf, const char *dir, const char *name)
+void gen_join(char *buf, const char *dir, const char *name)
 {
 	if ((size_t)snprintf(buf, PATHLEN, "%s\\%s", dir, name) >= PATHLEN)
 		die("path too long");

@@ -52,7 +52,7 @@ void gen_smallfiles(void)
 	static int order[NFILE], renamed[NFILE];
 	char p[PATHLEN], q[PATHLEN];
 
-	deltree(MD);
+	gen_deltree(MD);
 	mkdir_path(MD);
 	qfsinfo(1007);
 	/* the tree: half the directories by Mkdir, half by NTCreateX */
@@ -87,9 +87,9 @@ void gen_smallfiles(void)
 	/* list each directory; look for files that are not there */
 	for (int l = 0; l < NLEAF; l++) {
 		leaf_path(l, q);
-		join(p, q, "*");
+		gen_join(p, q, "*");
 		find_first(p, 512);
-		join(p, q, "*.tmp");
+		gen_join(p, q, "*.tmp");
 		find_first(p, 512);
 	}
 	/* read half of them back */
@@ -116,7 +116,7 @@ void gen_smallfiles(void)
 	}
 	for (int l = 0; l < NLEAF; l++) {
 		leaf_path(l, q);
-		join(p, q, "*.old");
+		gen_join(p, q, "*.old");
 		find_first(p, 512);
 	}
 	/* searches by name: a quarter of the files, by their first name */

@@ -25,7 +25,7 @@ static void stream_write(int i)
 	qpathinfo(p, 1004);
 	int h = nt_create(p, 0x40, 2, R_DATA, -1);
 	write_range(h, 0, ST_SIZE, ST_IO);
-	flush(h);
+	gen_flush(h);
 	nt_close(h);
 }
 
@@ -44,7 +44,7 @@ static void stream_read(int i)
  * on disk, and no file is read straight after it was written. */
 void gen_stream(void)
 {
-	deltree(ST);
+	gen_deltree(ST);
 	mkdir_path(ST);
 	qfsinfo(1007);
 	stream_write(0);

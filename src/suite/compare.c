@@ -20,7 +20,7 @@
  * not matched are listed apart; no test in common is exit status 1.
  * --by mem splits one file into one per memory limit, compared as files.
  * --export prints one file in the Go benchmark format, or with lkp or
- * mmtests in the forms those harnesses keep (compat/export.h).
+ * mmtests in the forms those harnesses keep (suite/cmpexport.h).
  *
  * Invariants: every file is read and checked before anything is printed;
  * a bad one gives one line naming it and status 2.
@@ -29,7 +29,7 @@
 #include "commands.h"
 #include "cli.h"
 #include "suite/compare.h"
-#include "compat/export.h"
+#include "suite/cmpexport.h"
 #include "suite/cmpmicro.h"
 #include "suite/cmpforms.h"
 #include "suite/escape.h"
@@ -316,7 +316,7 @@ static int parse_options(struct cmp_opts *o, const char *cmd, int argc, const ch
 	while (o->paths && o->paths[o->n])
 		o->n++;
 	int fmt;
-	if (o->do_export && o->n == 2 && (fmt = compat_export_format(o->paths[0])) >= 0) {
+	if (o->do_export && o->n == 2 && (fmt = cmp_export_format(o->paths[0])) >= 0) {
 		/* --export lkp FILE: the word, then the file */
 		o->export_fmt = (enum export_format)fmt;
 		o->paths++;
@@ -425,7 +425,7 @@ static int load_files(struct cmp *c, const struct cmp_opts *o)
 static int report(struct cmp *c, const struct cmp_opts *o)
 {
 	if (o->do_export && o->export_fmt != EXPORT_GO) {
-		if (compat_export(stdout, &c->f[0], o->export_fmt) < 0) {
+		if (cmp_export(stdout, &c->f[0], o->export_fmt) < 0) {
 			char shown[300];
 			fprintf(stderr, "%s: %s holds no load run: nothing in LKP's form\n", c->cmd,
 				esc_str(shown, sizeof(shown), c->f[0].path));
@@ -549,7 +549,7 @@ int cmd_compare(int argc, const char **argv)
 		fprintf(stderr, "%s: out of memory\n", c.cmd);
 	for (int i = 0; av && i < argc; i++) {
 		if (!strncmp(argv[i], "--export=", 9)) {
-			int fmt = compat_export_format(argv[i] + 9);
+			int fmt = cmp_export_format(argv[i] + 9);
 			if (fmt < 0 && !status)
 				status = cli_usage_error(c.cmd, "--export %s: give go, lkp or mmtests",
 							 argv[i] + 9);

@@ -22,7 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compat/export.h"
+#include "suite/cmpexport.h"
 #include "suite/compare.h"
 #include "suite/plot.h"
 #include "suite/progress.h"
@@ -79,8 +79,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (read_one(data, asize, "a.json", false, &f[0]) < 0)
 		return 0;
 	suitefile_benchstat(sink, f[0].doc);
-	compat_export(sink, &f[0], EXPORT_LKP);
-	compat_export(sink, &f[0], EXPORT_MMTESTS);
+	cmp_export(sink, &f[0], EXPORT_LKP);
+	cmp_export(sink, &f[0], EXPORT_MMTESTS);
 	progress(f[0].doc);
 	int rb = nul ? read_one(nul + 1, size - asize - 1, "b.json", true, &f[1])
 		     : read_one(data, asize, "b.json", false, &f[1]);

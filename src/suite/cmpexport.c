@@ -18,7 +18,7 @@
  * file's label ('-' when it has none, blanks as '_').
  */
 #include "config.h"
-#include "compat/export.h"
+#include "suite/cmpexport.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -111,7 +111,7 @@ static void export_mmtests(FILE *f, const struct suitefile *sf)
 	}
 }
 
-int compat_export_format(const char *w)
+int cmp_export_format(const char *w)
 {
 	if (!strcmp(w, "go"))
 		return EXPORT_GO;
@@ -122,7 +122,7 @@ int compat_export_format(const char *w)
 	return -1;
 }
 
-int compat_export(FILE *f, const struct suitefile *sf, enum export_format fmt)
+int cmp_export(FILE *f, const struct suitefile *sf, enum export_format fmt)
 {
 	if (fmt == EXPORT_LKP)
 		return export_lkp(f, sf);
