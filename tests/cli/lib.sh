@@ -263,3 +263,30 @@ doc = {"kbench_version": "0.1.0", "kind": "suite", "time": "2026-01-01T00:00:00Z
 json.dump(doc, open(path, "w"))
 EOF
 }
+
+# swap_in_link DIRPATH TARGET SPARE: put a symbolic link to TARGET where
+# the directory DIRPATH is, in one step (renameat2 RENAME_EXCHANGE: a run
+# that makes DIRPATH again at each pass has no moment between a move and
+# a link to do it in); the link is made first as SPARE (a path outside
+# the run's tree: a run that ends first never finds it), which then
+# holds the directory.  Where the filesystem cannot exchange, a move then
+# a link, at most 50 tries.  Returns 0 when the link is in place.
+swap_in_link() {
+    rm -f "$3"
+    ln -sT "$2" "$3" || return 1
+    python3 -c '
+import ctypes, sys
+libc = ctypes.CDLL(None, use_errno=True)
+AT_FDCWD, RENAME_EXCHANGE = -100, 2
+if libc.renameat2(AT_FDCWD, sys.argv[1].encode(), AT_FDCWD, sys.argv[2].encode(), RENAME_EXCHANGE):
+    sys.exit(1)
+' "$3" "$1" 2>/dev/null && return 0
+    rm -f "$3"
+    local n=0
+    while [ $n -lt 50 ]; do
+        n=$((n + 1))
+        mv -T "$1" "$1.gone$n" 2>/dev/null || continue
+        ln -sT "$2" "$1" 2>/dev/null && return 0
+    done
+    return 1
+}

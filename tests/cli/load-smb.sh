@@ -275,32 +275,7 @@ rm -rf "$SHARE/sl1" "$SHARE/sl2" "$SHARE/sl3" "$SHARE/empty" "$V"
 # a directory of a client tree swapped for a link while the run goes:
 # kbench cannot see the link, but the cleanup leaves what the server says
 # was made before the run began, and names it; the run fails
-# swap_in_link DIRPATH TARGET: put a symbolic link to TARGET where the
-# directory DIRPATH is, in one step (renameat2 RENAME_EXCHANGE: the run,
-# which makes DIRPATH again at each pass, has no moment between a move
-# and a link to do it in); where the filesystem cannot exchange, a move
-# then a link, at most 50 tries
-# (the link is made beside the share's tree, outside the run's: a run
-# that ends first never finds it in its cleanup)
-swap_in_link() {
-    rm -f "$SHARE/swap.link"
-    ln -sT "$2" "$SHARE/swap.link" || return 1
-    python3 -c '
-import ctypes, os, sys
-libc = ctypes.CDLL(None, use_errno=True)
-AT_FDCWD, RENAME_EXCHANGE = -100, 2
-if libc.renameat2(AT_FDCWD, sys.argv[1].encode(), AT_FDCWD, sys.argv[2].encode(), RENAME_EXCHANGE):
-    sys.exit(1)
-' "$SHARE/swap.link" "$1" 2>/dev/null && return 0
-    rm -f "$SHARE/swap.link"
-    n=0
-    while [ $n -lt 50 ]; do
-        n=$((n + 1))
-        mv -T "$1" "$1.gone$n" 2>/dev/null || continue
-        ln -sT "$2" "$1" 2>/dev/null && return 0
-    done
-    return 1
-}
+# (swap_in_link: lib.sh)
 cat >"$WORK/swap.txt" <<'EOT'
 Mkdir "\clients\client1\w" *
 NTCreateX "\clients\client1\w\f.dat" 0x0 0x5 1 *
@@ -315,7 +290,7 @@ echo keep >"$SHARE/victim4/sub/deep"
     --warmup 0 -c "$WORK/swap.txt" -D sw1 1 >"$WORK/out" 2>"$WORK/err" &
 BG=$!
 if wait_until 60 test -d "$SHARE/sw1/clients/client0/w" &&
-   swap_in_link "$SHARE/sw1/clients/client0/w" ../../../victim4; then
+   swap_in_link "$SHARE/sw1/clients/client0/w" ../../../victim4 "$SHARE/swap.link"; then
     wait "$BG"
     RC=$?
     expect_status "a link swapped in mid-run: exit 1" 1
