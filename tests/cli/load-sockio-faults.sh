@@ -74,8 +74,8 @@ fake() {
     python3 fake.py "$@" >"$WORK/fake-$1.out" 2>&1 &
     FAKE=$!
     SRV_PIDS="$SRV_PIDS $FAKE"
-    wait_until 120 grep -qs '^[0-9]' "$WORK/fake-$1.out"
-    PORT=$(head -1 "$WORK/fake-$1.out")
+    wait_until 120 grep -aqs '^[0-9][0-9]*$' "$WORK/fake-$1.out"
+    PORT=$(grep -a -m1 '^[0-9][0-9]*$' "$WORK/fake-$1.out")
 }
 
 # ends_alone NAME: the background kbench load ($BG) ends by itself, long
@@ -147,7 +147,7 @@ expect_err_grep "lost sync: said, with the server and the line" \
     "^kbench load: client 0: server 127\.0\.0\.1:$PORT: a reply of another size than asked for \(lost sync\) \(loadfile line 4, Mkdir\)$"
 expect_eq "lost sync: one error, on line 4" \
     "$(jget sync.json '[(e["line"], e["count"]) for e in d["results"]["error_lines"]]')" "[(4, 1)]"
-kill "$FAKE"
+kill "$FAKE"; wait "$FAKE" 2>/dev/null
 
 # ---- a connection reset ----
 fake reset
@@ -155,7 +155,7 @@ kload -B sockio --server "127.0.0.1:$PORT" -c "$L" -t 600 --warmup 0 --json rese
 expect_status "reset: status 1" 1
 expect_err_grep "reset: said" \
     "^kbench load: client 0: server 127\.0\.0\.1:$PORT: Connection reset by peer \(loadfile line 8, ReadX\)$"
-kill "$FAKE"
+kill "$FAKE"; wait "$FAKE" 2>/dev/null
 
 # ---- a stall at a client's opening exchange ----
 fake stallopen
@@ -163,7 +163,7 @@ kload -B sockio --server "127.0.0.1:$PORT" -c "$L" -t 600 --warmup 0 1
 expect_status "a stall at the opening exchange: status 1" 1
 expect_err_grep "stall at the opening: the client could not set up, the server named, one line" \
     "^kbench load: client 0: cannot set up clients/client0 \(-B sockio, 127\.0\.0\.1:$PORT\): Connection timed out$"
-kill "$FAKE"
+kill "$FAKE"; wait "$FAKE" 2>/dev/null
 
 # ---- a server that trickles its replies, a byte every 50 ms ----
 # Every read and write gives up 2 s after the run's end (or a stop), so
@@ -201,7 +201,7 @@ expect_eq "a trickling server: the JSON says the same" \
 # end, and the reads give up 2 s after it
 # (a server of its own: the first run's connection may still be trickling
 # its reply there, and says so again)
-kill "$FAKE"
+kill "$FAKE"; wait "$FAKE" 2>/dev/null
 fake trickle 2
 N0=$(grep -c trickling "$WORK/fake-trickle.out")
 bg_load -B sockio --server "127.0.0.1:$PORT" -c trickle.txt --run-once --warmup 0 1
@@ -213,7 +213,7 @@ T1=$(date +%s)
 expect_status "SIGINT while a reply trickles: status 130" 130
 expect_true "SIGINT while a reply trickles: ends within the 2 s grace + 5 s" test $((T1 - T0)) -le 7
 expect_no_grep "SIGINT while a reply trickles: no client killed" "$WORK/err" 'killing it'
-kill "$FAKE"
+kill "$FAKE"; wait "$FAKE" 2>/dev/null
 
 # every reply trickled, the opening exchange's too: the first NTCreateX's
 # reply (87 bytes, 4.35 s) is not whole 2 s after a 2 s run; no op
@@ -231,7 +231,7 @@ expect_out_grep "no op completed: the client named as stopped early" \
     '^1 client stopped early \(client 0: Connection timed out\): partial results$'
 expect_eq "no op completed: JSON figure null, no op, none killed" \
     "$(jget tr0.json '(d["results"]["throughput_MBps"], d["results"]["ops_total"], d["results"]["stuck_killed"])')" "(None, 0, 0)"
-kill "$FAKE"
+kill "$FAKE"; wait "$FAKE" 2>/dev/null
 
 # ---- a request larger than a tbench server takes: that op fails ----
 printf '%s\n' 'NTCreateX "\clients\client1\big" 0x40 0x5 7 NT_STATUS_OK' \
