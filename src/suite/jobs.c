@@ -408,6 +408,30 @@ int jobs_failure_reason(const struct suite *s, const struct job *j, char *msg, s
 	return rc;
 }
 
+int jobs_micro_errors(const struct suite *s, const struct job *j, char *msg, size_t msglen)
+{
+	if (j->kind != JOB_MICRO || !msglen)
+		return -1;
+	json_t *doc = json_load_file(s->child_json, 0, NULL);
+	json_t *tests = json_object_get(json_object_get(doc, "results"), "tests"), *t;
+	size_t i, used = 0, n = 0;
+	char text[600] = "";
+	json_array_foreach(tests, i, t) {
+		const char *name = json_string_value(json_object_get(t, "name"));
+		const char *why = json_string_value(json_object_get(t, "error"));
+		if (!name || !why || used >= sizeof(text))
+			continue;
+		int w = snprintf(text + used, sizeof(text) - used, "%s%s: %s", n ? "; " : "",
+				 name, why);
+		used += w > 0 ? (size_t)w : 0;
+		n++;
+	}
+	json_decref(doc);
+	if (n)
+		snprintf(msg, msglen, "%s", text);
+	return n ? 0 : -1;
+}
+
 unsigned jobs_done(const struct suite *s, const struct job *j)
 {
 	json_t *v = json_object_get(json_object_get(s->doc, "done"), j->name);

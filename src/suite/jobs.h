@@ -53,6 +53,12 @@ int jobs_record(struct suite *s, const struct job *j, const char *started, doubl
  * document says neither or is missing. */
 int jobs_failure_reason(const struct suite *s, const struct job *j, char *msg, size_t msglen);
 
+/* The micro tests of a micro child that exited non-zero which gave no
+ * figure, from the document it left: "lat_sig_hndl: WHY; ..." in msg.
+ * Returns 0 with msg set, -1 (msg untouched) when j is not a micro job, or
+ * the document is missing or names no failed test. */
+int jobs_micro_errors(const struct suite *s, const struct job *j, char *msg, size_t msglen);
+
 /* Runs of j attempted so far (the document's done count). */
 unsigned jobs_done(const struct suite *s, const struct job *j);
 void jobs_set_done(struct suite *s, const struct job *j, unsigned n);

@@ -261,7 +261,16 @@ static int one_run(struct suite *s, struct job *j, const struct run_pos *p)
 	if (run_child(s, j, &cr) < 0)
 		return -1;
 	left_text(s, j, p->run, left, sizeof(left));
-	if (cr.status != 0) {
+	if (cr.status != 0 && jobs_micro_errors(s, j, line, sizeof(line)) == 0) {
+		/* a micro run where some tests gave no figure: the figures the
+		 * others gave are kept, the failure names the rest */
+		char got[600];
+		if (jobs_record(s, j, started, cr.seconds, got, sizeof(got)) == 0)
+			say(s, j, p, "", got, NULL);
+		record_failure(s, j, p->run, cr.status, line, started);
+		snprintf(head, sizeof(head), "FAILED, exit status %d: ", cr.status);
+		say(s, j, p, head, line, left);
+	} else if (cr.status != 0) {
 		if (jobs_failure_reason(s, j, line, sizeof(line)) < 0)
 			snprintf(line, sizeof(line), "%s", cr.last_line[0] ? cr.last_line :
 				 "(no output)");

@@ -25,6 +25,7 @@ DATA="$KBENCH_TOP_SRCDIR/tests/data"
 KBENCH_TEST_PAUSE_SCALE=0
 export KBENCH_TEST_PAUSE_SCALE
 T_PASS=0
+T_START=$(date +%s)
 T_FAIL=0
 T_SKIP=0
 T_NAME=$(basename "$0" .sh)
@@ -160,6 +161,7 @@ finish() {
     if [ "$T_PASS" -eq 0 ] && [ "$T_SKIP" -eq 0 ] && [ "$T_FAIL" -eq 0 ]; then
         fail "the script ran no check"  # a test that checks nothing cannot pass
     fi
+    echo "took $(($(date +%s) - T_START)) s"
     echo "$T_PASS passed, $T_FAIL failed"
     if [ "$T_FAIL" -ne 0 ]; then exit 1; fi
     if [ "$T_PASS" -eq 0 ] && [ "$T_SKIP" -gt 0 ]; then exit 77; fi
