@@ -18,6 +18,20 @@ expect_eq "four studies of two commands each" "$(wc -l <studies | tr -d ' ')" "8
 expect_eq "each block: a suite, then a compare" \
     "$(cut -d' ' -f2 studies | tr '\n' ' ')" "suite compare suite compare suite compare suite compare "
 
+# micro_gave_no_figure FILE: the series finished and its only failures
+# are micro runs in which some tests gave no figure, each named with why
+# (kbench-suite(1), failures); those are printed to $WORK/py.out
+micro_gave_no_figure() {
+    python3 -c '
+import json, re, sys
+d = json.load(open(sys.argv[1]))
+f = d["failures"]
+assert d.get("finished") and f
+assert all(x["test"].startswith("micro") and re.match(r"^[a-z0-9_]+: .", x["message"]) for x in f)
+print("; ".join(x["message"] for x in f))
+' "$1" >"$WORK/py.out" 2>&1
+}
+
 n=0
 while read -r suite && read -r compare; do
     n=$((n + 1))
@@ -44,6 +58,11 @@ while read -r suite && read -r compare; do
         run $s $short -o "$WORK/s$n-1.json" </dev/null
         if [ "$RC" -eq 0 ]; then
             pass "study $n: kbench suite"
+        elif [ "$RC" -eq 1 ] && micro_gave_no_figure "$WORK/s$n-1.json"; then
+            # an lmbench test whose two timings cannot be told apart on a
+            # busy machine gives no figure rather than a made-up one: the
+            # series is whole, exit 1, the file names the test and why
+            pass "study $n: kbench suite (exit 1: $(head -c 200 "$WORK/py.out"))"
         elif grep -q "memory controller\|needs root" "$WORK/err"; then
             skip "study $n: this machine cannot run it: $(head -1 "$WORK/err")"
             continue
@@ -61,7 +80,7 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 n = int(sys.argv[2])
 fails = [f for f in d["failures"] if f["message"]]
-assert d["tests"] and all(len(t["runs"]) == n or (not t["runs"] and t.get("skipped"))
+assert d["tests"] and all(len(t["runs"]) == n or t.get("skipped")
                           or len(t["runs"]) + len(fails) >= n
                           for t in d["tests"]), [(t["name"], len(t["runs"])) for t in d["tests"]]
 ' "$WORK/s$n-1.json" "$runs"
