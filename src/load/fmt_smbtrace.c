@@ -35,6 +35,7 @@
  * are counted by kind, never dropped silently.
  */
 #include "config.h"
+#include "load/lfintern.h"
 #include "load/lfparse.h"
 #include "load/loadfile.h"
 
