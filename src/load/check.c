@@ -119,6 +119,56 @@ static void peak(struct model *m)
 		m->c->peak_bytes = m->total;
 }
 
+/* An NTCreateX: the file or directory it opens or makes (its size when
+ * the open sets one), the handle it takes.  Returns 0, or -1 when out of
+ * memory. */
+static int model_open(struct model *m, const struct op *op)
+{
+	uint32_t h = op->handle;
+	long i;
+	struct node *nd;
+
+	if ((i = node_of(m, op->path1, (op->flags & OPF_SHARED1) != 0)) < 0)
+		return -1;
+	nd = &m->n[i];
+	if (op->open & OPEN_DIR) {
+		nd->isdir = 1;
+		nd->exists = 1;
+		if (!nd->counted_dir) {
+			nd->counted_dir = 1;
+			m->c->dirs++;
+		}
+	} else {
+		int creates = (op->open & OPEN_CREAT) != 0;
+		if (!nd->counted_file) {
+			nd->counted_file = 1;
+			m->c->files++;
+		}
+		if ((op->open & OPEN_TRUNC) && nd->exists)
+			drop_file(m, nd);
+		if (creates || !nd->exists) {
+			nd->exists = 1;
+			nd->isdir = 0;
+		}
+		if (op->flags & OPF_SETSIZE) {
+			m->total += op->off;  /* the open gives it this size */
+			m->total -= nd->size;
+			nd->size = op->off;
+			peak(m);
+		}
+	}
+	if (h < m->prog->nhandles) {
+		if (!m->handle_node[h])
+			m->open++;
+		m->handle_node[h] = (uint64_t)i + 1;
+		if (m->open > m->c->max_open)
+			m->c->max_open = m->open;
+	}
+	return 0;
+}
+
+/* What op does to the model of the tree and the handles.  Returns 0, or
+ * -1 when out of memory. */
 static int step(struct model *m, const struct op *op)
 {
 	int sh1 = (op->flags & OPF_SHARED1) != 0, sh2 = (op->flags & OPF_SHARED2) != 0;
@@ -134,43 +184,7 @@ static int step(struct model *m, const struct op *op)
 
 	switch (op->code) {
 	case OP_NTCREATEX:
-		if ((i = node_of(m, op->path1, sh1)) < 0)
-			return -1;
-		nd = &m->n[i];
-		if (op->open & OPEN_DIR) {
-			nd->isdir = 1;
-			nd->exists = 1;
-			if (!nd->counted_dir) {
-				nd->counted_dir = 1;
-				m->c->dirs++;
-			}
-		} else {
-			int creates = (op->open & OPEN_CREAT) != 0;
-			if (!nd->counted_file) {
-				nd->counted_file = 1;
-				m->c->files++;
-			}
-			if ((op->open & OPEN_TRUNC) && nd->exists)
-				drop_file(m, nd);
-			if (creates || !nd->exists) {
-				nd->exists = 1;
-				nd->isdir = 0;
-			}
-			if (op->flags & OPF_SETSIZE) {
-				m->total += op->off;  /* the open gives it this size */
-				m->total -= nd->size;
-				nd->size = op->off;
-				peak(m);
-			}
-		}
-		if (hv) {
-			if (!m->handle_node[h])
-				m->open++;
-			m->handle_node[h] = (uint64_t)i + 1;
-			if (m->open > m->c->max_open)
-				m->c->max_open = m->open;
-		}
-		break;
+		return model_open(m, op);
 	case OP_CLOSE:
 		if (hv && m->handle_node[h]) {
 			m->handle_node[h] = 0;

@@ -237,6 +237,55 @@ static int hold(struct client *c, uint64_t until, struct run_shared *sh, struct 
 	return 1;
 }
 
+/* Count the outcome of op for client c: rc the backend's return, bytes
+ * what it moved, t1..t2 when it ran (CLOCK_MONOTONIC ns), sched when it
+ * was due.  Sets c->sched_next and c->rate_due.  Returns 0, or an errno
+ * when the backend lost its connection and the client must stop. */
+static int account(struct client *c, const struct run_config *cfg, struct run_shared *sh,
+		   const struct op *op, int rc, uint64_t bytes, uint64_t t1, uint64_t t2,
+		   uint64_t sched)
+{
+	struct client_stats *st = c->st;
+	/* only an op that ended as its line expects moves counted bytes */
+	/* an op that lost the backend's connection failed, whatever its line expects */
+	int bad = c->ctx.dead || (op->expect == EXPECT_OK && rc != 0) ||
+		  (op->expect == EXPECT_FAIL && rc == 0);
+	if (bad)
+		bytes = 0;
+	__atomic_store_n(&st->ops_all, st->ops_all + 1, __ATOMIC_RELAXED);
+	if (bytes)
+		__atomic_store_n(&st->bytes_all, st->bytes_all + bytes, __ATOMIC_RELAXED);
+	c->sched_next = op->code == OP_SLEEP ? sched : sched + (t2 - t1);
+	c->rate_due = cfg->target_rate > 0 && bytes;
+	/* closed loop: from when the client got to the op; open loop: from
+	 * when it was due */
+	uint64_t lat = cfg->latency_from_due ? t2 - sched : t2 - t1;
+	if (t2 >= sh->warm_end_ns && t2 < sh->end_ns) {
+		hist_rec_add(&st->hist[op->code], lat);
+		st->ops++;
+		st->bytes += bytes;
+		if (cfg->prog->timed || cfg->target_rate > 0)
+			hist_rec_add(&st->lag, t1 - sched);
+	}
+	if (!cfg->prog->timed && cfg->target_rate > 0 && t1 > sched)
+		note_late(st, t1 - sched);  /* -R: started after it was due */
+	note_second(st, sh, t2 < sh->end_ns ? t2 : t1, lat, bytes);
+
+	if (bad) {
+		record_error(st, op, c->ctx.dead && !rc ? EPIPE : rc);
+		if (cfg->strict) {
+			/* the run ends with this op */
+			if (sh->end_ns > t2 + 1)
+				sh->end_ns = t2 + 1;
+			sh->strict_failed = 1;
+			sh->stop = 1;
+		}
+		if (c->ctx.dead)
+			return rc ? rc : EPIPE;  /* the backend cannot go on: the client stops */
+	}
+	return 0;
+}
+
 /* Carry out one op of client c.  Returns 0 when it did one (or reached a
  * pass end), -1 when c is waiting for its time, or an errno that stops it. */
 static int client_step(struct client *c, const struct run_config *cfg, struct run_shared *sh,
@@ -307,45 +356,11 @@ static int client_step(struct client *c, const struct run_config *cfg, struct ru
 		return 0;
 	}
 
-	/* only an op that ended as its line expects moves counted bytes */
-	/* an op that lost the backend's connection failed, whatever its line expects */
-	int bad = c->ctx.dead || (op->expect == EXPECT_OK && rc != 0) ||
-		  (op->expect == EXPECT_FAIL && rc == 0);
-	if (bad)
-		bytes = 0;
-	__atomic_store_n(&st->ops_all, st->ops_all + 1, __ATOMIC_RELAXED);
-	if (bytes)
-		__atomic_store_n(&st->bytes_all, st->bytes_all + bytes, __ATOMIC_RELAXED);
-	c->sched_next = op->code == OP_SLEEP ? sched : sched + (t2 - t1);
-	c->rate_due = cfg->target_rate > 0 && bytes;
-	/* closed loop: from when the client got to the op; open loop: from
-	 * when it was due */
-	uint64_t lat = cfg->latency_from_due ? t2 - sched : t2 - t1;
-	if (t2 >= sh->warm_end_ns && t2 < sh->end_ns) {
-		hist_rec_add(&st->hist[op->code], lat);
-		st->ops++;
-		st->bytes += bytes;
-		if (cfg->prog->timed || cfg->target_rate > 0)
-			hist_rec_add(&st->lag, t1 - sched);
-	}
-	if (!cfg->prog->timed && cfg->target_rate > 0 && t1 > sched)
-		note_late(st, t1 - sched);  /* -R: started after it was due */
-	note_second(st, sh, t2 < sh->end_ns ? t2 : t1, lat, bytes);
+	int stop = account(c, cfg, sh, op, rc, bytes, t1, t2, sched);
+	if (stop)
+		return stop;
 
-	if (bad) {
-		record_error(st, op, c->ctx.dead && !rc ? EPIPE : rc);
-		if (cfg->strict) {
-			/* the run ends with this op */
-			if (sh->end_ns > t2 + 1)
-				sh->end_ns = t2 + 1;
-			sh->strict_failed = 1;
-			sh->stop = 1;
-		}
-		if (c->ctx.dead)
-			return rc ? rc : EPIPE;  /* the backend cannot go on: the client stops */
-	}
-
-	if (cfg->target_rate > 0 && bytes && !c->wait_until) {
+	if (c->rate_due && !c->wait_until) {
 		/* -R: hold this client to target_rate MB/s (10^6 bytes) */
 		uint64_t due = rate_due_ns(c, cfg);
 		if (due > t2)

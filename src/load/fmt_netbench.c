@@ -47,6 +47,35 @@ static const struct opdef *find_opdef(const char *name)
 
 #define I64MAX ((uint64_t)INT64_MAX)
 
+/* The arguments of the ops on a byte range of a handle: ReadX and
+ * WriteX (handle, offset, size, ret_size), LockX and UnlockX (handle,
+ * offset, size: 64 bits, split between op->len and op->arg). */
+static int parse_range(struct parser *ps, struct op *op, char **a)
+{
+	uint64_t v, w;
+	int io = op->code == OP_READX || op->code == OP_WRITEX;
+
+	if (lf_handle_tok(ps, a[0], op) < 0)
+		return -1;
+	if (lf_num(ps, a[1], "offset", I64MAX, &v) < 0 ||
+	    lf_num(ps, a[2], "size", io ? LOADFILE_MAX_IO : I64MAX, &w) < 0)
+		return -1;
+	if (v > I64MAX - w) {
+		lf_error(ps, "offset + size is past 2^63");
+		return -1;
+	}
+	op->off = v;
+	op->len = (uint32_t)w;              /* a lock's: the low 32 bits */
+	if (!io) {
+		op->arg = (uint32_t)(w >> 32);  /* a lock's high 32 bits */
+		return 0;
+	}
+	if (lf_num(ps, a[3], "ret_size", LOADFILE_MAX_IO, &v) < 0)
+		return -1;
+	op->ret = (uint32_t)v;
+	return 0;
+}
+
 /* Fill op from the argument tokens a[0..nargs-1] (optional ones that a
  * dbench 2 line leaves out are "0"). */
 static int parse_args(struct parser *ps, struct op *op, char **a)
@@ -125,36 +154,9 @@ static int parse_args(struct parser *ps, struct op *op, char **a)
 		return 0;
 	case OP_WRITEX:
 	case OP_READX:
-		if (lf_handle_tok(ps, a[0], op) < 0)
-			return -1;
-		if (lf_num(ps, a[1], "offset", I64MAX, &v) < 0 ||
-		    lf_num(ps, a[2], "size", LOADFILE_MAX_IO, &w) < 0)
-			return -1;
-		if (v > I64MAX - w) {
-			lf_error(ps, "offset + size is past 2^63");
-			return -1;
-		}
-		op->off = v;
-		op->len = (uint32_t)w;
-		if (lf_num(ps, a[3], "ret_size", LOADFILE_MAX_IO, &v) < 0)
-			return -1;
-		op->ret = (uint32_t)v;
-		return 0;
 	case OP_LOCKX:
 	case OP_UNLOCKX:
-		if (lf_handle_tok(ps, a[0], op) < 0)
-			return -1;
-		if (lf_num(ps, a[1], "offset", I64MAX, &v) < 0 ||
-		    lf_num(ps, a[2], "size", I64MAX, &w) < 0)
-			return -1;
-		if (v > I64MAX - w) {
-			lf_error(ps, "offset + size is past 2^63");
-			return -1;
-		}
-		op->off = v;
-		op->len = (uint32_t)w;          /* low 32 bits of the length */
-		op->arg = (uint32_t)(w >> 32);  /* high 32 bits */
-		return 0;
+		return parse_range(ps, op, a);
 	case OP_SLEEP:
 		if (lf_num(ps, a[0], "microseconds", 3600ull * 1000000, &v) < 0)
 			return -1;

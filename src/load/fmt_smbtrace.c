@@ -35,6 +35,7 @@
  * are counted by kind, never dropped silently.
  */
 #include "config.h"
+#include "load/lfintern.h"
 #include "load/lfparse.h"
 #include "load/loadfile.h"
 
@@ -291,9 +292,11 @@ static void orphan(struct parser *ps, struct smb_pending *p, const char *kind)
 	ps->lineno = at;
 }
 
-static void request(struct parser *ps, const char *cmd, const struct fields *f)
+/* A REQUEST acted on at its REPLY (SMBopenX, SMBgetatr, SMBunlink): its
+ * path kept in its pending slot.  Returns 1 if cmd is one of them (an
+ * error in it already reported), 0 if not. */
+static int pend_request(struct parser *ps, const char *cmd, const struct fields *f)
 {
-	struct op op;
 	struct smb_pending *p = NULL;
 
 	if (!strcmp(cmd, "SMBopenX"))
@@ -302,25 +305,35 @@ static void request(struct parser *ps, const char *cmd, const struct fields *f)
 		p = &st(ps)->pending[PEND_GETATR];
 	else if (!strcmp(cmd, "SMBunlink"))
 		p = &st(ps)->pending[PEND_UNLINK];
-	if (p) {
-		/* acted on at the REPLY: keep the path until then */
-		if (need(ps, "a Path", cmd, f->path1) < 0)
-			return;
-		if (p->active)
-			orphan(ps, p, p == &st(ps)->pending[PEND_OPEN] ? "SMBopenX without REPLY" :
-			       p == &st(ps)->pending[PEND_GETATR] ? "SMBgetatr without REPLY" :
-			       "SMBunlink without REPLY");
-		struct op tmp;
-		lf_op_init(ps, &tmp);
-		if (path_of(ps, f->path1, &tmp.path1, &tmp, OPF_SHARED1) < 0)
-			return;
-		p->active = 1;
-		ps->prog->npaired++;  /* its op is made by the REPLY */
-		p->line = (uint32_t)ps->lineno;
-		p->path1 = tmp.path1;
-		p->flags = tmp.flags;
+	if (!p)
+		return 0;
+	/* acted on at the REPLY: keep the path until then */
+	if (need(ps, "a Path", cmd, f->path1) < 0)
+		return 1;
+	if (p->active)
+		orphan(ps, p, p == &st(ps)->pending[PEND_OPEN] ? "SMBopenX without REPLY" :
+		       p == &st(ps)->pending[PEND_GETATR] ? "SMBgetatr without REPLY" :
+		       "SMBunlink without REPLY");
+	struct op tmp;
+	lf_op_init(ps, &tmp);
+	if (path_of(ps, f->path1, &tmp.path1, &tmp, OPF_SHARED1) < 0)
+		return 1;
+	p->active = 1;
+	ps->prog->npaired++;  /* its op is made by the REPLY */
+	p->line = (uint32_t)ps->lineno;
+	p->path1 = tmp.path1;
+	p->flags = tmp.flags;
+	return 1;
+}
+
+/* A REQUEST line of command cmd: its ops emitted, or the line counted
+ * as ignored. */
+static void request(struct parser *ps, const char *cmd, const struct fields *f)
+{
+	struct op op;
+
+	if (pend_request(ps, cmd, f))
 		return;
-	}
 	if (!strcmp(cmd, "CREATE")) {
 		create_file(ps, f);
 	} else if (!strcmp(cmd, "SMBclose") || !strcmp(cmd, "SMBflush")) {

@@ -2,8 +2,10 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * loadfile.c reads lines, detects the format and drives one reader; the
- * helpers here (lfparse.c) intern paths and handle numbers and store
- * ops.  Each format is one struct lf_reader, exported by its own file
+ * helpers here (lfparse.c) read tokens, numbers, statuses, paths and
+ * patterns and store ops; paths and handle numbers are interned by
+ * lfintern.c (lfintern.h, whose lf_handle() readers may call too).
+ * Each format is one struct lf_reader, exported by its own file
  * (fmt_netbench.c for dbench 4 and 2, fmt_smbtrace.c for dbench 1), that
  * turns one line into zero or more ops with these helpers and keeps any
  * state across lines to itself.  Every helper that can fail reports
@@ -14,21 +16,11 @@
 
 #include <stdint.h>
 #include <stdio.h>
+#include "load/lfintern.h"
 #include "load/program.h"
 
 #define LF_MAX_TOKENS 32
 #define LF_BATCH 1024
-
-struct strtab {          /* path -> arena offset */
-	uint32_t *slot;      /* arena offset + 1; 0 = empty */
-	size_t cap, used;
-};
-
-struct numtab {          /* fnum -> dense handle index */
-	uint64_t *key;
-	uint32_t *val;       /* index + 1; 0 = empty */
-	size_t cap, used;
-};
 
 struct parser {
 	const char *name;
@@ -86,9 +78,6 @@ int lf_path(struct parser *ps, const char *tok, uint32_t *off, int *shared);
 
 /* FIND_FIRST pattern (DOS wildcards < > " * ?) -> op->path1 and flags. */
 int lf_pattern(struct parser *ps, const char *tok, struct op *op);
-
-/* Handle number -> dense index in *idx. */
-int lf_handle(struct parser *ps, uint64_t fnum, uint32_t *idx);
 
 /* A handle token (decimal or 0x) -> op->handle. */
 int lf_handle_tok(struct parser *ps, const char *tok, struct op *op);

@@ -13,6 +13,7 @@
 #define _GNU_SOURCE 1
 #include "config.h"
 #include "load/loadfile.h"
+#include "load/lfintern.h"
 #include "load/lfparse.h"
 
 #include <errno.h>
@@ -362,9 +363,7 @@ int loadfile_parse_stream(FILE *in, const char *name, enum lf_format format,
 				ps->nerrors - ps->max_errors);
 		rc = (int)(ps->nerrors > INT32_MAX ? INT32_MAX : ps->nerrors);
 	}
-	free(ps->paths.slot);
-	free(ps->handles.key);
-	free(ps->handles.val);
+	lf_tables_free(ps);
 	free(ps->state);
 	free(ps);
 	if (rc) {

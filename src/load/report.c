@@ -115,6 +115,42 @@ static void ranks_text(FILE *f, const struct run_result *res)
 	free(v);
 }
 
+/* The lines of the ops that did not end as their line expects (the first
+ * MAX_ERR_LINES, then how many more) and of those the backend's protocol
+ * cannot express; nothing when there are none. */
+static void errors_text(FILE *f, const struct run_config *cfg, const struct load_params *lp,
+			const struct run_result *res)
+{
+	if (res->errors) {
+		fprintf(f, "\n%llu operations did not end as the loadfile expects:\n",
+			(unsigned long long)res->errors);
+		size_t shown = res->nerrs < MAX_ERR_LINES ? res->nerrs : MAX_ERR_LINES;
+		for (size_t i = 0; i < shown; i++) {
+			const struct run_error *e = &res->errs[i];
+			fprintf(f, "  %s:%u: %s expected %s, %s%s%s (%llu times)\n", lp->loadfile,
+				e->line, op_file_name(e->code), expect_word(e->expect),
+				e->err ? "failed: " : "succeeded", e->err ? backend_strerror(e->err) : "",
+				"", (unsigned long long)e->count);
+		}
+		uint64_t rest = res->errors_unlisted;
+		for (size_t i = shown; i < res->nerrs; i++)
+			rest += res->errs[i].count;
+		if (rest)
+			fprintf(f, "  ... and %llu more\n", (unsigned long long)rest);
+	}
+
+	int said = 0;
+	for (unsigned i = 0; i < OP_COUNT; i++) {
+		if (!res->unsupported[i])
+			continue;
+		if (!said++)
+			fprintf(f, "\nnot carried out (-B %s's protocol cannot express them; "
+				"in no figure above):\n", cfg->backend->name);
+		fprintf(f, "  %s %llu times\n", op_file_name(i),
+			(unsigned long long)res->unsupported[i]);
+	}
+}
+
 void load_report_text(FILE *f, const struct run_config *cfg, const struct load_params *lp,
 		      const struct run_result *res, const json_t *caveats)
 {
@@ -164,34 +200,7 @@ void load_report_text(FILE *f, const struct run_config *cfg, const struct load_p
 	if (res->nranks)
 		ranks_text(f, res);
 
-	if (res->errors) {
-		fprintf(f, "\n%llu operations did not end as the loadfile expects:\n",
-			(unsigned long long)res->errors);
-		size_t shown = res->nerrs < MAX_ERR_LINES ? res->nerrs : MAX_ERR_LINES;
-		for (size_t i = 0; i < shown; i++) {
-			const struct run_error *e = &res->errs[i];
-			fprintf(f, "  %s:%u: %s expected %s, %s%s%s (%llu times)\n", lp->loadfile,
-				e->line, op_file_name(e->code), expect_word(e->expect),
-				e->err ? "failed: " : "succeeded", e->err ? backend_strerror(e->err) : "",
-				"", (unsigned long long)e->count);
-		}
-		uint64_t rest = res->errors_unlisted;
-		for (size_t i = shown; i < res->nerrs; i++)
-			rest += res->errs[i].count;
-		if (rest)
-			fprintf(f, "  ... and %llu more\n", (unsigned long long)rest);
-	}
-
-	int said = 0;
-	for (unsigned i = 0; i < OP_COUNT; i++) {
-		if (!res->unsupported[i])
-			continue;
-		if (!said++)
-			fprintf(f, "\nnot carried out (-B %s's protocol cannot express them; "
-				"in no figure above):\n", cfg->backend->name);
-		fprintf(f, "  %s %llu times\n", op_file_name(i),
-			(unsigned long long)res->unsupported[i]);
-	}
+	errors_text(f, cfg, lp, res);
 
 	if (res->mem_limited) {
 		fprintf(f, "\n");
@@ -278,12 +287,11 @@ static json_t *ranks_json(const struct run_result *res)
 	return a ? a : json_null();
 }
 
-json_t *load_report_json(const struct run_config *cfg, const struct load_params *lp,
-			 const struct run_result *res, const struct kb_sysinfo *si)
+/* The document's "params": the run's options as it used them; NULL when
+ * out of memory. */
+static json_t *params_json(const struct run_config *cfg, const struct load_params *lp,
+			   const struct run_result *res)
 {
-	json_t *doc = result_new("load");
-	if (!doc)
-		return NULL;
 	json_t *params = json_pack("{s:i, s:i, s:f, s:f, s:s, s:s?, s:b, s:b, s:b, s:b, s:f, s:b, s:b, s:s, s:s?}",
 				   "clients", (int)(res->nranks ? cfg->clients_total : cfg->nclients),
 				   "procs", (int)res->nprocs,
@@ -306,6 +314,16 @@ json_t *load_report_json(const struct run_config *cfg, const struct load_params 
 				    json_integer((json_int_t)lp->mem_limit) : json_null());
 		json_object_set_new(params, "drop_caches", json_boolean(lp->drop_caches));
 	}
+	return params;
+}
+
+json_t *load_report_json(const struct run_config *cfg, const struct load_params *lp,
+			 const struct run_result *res, const struct kb_sysinfo *si)
+{
+	json_t *doc = result_new("load");
+	if (!doc)
+		return NULL;
+	json_t *params = params_json(cfg, lp, res);
 	json_t *ops = json_array();
 	for (unsigned i = 0; ops && i < OP_COUNT; i++) {
 		const struct hist *h = &res->hist[i];

@@ -231,6 +231,48 @@ static void close_fd(int *fd)
 	*fd = -1;
 }
 
+/* Read each of the copies' reports from fd, dur + REPORT_SLACK_S at most,
+ * and add their work to win.  Returns 0; 1 when a copy could not run
+ * here, -1 when one failed (err gets the first reason; every copy
+ * reported either way); -2 when a copy ended or stayed silent without a
+ * report (err says which). */
+static int read_reports(int fd, unsigned copies, double dur, struct fixed_window *win,
+			char *err, size_t errlen)
+{
+	double deadline = kb_now_s() + dur + REPORT_SLACK_S;
+	int skipped = 0, failed = 0;
+	for (unsigned i = 0; i < copies; i++) {
+		struct copy_report rep;
+		int rr = read_until(fd, &rep, sizeof rep, deadline);
+		if (rr == -2) {
+			snprintf(err, errlen, "a copy ended without a report");
+			return -2;
+		}
+		if (rr) {
+			snprintf(err, errlen, "a copy did not report within %.0f s (killed)",
+				 dur + REPORT_SLACK_S);
+			return -2;
+		}
+		rep.err[sizeof rep.err - 1] = '\0';
+		if (rep.status != 0) {
+			if (!skipped && !failed)
+				snprintf(err, errlen, "%s", rep.err[0] ? rep.err : "failed");
+			if (rep.status > 0)
+				skipped = 1;
+			else
+				failed = 1;
+			continue;
+		}
+		if (!(rep.seconds > 0)) {
+			failed = 1;
+			snprintf(err, errlen, "a copy took no time");
+			continue;
+		}
+		fixed_window_add(win, rep.amount, rep.start, rep.seconds);
+	}
+	return failed ? -1 : skipped ? 1 : 0;
+}
+
 /* One sample of `copies` copies.  Returns 0 with *rate, *secs and *work
  * (the copies' amounts added up), 1 when the test cannot run here, -1 on
  * failure; err gets the reason. */
@@ -289,42 +331,15 @@ static int run_sample(const struct fixed_ops *ops, const void *arg, const struct
 	}
 	close_fd(&barrier[1]);          /* go */
 
-	deadline = kb_now_s() + dur + REPORT_SLACK_S;
 	/* the sample's rate: the work of every copy over the common window */
 	struct fixed_window win;
 	fixed_window_init(&win);
-	int skipped = 0, failed = 0;
-	for (unsigned i = 0; i < copies; i++) {
-		struct copy_report rep;
-		int rr = read_until(result[0], &rep, sizeof rep, deadline);
-		if (rr == -2) {
-			snprintf(err, errlen, "a copy ended without a report");
-			goto out;
-		}
-		if (rr) {
-			snprintf(err, errlen, "a copy did not report within %.0f s (killed)",
-				 dur + REPORT_SLACK_S);
-			goto out;
-		}
-		rep.err[sizeof rep.err - 1] = '\0';
-		if (rep.status != 0) {
-			if (!skipped && !failed)
-				snprintf(err, errlen, "%s", rep.err[0] ? rep.err : "failed");
-			if (rep.status > 0)
-				skipped = 1;
-			else
-				failed = 1;
-			continue;
-		}
-		if (!(rep.seconds > 0)) {
-			failed = 1;
-			snprintf(err, errlen, "a copy took no time");
-			continue;
-		}
-		fixed_window_add(&win, rep.amount, rep.start, rep.seconds);
+	ret = read_reports(result[0], copies, dur, &win, err, errlen);
+	if (ret == -2) {
+		ret = -1;
+		goto out;
 	}
 	all_reported = true;
-	ret = failed ? -1 : skipped ? 1 : 0;
 	if (ret == 0 && fixed_window_rate(&win, per, rate, secs) < 0) {
 		snprintf(err, errlen, "the copies took no time");
 		ret = -1;

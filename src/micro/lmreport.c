@@ -242,15 +242,14 @@ static void print_trimmed(FILE *out, struct line *l)
 	fprintf(out, "%s\n", l->text);
 }
 
-static void print_table(FILE *out, const struct table *t, const struct lm_source *src,
-			size_t nsrc)
+/* The rows of table t: every source, in a placed table once per
+ * placement with figures (or once, unplaced, for a run from before
+ * placements), MAX_ROWS at most, into rs[] and rp[].  Returns their count;
+ * *any_placed is set when a row has a placement. */
+static size_t table_rows(const struct table *t, const struct lm_source *src, size_t nsrc,
+			 const struct lm_source **rs, enum micro_place *rp, int *any_placed)
 {
-	/* the rows: every source, in a placed table once per placement with
-	 * figures (or once, unplaced, for a run from before placements) */
-	const struct lm_source *rs[MAX_ROWS];
-	enum micro_place rp[MAX_ROWS];
 	size_t nrows = 0;
-	int any_placed = 0;
 	for (size_t i = 0; i < nsrc && nrows < MAX_ROWS; i++) {
 		size_t before = nrows;
 		if (t->placed)
@@ -258,13 +257,24 @@ static void print_table(FILE *out, const struct table *t, const struct lm_source
 				if (row_has_figure(t, &src[i], placements[k])) {
 					rs[nrows] = &src[i];
 					rp[nrows++] = placements[k];
-					any_placed = 1;
+					*any_placed = 1;
 				}
 		if (nrows == before && row_has_figure(t, &src[i], MICRO_PLACE_NONE)) {
 			rs[nrows] = &src[i];
 			rp[nrows++] = MICRO_PLACE_NONE;
 		}
 	}
+	return nrows;
+}
+
+/* Table t, lmbench 2's layout, a row per source (and placement). */
+static void print_table(FILE *out, const struct table *t, const struct lm_source *src,
+			size_t nsrc)
+{
+	const struct lm_source *rs[MAX_ROWS];
+	enum micro_place rp[MAX_ROWS];
+	int any_placed = 0;
+	size_t nrows = table_rows(t, src, nsrc, rs, rp, &any_placed);
 	if (!nrows)
 		return;
 	int hw = 4, ow = 2;

@@ -6,7 +6,8 @@
  *                     [--baseline byte4|unixbench5] [--json FILE] [TEST...]
  *
  * Runs the chosen tests of the two families (test.h) one after another
- * in a private temporary directory (mkdtemp under $TMPDIR or /tmp) and
+ * in a private temporary directory (tmpdir.c: mkdtemp under $TMPDIR or
+ * /tmp, removed on a stop signal too) and
  * prints lmbench's summary tables, one line per lmbench test with its
  * spread, and BYTE's index report.
  *
@@ -34,124 +35,25 @@
 #include "micro/place.h"
 #include "micro/select.h"
 #include "micro/test.h"
+#include "micro/tmpdir.h"
 #include "result/caveat.h"
 #include "result/result.h"
 #include "sys/clock.h"
-#include "sys/fsutil.h"
 #include "sys/steal.h"
 #include "result/sysinfo.h"
 
-#include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <math.h>
 #include <popt.h>
 #include <sched.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #define MAX_COPIES 1024
 _Static_assert(MAX_COPIES < MICRO_MAX_CHILDREN, "every copy must be noted as a child");
-
-/* ---- the temporary directory, removable from a signal handler ---- */
-
-static char tmp_path[PATH_MAX];
-static volatile sig_atomic_t tmp_made;
-
-/* Remove everything inside the directory open as fd, depth levels deep at
- * most; only async-signal-safe calls (getdents64, openat2, statx,
- * unlinkat).  A mount point is neither entered nor removed (rmdir of one
- * fails with EBUSY). */
-static void empty_dir(int fd, int depth)
-{
-	char buf[4096] __attribute__((aligned(8)));
-	for (;;) {
-		long got = syscall(SYS_getdents64, fd, buf, sizeof(buf));
-		if (got <= 0)
-			return;
-		int removed = 0;
-		for (long off = 0; off < got;) {
-			struct fs_dirent64 *d = (struct fs_dirent64 *)(buf + off);
-			off += d->d_reclen;
-			const char *n = d->d_name;
-			if (n[0] == '.' && (!n[1] || (n[1] == '.' && !n[2])))
-				continue;
-			if (unlinkat(fd, n, 0) == 0) {
-				removed = 1;
-				continue;
-			}
-			if (depth > 0) {
-				/* never into another mount (RESOLVE_NO_XDEV): what is
-				 * mounted there is not the run's */
-				int sub = fs_open_beneath(fd, n, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
-				if (sub >= 0) {
-					empty_dir(sub, depth - 1);
-					close(sub);
-				}
-			}
-			if (unlinkat(fd, n, AT_REMOVEDIR) == 0)
-				removed = 1;
-		}
-		if (removed)
-			lseek(fd, 0, SEEK_SET);    /* read again: entries moved under us */
-		else if (got < (long)sizeof(buf) - 512)
-			return;
-	}
-}
-
-static void remove_tmp(void)
-{
-	if (!tmp_made)
-		return;
-	int fd = open(tmp_path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd >= 0) {
-		empty_dir(fd, 16);
-		close(fd);
-	}
-	rmdir(tmp_path);
-	tmp_made = 0;
-}
-
-static void on_signal(int sig)
-{
-	static const char msg[] = "kbench micro: interrupted; children stopped, temporary "
-				  "files removed, no figures reported\n";
-	micro_kill_children();
-	remove_tmp();
-	ssize_t w = write(STDERR_FILENO, msg, sizeof(msg) - 1);
-	(void)w;
-	_exit(128 + sig);
-}
-
-static void catch_signals(void)
-{
-	/* every stop signal (a hangup: the terminal or the ssh session
-	 * gone; SIGUSR1, SIGALRM, ...) stops the run the same way, unless it
-	 * was ignored at the start (nohup) */
-	cli_catch_stop_signals(on_signal);
-	signal(SIGPIPE, SIG_IGN);      /* a dead child's pipe: EPIPE, not death */
-}
-
-/* Make the private directory under $TMPDIR (or /tmp).  Returns 0, or -1
- * after one line naming the directory and why: a TMPDIR that is missing,
- * not a directory, read-only or not writable is bad input (nothing ran). */
-static int make_tmp(const char *cmd)
-{
-	sigset_t all, old;
-	sigfillset(&all);
-	sigprocmask(SIG_BLOCK, &all, &old);    /* made and noted at once */
-	int rc = cli_make_tmpdir(cmd, "kbench-micro", tmp_path, sizeof(tmp_path));
-	if (rc == 0)
-		tmp_made = 1;
-	sigprocmask(SIG_SETMASK, &old, NULL);
-	return rc;
-}
 
 /* ---- the command's state ---- */
 
@@ -562,12 +464,11 @@ static int micro_main(struct micro_cmd *m, poptContext ctx)
 				   &m->n)) != KB_EXIT_OK ||
 	    (status = prepare_output(m)) != KB_EXIT_OK)
 		return status;
-	catch_signals();
-	if (make_tmp(m->cmd) < 0)
+	micro_catch_signals();
+	if (!(m->o.tmpdir = micro_tmp_make(m->cmd)))
 		return KB_EXIT_USAGE;           /* nothing ran */
-	m->o.tmpdir = tmp_path;
 	if ((m->header = malloc(sizeof(*m->header))))
-		byte_header_collect(m->header, tmp_path);
+		byte_header_collect(m->header, m->o.tmpdir);
 	status = run_tests(m);
 	if (report(m) != KB_EXIT_OK)
 		status = KB_EXIT_FAIL;
@@ -616,7 +517,7 @@ int cmd_micro(int argc, const char **argv)
 	int status = cli_popt_done(ctx, m.cmd, cli_popt_next(ctx, options));
 	if (status == KB_EXIT_OK)
 		status = micro_main(&m, ctx);
-	remove_tmp();
+	micro_tmp_remove();
 	micro_cmd_free(&m);
 	poptFreeContext(ctx);
 	return status;

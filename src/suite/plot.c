@@ -104,6 +104,42 @@ static double jitter(const struct cmp *c, double x, size_t k, bool logx, double 
 	return logx ? x * pow(2, 0.05 * off) : x + 0.012 * span * off;
 }
 
+/* The load chart's data, inline: for each file k and memory limit m,
+ * $Lk_m (a client count's centre and interval) and $Pk_m (every run, and
+ * a failed run at 0).  Returns how many failed runs there are. */
+static size_t load_data(FILE *f, const struct cmp *c, const char **mems, size_t nmems,
+			bool logx, double span)
+{
+	size_t nfail = 0;
+	for (size_t k = 0; k < c->nf; k++)
+		for (size_t m = 0; m < nmems; m++) {
+			fprintf(f, "$L%zu_%zu << EOD\n", k, m);
+			for (size_t i = 0; i < c->nrows; i++) {
+				const struct cmp_row *r = &c->rows[i];
+				if (!plot_is_load(r) || !r->t[k] || !r->t[k]->n || strcmp(mem_of(r), mems[m]))
+					continue;
+				fprintf(f, "%ld %.10g %.10g\n", clients_of(r), cmp_center(c, r, k),
+					welch(c) && isfinite(r->ci[k]) ? r->ci[k] : 0.0);
+			}
+			fprintf(f, "EOD\n$P%zu_%zu << EOD\n", k, m);
+			for (size_t i = 0; i < c->nrows; i++) {
+				const struct cmp_row *r = &c->rows[i];
+				if (!plot_is_load(r) || !r->t[k] || strcmp(mem_of(r), mems[m]))
+					continue;
+				for (size_t j = 0; j < r->t[k]->n; j++)
+					fprintf(f, "%.10g %.10g run\n", jitter(c, (double)clients_of(r), k,
+						logx, span), r->t[k]->v[j]);
+				for (size_t j = plot_failed_runs(c, k, r->t[k]); j > 0; j--, nfail++)
+					fprintf(f, "%.10g 0 failed\n", jitter(c, (double)clients_of(r), k,
+						logx, span));
+			}
+			fprintf(f, "EOD\n");
+		}
+	return nfail;
+}
+
+/* The load chart: MB/s against the client count, a line a file and
+ * memory limit. */
 static void load_chart(FILE *f, const struct cmp *c, const char **mems, size_t nmems)
 {
 	char title[300];
@@ -152,31 +188,7 @@ static void load_chart(FILE *f, const struct cmp *c, const char **mems, size_t n
 			first = false;
 		}
 	fprintf(f, ")\n");
-	size_t nfail = 0;
-	for (size_t k = 0; k < c->nf; k++)
-		for (size_t m = 0; m < nmems; m++) {
-			fprintf(f, "$L%zu_%zu << EOD\n", k, m);
-			for (size_t i = 0; i < c->nrows; i++) {
-				const struct cmp_row *r = &c->rows[i];
-				if (!plot_is_load(r) || !r->t[k] || !r->t[k]->n || strcmp(mem_of(r), mems[m]))
-					continue;
-				fprintf(f, "%ld %.10g %.10g\n", clients_of(r), cmp_center(c, r, k),
-					welch(c) && isfinite(r->ci[k]) ? r->ci[k] : 0.0);
-			}
-			fprintf(f, "EOD\n$P%zu_%zu << EOD\n", k, m);
-			for (size_t i = 0; i < c->nrows; i++) {
-				const struct cmp_row *r = &c->rows[i];
-				if (!plot_is_load(r) || !r->t[k] || strcmp(mem_of(r), mems[m]))
-					continue;
-				for (size_t j = 0; j < r->t[k]->n; j++)
-					fprintf(f, "%.10g %.10g run\n", jitter(c, (double)clients_of(r), k,
-						logx, span), r->t[k]->v[j]);
-				for (size_t j = plot_failed_runs(c, k, r->t[k]); j > 0; j--, nfail++)
-					fprintf(f, "%.10g 0 failed\n", jitter(c, (double)clients_of(r), k,
-						logx, span));
-			}
-			fprintf(f, "EOD\n");
-		}
+	size_t nfail = load_data(f, c, mems, nmems, logx, span);
 	fprintf(f, "plot ");
 	for (size_t k = 0; k < c->nf; k++)
 		for (size_t m = 0; m < nmems; m++) {
