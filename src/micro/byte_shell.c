@@ -13,7 +13,9 @@
  *   directory through the copy's descriptor (/proc/PID/fd/N), so nothing
  *   they do after a stop can leave a file behind.
  *
- * The script, its input and the jobs' files live in one directory of
+ * The script, its input, the jobs' files and what they write to standard
+ * error (the file "stderr": its first line names a failed loop; nothing of
+ * theirs reaches kbench's own standard error) live in one directory of
  * opts->tmpdir that the copy made and its cleanup removes.
  */
 #include "config.h"
@@ -246,6 +248,20 @@ static int shell_setup(const void *arg, const struct micro_opts *o, void **state
 	return 0;
 }
 
+/* The first line of file name in directory dirfd, without its newline, in
+ * buf ("" when the file is missing or empty). */
+static void first_line(int dirfd, const char *name, char *buf, size_t n)
+{
+	buf[0] = 0;
+	int fd = openat(dirfd, name, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	ssize_t got = read(fd, buf, n - 1);
+	close(fd);
+	buf[got > 0 ? got : 0] = 0;
+	buf[strcspn(buf, "\n")] = 0;
+}
+
 static int shell_body(void *state, const void *arg, volatile sig_atomic_t *stop, double *amount,
 		      char *err, size_t errlen)
 {
@@ -267,6 +283,12 @@ static int shell_body(void *state, const void *arg, volatile sig_atomic_t *stop,
 				_exit(1);
 			setenv("LC_ALL", "C", 1);
 			signal(SIGPIPE, SIG_DFL);
+			/* what the script and its jobs say goes to a file of the
+			 * directory, not kbench's standard error: a job cut short
+			 * by a stop complains there, not into kbench's last line */
+			int efd = openat(s->dirfd, "stderr", O_WRONLY | O_CREAT | O_TRUNC, 0600);
+			if (efd < 0 || dup2(efd, STDERR_FILENO) < 0)
+				_exit(126);
 			execl("/bin/sh", "sh", s->script, s->jobdir[0] ? s->jobdir : s->dir, s->nstr,
 			      (char *)NULL);
 			_exit(127);
@@ -275,9 +297,13 @@ static int shell_body(void *state, const void *arg, volatile sig_atomic_t *stop,
 		int st = micro_reap(p);
 		if (st == -1)
 			return ERR("waitpid: %s", strerror(errno));
-		if (!WIFEXITED(st) || WEXITSTATUS(st))
-			return ERR("shell script failed (status %d)",
-				   WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st));
+		if (!WIFEXITED(st) || WEXITSTATUS(st)) {
+			char said[160];
+			first_line(s->dirfd, "stderr", said, sizeof said);
+			return ERR("shell script failed (status %d)%s%s",
+				   WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st),
+				   said[0] ? ": " : "", said);
+		}
 		n++;
 	} while (!*stop);
 	*amount = (double)n;
