@@ -4,11 +4,14 @@
  * usage: kbench load [OPTIONS] NCLIENTS
  *        kbench load --check FILE [--format FORMAT]
  *
- * Order of work: check the command line (options.c), parse the whole
- * loadfile, check what --drop-caches and --mem-limit need (root, a memory
- * controller, a limit the clients can start under), check the directory
- * and the --json destination; only then fork (run.c), report (report.c)
- * and clean up.  Bad input never starts a client (exit 2).  After the run
+ * Order of work: choose the run's coordinator (load/coord.h: alone, or
+ * with --mpi a rank of a job), check the command line (options.c), agree
+ * on the input through the coordinator (the whole loadfile parsed), check
+ * what --drop-caches and --mem-limit need (root, a memory controller, a
+ * limit the clients can start under), make the target ready (target.c:
+ * the directory and the --json destination, or the server) and agree on
+ * the statuses; only then fork (run.c), report (report.c) and clean up.
+ * Bad input anywhere never starts a client (exit 2).  After the run
  * everything the run created in the directory is removed (--skip-cleanup
  * keeps it); entries that were there before stay.
  */
@@ -16,16 +19,16 @@
 #include "commands.h"
 #include "cli.h"
 #include "load/check.h"
-#include "load/cleanup.h"
-#include "load/trees.h"
+#include "load/coord.h"
+#include "load/coord_mpi.h"
 #include "load/load.h"
 #include "load/loadfile.h"
-#include "load/mpi.h"
 #include "load/options.h"
 #include "load/report.h"
 #include "load/run.h"
 #include "load/signals.h"
-#include "sys/fsutil.h"
+#include "load/target.h"
+#include "load/trees.h"
 #include "result/caveat.h"
 #include "result/result.h"
 #include "result/sysinfo.h"
@@ -33,16 +36,11 @@
 #include "sys/memcg.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
-#include <malloc.h>
 #include <popt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
-#include <sys/file.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #define MAX_PARSE_ERRORS 20
@@ -50,23 +48,15 @@
 
 /* What a run holds from the loadfile on, released by state_free. */
 struct load_state {
+	const struct coord *co;      /* the run's participants, chosen once */
 	char *loadfile;              /* the path read (load_loadfile_path), owned */
 	struct program prog;
 	struct memcg_site site;      /* where the cgroup goes (with --mem-limit) */
-	const char *directory;       /* -D, or tmpdir */
-	char tmpdir[PATH_MAX];       /* the one made without -D */
-	int made_tmpdir;
-	int rootfd;                  /* DIR, -1 until opened */
-	struct cleanup_plan *plan;   /* what DIR held before the run */
-	struct backend_opts bopts;   /* -s -S -F -x and the backend's target */
-	int prepared;                /* the backend's prepare() succeeded */
-	char json_dest[PATH_MAX];    /* --json, checked (result_destination) */
+	struct load_target t;        /* the directory or the server */
 	struct run_result res;
-	/* --mpi */
-	char cmd[KBMPI_HOST_MAX + 64];  /* "kbench load: rank R (HOST)", for messages */
-	const char *base;            /* DIR itself (st->directory is DIR/rank<r>) */
-	char rankdir[PATH_MAX];      /* DIR/rank<r> */
-	int made_rankdir;            /* made by this run, removed after it */
+	char cmd[PATH_MAX];          /* "kbench load: WHO" when the coordinator
+				      * names this participant, for messages */
+	const struct load_opts *o;   /* for read_input */
 };
 
 /* kbench load --check FILE: every error, or the figures of one pass. */
@@ -112,6 +102,15 @@ static int read_loadfile(const struct load_opts *o, struct load_state *st)
 	return KB_EXIT_OK;
 }
 
+/* coord_read_fn: the loadfile read on participant 0 (load/coord.h). */
+static int read_input(void *arg)
+{
+	struct load_state *st = arg;
+	return read_loadfile(st->o, st);
+}
+
+/* What needs root, before any directory is made: --drop-caches, and
+ * --mem-limit's floor and memory controller (into st->site). */
 /* What needs root, before any directory is made: --drop-caches, and
  * --mem-limit's floor and memory controller (into st->site). */
 static int check_system(const struct load_opts *o, struct load_state *st)
@@ -140,127 +139,14 @@ static int check_system(const struct load_opts *o, struct load_state *st)
 	return KB_EXIT_OK;
 }
 
-/* -D DIR: a directory kbench may write in. */
-static int check_directory(const char *cmd, const char *dir)
-{
-	struct stat st;
-	if (stat(dir, &st) < 0) {
-		fprintf(stderr, "%s: %s: %s\n", cmd, dir, strerror(errno));
-		return KB_EXIT_USAGE;
-	}
-	if (!S_ISDIR(st.st_mode)) {
-		fprintf(stderr, "%s: %s: not a directory\n", cmd, dir);
-		return KB_EXIT_USAGE;
-	}
-	if (access(dir, W_OK | X_OK) < 0) {
-		fprintf(stderr, "%s: %s: not writable: %s\n", cmd, dir, strerror(errno));
-		return KB_EXIT_USAGE;
-	}
-	return KB_EXIT_OK;
-}
-
-/* Without -D: a new directory under $TMPDIR (or /tmp), st->tmpdir. */
-static int make_tmpdir(const char *cmd, struct load_state *st)
-{
-	if (cli_make_tmpdir(cmd, "kbench-load", st->tmpdir, sizeof(st->tmpdir)) < 0)
-		return KB_EXIT_USAGE;
-	st->directory = st->tmpdir;
-	st->made_tmpdir = 1;
-	return KB_EXIT_OK;
-}
-
-/* Each client process may hold every handle of the loadfile open, and
- * a fileio client its directory fds. */
-static void raise_nofile(const struct program *prog, unsigned per_proc)
-{
-	struct rlimit rl;
-	uint64_t dirs = prog->ndirs < FILEIO_DIRCACHE_MAX ? prog->ndirs : FILEIO_DIRCACHE_MAX;
-	uint64_t need = ((uint64_t)prog->nhandles + dirs) * per_proc + 64;
-	if (getrlimit(RLIMIT_NOFILE, &rl) < 0 || rl.rlim_cur >= need)
-		return;
-	rl.rlim_cur = rl.rlim_max == RLIM_INFINITY || rl.rlim_max > need ? need : rl.rlim_max;
-	setrlimit(RLIMIT_NOFILE, &rl);
-}
-
-/* --mpi: this rank's DIR/rank<r>, made unless it is there (a directory,
- * not a symbolic link); from here on it is the run's directory. */
-static int make_rankdir(const char *cmd, struct load_state *st)
-{
-	struct stat rst;
-	st->base = st->directory;
-	if ((size_t)snprintf(st->rankdir, sizeof(st->rankdir), "%s/rank%d", st->directory,
-			     kbmpi_rank()) >= sizeof(st->rankdir)) {
-		fprintf(stderr, "%s: %s: name too long\n", cmd, st->directory);
-		return KB_EXIT_USAGE;
-	}
-	if (mkdir(st->rankdir, 0777) == 0)
-		st->made_rankdir = 1;
-	else if (errno != EEXIST || lstat(st->rankdir, &rst) < 0 || !S_ISDIR(rst.st_mode)) {
-		fprintf(stderr, "%s: %s: %s\n", cmd, st->rankdir, errno == EEXIST ?
-			"there, and not a directory" : strerror(errno));
-		return KB_EXIT_USAGE;
-	}
-	st->directory = st->rankdir;
-	return KB_EXIT_OK;
-}
-
-/* The directory (-D, or made; --mpi: its rank<r>), DIR/clients, the
- * --json destination (rank 0's alone under --mpi), and the note of what
- * DIR holds (st->plan, through st->rootfd). */
-static int prepare_directory(const struct load_opts *o, struct load_state *st)
-{
-	st->directory = o->directory;
-	int status = st->directory ? check_directory(o->cmd, st->directory) : make_tmpdir(o->cmd, st);
-	st->base = st->directory;
-	if (!status && o->mpi)
-		status = make_rankdir(o->cmd, st);
-	if (!status && o->json && kbmpi_rank() == 0) {
-		const char *keep[] = { st->loadfile };
-		status = result_destination(o->cmd, "--json", o->json, keep, 1, st->base,
-					    st->json_dest, sizeof(st->json_dest));
-	}
-	if (status)
-		return status;
-	st->rootfd = open(st->directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (st->rootfd < 0) {
-		fprintf(stderr, "%s: %s: %s\n", o->cmd, st->directory, strerror(errno));
-		return KB_EXIT_USAGE;
-	}
-	/* one run a directory: two would share clients/client0 and each
-	 * clean up the other's live trees (the lock goes with the fd) */
-	if (flock(st->rootfd, LOCK_EX | LOCK_NB) < 0) {
-		fprintf(stderr, "%s: %s: %s\n", o->cmd, st->directory, errno == EWOULDBLOCK ?
-			"in use by another kbench load; give each run its own directory" :
-			strerror(errno));
-		return KB_EXIT_USAGE;
-	}
-	if (!(st->plan = cleanup_plan(st->rootfd, &st->prog, (unsigned)o->nclients))) {
-		fprintf(stderr, "%s: %s: %s\n", o->cmd, st->directory, strerror(errno));
-		return KB_EXIT_USAGE;
-	}
-	/* the clients' trees, DIR/clients/clientK, made here before any client
-	 * starts, each by an exclusive mkdir: one that was there and holds
-	 * anything (or is a link, a mount point) is bad input; a directory
-	 * where they cannot be made (/proc, say) too.  Made after the note,
-	 * they are the run's and go with the cleanup */
-	if ((status = cleanup_claim(st->plan, st->rootfd, st->directory, o->cmd)))
-		return status;
-	if (cleanup_inexact(st->plan))
-		fprintf(stderr, "%s: warning: %s holds too much to note in full; files the run "
-			"makes inside existing directories may be left\n", o->cmd, st->directory);
-	raise_nofile(&st->prog, (unsigned)o->per_proc);
-	malloc_trim(0);  /* clients inherit the heap: give back what parsing used */
-	return KB_EXIT_OK;
-}
-
 static struct run_config run_config_of(const struct load_opts *o, struct load_state *st)
 {
 	unsigned per_proc = (unsigned)o->per_proc;
 	return (struct run_config){
 		.prog = &st->prog,
 		.backend = o->backend,
-		.bopts = st->bopts,
-		.rootfd = st->rootfd,
+		.bopts = st->t.bopts,
+		.rootfd = st->t.rootfd,
 		.nclients = (unsigned)o->nclients,
 		.per_proc = per_proc > o->nclients ? (unsigned)o->nclients : per_proc,
 		.warmup_s = o->warmup_s,
@@ -269,17 +155,17 @@ static struct run_config run_config_of(const struct load_opts *o, struct load_st
 		.strict = o->strict,
 		.target_rate = o->target_rate,
 		.latency_from_due = o->latency_from_due,
-		.quiet = o->quiet || kbmpi_rank() != 0,  /* --mpi: rank 0 speaks for the job */
+		.quiet = o->quiet || st->co->rank != 0,  /* participant 0 speaks for the run */
 		.drop_caches = o->drop_caches,
 		.mem_limit = o->mem_limit_bytes,
 		.memcg_site = o->mem_limit_bytes ? &st->site : NULL,
 		/* with --json -, standard output carries the JSON alone */
 		.out = load_opts_json_stdout(o) ? stderr : stdout,
-		.mpi = o->mpi,
+		.coord = st->co,
 		.stonewall = o->stonewall,
-		.clients_total = !o->mpi ? (unsigned)o->nclients : o->clients_total ?
+		.clients_total = o->clients_total ?
 			(unsigned)strtoull(o->clients_total, NULL, 10) :
-			(unsigned)o->nclients * (unsigned)kbmpi_size(),
+			(unsigned)o->nclients * (unsigned)st->co->nparts,
 		.form = (int)o->form,
 		.pass_times = o->pass_times,
 	};
@@ -297,16 +183,13 @@ static void print_banner(const struct run_config *cfg, const struct load_state *
 	if (cfg->backend->flags & BACKEND_LOCAL)
 		fprintf(out, "kbench %s load: %u clients, loadfile %s (%zu ops a pass), directory %s\n",
 			PACKAGE_VERSION, cfg->nclients, st->loadfile, st->prog.nops,
-			cfg->mpi ? st->base : st->directory);
+			st->t.base);
 	else
 		fprintf(out, "kbench %s load: %u clients, loadfile %s (%zu ops a pass), -B %s %s\n",
 			PACKAGE_VERSION, cfg->nclients, st->loadfile, st->prog.nops,
 			cfg->backend->name, cfg->backend->describe ?
 			cfg->backend->describe(&cfg->bopts) : "");
-	if (cfg->mpi)
-		fprintf(out, "under MPI: %d ranks, %u clients in all (the figure above is rank "
-			"0's); each rank in its own rank<r>/%s\n", kbmpi_size(), cfg->clients_total,
-			cfg->stonewall ? "; --stonewall: all end when the first does" : "");
+	cfg->coord->describe(out, cfg->clients_total, cfg->stonewall);
 	if (cfg->run_once)
 		fprintf(out, "one pass per client, warm-up %.1f s; MB = 10^6 bytes\n", cfg->warmup_s);
 	else
@@ -342,7 +225,7 @@ static json_t *run_document(const struct run_config *cfg, const struct load_para
 			    const struct load_state *st)
 {
 	struct kb_sysinfo si;
-	sysinfo_collect(&si, st->directory);
+	sysinfo_collect(&si, st->t.directory);
 	json_t *doc = load_report_json(cfg, lp, &st->res, &si);
 	if (doc && !caveat_attach(doc)) {
 		json_decref(doc);
@@ -351,11 +234,11 @@ static json_t *run_document(const struct run_config *cfg, const struct load_para
 	return doc;
 }
 
-/* --json: the document, written atomically to st->json_dest. */
+/* --json: the document, written atomically to st->t.json_dest. */
 static int write_json(const char *cmd, json_t *doc, const struct load_state *st)
 {
 	char err[512];
-	if (!doc || result_write(doc, st->json_dest, err, sizeof(err)) < 0) {
+	if (!doc || result_write(doc, st->t.json_dest, err, sizeof(err)) < 0) {
 		fprintf(stderr, "%s: %s\n", cmd, doc ? err : "out of memory building JSON");
 		return KB_EXIT_FAIL;
 	}
@@ -369,17 +252,17 @@ static int report(const struct load_opts *o, const struct run_config *cfg,
 		  const struct load_state *st, int r)
 {
 	const struct run_result *res = &st->res;
-	struct load_params lp = { st->loadfile, o->mpi ? st->base : st->directory, o->per_client,
+	struct load_params lp = { st->loadfile, st->t.base, o->per_client,
 				  o->mem_limit_bytes, o->drop_caches };
 	int status = KB_EXIT_OK;
 	if (res->job_broken) {
 		/* a rank is gone: what is left would be a made-up total */
-		if (kbmpi_rank() == 0)
+		if (st->co->rank == 0)
 			fprintf(cfg->out, "\nno results: the job lost a rank (said above)\n");
 		return res->interrupted ? 128 + res->interrupted : KB_EXIT_FAIL;
 	}
-	if (o->mpi && kbmpi_rank() != 0) {
-		/* rank 0 reports the job; a rank's status is its own */
+	if (st->co->rank != 0) {
+		/* participant 0 reports the run; another's status is its own */
 		if (res->interrupted)
 			return 128 + res->interrupted;
 		return r || res->errors || res->measured_s <= 0 || !res->ops ? KB_EXIT_FAIL :
@@ -401,49 +284,6 @@ static int report(const struct load_opts *o, const struct run_config *cfg,
 	return status;
 }
 
-/* After the run: the report written out, what the run made removed (and
- * the directory made for it).  Returns status, or 1 for a failure here
- * when status was 0. */
-static int finish_cleanup(const struct load_opts *o, FILE *out, struct load_state *st, int status)
-{
-	if (fflush(out) == EOF || ferror(out)) {
-		fprintf(stderr, "%s: cannot write the report: %s\n", o->cmd, strerror(errno));
-		if (!status)
-			status = KB_EXIT_FAIL;
-	}
-	if (!(o->backend->flags & BACKEND_LOCAL)) {
-		if (o->skip_cleanup || !o->backend->cleanup) {
-			if (o->skip_cleanup && !o->quiet)
-				fprintf(out, "files left on the server (--skip-cleanup)\n");
-		} else if (o->backend->cleanup(&st->bopts, (unsigned)o->nclients, o->cmd) < 0 &&
-			   !status) {
-			status = KB_EXIT_FAIL;
-		}
-		return status;
-	}
-	if (o->skip_cleanup) {
-		if (!o->quiet)
-			fprintf(out, "files left in %s (--skip-cleanup)\n", st->directory);
-	} else if (cleanup_run(st->plan, st->rootfd, st->directory) < 0) {
-		fprintf(stderr, "%s: could not remove everything the run created in %s\n", o->cmd,
-			st->directory);
-		if (!status)
-			status = KB_EXIT_FAIL;
-	}
-	if ((st->made_tmpdir || st->made_rankdir) && !o->skip_cleanup) {
-		close(st->rootfd);
-		st->rootfd = -1;
-		if (st->made_rankdir && rmdir(st->rankdir) < 0)
-			fprintf(stderr, "%s: cannot remove %s: %s\n", o->cmd, st->rankdir,
-				strerror(errno));
-		st->made_rankdir = 0;
-		if (st->made_tmpdir && rmdir(st->tmpdir) < 0)
-			fprintf(stderr, "%s: cannot remove %s: %s\n", o->cmd, st->tmpdir,
-				strerror(errno));
-	}
-	return status;
-}
-
 /* The report written, the cleanup (which a stop signal does not cut
  * short: what the run made still goes); a stop signal that came after
  * the run, during the report or the cleanup, is the exit status all the
@@ -451,7 +291,12 @@ static int finish_cleanup(const struct load_opts *o, FILE *out, struct load_stat
  * above were whole. */
 static int finish(const struct load_opts *o, FILE *out, struct load_state *st, int status)
 {
-	status = finish_cleanup(o, out, st, status);
+	if (fflush(out) == EOF || ferror(out)) {
+		fprintf(stderr, "%s: cannot write the report: %s\n", o->cmd, strerror(errno));
+		if (!status)
+			status = KB_EXIT_FAIL;
+	}
+	status = load_target_cleanup(o, out, &st->t, status);
 	int sig = load_signal();
 	if (sig && (status == KB_EXIT_OK || status == KB_EXIT_FAIL) && status != 128 + sig) {
 		char name[CLI_SIGNAME_LEN];
@@ -474,98 +319,33 @@ static int run_and_report(const struct load_opts *o, struct load_state *st)
 	return finish(o, cfg.out, st, status);
 }
 
-/* --mpi, another rank's input was bad: what this rank made for the run
- * (DIR/rank<r>/clients, DIR/rank<r>) goes; the made DIR goes in
- * state_free. */
-static void undo_directory(const struct load_opts *o, struct load_state *st)
-{
-	if (!(o->backend->flags & BACKEND_LOCAL) || st->rootfd < 0)
-		return;
-	if (st->plan)
-		cleanup_run(st->plan, st->rootfd, st->directory);
-	close(st->rootfd);
-	st->rootfd = -1;
-	if (st->made_rankdir)
-		rmdir(st->rankdir);
-	st->made_rankdir = 0;
-}
-
-/* --mpi: every rank measures what rank 0 does (the options that define
- * it, the loadfile's bytes), before anything is read or made. */
-static int same_measurement(const struct load_opts *o)
-{
-	char *mine = load_opts_measure(o);
-	if (!mine)
-		fprintf(stderr, "%s: out of memory\n", o->cmd);
-	int status = kbmpi_same(mine, load_opts_differ);
-	free(mine);
-	return status;
-}
-
-/* kbench load NCLIENTS: checks, then the run. */
+/* kbench load NCLIENTS: checks, then the run.  Every participant checks
+ * its own command line and system and makes its own target; the
+ * coordinator agrees on the input first and on the statuses before any
+ * client starts, so that bad input anywhere stops every participant. */
 static int run_command(struct load_opts *o, poptContext ctx, struct load_state *st)
 {
+	const struct coord *co = st->co;
 	/* a stop signal from here on ends the command cleanly: at once while
 	 * nothing has been made, then through the run (load/signals.h) */
 	load_signals_catch(load_opts_json_stdout(o) ? STDERR_FILENO : STDOUT_FILENO);
 	int status = load_opts_check(o, ctx);
-	if (o->mpi) {
-		/* every rank checks its own input; rank 0 alone reads the loadfile */
-		if (!status)
-			status = load_opts_share(o, kbmpi_rank(), kbmpi_size());
-		status = kbmpi_agree(status);
-		if (!status)
-			status = same_measurement(o);
-		if (status)
-			return status;
-		if (kbmpi_rank() == 0)
-			status = read_loadfile(o, st);
-		status = kbmpi_share_program(status, &st->prog);
-		if (!status && kbmpi_rank() != 0 && !(st->loadfile = strdup(st->prog.source)))
-			status = KB_EXIT_FAIL;
-	} else if (!status) {
-		status = read_loadfile(o, st);
-	}
+	st->o = o;
+	status = co->input(o, status, read_input, st, &st->prog);
+	if (!status && !st->loadfile && !(st->loadfile = strdup(st->prog.source)))
+		status = KB_EXIT_FAIL;  /* the program came from participant 0 */
 	if (!status)
 		status = check_system(o, st);
-	if (status && !o->mpi)
-		return status;
-	st->bopts = (struct backend_opts){
-		.sync_open = o->sync_open, .sync_dirs = o->sync_dirs,
-		.fsync_write = o->fsync_write, .xattr = o->xattr,
-		.directory = o->directory, .server = o->server, .tcp_options = o->tcp_options,
-		.nfs_url = o->nfs_url, .smb_share = o->smb_share, .smb_user = o->smb_user,
-		.smb_user_file = o->smb_user_file,
-	};
 	/* the directory, or the server: from here on there may be something
 	 * to clean up */
 	load_signals_arm();
-	if (status) {
-		;  /* --mpi: this rank's input is bad; the others learn it below */
-	} else if (o->backend->flags & BACKEND_LOCAL) {
-		status = prepare_directory(o, st);
-	} else if (o->mpi && ((size_t)snprintf(st->rankdir, sizeof(st->rankdir), "%s%srank%d",
-				o->directory ? o->directory : "", o->directory ? "/" : "",
-				kbmpi_rank()) >= sizeof(st->rankdir))) {
-		status = cli_usage_error(o->cmd, "-D %s: name too long", o->directory);
-	} else if (o->backend->prepare) {
-		if (o->mpi)  /* each rank's own tree on the server */
-			st->bopts.directory = st->rankdir;
-		status = o->backend->prepare(&st->bopts, (unsigned)o->nclients, o->cmd);
-		st->prepared = !status;
-	}
-	if (!status && !(o->backend->flags & BACKEND_LOCAL) && o->json && kbmpi_rank() == 0) {
-		const char *keep[] = { st->loadfile };
-		status = result_destination(o->cmd, "--json", o->json, keep, 1, NULL,
-					    st->json_dest, sizeof(st->json_dest));
-	}
-	if (o->mpi) {
-		int mine = status;
-		/* bad input on any rank stops every rank before a client starts */
-		status = kbmpi_agree(status);
-		if (status && !mine)
-			undo_directory(o, st);
-	}
+	if (!status)
+		status = load_target_prepare(o, co, st->loadfile, &st->prog, &st->t);
+	int mine = status;
+	/* bad input on any participant stops every one before a client starts */
+	status = co->agree(status);
+	if (status && !mine)
+		load_target_undo(o, &st->t);
 	return status ? status : run_and_report(o, st);
 }
 
@@ -573,16 +353,8 @@ static int run_command(struct load_opts *o, poptContext ctx, struct load_state *
  * (bad input, status 2) is removed. */
 static void state_free(const struct load_opts *o, struct load_state *st, int status)
 {
-	if (st->prepared && o->backend->release)
-		o->backend->release(&st->bopts);
+	load_target_free(o, &st->t, status);
 	run_result_free(&st->res);  /* takes a result that was never filled */
-	if (st->rootfd >= 0)
-		close(st->rootfd);
-	if (st->made_rankdir && status == KB_EXIT_USAGE)
-		rmdir(st->rankdir);
-	if (st->made_tmpdir && status == KB_EXIT_USAGE)
-		rmdir(st->tmpdir);
-	cleanup_free(st->plan);
 	prog_free(&st->prog);
 	free(st->loadfile);
 }
@@ -595,14 +367,17 @@ int cmd_load(int argc, const char **argv)
 	load_opts_init(&o, argv[0]);
 	memset(&st, 0, sizeof(st));
 	st.prog.fd = -1;
-	st.rootfd = -1;
+	load_target_init(&st.t);
+	/* the coordinator, chosen here once: alone, or a rank of an MPI job */
+	st.co = coord_local();
 	int status = load_opts_parse(&o, argc, argv, &ctx);
 	if (!status && o.mpi && o.check)
 		status = cli_usage_error(o.cmd, "--check does not go with --mpi");
-	if (!status && o.mpi && !(status = kbmpi_init(o.cmd))) {
-		/* every message of a rank names it */
-		snprintf(st.cmd, sizeof(st.cmd), "%s: rank %d (%s)", o.cmd, kbmpi_rank(),
-			 kbmpi_host(kbmpi_rank()));
+	if (!status && o.mpi)
+		status = coord_mpi_open(o.cmd, &st.co);
+	if (!status && *st.co->who) {
+		/* every message of a participant names it */
+		snprintf(st.cmd, sizeof(st.cmd), "%s: %s", o.cmd, st.co->who);
 		o.cmd = st.cmd;
 	}
 	trees_reuse(o.reuse_trees);
@@ -612,6 +387,6 @@ int cmd_load(int argc, const char **argv)
 	state_free(&o, &st, status);
 	load_opts_free(&o);
 	poptFreeContext(ctx);
-	kbmpi_end(status);  /* --mpi: the job ends (or is ended, when a rank is lost) */
+	st.co->end(status);  /* --mpi: the job ends (or is ended, when a rank is lost) */
 	return status;
 }

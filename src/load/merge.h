@@ -6,7 +6,7 @@
  * slot read after the run, one machine's run, or (under --mpi) a whole
  * job.  Adding one result into another is the same whatever the two hold,
  * so run.c adds each client's result into its run, and rank 0 adds each
- * rank's result into the job (mpi.c), both with run_result_add.  The
+ * rank's result into the job (mpi_job.c), both with run_result_add.  The
  * packed form is how a rank's result travels to rank 0.
  */
 #ifndef KBENCH_LOAD_MERGE_H

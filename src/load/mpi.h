@@ -1,4 +1,4 @@
-/* kbench - kbench load across many machines under MPI (--mpi)
+/* kbench - kbench load across many machines under MPI: the low layer
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * Under mpirun every rank is one kbench load with its own clients in
@@ -22,39 +22,34 @@
  * KBMPI_GRACE_S more (mpirun kills a job's processes soon after its
  * SIGTERM).
  *
- * Clocks: the ranks' CLOCK_MONOTONIC clocks have unrelated origins.  At
- * the start rank 0 measures each rank's offset by 8 ping-pongs and keeps
- * the one with the shortest round trip; the offset is then known to within
- * half that round trip (Cristian's method), the bound kbmpi_offset_bound_ns
- * reports.  All start and end times are rank 0's, converted.
- *
- * Built with --with-mpi this is mpi.c; without it mpi_none.c, whose
- * kbmpi_init refuses --mpi (exit 2) and whose other functions are never
- * reached.
+ * This is mpi.c's face: MPI itself, the ranks and their hosts, the
+ * deadlines, the star and the broadcasts, the agreements before the run
+ * (statuses, the measurement, the program) and the job's end; mpi_job.h
+ * builds the run's exchanges (the start, the rounds, the gather) on it,
+ * and coord_mpi.c makes both the MPI coordinator (load/coord.h).  Built
+ * with --with-mpi only.
  */
 #ifndef KBENCH_LOAD_MPI_H
 #define KBENCH_LOAD_MPI_H
 
+#include <mpi.h>
 #include <stddef.h>
 #include <stdint.h>
 #include "load/program.h"
 
-struct run_result;
-
 #define KBMPI_DEAD_S 10.0      /* a rank silent this long is dead */
 #define KBMPI_SETUP_S 600.0    /* ... before the start: checks, loadfile, clients' setup */
 #define KBMPI_GRACE_S 0.5      /* after a stop signal, what the others still get */
-#define KBMPI_ROUND_NS 100000000ull   /* a round every 0.1 s while the run goes */
 #define KBMPI_HOST_MAX 64
 
-/* 1 when this kbench was built with MPI, else 0. */
-int kbmpi_built(void);
+/* The tags of the messages, one a kind of exchange. */
+enum { TAG_AGREE = 101, TAG_CLOCK, TAG_ROUND, TAG_REPLY, TAG_HEAD, TAG_BODY,
+       TAG_ACK, TAG_SAME };
 
 /* MPI_Init (with Open MPI's warning about fork() turned off: the clients
  * only replay and _exit), this rank's number, the number of ranks and
  * every rank's host name.  cmd names the command in messages.  Returns 0,
- * or KB_EXIT_USAGE without MPI support ("built without MPI") or when
- * MPI cannot start (said on stderr). */
+ * or KB_EXIT_USAGE when MPI cannot start (said on stderr). */
 int kbmpi_init(const char *cmd);
 
 /* After kbmpi_init: 1, else 0. */
@@ -65,6 +60,44 @@ int kbmpi_size(void);
 /* Host name of rank r (0 <= r < kbmpi_size()), as MPI_Get_processor_name
  * gave it; "?" for a rank out of range. */
 const char *kbmpi_host(int r);
+
+/* The command's name kbmpi_init was given, for messages. */
+const char *kbmpi_cmd(void);
+
+/* The rank declared dead, or -1. */
+int kbmpi_dead(void);
+
+/* Rank r is dead (told by rank 0): the job is broken. */
+void kbmpi_set_dead(int r);
+
+/* 1 when a rank was declared dead or an exchange failed, else 0. */
+int kbmpi_broken(void);
+
+/* The clock (kb_now_ns) s seconds from now, ns. */
+uint64_t kbmpi_after_s(double s);
+
+/* How long this rank waits for the others while the run goes, s: rank 0
+ * KBMPI_DEAD_S, the others 5 s more (rank 0 is waiting for someone else
+ * first); after a stop signal (signalled) KBMPI_GRACE_S. */
+double kbmpi_patience(int signalled);
+
+/* Wait for the n requests r[] until deadline (ns, kb_now_ns's clock),
+ * spinning when spin, else pausing 0.2 ms between tests.  Returns 0, or
+ * -1 with *first the index of the first that did not complete (or
+ * failed). */
+int kbmpi_wait(int n, MPI_Request *r, uint64_t deadline, int *first, int spin);
+
+/* Rank r did not answer for waited seconds: said on stderr, and the job
+ * is broken (kbmpi_dead() is r). */
+void kbmpi_say_dead(int r, double waited);
+
+/* An exchange (what, as a message names it) failed without naming the
+ * rank at fault: said on stderr, and the job is broken. */
+void kbmpi_say_lost(const char *what);
+
+/* One broadcast from rank 0 of len bytes at p, in chunks an int counts,
+ * waited for until deadline (ns).  Returns 0 or -1. */
+int kbmpi_bcast(void *p, size_t len, uint64_t deadline);
 
 /* The statuses of every rank combined: each rank passes its own (0 or an
  * exit status); every rank gets the largest, or KB_EXIT_FAIL when a rank
@@ -96,75 +129,6 @@ int kbmpi_same(const char *mine, kbmpi_differ_fn differs);
  * (ops in a new sealed memfd, arena, source name).  Returns the status
  * (KB_EXIT_FAIL also when out of memory or a rank did not answer). */
 int kbmpi_share_program(int status, struct program *prog);
-
-/* At the start: ready is 1 when this rank's clients are all set up.
- * Measures the clock offsets and agrees on one start time.  Returns 0 with
- * *t0_ns the start on this rank's clock when every rank is ready; 1 when a
- * rank was not (the start is called off everywhere); -1 when a rank did
- * not answer (said). */
-int kbmpi_start(int ready, uint64_t *t0_ns);
-
-/* How far this rank's clock can be from rank 0's after kbmpi_start, ns:
- * the largest bound over every rank (rank 0's figure, sent to all). */
-uint64_t kbmpi_offset_bound_ns(void);
-
-/* One rank's figures in a round, and the job's (sums, maxima, counts). */
-struct kbmpi_round {
-	uint64_t ops_all, bytes_all;   /* live counters since the start (sum) */
-	uint64_t sec;                  /* the second whose figures these are */
-	uint64_t sec_bytes;            /* bytes completed in it (sum) */
-	uint64_t sec_ops;              /* ops completed in it (sum) */
-	uint64_t sec_max_ns;           /* largest latency in it (max) */
-	uint64_t end_at;               /* this rank ended (stonewall), its clock;
-					* the job: the earliest, on this rank's
-					* clock; UINT64_MAX: none */
-	uint32_t lost;                 /* the second's bytes are unknown (ranks) */
-	uint32_t done;                 /* all clients exited (ranks) */
-	uint32_t stopped;              /* stopped early: signal, death, --strict (ranks) */
-	int32_t stop_rank;             /* the job: the first rank that stopped, or -1 */
-	int32_t dead_rank;             /* the job: a rank declared dead, or -1 */
-	uint32_t pad_;
-};
-
-/* The number of the round due at now (ns, this rank's clock), or 0 when
- * none is: a round is under way, or the next one's time has not come. */
-uint64_t kbmpi_due(uint64_t now);
-
-/* While the run goes, called every few ms: when no round is under way and
- * now (ns, this rank's clock) has passed the next round's time, mine is
- * sent; when the round under way completes, *job holds the job's figures.
- * Returns 1 when *job is new, 0 when nothing is, -1 when a rank is dead
- * (job->dead_rank; said on stderr).  signalled: a stop signal came here,
- * so the others get only KBMPI_GRACE_S. */
-int kbmpi_poll(const struct kbmpi_round *mine, struct kbmpi_round *job, uint64_t now,
-	       int signalled);
-
-/* The round number of the last *job kbmpi_poll returned (1, 2, ...; a
- * round every KBMPI_ROUND_NS from the start). */
-uint64_t kbmpi_round_no(void);
-
-/* One rank's figures at the end (results.per_rank[]). */
-struct run_rank {
-	char host[KBMPI_HOST_MAX];
-	uint32_t clients;
-	uint32_t nprocs;
-	uint64_t ops, bytes, errors, passes;
-	double measured_s;             /* its window, s */
-	double mbps;                   /* bytes / 10^6 / its window; NAN: none */
-	int32_t died, interrupted, strict_stop, setup_failed;
-	uint32_t stuck, nfatal;
-	char why[160];                 /* the died message, or "" */
-};
-
-/* At the end, after this rank merged its own clients into res: rank 0
- * adds every other rank's counters, histograms and errors into res and
- * fills res->ranks[] (res->nranks); the others send theirs.  Returns 0, or
- * -1 when a rank did not answer or memory ran out (said).  signalled as
- * for kbmpi_poll. */
-int kbmpi_gather(struct run_result *res, unsigned nclients, int signalled);
-
-/* 1 when a rank was declared dead or an exchange failed, else 0. */
-int kbmpi_broken(void);
 
 /* The end of the job, after this rank cleaned up, with its exit status.
  * When the job is broken (kbmpi_broken), it is ended with MPI_Abort (by

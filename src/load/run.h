@@ -18,11 +18,12 @@
 #include <sys/types.h>
 #include "load/backend.h"
 #include "load/client.h"       /* the clients' side: client_main(), sleep_until() */
-#include "load/mpi.h"          /* --mpi: struct run_rank */
 #include "load/program.h"
 #include "stats/hist.h"
 #include "sys/clock.h"
 #include "sys/memcg.h"
+
+struct coord;
 
 #define ERR_SLOTS 32      /* distinct (line, errno) errors kept per client */
 #define SEC_SLOTS 8       /* per-second ring (max latency, bytes): a parent held
@@ -98,13 +99,29 @@ struct run_config {
 					    clients' cgroup (0: no cgroup) */
 	const struct memcg_site *memcg_site;  /* where to make it (with mem_limit) */
 	FILE *out;                       /* where text goes (stderr with --json -) */
-	int mpi;                         /* one rank of a job under MPI (load/mpi.h) */
+	const struct coord *coord;       /* the run's participants (load/coord.h) */
 	int stonewall;                   /* --mpi: every rank ends when the first does */
-	unsigned clients_total;          /* --mpi: clients of every rank */
+	unsigned clients_total;          /* clients of every participant (--mpi: of
+					  * every rank; else nclients) */
 	int latency_from_due;            /* --latency-from due: open loop (a latency
 					  * runs from when the op was due) */
 	int form;                        /* enum load_form: whose lines are printed */
 	int pass_times;                  /* a line per client per pass (dbform.h) */
+};
+
+#define RUN_HOST_MAX 64
+
+/* One rank's figures at the end (--mpi: results.per_rank[]). */
+struct run_rank {
+	char host[RUN_HOST_MAX];
+	uint32_t clients;
+	uint32_t nprocs;
+	uint64_t ops, bytes, errors, passes;
+	double measured_s;             /* its window, s */
+	double mbps;                   /* bytes / 10^6 / its window; NAN: none */
+	int32_t died, interrupted, strict_stop, setup_failed;
+	uint32_t stuck, nfatal;
+	char why[160];                 /* the died message, or "" */
 };
 
 /* What a run measured, merged over all clients. */
