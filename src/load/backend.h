@@ -15,6 +15,7 @@
 #define KBENCH_BACKEND_H
 
 #include <fcntl.h>
+#include <stddef.h>
 #include <stdint.h>
 #include "load/program.h"
 
@@ -125,10 +126,27 @@ struct backend {
 	unsigned flags;            /* BACKEND_* */
 	const char *missing;       /* non-NULL: kbench was built without it, and
 				    * this names the library (-B exits 2) */
+	const char *secret;        /* its option whose value holds a password
+				    * ("--smb-user"): hidden from the process
+				    * title, never shown or recorded; NULL: none */
 	/* In the parent, before any fork: check the options and reach the
 	 * target once (o->target may be set).  Returns 0, or KB_EXIT_USAGE
 	 * after one line on stderr starting with cmd.  NULL: nothing to do. */
 	int (*prepare)(struct backend_opts *o, unsigned nclients, const char *cmd);
+	/* The options' forms alone, nothing reached, nothing loaded (-B's
+	 * target given and well formed, no option the backend refuses): what
+	 * prepare() checks first, and what kbench suite asks of a load
+	 * child's command line before a series (load_args_check, options.h).
+	 * Returns 0, or KB_EXIT_USAGE after one line on stderr starting with
+	 * cmd.  NULL: nothing to check. */
+	int (*check)(const struct backend_opts *o, const char *cmd);
+	/* The server the options name, as TCP reaches it: host (hostlen
+	 * bytes) and port (portlen bytes, the protocol's own when the option
+	 * names none), for a caller that checks it answers before a run
+	 * (kbench suite).  Only after check() passed.  Returns 0, or -1 when
+	 * they do not fit.  NULL: the backend reaches no server. */
+	int (*endpoint)(const struct backend_opts *o, char *host, size_t hostlen, char *port,
+			size_t portlen);
 	/* In the client process, before the barrier: the client's own
 	 * connection and tree (c->id, c->prog, c->opts are set).  Returns 0
 	 * or an errno (or BE_*) value.  NULL: nothing to do. */

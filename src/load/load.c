@@ -530,13 +530,7 @@ static int run_command(struct load_opts *o, poptContext ctx, struct load_state *
 		status = check_system(o, st);
 	if (status && !o->mpi)
 		return status;
-	st->bopts = (struct backend_opts){
-		.sync_open = o->sync_open, .sync_dirs = o->sync_dirs,
-		.fsync_write = o->fsync_write, .xattr = o->xattr,
-		.directory = o->directory, .server = o->server, .tcp_options = o->tcp_options,
-		.nfs_url = o->nfs_url, .smb_share = o->smb_share, .smb_user = o->smb_user,
-		.smb_user_file = o->smb_user_file,
-	};
+	load_opts_backend(o, &st->bopts);
 	/* the directory, or the server: from here on there may be something
 	 * to clean up */
 	load_signals_arm();

@@ -28,6 +28,46 @@ uint64_t load_mem_floor(uint64_t nclients, unsigned per_proc, uint32_t max_io)
 	return nprocs * LOAD_MEM_FLOOR_PER_PROC + nclients * max_io;
 }
 
+/* The rows of o->through (options.h): what kbench suite passes through. */
+static void fill_through(struct load_opts *o)
+{
+	const struct poptOption rows[] = {
+		{ "clients-per-process", 0, POPT_ARG_STRING, &o->per_proc_arg, 0,
+		  "clients interleaved in each process (default 1)", "N" },
+		{ "sync", 's', POPT_ARG_NONE, &o->sync_open, 0, "open files with O_SYNC", NULL },
+		{ "sync-dirs", 'S', POPT_ARG_NONE, &o->sync_dirs, 0,
+		  "fsync the directory after every create, rename, unlink, mkdir, rmdir", NULL },
+		{ "fsync", 'F', POPT_ARG_NONE, &o->fsync_write, 0, "fsync after every WriteX", NULL },
+		{ "xattr", 'x', POPT_ARG_NONE, &o->xattr, 0,
+		  "keep DOS attributes in the user.DosAttrib xattr (as dbench -x)", NULL },
+		{ "target-rate", 'R', POPT_ARG_STRING, &o->target_rate_arg, 0,
+		  "hold each client to this rate (MB/sec, MB = 10^6 bytes)", "MBPS" },
+		{ "latency-from", 0, POPT_ARG_STRING, &o->latency_from, 0,
+		  "start: an op's latency runs from when its client got to it (closed loop, "
+		  "the default); due: from when it was due (open loop: -R or a timestamped "
+		  "loadfile)", "start|due" },
+		{ "backend", 'B', POPT_ARG_STRING, &o->backend_name, 0,
+		  "how ops are carried out: fileio (default: files in -D), "
+		  "sockio (tbench's packets to --server), nfs (--nfs), smb (--smb-share)", "NAME" },
+		{ "server", 0, POPT_ARG_STRING, &o->server, 0,
+		  "-B sockio: the tbench server (port 7003 unless given)", "HOST[:PORT]" },
+		{ "tcp-options", 'T', POPT_ARG_STRING, &o->tcp_options, 0,
+		  "-B sockio: socket options (default: TCP_NODELAY SO_REUSEADDR)", "OPTIONS" },
+		{ "nfs", 0, POPT_ARG_STRING, &o->nfs_url, 0,
+		  "-B nfs: the export over NFSv3, through libnfs", "nfs://SERVER/EXPORT[?OPTIONS]" },
+		{ "smb-share", 0, POPT_ARG_STRING, &o->smb_share, 0,
+		  "-B smb: the share, through libsmbclient", "//SERVER/SHARE" },
+		{ "smb-user", 0, POPT_ARG_STRING, &o->smb_user, 0,
+		  "-B smb: who logs in", "[DOMAIN/]USER%PASSWORD" },
+		{ "smb-user-file", 0, POPT_ARG_STRING, &o->smb_user_file, 0,
+		  "-B smb: who logs in, from a file as smbclient -A reads "
+		  "(username=, password=, domain=)", "FILE" },
+		POPT_TABLEEND
+	};
+	_Static_assert(sizeof(rows) / sizeof(rows[0]) <= LOAD_THROUGH_ROWS, "LOAD_THROUGH_ROWS");
+	memcpy(o->through, rows, sizeof(rows));
+}
+
 void load_opts_init(struct load_opts *o, const char *cmd)
 {
 	memset(o, 0, sizeof(*o));
@@ -35,6 +75,50 @@ void load_opts_init(struct load_opts *o, const char *cmd)
 	o->per_proc = 1;
 	o->lf_format = LF_AUTO;
 	o->backend = backends[0];
+	fill_through(o);
+	load_opts_through_names(o);
+}
+
+/* --clients-per-process and -R as given into o->per_proc, o->target_rate. */
+static int parse_through_numbers(struct load_opts *o)
+{
+	uint64_t v;
+	if (o->per_proc_arg) {
+		if (cli_parse_uint(o->per_proc_arg, 1, LOAD_MAX_CLIENTS, &v) < 0)
+			return cli_usage_error(o->cmd, "--clients-per-process must be a whole number "
+					       "from 1 to %u, not '%s'", LOAD_MAX_CLIENTS,
+					       o->per_proc_arg);
+		o->per_proc = (int)v;
+	}
+	if (o->target_rate_arg) {
+		char *end;
+		o->target_rate = strtod(o->target_rate_arg, &end);
+		if (end == o->target_rate_arg || *end || !(o->target_rate >= 0) ||
+		    !isfinite(o->target_rate))
+			return cli_usage_error(o->cmd, "--target-rate must be a positive MB/sec "
+					       "figure, not '%s'", o->target_rate_arg);
+	}
+	return KB_EXIT_OK;
+}
+
+/* The options of a backend's target and the backend each is for. */
+#define TARGET_OPTS 6
+struct target_opt {
+	const char *opt, *value, *backend;
+};
+
+static size_t target_opts(const struct load_opts *o, struct target_opt *t)
+{
+	const struct target_opt rows[TARGET_OPTS] = {
+		{ "--server", o->server, "sockio" },
+		{ "--tcp-options", o->tcp_options, "sockio" },
+		{ "--nfs", o->nfs_url, "nfs" },
+		{ "--smb-share", o->smb_share, "smb" },
+		{ "--smb-user", o->smb_user, "smb" },
+		{ "--smb-user-file", o->smb_user_file, "smb" },
+	};
+	memcpy(t, rows, sizeof(rows));
+	return TARGET_OPTS;
 }
 
 /* -B NAME: a backend this kbench has and was built with; the target
@@ -55,19 +139,25 @@ static int check_backend(struct load_opts *o)
 			return cli_usage_error(o->cmd, "-B %s: this kbench was built without %s",
 					       o->backend->name, o->backend->missing);
 	}
-	const struct { const char *opt, *value, *backend; } targets[] = {
-		{ "--server", o->server, "sockio" },
-		{ "--tcp-options", o->tcp_options, "sockio" },
-		{ "--nfs", o->nfs_url, "nfs" },
-		{ "--smb-share", o->smb_share, "smb" },
-		{ "--smb-user", o->smb_user, "smb" },
-		{ "--smb-user-file", o->smb_user_file, "smb" },
-	};
-	for (size_t i = 0; i < sizeof(targets) / sizeof(targets[0]); i++)
-		if (targets[i].value && strcmp(o->backend->name, targets[i].backend))
-			return cli_usage_error(o->cmd, "%s is for -B %s, not -B %s", targets[i].opt,
-					       targets[i].backend, o->backend->name);
+	struct target_opt t[TARGET_OPTS];
+	size_t n = target_opts(o, t);
+	for (size_t i = 0; i < n; i++)
+		if (t[i].value && strcmp(o->backend->name, t[i].backend))
+			return cli_usage_error(o->cmd, "%s is for -B %s, not -B %s", t[i].opt,
+					       t[i].backend, o->backend->name);
 	return KB_EXIT_OK;
+}
+
+const char *load_opts_backend_given(const struct load_opts *o)
+{
+	struct target_opt t[TARGET_OPTS];
+	size_t n = target_opts(o, t);
+	if (o->backend_name)
+		return o->backend_name;
+	for (size_t i = 0; i < n; i++)
+		if (t[i].value)
+			return t[i].backend;
+	return NULL;
 }
 
 int load_opts_parse(struct load_opts *o, int argc, const char **argv, poptContext *ctx)
@@ -81,20 +171,6 @@ int load_opts_parse(struct load_opts *o, int argc, const char **argv, poptContex
 		  "seconds measured after warm-up (default 600; 90, 1.5m, 2h)", "TIME" },
 		{ "warmup", 0, POPT_ARG_STRING, &o->warmup, 0,
 		  "warm-up before measuring (default timelimit/5; 0 with --run-once)", "TIME" },
-		{ "sync", 's', POPT_ARG_NONE, &o->sync_open, 0, "open files with O_SYNC", NULL },
-		{ "sync-dirs", 'S', POPT_ARG_NONE, &o->sync_dirs, 0,
-		  "fsync the directory after every create, rename, unlink, mkdir, rmdir", NULL },
-		{ "fsync", 'F', POPT_ARG_NONE, &o->fsync_write, 0, "fsync after every WriteX", NULL },
-		{ "xattr", 'x', POPT_ARG_NONE, &o->xattr, 0,
-		  "keep DOS attributes in the user.DosAttrib xattr (as dbench -x)", NULL },
-		{ "target-rate", 'R', POPT_ARG_DOUBLE, &o->target_rate, 0,
-		  "hold each client to this rate (MB/sec, MB = 10^6 bytes)", "MBPS" },
-		{ "latency-from", 0, POPT_ARG_STRING, &o->latency_from, 0,
-		  "start: an op's latency runs from when its client got to it (closed loop, "
-		  "the default); due: from when it was due (open loop: -R or a timestamped "
-		  "loadfile)", "start|due" },
-		{ "clients-per-process", 0, POPT_ARG_INT, &o->per_proc, 0,
-		  "clients interleaved in each process (default 1)", "N" },
 		{ "run-once", 0, POPT_ARG_NONE, &o->run_once, 0,
 		  "each client replays the loadfile once, then stops", NULL },
 		{ "strict", 0, POPT_ARG_NONE, &o->strict, 0,
@@ -115,22 +191,6 @@ int load_opts_parse(struct load_opts *o, int argc, const char **argv, poptContex
 		{ "drop-caches", 0, POPT_ARG_NONE, &o->drop_caches, 0,
 		  "sync and drop the page cache, dentries and inodes before the run; root only",
 		  NULL },
-		{ "backend", 'B', POPT_ARG_STRING, &o->backend_name, 0,
-		  "how ops are carried out: fileio (default: files in -D), "
-		  "sockio (tbench's packets to --server), nfs (--nfs), smb (--smb-share)", "NAME" },
-		{ "server", 0, POPT_ARG_STRING, &o->server, 0,
-		  "-B sockio: the tbench server (port 7003 unless given)", "HOST[:PORT]" },
-		{ "tcp-options", 'T', POPT_ARG_STRING, &o->tcp_options, 0,
-		  "-B sockio: socket options (default: TCP_NODELAY SO_REUSEADDR)", "OPTIONS" },
-		{ "nfs", 0, POPT_ARG_STRING, &o->nfs_url, 0,
-		  "-B nfs: the export over NFSv3, through libnfs", "nfs://SERVER/EXPORT[?OPTIONS]" },
-		{ "smb-share", 0, POPT_ARG_STRING, &o->smb_share, 0,
-		  "-B smb: the share, through libsmbclient", "//SERVER/SHARE" },
-		{ "smb-user", 0, POPT_ARG_STRING, &o->smb_user, 0,
-		  "-B smb: who logs in", "[DOMAIN/]USER%PASSWORD" },
-		{ "smb-user-file", 0, POPT_ARG_STRING, &o->smb_user_file, 0,
-		  "-B smb: who logs in, from a file as smbclient -A reads "
-		  "(username=, password=, domain=)", "FILE" },
 		{ "mpi", 0, POPT_ARG_NONE, &o->mpi, 0,
 		  "one rank of a job under mpirun: NCLIENTS clients in DIR/rank<r>, started "
 		  "and measured with every other rank; rank 0 reports", NULL },
@@ -150,6 +210,8 @@ int load_opts_parse(struct load_opts *o, int argc, const char **argv, poptContex
 		{ "check", 0, POPT_ARG_NONE, &o->check, 0,
 		  "parse FILE without running it and show what one pass of one client does",
 		  NULL },
+		{ NULL, 0, POPT_ARG_INCLUDE_TABLE, o->through, 0,
+		  "How ops are carried out (kbench suite passes these to its load runs):", NULL },
 		POPT_AUTOHELP
 		POPT_TABLEEND
 	};
@@ -165,9 +227,10 @@ int load_opts_parse(struct load_opts *o, int argc, const char **argv, poptContex
 	if (o->output_form && load_form_parse(o->output_form, &o->form) < 0)
 		return cli_usage_error(o->cmd, "unknown --output-form '%s' (kbench, dbench, "
 				       "dbench-machine)", o->output_form);
-	status = check_backend(o);
-	if (o->smb_user)
-		cli_hide_password(argc, argv, "--smb-user");
+	status = parse_through_numbers(o);
+	if (!status)
+		status = check_backend(o);
+	load_opts_hide_secrets(argc, argv);
 	if (status || !o->check)
 		return status;
 	o->check_file = poptGetArg(*ctx);
@@ -218,8 +281,6 @@ static int check_nclients(struct load_opts *o, poptContext ctx)
 		return cli_usage_error(o->cmd, "missing NCLIENTS (the number of clients)");
 	if (poptPeekArg(ctx))
 		return cli_usage_error(o->cmd, "unexpected argument '%s'", poptPeekArg(ctx));
-	if (o->per_proc < 1)
-		return cli_usage_error(o->cmd, "--clients-per-process must be at least 1");
 	unsigned limit = max_clients((unsigned)o->per_proc);
 	if (cli_parse_uint(arg, 1, UINT64_MAX, &o->nclients) < 0)
 		return cli_usage_error(o->cmd, "NCLIENTS must be a whole number of at least 1, not '%s'",
@@ -310,8 +371,6 @@ int load_opts_check(struct load_opts *o, poptContext ctx)
 		status = check_times(o);
 	if (status)
 		return status;
-	if (!(o->target_rate >= 0) || !isfinite(o->target_rate))
-		return cli_usage_error(o->cmd, "--target-rate must be a positive MB/sec figure");
 	if (o->latency_from && strcmp(o->latency_from, "start") && strcmp(o->latency_from, "due"))
 		return cli_usage_error(o->cmd, "--latency-from must be start or due, not '%s'",
 				       o->latency_from);
@@ -489,7 +548,8 @@ void load_opts_free(struct load_opts *o)
 	char **strs[] = { &o->loadfile, &o->directory, &o->timelimit, &o->warmup, &o->json,
 			  &o->format, &o->mem_limit, &o->backend_name, &o->server, &o->tcp_options,
 			  &o->nfs_url, &o->smb_share, &o->smb_user, &o->smb_user_file,
-			  &o->clients_total, &o->latency_from, &o->output_form };
+			  &o->clients_total, &o->latency_from, &o->output_form, &o->per_proc_arg,
+			  &o->target_rate_arg };
 	for (size_t i = 0; i < sizeof(strs) / sizeof(strs[0]); i++) {
 		free(*strs[i]);
 		*strs[i] = NULL;

@@ -38,6 +38,7 @@ const struct backend smb_backend = {
 	.name = "smb",
 	.help = "SMB2/3 through libsmbclient (--smb-share //SERVER/SHARE)",
 	.missing = "libsmbclient",
+	.secret = "--smb-user",
 };
 
 #else

@@ -360,9 +360,18 @@ static void raise_nofile(unsigned nclients)
 	setrlimit(RLIMIT_NOFILE, &rl);
 }
 
-static int sio_prepare(struct backend_opts *o, unsigned nclients, const char *cmd)
+/* --server HOST[:PORT] into host and port.  Returns 0, or -1 with the
+ * reason in err. */
+static int split_server(const struct backend_opts *o, char *host, size_t hostlen, char *port,
+			size_t portlen, char *err, size_t errlen)
+{
+	return tb_split_hostport(o->server, TB_PORT, host, hostlen, port, portlen, err, errlen);
+}
+
+static int sio_check(const struct backend_opts *o, const char *cmd)
 {
 	char host[256], port[8], err[300];
+	struct tb_opts words;
 	if (!o->server) {
 		fprintf(stderr, "%s: -B sockio needs --server HOST[:PORT] (a tbench server: "
 			"kbench server, or tbench_srv on port 7003)\n", cmd);
@@ -374,21 +383,40 @@ static int sio_prepare(struct backend_opts *o, unsigned nclients, const char *cm
 			o->fsync_write ? "-F" : "-x");
 		return KB_EXIT_USAGE;
 	}
+	if (split_server(o, host, sizeof(host), port, sizeof(port), err, sizeof(err)) < 0) {
+		fprintf(stderr, "%s: --server %s\n", cmd, err);
+		return KB_EXIT_USAGE;
+	}
+	if (tb_opts_parse(o->tcp_options ? o->tcp_options : TB_DEFAULT_OPTIONS, &words, err,
+			  sizeof(err)) < 0) {
+		fprintf(stderr, "%s: -T: %s\n", cmd, err);
+		return KB_EXIT_USAGE;
+	}
+	return 0;
+}
+
+static int sio_endpoint(const struct backend_opts *o, char *host, size_t hostlen, char *port,
+			size_t portlen)
+{
+	char err[300];
+	return split_server(o, host, hostlen, port, portlen, err, sizeof(err));
+}
+
+static int sio_prepare(struct backend_opts *o, unsigned nclients, const char *cmd)
+{
+	char host[256], port[8], err[300];
+	int status = sio_check(o, cmd);
+	if (status)
+		return status;
 	struct sockio_target *t = calloc(1, sizeof(*t));
 	if (!t) {
 		fprintf(stderr, "%s: out of memory\n", cmd);
 		return KB_EXIT_USAGE;
 	}
-	const char *words = o->tcp_options ? o->tcp_options : TB_DEFAULT_OPTIONS;
-	if (tb_split_hostport(o->server, TB_PORT, host, sizeof(host), port, sizeof(port),
-			      err, sizeof(err)) < 0) {
-		fprintf(stderr, "%s: --server %s\n", cmd, err);
-		goto bad;
-	}
-	if (tb_opts_parse(words, &t->opts, err, sizeof(err)) < 0) {
-		fprintf(stderr, "%s: -T: %s\n", cmd, err);
-		goto bad;
-	}
+	/* sio_check found both good */
+	split_server(o, host, sizeof(host), port, sizeof(port), err, sizeof(err));
+	tb_opts_parse(o->tcp_options ? o->tcp_options : TB_DEFAULT_OPTIONS, &t->opts, err,
+		      sizeof(err));
 	snprintf(t->name, sizeof(t->name), strchr(host, ':') ? "[%s]:%s" : "%s:%s", host, port);
 	t->dirlen = o->directory ? (unsigned)strlen(o->directory) : 1;
 
@@ -449,6 +477,8 @@ const struct backend sockio_backend = {
 	.name = "sockio",
 	.help = "tbench's network load: a request and reply per op to --server (no files)",
 	.flags = 0,
+	.check = sio_check,
+	.endpoint = sio_endpoint,
 	.prepare = sio_prepare,
 	.client_open = sio_client_open,
 	.close_all = sio_close_all,
