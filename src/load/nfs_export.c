@@ -338,15 +338,15 @@ int nfs_endpoint(const struct backend_opts *o, char *host, size_t hostlen, char 
 		 size_t portlen)
 {
 	char buf[1024], err[160];
-	const char *h = o->nfs_url + 6;
+	const char *h = nfs_url(o) + 6;
 	size_t len = strcspn(h, "/?");
-	if (strncmp(o->nfs_url, "nfs://", 6) || len >= sizeof(buf))
+	if (strncmp(nfs_url(o), "nfs://", 6) || len >= sizeof(buf))
 		return -1;
 	memcpy(buf, h, len);
 	buf[len] = '\0';
 	if (tb_split_hostport(buf, NFS_PORT, host, hostlen, port, portlen, err, sizeof(err)) < 0)
 		return -1;
-	for (const char *q = strchr(o->nfs_url, '?'); q; q = strchr(q, '&')) {
+	for (const char *q = strchr(nfs_url(o), '?'); q; q = strchr(q, '&')) {
 		q++;
 		if (strncmp(q, "nfsport=", 8))
 			continue;
@@ -362,27 +362,27 @@ int nfs_endpoint(const struct backend_opts *o, char *host, size_t hostlen, char 
 int nfs_check(const struct backend_opts *o, const char *cmd)
 {
 	char host[256], port[16], dir[PATH_MAX];
-	if (!o->nfs_url)
+	if (!nfs_url(o))
 		return cli_usage_error(cmd, "-B nfs needs --nfs nfs://SERVER/EXPORT");
-	if (strncmp(o->nfs_url, "nfs://", 6))
-		return cli_usage_error(cmd, "--nfs '%s': not an nfs://SERVER/EXPORT URL", o->nfs_url);
+	if (strncmp(nfs_url(o), "nfs://", 6))
+		return cli_usage_error(cmd, "--nfs '%s': not an nfs://SERVER/EXPORT URL", nfs_url(o));
 	if (nfs_endpoint(o, host, sizeof(host), port, sizeof(port)) < 0)
 		return cli_usage_error(cmd, "--nfs '%s': not nfs://SERVER[:PORT]/EXPORT (a "
-				       "host, a port from 1 to 65535, nfsport= a number)", o->nfs_url);
+				       "host, a port from 1 to 65535, nfsport= a number)", nfs_url(o));
 	if (o->xattr)
 		return cli_usage_error(cmd, "-x: NFS has no extended attributes for the DOS "
 				       "attributes (not with -B nfs)");
 	if (o->sync_dirs)
 		return cli_usage_error(cmd, "-S: an NFS server commits a namespace change before "
 				       "it replies; there is no directory fsync to send (not with -B nfs)");
-	int version = url_version(o->nfs_url);
+	int version = url_version(nfs_url(o));
 	if (!version)
 		return cli_usage_error(cmd, "--nfs %s: version= takes 3 (or 4, which is refused), once",
-				       o->nfs_url);
+				       nfs_url(o));
 	if (version == 4)
 		return cli_usage_error(cmd, "--nfs %s: version=4: libnfs's NFSv4 client is not "
 				       "usable (its own documentation says so; against nfs-ganesha its "
-				       "OPEN, WRITE, SETATTR and LOCK fail): use version=3", o->nfs_url);
+				       "OPEN, WRITE, SETATTR and LOCK fail): use version=3", nfs_url(o));
 	if (o->directory && export_path(o->directory, dir, sizeof(dir)) < 0)
 		return cli_usage_error(cmd, "-D %s: not a path inside the export (no '..', "
 				       "shorter than %d bytes)", o->directory, PATH_MAX - 64);
@@ -400,8 +400,8 @@ int nfs_prepare(struct backend_opts *o, unsigned nclients, const char *cmd)
 		return KB_EXIT_USAGE;
 	}
 	/* nfs_check found them good */
-	t->url = o->nfs_url;
-	t->version = url_version(o->nfs_url);
+	t->url = nfs_url(o);
+	t->version = url_version(nfs_url(o));
 	if (o->directory)
 		export_path(o->directory, t->dir, sizeof(t->dir));
 	/* the options are good: now the library, before anything is sent */
@@ -409,13 +409,13 @@ int nfs_prepare(struct backend_opts *o, unsigned nclients, const char *cmd)
 		target_free(t);
 		return KB_EXIT_USAGE;
 	}
-	struct nfs_context *nfs = mount_once(o->nfs_url, cmd);
+	struct nfs_context *nfs = mount_once(nfs_url(o), cmd);
 	if (!nfs) {
 		target_free(t);
 		return KB_EXIT_USAGE;
 	}
 	/* the export's path, as the URL gives it: DIR's name in messages */
-	const char *ep = strchr(o->nfs_url + 6, '/');
+	const char *ep = strchr(nfs_url(o) + 6, '/');
 	snprintf(t->export, sizeof(t->export), "%.*s", ep ? (int)strcspn(ep, "?") : 0, ep ? ep : "");
 	snprintf(t->shown, sizeof(t->shown), "%s%s", t->export, t->dir);
 	if (o->directory) {
@@ -423,7 +423,7 @@ int nfs_prepare(struct backend_opts *o, unsigned nclients, const char *cmd)
 		int r = libnfs.nfs_stat64(nfs, t->dir[0] ? t->dir : "/", &st);
 		if (r < 0 || !S_ISDIR(st.nfs_mode)) {
 			fprintf(stderr, "%s: -D %s: %s on %s\n", cmd, o->directory,
-				r < 0 ? libnfs.nfs_get_error(nfs) : "not a directory", o->nfs_url);
+				r < 0 ? libnfs.nfs_get_error(nfs) : "not a directory", nfs_url(o));
 			status = KB_EXIT_USAGE;
 		} else if (note_dir(nfs, t, cmd) < 0) {
 			status = KB_EXIT_USAGE;
@@ -433,7 +433,7 @@ int nfs_prepare(struct backend_opts *o, unsigned nclients, const char *cmd)
 		int r = libnfs.nfs_mkdir2(nfs, t->dir, 0777);
 		if (r < 0) {
 			fprintf(stderr, "%s: --nfs %s: cannot make %s in the export: %s\n", cmd,
-				o->nfs_url, t->dir + 1, libnfs.nfs_get_error(nfs));
+				nfs_url(o), t->dir + 1, libnfs.nfs_get_error(nfs));
 			status = KB_EXIT_USAGE;
 		} else {
 			t->made_dir = 1;
@@ -558,7 +558,7 @@ void nfs_release(struct backend_opts *o)
 
 const char *nfs_describe(const struct backend_opts *o)
 {
-	return o->nfs_url;
+	return nfs_url(o);
 }
 
 #endif /* HAVE_LIBNFS */

@@ -19,6 +19,7 @@
 #include <nfsc/libnfs-raw.h>
 #include <nfsc/libnfs-raw-nlm.h>
 #include "load/backend.h"
+#include "load/nfs_opts.h"
 #include "load/trees.h"
 
 /* libnfs is not linked into kbench: prepare() dlopens LIBNFS_SONAME (what

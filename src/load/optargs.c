@@ -50,6 +50,21 @@ static int secret(const struct poptOption *r)
 	return 0;
 }
 
+/* the first row given, into *data */
+static void first_row(const struct poptOption *r, void *data)
+{
+	const struct poptOption **first = data;
+	if (!*first && given(r))
+		*first = r;
+}
+
+const struct poptOption *load_rows_given(const struct poptOption *rows)
+{
+	const struct poptOption *first = NULL;
+	walk(rows, first_row, &first);
+	return first;
+}
+
 void load_opts_hide_secrets(int argc, const char **argv)
 {
 	for (size_t i = 0; backends[i]; i++)
@@ -62,10 +77,11 @@ void load_opts_backend(const struct load_opts *o, struct backend_opts *b)
 	*b = (struct backend_opts){
 		.sync_open = o->sync_open, .sync_dirs = o->sync_dirs,
 		.fsync_write = o->fsync_write, .xattr = o->xattr,
-		.directory = o->directory, .server = o->server, .tcp_options = o->tcp_options,
-		.nfs_url = o->nfs_url, .smb_share = o->smb_share, .smb_user = o->smb_user,
-		.smb_user_file = o->smb_user_file,
+		.directory = o->directory,
 	};
+	for (size_t i = 0; backends[i]; i++)
+		if (backends[i] == o->backend && backends[i]->options)
+			b->own = o->own[i];
 }
 
 /* The arguments being written: v[n...]; k counts the rows walked, whose

@@ -49,23 +49,22 @@ static void fill_through(struct load_opts *o)
 		{ "backend", 'B', POPT_ARG_STRING, &o->backend_name, 0,
 		  "how ops are carried out: fileio (default: files in -D), "
 		  "sockio (tbench's packets to --server), nfs (--nfs), smb (--smb-share)", "NAME" },
-		{ "server", 0, POPT_ARG_STRING, &o->server, 0,
-		  "-B sockio: the tbench server (port 7003 unless given)", "HOST[:PORT]" },
-		{ "tcp-options", 'T', POPT_ARG_STRING, &o->tcp_options, 0,
-		  "-B sockio: socket options (default: TCP_NODELAY SO_REUSEADDR)", "OPTIONS" },
-		{ "nfs", 0, POPT_ARG_STRING, &o->nfs_url, 0,
-		  "-B nfs: the export over NFSv3, through libnfs", "nfs://SERVER/EXPORT[?OPTIONS]" },
-		{ "smb-share", 0, POPT_ARG_STRING, &o->smb_share, 0,
-		  "-B smb: the share, through libsmbclient", "//SERVER/SHARE" },
-		{ "smb-user", 0, POPT_ARG_STRING, &o->smb_user, 0,
-		  "-B smb: who logs in", "[DOMAIN/]USER%PASSWORD" },
-		{ "smb-user-file", 0, POPT_ARG_STRING, &o->smb_user_file, 0,
-		  "-B smb: who logs in, from a file as smbclient -A reads "
-		  "(username=, password=, domain=)", "FILE" },
 		POPT_TABLEEND
 	};
-	_Static_assert(sizeof(rows) / sizeof(rows[0]) <= LOAD_THROUGH_ROWS, "LOAD_THROUGH_ROWS");
+	size_t n = sizeof(rows) / sizeof(rows[0]) - 1;
+	_Static_assert(sizeof(rows) / sizeof(rows[0]) + BACKENDS_MAX <= LOAD_THROUGH_ROWS,
+		       "LOAD_THROUGH_ROWS");
 	memcpy(o->through, rows, sizeof(rows));
+	/* each backend's own options, under its heading (backend.h) */
+	for (size_t i = 0; backends[i] && i < BACKENDS_MAX; i++) {
+		if (!backends[i]->options)
+			continue;
+		backends[i]->options(o->own[i], o->own_rows[i]);
+		o->through[n++] = (struct poptOption){ NULL, 0, POPT_ARG_INCLUDE_TABLE,
+						       o->own_rows[i], 0,
+						       backends[i]->opts_heading, NULL };
+	}
+	o->through[n] = (struct poptOption)POPT_TABLEEND;
 }
 
 void load_opts_init(struct load_opts *o, const char *cmd)
@@ -101,26 +100,6 @@ static int parse_through_numbers(struct load_opts *o)
 	return KB_EXIT_OK;
 }
 
-/* The options of a backend's target and the backend each is for. */
-#define TARGET_OPTS 6
-struct target_opt {
-	const char *opt, *value, *backend;
-};
-
-static size_t target_opts(const struct load_opts *o, struct target_opt *t)
-{
-	const struct target_opt rows[TARGET_OPTS] = {
-		{ "--server", o->server, "sockio" },
-		{ "--tcp-options", o->tcp_options, "sockio" },
-		{ "--nfs", o->nfs_url, "nfs" },
-		{ "--smb-share", o->smb_share, "smb" },
-		{ "--smb-user", o->smb_user, "smb" },
-		{ "--smb-user-file", o->smb_user_file, "smb" },
-	};
-	memcpy(t, rows, sizeof(rows));
-	return TARGET_OPTS;
-}
-
 /* -B NAME: a backend this kbench has and was built with; the target
  * options only with the backend that takes them. */
 static int check_backend(struct load_opts *o)
@@ -139,24 +118,24 @@ static int check_backend(struct load_opts *o)
 			return cli_usage_error(o->cmd, "-B %s: this kbench was built without %s",
 					       o->backend->name, o->backend->missing);
 	}
-	struct target_opt t[TARGET_OPTS];
-	size_t n = target_opts(o, t);
-	for (size_t i = 0; i < n; i++)
-		if (t[i].value && strcmp(o->backend->name, t[i].backend))
-			return cli_usage_error(o->cmd, "%s is for -B %s, not -B %s", t[i].opt,
-					       t[i].backend, o->backend->name);
+	/* a backend's own options only with that backend */
+	for (size_t i = 0; backends[i] && i < BACKENDS_MAX; i++) {
+		const struct poptOption *r = backends[i]->options && backends[i] != o->backend ?
+			load_rows_given(o->own_rows[i]) : NULL;
+		if (r)
+			return cli_usage_error(o->cmd, "--%s is for -B %s, not -B %s", r->longName,
+					       backends[i]->name, o->backend->name);
+	}
 	return KB_EXIT_OK;
 }
 
 const char *load_opts_backend_given(const struct load_opts *o)
 {
-	struct target_opt t[TARGET_OPTS];
-	size_t n = target_opts(o, t);
 	if (o->backend_name)
 		return o->backend_name;
-	for (size_t i = 0; i < n; i++)
-		if (t[i].value)
-			return t[i].backend;
+	for (size_t i = 0; backends[i] && i < BACKENDS_MAX; i++)
+		if (backends[i]->options && load_rows_given(o->own_rows[i]))
+			return backends[i]->name;
 	return NULL;
 }
 
@@ -412,6 +391,35 @@ static void put_flag(FILE *f, const char *key, int on)
 	fprintf(f, "%s\t%s%s\n", key, on ? "" : "no ", key);
 }
 
+/* Whether name ("--smb-user") is one of b's logins (backend.h). */
+static int is_login(const struct backend *b, const char *name)
+{
+	for (size_t i = 0; b->logins && b->logins[i]; i++)
+		if (!strcmp(b->logins[i], name))
+			return 1;
+	return 0;
+}
+
+/* Every backend's own string options but who logs in, each as it reads
+ * on a command line ("--server H", "-T WORDS"), "no ..." when not given. */
+static void put_backend_opts(FILE *f, const struct load_opts *o)
+{
+	for (size_t i = 0; backends[i] && i < BACKENDS_MAX; i++) {
+		for (const struct poptOption *r = o->own_rows[i];
+		     backends[i]->options && r->longName; r++) {
+			char key[48], name[48];
+			snprintf(name, sizeof(name), "--%s", r->longName);
+			if (r->shortName)
+				snprintf(key, sizeof(key), "-%c", r->shortName);
+			else
+				snprintf(key, sizeof(key), "%s", name);
+			if ((r->argInfo & POPT_ARG_MASK) == POPT_ARG_STRING &&
+			    !is_login(backends[i], name))
+				put_opt(f, key, *(char **)r->arg);
+		}
+	}
+}
+
 char *load_opts_measure(const struct load_opts *o)
 {
 	char *text = NULL, *lf = load_loadfile_path(o->loadfile);
@@ -445,10 +453,7 @@ char *load_opts_measure(const struct load_opts *o)
 	fprintf(f, "--clients-per-process\t--clients-per-process %d\n", o->per_proc);
 	put_opt(f, "-B", o->backend->name);
 	put_opt(f, "-D", o->directory);
-	put_opt(f, "--server", o->server);
-	put_opt(f, "-T", o->tcp_options);
-	put_opt(f, "--nfs", o->nfs_url);
-	put_opt(f, "--smb-share", o->smb_share);
+	put_backend_opts(f, o);
 	put_flag(f, "-s", o->sync_open);
 	put_flag(f, "-S", o->sync_dirs);
 	put_flag(f, "-F", o->fsync_write);
@@ -546,12 +551,17 @@ int load_opts_json_stdout(const struct load_opts *o)
 void load_opts_free(struct load_opts *o)
 {
 	char **strs[] = { &o->loadfile, &o->directory, &o->timelimit, &o->warmup, &o->json,
-			  &o->format, &o->mem_limit, &o->backend_name, &o->server, &o->tcp_options,
-			  &o->nfs_url, &o->smb_share, &o->smb_user, &o->smb_user_file,
+			  &o->format, &o->mem_limit, &o->backend_name,
 			  &o->clients_total, &o->latency_from, &o->output_form, &o->per_proc_arg,
 			  &o->target_rate_arg };
 	for (size_t i = 0; i < sizeof(strs) / sizeof(strs[0]); i++) {
 		free(*strs[i]);
 		*strs[i] = NULL;
 	}
+	for (size_t i = 0; backends[i] && i < BACKENDS_MAX; i++)
+		for (struct poptOption *r = o->own_rows[i]; backends[i]->options && r->longName; r++)
+			if ((r->argInfo & POPT_ARG_MASK) == POPT_ARG_STRING) {
+				free(*(char **)r->arg);
+				*(char **)r->arg = NULL;
+			}
 }

@@ -10,6 +10,7 @@
 #ifndef KBENCH_LOAD_OPTIONS_H
 #define KBENCH_LOAD_OPTIONS_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <popt.h>
 #include <jansson.h>
@@ -24,10 +25,6 @@ struct load_opts {
 	/* as given: popt's strings, owned (NULL when not given) */
 	char *loadfile, *directory, *timelimit, *warmup, *json, *format, *mem_limit;
 	char *backend_name;          /* -B NAME */
-	char *server, *tcp_options;  /* --server, -T (sockio) */
-	char *nfs_url;               /* --nfs (nfs) */
-	char *smb_share, *smb_user;  /* --smb-share, --smb-user (smb) */
-	char *smb_user_file;         /* --smb-user-file (smb) */
 	char *per_proc_arg;          /* --clients-per-process N, as given */
 	char *target_rate_arg;       /* -R MBPS, as given */
 	int sync_open, sync_dirs, fsync_write, xattr, run_once, strict;
@@ -57,6 +54,10 @@ struct load_opts {
 	 * pointers into this struct, which is therefore never copied. */
 	struct poptOption through[LOAD_THROUGH_ROWS];
 	char through_names[LOAD_THROUGH_ROWS][40];  /* their "--NAME"s, walked in order */
+	/* each backend's own options (backend.h): backends[i]'s struct in
+	 * own[i], its rows in own_rows[i], which through[] includes */
+	_Alignas(max_align_t) unsigned char own[BACKENDS_MAX][BACKEND_OPTS_MAX];
+	struct poptOption own_rows[BACKENDS_MAX][BACKEND_OPT_ROWS];
 };
 
 /* Set o to no options given (per_proc 1), for the command named cmd. */
@@ -112,12 +113,12 @@ int load_opts_differ(const char *mine, const char *rank0, char *shown_mine,
  * standard error), else 0. */
 int load_opts_json_stdout(const struct load_opts *o);
 
-/* The backend the options name: -B's NAME, else the backend one of whose
- * target options was given (--server: sockio), else NULL. */
+/* The backend the options name: -B's NAME, else the first backend one of
+ * whose own options was given (--server: sockio), else NULL. */
 const char *load_opts_backend_given(const struct load_opts *o);
 
-/* The backend's options of o (-s -S -F -x, -D, the target's) into b,
- * target NULL. */
+/* The backend's options of o (-s -S -F -x, -D, and its own: o->own of
+ * the chosen backend) into b, target NULL. */
 void load_opts_backend(const struct load_opts *o, struct backend_opts *b);
 
 /* Overwrite the password in argv's value of every backend's secret
@@ -127,6 +128,10 @@ void load_opts_hide_secrets(int argc, const char **argv);
 
 /* Fill o->through_names from o->through's rows (load_opts_init does). */
 void load_opts_through_names(struct load_opts *o);
+
+/* The first row of rows (and of the tables they include) whose string
+ * or flag was given, or NULL. */
+const struct poptOption *load_rows_given(const struct poptOption *rows);
 
 /* The long name ("--sync") of the first of o->through's options that was
  * given, or NULL when none was. */

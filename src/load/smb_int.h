@@ -18,6 +18,7 @@
 #include <time.h>
 #include <libsmbclient.h>
 #include "load/backend.h"
+#include "load/smb_opts.h"
 #include "load/trees.h"
 
 /* libsmbclient is not linked into kbench: prepare() dlopens

@@ -256,11 +256,11 @@ static void wipe(struct smb_target *t)
  * or $USER), -D.  Returns 0, or KB_EXIT_USAGE after one line. */
 static int parse_target(struct smb_target *t, const struct backend_opts *o, const char *cmd)
 {
-	if (!o->smb_share) {
+	if (!smb_opts_of(o)->share) {
 		fprintf(stderr, "%s: -B smb needs --smb-share //SERVER/SHARE\n", cmd);
 		return KB_EXIT_USAGE;
 	}
-	if (o->smb_user && o->smb_user_file) {
+	if (smb_opts_of(o)->user && smb_opts_of(o)->user_file) {
 		fprintf(stderr, "%s: --smb-user and --smb-user-file: give one\n", cmd);
 		return KB_EXIT_USAGE;
 	}
@@ -272,11 +272,11 @@ static int parse_target(struct smb_target *t, const struct backend_opts *o, cons
 		fprintf(stderr, "%s: -B smb cannot do %s: libsmbclient has no call for it\n", cmd, no);
 		return KB_EXIT_USAGE;
 	}
-	int bad = parse_share(t, o->smb_share, cmd) < 0;
-	if (!bad && o->smb_user)
-		bad = parse_user(t, o->smb_user, "--smb-user", cmd) < 0;
-	else if (!bad && o->smb_user_file)
-		bad = read_user_file(t, o->smb_user_file, cmd) < 0;
+	int bad = parse_share(t, smb_opts_of(o)->share, cmd) < 0;
+	if (!bad && smb_opts_of(o)->user)
+		bad = parse_user(t, smb_opts_of(o)->user, "--smb-user", cmd) < 0;
+	else if (!bad && smb_opts_of(o)->user_file)
+		bad = read_user_file(t, smb_opts_of(o)->user_file, cmd) < 0;
 	else if (!bad && getenv("USER"))
 		bad = parse_user(t, getenv("USER"), "$USER", cmd) < 0;
 	if (!bad && o->directory)
@@ -413,7 +413,7 @@ void smb_release(struct backend_opts *o)
 const char *smb_describe(const struct backend_opts *o)
 {
 	const struct smb_target *t = o->target;
-	return t ? t->shown : o->smb_share;
+	return t ? t->shown : smb_opts_of(o)->share;
 }
 
 #endif /* HAVE_LIBSMBCLIENT */

@@ -561,6 +561,34 @@ static void progress_micro_by_limit(void **state)
 	assert_non_null(strstr(why, "test 'lat_x mem=64M': done counts 0 micro runs"));
 }
 
+/* Every row of load's through table (and of the tables it includes), so
+ * that a row added to it is tested here with no change. */
+static size_t through_rows(const struct poptOption *rows, const struct poptOption **out,
+			   size_t n, size_t max)
+{
+	for (const struct poptOption *r = rows; r->longName || r->shortName || r->arg; r++) {
+		if ((r->argInfo & POPT_ARG_MASK) == POPT_ARG_INCLUDE_TABLE)
+			n = through_rows(r->arg, out, n, max);
+		else if (n < max)
+			out[n++] = r;
+	}
+	return n;
+}
+
+/* Set load's string option --name (its row in o's through table, or a
+ * backend's table it includes) to value, as popt would. */
+static void set_load_opt(struct load_opts *o, const char *name, const char *value)
+{
+	const struct poptOption *rows[64];
+	size_t n = through_rows(o->through, rows, 0, 64);
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(rows[i]->longName, name)) {
+			*(const char **)rows[i]->arg = value;
+			return;
+		}
+	fail_msg("load has no --%s", name);
+}
+
 /* One load job's command line as "a|b|c". */
 static void joined(const struct suite *s, const struct job *j, char *line, size_t len)
 {
@@ -583,8 +611,8 @@ static void child_command_lines(void **state)
 	s->load.target_rate_arg = "2.5";
 	s->load.latency_from = "due";
 	s->load.sync_open = s->load.fsync_write = 1;
-	s->load.server = "10.0.0.1:7003";
-	s->load.tcp_options = "TCP_NODELAY SO_SNDBUF=65536";
+	set_load_opt(&s->load, "server", "10.0.0.1:7003");
+	set_load_opt(&s->load, "tcp-options", "TCP_NODELAY SO_SNDBUF=65536");
 	s->clients[0] = 8;
 	s->nclients = 1;
 	s->mems[0] = "64M";
@@ -607,15 +635,17 @@ static void child_command_lines(void **state)
 		 "--json|%s|8", s->child_json);
 	assert_string_equal(line, want);
 	/* -B as given, and the nfs and smb options */
-	s->load.server = NULL;
+	set_load_opt(&s->load, "server", NULL);
 	s->load.backend_name = "smb";
-	s->load.smb_share = "//srv/share";
-	s->load.smb_user = "DOM/u%pw";
+	set_load_opt(&s->load, "smb-share", "//srv/share");
+	set_load_opt(&s->load, "smb-user", "DOM/u%pw");
 	joined(s, &s->jobs[2], line, sizeof(line));
 	assert_non_null(strstr(line, "|--backend|smb|--tcp-options|TCP_NODELAY SO_SNDBUF=65536|"
 			       "--smb-share|//srv/share|--smb-user|DOM/u%pw|"));
-	s->load.backend_name = s->load.smb_share = s->load.smb_user = NULL;
-	s->load.tcp_options = NULL;
+	s->load.backend_name = NULL;
+	set_load_opt(&s->load, "smb-share", NULL);
+	set_load_opt(&s->load, "smb-user", NULL);
+	set_load_opt(&s->load, "tcp-options", NULL);
 	/* disk: no memory option (the suite's cgroup holds it); micro: its own */
 	jobs_args(s, &s->jobs[0], &a);
 	assert_string_equal(a.argv[0], "disk");
@@ -627,20 +657,6 @@ static void child_command_lines(void **state)
 	assert_string_equal(a.argv[1], "--quick");
 	assert_string_equal(a.argv[2], "--copies");
 	assert_string_equal(a.argv[3], "2");
-}
-
-/* Every row of load's through table (and of the tables it includes), so
- * that a row added to it is tested here with no change. */
-static size_t through_rows(const struct poptOption *rows, const struct poptOption **out,
-			   size_t n, size_t max)
-{
-	for (const struct poptOption *r = rows; r->longName || r->shortName || r->arg; r++) {
-		if ((r->argInfo & POPT_ARG_MASK) == POPT_ARG_INCLUDE_TABLE)
-			n = through_rows(r->arg, out, n, max);
-		else if (n < max)
-			out[n++] = r;
-	}
-	return n;
 }
 
 /* Each option of load's through table, given to suite by its long name,
@@ -773,7 +789,7 @@ static void network_server_checked(void **state)
 
 	int p, fd = listener(&p);
 	snprintf(srv, sizeof(srv), "127.0.0.1:%d", p);
-	s->load.server = srv;
+	set_load_opt(&s->load, "server", srv);
 	s->clients[0] = 1;
 	s->nclients = 1;
 	jobs_build(s);
@@ -781,7 +797,7 @@ static void network_server_checked(void **state)
 	close(fd);
 	/* the same port, closed: refused before anything runs */
 	assert_int_equal(precheck_jobs(s), 2);
-	s->load.server = NULL;
+	set_load_opt(&s->load, "server", NULL);
 }
 
 /* --by mem: one file split into one per value, in mem_limits' order, the
