@@ -152,28 +152,36 @@ static int is_string_option(const struct poptOption *o)
 	return (o->argInfo & POPT_ARG_MASK) == POPT_ARG_STRING && o->arg;
 }
 
+/* The string options of rows and of the tables they include, into
+ * out (at most max); returns how many. */
+static size_t string_rows(struct poptOption *rows, struct poptOption **out, size_t n, size_t max)
+{
+	for (struct poptOption *o = rows; o->longName || o->shortName || o->arg; o++) {
+		if ((o->argInfo & POPT_ARG_MASK) == POPT_ARG_INCLUDE_TABLE && o->arg)
+			n = string_rows(o->arg, out, n, max);
+		else if (is_string_option(o) && n < max)
+			out[n++] = o;
+	}
+	return n;
+}
+
 int cli_popt_next(poptContext ctx, struct poptOption *options)
 {
-	for (struct poptOption *o = options; o->longName || o->shortName || o->arg; o++)
-		if (is_string_option(o) && !o->val)
-			o->val = CLI_POPT_STRING;
+	struct poptOption *rows[128];
+	size_t nrows = string_rows(options, rows, 0, sizeof(rows) / sizeof(rows[0]));
+	for (size_t i = 0; i < nrows; i++)
+		if (!rows[i]->val)
+			rows[i]->val = CLI_POPT_STRING;
 	for (;;) {
 		/* one call stores at most one string: the first option with a val
 		 * ends it, and every string option has one */
-		char *before[64];
-		size_t n = 0;
-		for (struct poptOption *o = options; o->longName || o->shortName || o->arg; o++)
-			if (is_string_option(o) && n < sizeof(before) / sizeof(before[0]))
-				before[n++] = *(char **)o->arg;
+		char *before[128];
+		for (size_t i = 0; i < nrows; i++)
+			before[i] = *(char **)rows[i]->arg;
 		int rc = poptGetNextOpt(ctx);
-		n = 0;
-		for (struct poptOption *o = options; o->longName || o->shortName || o->arg; o++) {
-			if (!is_string_option(o) || n == sizeof(before) / sizeof(before[0]))
-				continue;
-			if (before[n] && before[n] != *(char **)o->arg)
-				free(before[n]);
-			n++;
-		}
+		for (size_t i = 0; i < nrows; i++)
+			if (before[i] && before[i] != *(char **)rows[i]->arg)
+				free(before[i]);
 		if (rc != CLI_POPT_STRING)
 			return rc;
 	}

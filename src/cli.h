@@ -65,8 +65,9 @@ void cli_hide_password(int argc, const char **argv, const char *opt);
  * included tables), that also frees what a repeated string option
  * replaces.  popt copies the argument of every POPT_ARG_STRING option into
  * its char * variable and drops the copy that was there, so "-t 1 -t 2"
- * would leak the "1".  Here each such option of the table (with a variable
- * and val 0; the first 64 of them) is given a val, so that popt returns
+ * would leak the "1".  Here each such option of the table and of the tables
+ * it includes (POPT_ARG_INCLUDE_TABLE; with a variable and val 0; the
+ * first 128 of them) is given a val, so that popt returns
  * after it, and the copy it replaced is freed.  The last value
  * counts, as with popt, and stays the caller's to free.  Before the first
  * call each such variable holds NULL or a malloc'd string.  Returns what

@@ -15,27 +15,33 @@
 #define KBENCH_BACKEND_H
 
 #include <fcntl.h>
+#include <stddef.h>
 #include <stdint.h>
+#include <popt.h>
 #include "load/program.h"
 
-/* Options that change how ops are carried out (kbench load -s -S -F -x),
- * and the target of a backend that reaches a server, as given on the
- * command line (NULL when not given). */
+/* What every backend is given: the options that change how ops are
+ * carried out (kbench load -s -S -F -x: each backend takes those its
+ * protocol can do and refuses the others in its check), -D, and the
+ * backend's own options (its struct, which its table filled: .opts_size
+ * below; NULL for a backend without options). */
 struct backend_opts {
 	int sync_open;   /* -s: open files with O_SYNC */
 	int sync_dirs;   /* -S: fsync the parent directory after a namespace change */
 	int fsync_write; /* -F: fsync after every WriteX */
 	int xattr;       /* -x: keep DOS attributes in the user.DosAttrib xattr */
 	const char *directory;   /* -D DIR as given (a server's backend: inside its export) */
-	const char *server;      /* --server HOST[:PORT] (sockio) */
-	const char *tcp_options; /* -T/--tcp-options WORDS (sockio) */
-	const char *nfs_url;     /* --nfs nfs://SERVER/EXPORT[?OPTIONS] (NFSv3) */
-	const char *smb_share;   /* --smb-share //SERVER/SHARE */
-	const char *smb_user;    /* --smb-user [DOMAIN/]USER%PASSWORD */
-	const char *smb_user_file; /* --smb-user-file FILE (smbclient -A's form) */
+	const void *own;         /* the backend's own options, its type (NULL: none) */
 	void *target;            /* what prepare() resolved, before any fork: the
 				  * clients inherit it; the backend's own type */
 };
+
+/* The most bytes of a backend's own options struct, and the most rows of
+ * its popt table (POPT_TABLEEND included). */
+#define BACKEND_OPTS_MAX 64
+#define BACKEND_OPT_ROWS 8
+/* The most rows backends[] has. */
+#define BACKENDS_MAX 8
 
 /* One client's state as the backend sees it. */
 struct backend_ctx {
@@ -125,10 +131,41 @@ struct backend {
 	unsigned flags;            /* BACKEND_* */
 	const char *missing;       /* non-NULL: kbench was built without it, and
 				    * this names the library (-B exits 2) */
+	/* Its own options: a struct of opts_size bytes (at most
+	 * BACKEND_OPTS_MAX), zeroed, that options() points the rows of its
+	 * popt table at (at most BACKEND_OPT_ROWS, the last POPT_TABLEEND;
+	 * each a string or a flag with a long name).  kbench load's table
+	 * includes them under opts_heading, and so kbench suite passes them
+	 * on (load/options.h); the backend reads them in o->own.  NULL: it
+	 * has none. */
+	size_t opts_size;
+	void (*options)(void *mine, struct poptOption *rows);
+	const char *opts_heading;
+	/* Its options that say who logs in, not what is measured: under
+	 * --mpi each rank's own (load_opts_measure leaves them out).
+	 * NULL-terminated long names ("--smb-user"); NULL: none. */
+	const char *const *logins;
+	const char *secret;        /* its option whose value holds a password
+				    * ("--smb-user"): hidden from the process
+				    * title, never shown or recorded; NULL: none */
 	/* In the parent, before any fork: check the options and reach the
 	 * target once (o->target may be set).  Returns 0, or KB_EXIT_USAGE
 	 * after one line on stderr starting with cmd.  NULL: nothing to do. */
 	int (*prepare)(struct backend_opts *o, unsigned nclients, const char *cmd);
+	/* The options' forms alone, nothing reached, nothing loaded (-B's
+	 * target given and well formed, no option the backend refuses): what
+	 * prepare() checks first, and what kbench suite asks of a load
+	 * child's command line before a series (load_args_check, options.h).
+	 * Returns 0, or KB_EXIT_USAGE after one line on stderr starting with
+	 * cmd.  NULL: nothing to check. */
+	int (*check)(const struct backend_opts *o, const char *cmd);
+	/* The server the options name, as TCP reaches it: host (hostlen
+	 * bytes) and port (portlen bytes, the protocol's own when the option
+	 * names none), for a caller that checks it answers before a run
+	 * (kbench suite).  Only after check() passed.  Returns 0, or -1 when
+	 * they do not fit.  NULL: the backend reaches no server. */
+	int (*endpoint)(const struct backend_opts *o, char *host, size_t hostlen, char *port,
+			size_t portlen);
 	/* In the client process, before the barrier: the client's own
 	 * connection and tree (c->id, c->prog, c->opts are set).  Returns 0
 	 * or an errno (or BE_*) value.  NULL: nothing to do. */

@@ -34,6 +34,7 @@
  */
 #include "config.h"
 #include "load/backend.h"
+#include "load/nfs_opts.h"
 #include "load/trees.h"
 #include "cli.h"
 #include "sys/clock.h"
@@ -41,12 +42,27 @@
 #include <stdio.h>
 #include <string.h>
 
+void nfs_options(void *mine, struct poptOption *rows)
+{
+	struct nfs_opts *no = mine;
+	const struct poptOption r[] = {
+		{ "nfs", 0, POPT_ARG_STRING, &no->url, 0,
+		  "-B nfs: the export over NFSv3, through libnfs", "nfs://SERVER/EXPORT[?OPTIONS]" },
+		POPT_TABLEEND
+	};
+	_Static_assert(sizeof(r) / sizeof(r[0]) <= BACKEND_OPT_ROWS, "BACKEND_OPT_ROWS");
+	memcpy(rows, r, sizeof(r));
+}
+
 #ifndef HAVE_LIBNFS
 
 const struct backend nfs_backend = {
 	.name = "nfs",
 	.help = "an NFS export (--nfs), through libnfs",
 	.missing = "libnfs",
+	.opts_size = sizeof(struct nfs_opts),
+	.options = nfs_options,
+	.opts_heading = NFS_OPTS_HEADING,
 };
 
 #else

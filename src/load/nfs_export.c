@@ -21,6 +21,7 @@
 #include "cli.h"
 #include "sys/clock.h"
 #include "load/nfs_int.h"
+#include "load/tbench.h"
 
 /* At the cleanup: the link at buf is left, in one line. */
 static int link_left(const struct rm_links *lk, const char *buf)
@@ -330,62 +331,99 @@ static struct nfs_context *mount_once(const char *url, const char *cmd)
 	return nfs;
 }
 
-int nfs_prepare(struct backend_opts *o, unsigned nclients, const char *cmd)
+/* --nfs's SERVER[:PORT] (a [V6] address too) and the NFS port: the URL's
+ * nfsport= when it gives one, as libnfs connects there.  Returns 0, or -1
+ * when the URL has no such parts. */
+int nfs_endpoint(const struct backend_opts *o, char *host, size_t hostlen, char *port,
+		 size_t portlen)
 {
-	if (!o->nfs_url)
+	char buf[1024], err[160];
+	const char *h = nfs_url(o) + 6;
+	size_t len = strcspn(h, "/?");
+	if (strncmp(nfs_url(o), "nfs://", 6) || len >= sizeof(buf))
+		return -1;
+	memcpy(buf, h, len);
+	buf[len] = '\0';
+	if (tb_split_hostport(buf, NFS_PORT, host, hostlen, port, portlen, err, sizeof(err)) < 0)
+		return -1;
+	for (const char *q = strchr(nfs_url(o), '?'); q; q = strchr(q, '&')) {
+		q++;
+		if (strncmp(q, "nfsport=", 8))
+			continue;
+		size_t n = strcspn(q + 8, "&");
+		if (!n || n >= portlen || strspn(q + 8, "0123456789") != n)
+			return -1;
+		memcpy(port, q + 8, n);
+		port[n] = '\0';
+	}
+	return 0;
+}
+
+int nfs_check(const struct backend_opts *o, const char *cmd)
+{
+	char host[256], port[16], dir[PATH_MAX];
+	if (!nfs_url(o))
 		return cli_usage_error(cmd, "-B nfs needs --nfs nfs://SERVER/EXPORT");
-	if (strncmp(o->nfs_url, "nfs://", 6))
-		return cli_usage_error(cmd, "--nfs '%s': not an nfs://SERVER/EXPORT URL", o->nfs_url);
+	if (strncmp(nfs_url(o), "nfs://", 6))
+		return cli_usage_error(cmd, "--nfs '%s': not an nfs://SERVER/EXPORT URL", nfs_url(o));
+	if (nfs_endpoint(o, host, sizeof(host), port, sizeof(port)) < 0)
+		return cli_usage_error(cmd, "--nfs '%s': not nfs://SERVER[:PORT]/EXPORT (a "
+				       "host, a port from 1 to 65535, nfsport= a number)", nfs_url(o));
 	if (o->xattr)
 		return cli_usage_error(cmd, "-x: NFS has no extended attributes for the DOS "
 				       "attributes (not with -B nfs)");
 	if (o->sync_dirs)
 		return cli_usage_error(cmd, "-S: an NFS server commits a namespace change before "
 				       "it replies; there is no directory fsync to send (not with -B nfs)");
+	int version = url_version(nfs_url(o));
+	if (!version)
+		return cli_usage_error(cmd, "--nfs %s: version= takes 3 (or 4, which is refused), once",
+				       nfs_url(o));
+	if (version == 4)
+		return cli_usage_error(cmd, "--nfs %s: version=4: libnfs's NFSv4 client is not "
+				       "usable (its own documentation says so; against nfs-ganesha its "
+				       "OPEN, WRITE, SETATTR and LOCK fail): use version=3", nfs_url(o));
+	if (o->directory && export_path(o->directory, dir, sizeof(dir)) < 0)
+		return cli_usage_error(cmd, "-D %s: not a path inside the export (no '..', "
+				       "shorter than %d bytes)", o->directory, PATH_MAX - 64);
+	return 0;
+}
+
+int nfs_prepare(struct backend_opts *o, unsigned nclients, const char *cmd)
+{
+	int status = nfs_check(o, cmd);
+	if (status)
+		return status;
 	struct nfs_target *t = calloc(1, sizeof(*t));
 	if (!t) {
 		fprintf(stderr, "%s: out of memory\n", cmd);
 		return KB_EXIT_USAGE;
 	}
-	t->url = o->nfs_url;
-	t->version = url_version(o->nfs_url);
-	if (!t->version) {
-		target_free(t);
-		return cli_usage_error(cmd, "--nfs %s: version= takes 3 (or 4, which is refused), once",
-				       o->nfs_url);
-	}
-	if (t->version == 4) {
-		target_free(t);
-		return cli_usage_error(cmd, "--nfs %s: version=4: libnfs's NFSv4 client is not "
-				       "usable (its own documentation says so; against nfs-ganesha its "
-				       "OPEN, WRITE, SETATTR and LOCK fail): use version=3", o->nfs_url);
-	}
-	if (o->directory && export_path(o->directory, t->dir, sizeof(t->dir)) < 0) {
-		target_free(t);
-		return cli_usage_error(cmd, "-D %s: not a path inside the export (no '..', "
-				       "shorter than %d bytes)", o->directory, PATH_MAX - 64);
-	}
+	/* nfs_check found them good */
+	t->url = nfs_url(o);
+	t->version = url_version(nfs_url(o));
+	if (o->directory)
+		export_path(o->directory, t->dir, sizeof(t->dir));
 	/* the options are good: now the library, before anything is sent */
 	if (libnfs_load(cmd) < 0) {
 		target_free(t);
 		return KB_EXIT_USAGE;
 	}
-	struct nfs_context *nfs = mount_once(o->nfs_url, cmd);
+	struct nfs_context *nfs = mount_once(nfs_url(o), cmd);
 	if (!nfs) {
 		target_free(t);
 		return KB_EXIT_USAGE;
 	}
 	/* the export's path, as the URL gives it: DIR's name in messages */
-	const char *ep = strchr(o->nfs_url + 6, '/');
+	const char *ep = strchr(nfs_url(o) + 6, '/');
 	snprintf(t->export, sizeof(t->export), "%.*s", ep ? (int)strcspn(ep, "?") : 0, ep ? ep : "");
 	snprintf(t->shown, sizeof(t->shown), "%s%s", t->export, t->dir);
-	int status = 0;
 	if (o->directory) {
 		struct nfs_stat_64 st;
 		int r = libnfs.nfs_stat64(nfs, t->dir[0] ? t->dir : "/", &st);
 		if (r < 0 || !S_ISDIR(st.nfs_mode)) {
 			fprintf(stderr, "%s: -D %s: %s on %s\n", cmd, o->directory,
-				r < 0 ? libnfs.nfs_get_error(nfs) : "not a directory", o->nfs_url);
+				r < 0 ? libnfs.nfs_get_error(nfs) : "not a directory", nfs_url(o));
 			status = KB_EXIT_USAGE;
 		} else if (note_dir(nfs, t, cmd) < 0) {
 			status = KB_EXIT_USAGE;
@@ -395,7 +433,7 @@ int nfs_prepare(struct backend_opts *o, unsigned nclients, const char *cmd)
 		int r = libnfs.nfs_mkdir2(nfs, t->dir, 0777);
 		if (r < 0) {
 			fprintf(stderr, "%s: --nfs %s: cannot make %s in the export: %s\n", cmd,
-				o->nfs_url, t->dir + 1, libnfs.nfs_get_error(nfs));
+				nfs_url(o), t->dir + 1, libnfs.nfs_get_error(nfs));
 			status = KB_EXIT_USAGE;
 		} else {
 			t->made_dir = 1;
@@ -520,7 +558,7 @@ void nfs_release(struct backend_opts *o)
 
 const char *nfs_describe(const struct backend_opts *o)
 {
-	return o->nfs_url;
+	return nfs_url(o);
 }
 
 #endif /* HAVE_LIBNFS */

@@ -19,6 +19,7 @@
 #include <nfsc/libnfs-raw.h>
 #include <nfsc/libnfs-raw-nlm.h>
 #include "load/backend.h"
+#include "load/nfs_opts.h"
 #include "load/trees.h"
 
 /* libnfs is not linked into kbench: prepare() dlopens LIBNFS_SONAME (what
@@ -198,6 +199,15 @@ int kbnfs_claim_trees(struct nfs_context *nfs, struct nfs_target *t, unsigned nc
 		      const char *cmd);
 
 /* The hooks of nfs_backend (backend.h says what each does). */
+/* The port an NFS server is reached on when --nfs names none (RFC 1813's
+ * 2049). */
+#define NFS_PORT "2049"
+/* backend.h's check and endpoint of -B nfs (nfs_export.c): --nfs's form
+ * (nfs://SERVER[:PORT]/EXPORT, its version=, nfsport=), -x and -S
+ * refused, -D a path inside the export; the server's host and port. */
+int nfs_check(const struct backend_opts *o, const char *cmd);
+int nfs_endpoint(const struct backend_opts *o, char *host, size_t hostlen, char *port,
+		 size_t portlen);
 int nfs_prepare(struct backend_opts *o, unsigned nclients, const char *cmd);
 int nfs_cleanup(struct backend_opts *o, unsigned nclients, const char *cmd);
 void nfs_release(struct backend_opts *o);

@@ -409,6 +409,11 @@ static int do_flush(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
 const struct backend nfs_backend = {
 	.name = "nfs",
 	.help = "an NFS export (--nfs), through libnfs",
+	.opts_size = sizeof(struct nfs_opts),
+	.options = nfs_options,
+	.opts_heading = NFS_OPTS_HEADING,
+	.check = nfs_check,
+	.endpoint = nfs_endpoint,
 	.prepare = nfs_prepare,
 	.client_open = nfs_client_open,
 	.close_all = nfs_close_all,

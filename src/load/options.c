@@ -28,6 +28,45 @@ uint64_t load_mem_floor(uint64_t nclients, unsigned per_proc, uint32_t max_io)
 	return nprocs * LOAD_MEM_FLOOR_PER_PROC + nclients * max_io;
 }
 
+/* The rows of o->through (options.h): what kbench suite passes through. */
+static void fill_through(struct load_opts *o)
+{
+	const struct poptOption rows[] = {
+		{ "clients-per-process", 0, POPT_ARG_STRING, &o->per_proc_arg, 0,
+		  "clients interleaved in each process (default 1)", "N" },
+		{ "sync", 's', POPT_ARG_NONE, &o->sync_open, 0, "open files with O_SYNC", NULL },
+		{ "sync-dirs", 'S', POPT_ARG_NONE, &o->sync_dirs, 0,
+		  "fsync the directory after every create, rename, unlink, mkdir, rmdir", NULL },
+		{ "fsync", 'F', POPT_ARG_NONE, &o->fsync_write, 0, "fsync after every WriteX", NULL },
+		{ "xattr", 'x', POPT_ARG_NONE, &o->xattr, 0,
+		  "keep DOS attributes in the user.DosAttrib xattr (as dbench -x)", NULL },
+		{ "target-rate", 'R', POPT_ARG_STRING, &o->target_rate_arg, 0,
+		  "hold each client to this rate (MB/sec, MB = 10^6 bytes)", "MBPS" },
+		{ "latency-from", 0, POPT_ARG_STRING, &o->latency_from, 0,
+		  "start: an op's latency runs from when its client got to it (closed loop, "
+		  "the default); due: from when it was due (open loop: -R or a timestamped "
+		  "loadfile)", "start|due" },
+		{ "backend", 'B', POPT_ARG_STRING, &o->backend_name, 0,
+		  "how ops are carried out: fileio (default: files in -D), "
+		  "sockio (tbench's packets to --server), nfs (--nfs), smb (--smb-share)", "NAME" },
+		POPT_TABLEEND
+	};
+	size_t n = sizeof(rows) / sizeof(rows[0]) - 1;
+	_Static_assert(sizeof(rows) / sizeof(rows[0]) + BACKENDS_MAX <= LOAD_THROUGH_ROWS,
+		       "LOAD_THROUGH_ROWS");
+	memcpy(o->through, rows, sizeof(rows));
+	/* each backend's own options, under its heading (backend.h) */
+	for (size_t i = 0; backends[i] && i < BACKENDS_MAX; i++) {
+		if (!backends[i]->options)
+			continue;
+		backends[i]->options(o->own[i], o->own_rows[i]);
+		o->through[n++] = (struct poptOption){ NULL, 0, POPT_ARG_INCLUDE_TABLE,
+						       o->own_rows[i], 0,
+						       backends[i]->opts_heading, NULL };
+	}
+	o->through[n] = (struct poptOption)POPT_TABLEEND;
+}
+
 void load_opts_init(struct load_opts *o, const char *cmd)
 {
 	memset(o, 0, sizeof(*o));
@@ -35,6 +74,30 @@ void load_opts_init(struct load_opts *o, const char *cmd)
 	o->per_proc = 1;
 	o->lf_format = LF_AUTO;
 	o->backend = backends[0];
+	fill_through(o);
+	load_opts_through_names(o);
+}
+
+/* --clients-per-process and -R as given into o->per_proc, o->target_rate. */
+static int parse_through_numbers(struct load_opts *o)
+{
+	uint64_t v;
+	if (o->per_proc_arg) {
+		if (cli_parse_uint(o->per_proc_arg, 1, LOAD_MAX_CLIENTS, &v) < 0)
+			return cli_usage_error(o->cmd, "--clients-per-process must be a whole number "
+					       "from 1 to %u, not '%s'", LOAD_MAX_CLIENTS,
+					       o->per_proc_arg);
+		o->per_proc = (int)v;
+	}
+	if (o->target_rate_arg) {
+		char *end;
+		o->target_rate = strtod(o->target_rate_arg, &end);
+		if (end == o->target_rate_arg || *end || !(o->target_rate >= 0) ||
+		    !isfinite(o->target_rate))
+			return cli_usage_error(o->cmd, "--target-rate must be a positive MB/sec "
+					       "figure, not '%s'", o->target_rate_arg);
+	}
+	return KB_EXIT_OK;
 }
 
 /* -B NAME: a backend this kbench has and was built with; the target
@@ -55,19 +118,25 @@ static int check_backend(struct load_opts *o)
 			return cli_usage_error(o->cmd, "-B %s: this kbench was built without %s",
 					       o->backend->name, o->backend->missing);
 	}
-	const struct { const char *opt, *value, *backend; } targets[] = {
-		{ "--server", o->server, "sockio" },
-		{ "--tcp-options", o->tcp_options, "sockio" },
-		{ "--nfs", o->nfs_url, "nfs" },
-		{ "--smb-share", o->smb_share, "smb" },
-		{ "--smb-user", o->smb_user, "smb" },
-		{ "--smb-user-file", o->smb_user_file, "smb" },
-	};
-	for (size_t i = 0; i < sizeof(targets) / sizeof(targets[0]); i++)
-		if (targets[i].value && strcmp(o->backend->name, targets[i].backend))
-			return cli_usage_error(o->cmd, "%s is for -B %s, not -B %s", targets[i].opt,
-					       targets[i].backend, o->backend->name);
+	/* a backend's own options only with that backend */
+	for (size_t i = 0; backends[i] && i < BACKENDS_MAX; i++) {
+		const struct poptOption *r = backends[i]->options && backends[i] != o->backend ?
+			load_rows_given(o->own_rows[i]) : NULL;
+		if (r)
+			return cli_usage_error(o->cmd, "--%s is for -B %s, not -B %s", r->longName,
+					       backends[i]->name, o->backend->name);
+	}
 	return KB_EXIT_OK;
+}
+
+const char *load_opts_backend_given(const struct load_opts *o)
+{
+	if (o->backend_name)
+		return o->backend_name;
+	for (size_t i = 0; backends[i] && i < BACKENDS_MAX; i++)
+		if (backends[i]->options && load_rows_given(o->own_rows[i]))
+			return backends[i]->name;
+	return NULL;
 }
 
 int load_opts_parse(struct load_opts *o, int argc, const char **argv, poptContext *ctx)
@@ -81,20 +150,6 @@ int load_opts_parse(struct load_opts *o, int argc, const char **argv, poptContex
 		  "seconds measured after warm-up (default 600; 90, 1.5m, 2h)", "TIME" },
 		{ "warmup", 0, POPT_ARG_STRING, &o->warmup, 0,
 		  "warm-up before measuring (default timelimit/5; 0 with --run-once)", "TIME" },
-		{ "sync", 's', POPT_ARG_NONE, &o->sync_open, 0, "open files with O_SYNC", NULL },
-		{ "sync-dirs", 'S', POPT_ARG_NONE, &o->sync_dirs, 0,
-		  "fsync the directory after every create, rename, unlink, mkdir, rmdir", NULL },
-		{ "fsync", 'F', POPT_ARG_NONE, &o->fsync_write, 0, "fsync after every WriteX", NULL },
-		{ "xattr", 'x', POPT_ARG_NONE, &o->xattr, 0,
-		  "keep DOS attributes in the user.DosAttrib xattr (as dbench -x)", NULL },
-		{ "target-rate", 'R', POPT_ARG_DOUBLE, &o->target_rate, 0,
-		  "hold each client to this rate (MB/sec, MB = 10^6 bytes)", "MBPS" },
-		{ "latency-from", 0, POPT_ARG_STRING, &o->latency_from, 0,
-		  "start: an op's latency runs from when its client got to it (closed loop, "
-		  "the default); due: from when it was due (open loop: -R or a timestamped "
-		  "loadfile)", "start|due" },
-		{ "clients-per-process", 0, POPT_ARG_INT, &o->per_proc, 0,
-		  "clients interleaved in each process (default 1)", "N" },
 		{ "run-once", 0, POPT_ARG_NONE, &o->run_once, 0,
 		  "each client replays the loadfile once, then stops", NULL },
 		{ "strict", 0, POPT_ARG_NONE, &o->strict, 0,
@@ -115,22 +170,6 @@ int load_opts_parse(struct load_opts *o, int argc, const char **argv, poptContex
 		{ "drop-caches", 0, POPT_ARG_NONE, &o->drop_caches, 0,
 		  "sync and drop the page cache, dentries and inodes before the run; root only",
 		  NULL },
-		{ "backend", 'B', POPT_ARG_STRING, &o->backend_name, 0,
-		  "how ops are carried out: fileio (default: files in -D), "
-		  "sockio (tbench's packets to --server), nfs (--nfs), smb (--smb-share)", "NAME" },
-		{ "server", 0, POPT_ARG_STRING, &o->server, 0,
-		  "-B sockio: the tbench server (port 7003 unless given)", "HOST[:PORT]" },
-		{ "tcp-options", 'T', POPT_ARG_STRING, &o->tcp_options, 0,
-		  "-B sockio: socket options (default: TCP_NODELAY SO_REUSEADDR)", "OPTIONS" },
-		{ "nfs", 0, POPT_ARG_STRING, &o->nfs_url, 0,
-		  "-B nfs: the export over NFSv3, through libnfs", "nfs://SERVER/EXPORT[?OPTIONS]" },
-		{ "smb-share", 0, POPT_ARG_STRING, &o->smb_share, 0,
-		  "-B smb: the share, through libsmbclient", "//SERVER/SHARE" },
-		{ "smb-user", 0, POPT_ARG_STRING, &o->smb_user, 0,
-		  "-B smb: who logs in", "[DOMAIN/]USER%PASSWORD" },
-		{ "smb-user-file", 0, POPT_ARG_STRING, &o->smb_user_file, 0,
-		  "-B smb: who logs in, from a file as smbclient -A reads "
-		  "(username=, password=, domain=)", "FILE" },
 		{ "mpi", 0, POPT_ARG_NONE, &o->mpi, 0,
 		  "one rank of a job under mpirun: NCLIENTS clients in DIR/rank<r>, started "
 		  "and measured with every other rank; rank 0 reports", NULL },
@@ -150,6 +189,8 @@ int load_opts_parse(struct load_opts *o, int argc, const char **argv, poptContex
 		{ "check", 0, POPT_ARG_NONE, &o->check, 0,
 		  "parse FILE without running it and show what one pass of one client does",
 		  NULL },
+		{ NULL, 0, POPT_ARG_INCLUDE_TABLE, o->through, 0,
+		  "How ops are carried out (kbench suite passes these to its load runs):", NULL },
 		POPT_AUTOHELP
 		POPT_TABLEEND
 	};
@@ -165,9 +206,10 @@ int load_opts_parse(struct load_opts *o, int argc, const char **argv, poptContex
 	if (o->output_form && load_form_parse(o->output_form, &o->form) < 0)
 		return cli_usage_error(o->cmd, "unknown --output-form '%s' (kbench, dbench, "
 				       "dbench-machine)", o->output_form);
-	status = check_backend(o);
-	if (o->smb_user)
-		cli_hide_password(argc, argv, "--smb-user");
+	status = parse_through_numbers(o);
+	if (!status)
+		status = check_backend(o);
+	load_opts_hide_secrets(argc, argv);
 	if (status || !o->check)
 		return status;
 	o->check_file = poptGetArg(*ctx);
@@ -218,8 +260,6 @@ static int check_nclients(struct load_opts *o, poptContext ctx)
 		return cli_usage_error(o->cmd, "missing NCLIENTS (the number of clients)");
 	if (poptPeekArg(ctx))
 		return cli_usage_error(o->cmd, "unexpected argument '%s'", poptPeekArg(ctx));
-	if (o->per_proc < 1)
-		return cli_usage_error(o->cmd, "--clients-per-process must be at least 1");
 	unsigned limit = max_clients((unsigned)o->per_proc);
 	if (cli_parse_uint(arg, 1, UINT64_MAX, &o->nclients) < 0)
 		return cli_usage_error(o->cmd, "NCLIENTS must be a whole number of at least 1, not '%s'",
@@ -310,8 +350,6 @@ int load_opts_check(struct load_opts *o, poptContext ctx)
 		status = check_times(o);
 	if (status)
 		return status;
-	if (!(o->target_rate >= 0) || !isfinite(o->target_rate))
-		return cli_usage_error(o->cmd, "--target-rate must be a positive MB/sec figure");
 	if (o->latency_from && strcmp(o->latency_from, "start") && strcmp(o->latency_from, "due"))
 		return cli_usage_error(o->cmd, "--latency-from must be start or due, not '%s'",
 				       o->latency_from);
@@ -353,6 +391,35 @@ static void put_flag(FILE *f, const char *key, int on)
 	fprintf(f, "%s\t%s%s\n", key, on ? "" : "no ", key);
 }
 
+/* Whether name ("--smb-user") is one of b's logins (backend.h). */
+static int is_login(const struct backend *b, const char *name)
+{
+	for (size_t i = 0; b->logins && b->logins[i]; i++)
+		if (!strcmp(b->logins[i], name))
+			return 1;
+	return 0;
+}
+
+/* Every backend's own string options but who logs in, each as it reads
+ * on a command line ("--server H", "-T WORDS"), "no ..." when not given. */
+static void put_backend_opts(FILE *f, const struct load_opts *o)
+{
+	for (size_t i = 0; backends[i] && i < BACKENDS_MAX; i++) {
+		for (const struct poptOption *r = o->own_rows[i];
+		     backends[i]->options && r->longName; r++) {
+			char key[48], name[48];
+			snprintf(name, sizeof(name), "--%s", r->longName);
+			if (r->shortName)
+				snprintf(key, sizeof(key), "-%c", r->shortName);
+			else
+				snprintf(key, sizeof(key), "%s", name);
+			if ((r->argInfo & POPT_ARG_MASK) == POPT_ARG_STRING &&
+			    !is_login(backends[i], name))
+				put_opt(f, key, *(char **)r->arg);
+		}
+	}
+}
+
 char *load_opts_measure(const struct load_opts *o)
 {
 	char *text = NULL, *lf = load_loadfile_path(o->loadfile);
@@ -386,10 +453,7 @@ char *load_opts_measure(const struct load_opts *o)
 	fprintf(f, "--clients-per-process\t--clients-per-process %d\n", o->per_proc);
 	put_opt(f, "-B", o->backend->name);
 	put_opt(f, "-D", o->directory);
-	put_opt(f, "--server", o->server);
-	put_opt(f, "-T", o->tcp_options);
-	put_opt(f, "--nfs", o->nfs_url);
-	put_opt(f, "--smb-share", o->smb_share);
+	put_backend_opts(f, o);
 	put_flag(f, "-s", o->sync_open);
 	put_flag(f, "-S", o->sync_dirs);
 	put_flag(f, "-F", o->fsync_write);
@@ -487,11 +551,17 @@ int load_opts_json_stdout(const struct load_opts *o)
 void load_opts_free(struct load_opts *o)
 {
 	char **strs[] = { &o->loadfile, &o->directory, &o->timelimit, &o->warmup, &o->json,
-			  &o->format, &o->mem_limit, &o->backend_name, &o->server, &o->tcp_options,
-			  &o->nfs_url, &o->smb_share, &o->smb_user, &o->smb_user_file,
-			  &o->clients_total, &o->latency_from, &o->output_form };
+			  &o->format, &o->mem_limit, &o->backend_name,
+			  &o->clients_total, &o->latency_from, &o->output_form, &o->per_proc_arg,
+			  &o->target_rate_arg };
 	for (size_t i = 0; i < sizeof(strs) / sizeof(strs[0]); i++) {
 		free(*strs[i]);
 		*strs[i] = NULL;
 	}
+	for (size_t i = 0; backends[i] && i < BACKENDS_MAX; i++)
+		for (struct poptOption *r = o->own_rows[i]; backends[i]->options && r->longName; r++)
+			if ((r->argInfo & POPT_ARG_MASK) == POPT_ARG_STRING) {
+				free(*(char **)r->arg);
+				*(char **)r->arg = NULL;
+			}
 }

@@ -30,7 +30,29 @@
 #include "config.h"
 #include "load/backend.h"
 #include "load/trees.h"
+#include "load/smb_opts.h"
 #include "cli.h"
+
+#include <string.h>
+
+const char *const smb_logins[] = { "--smb-user", "--smb-user-file", NULL };
+
+void smb_options(void *mine, struct poptOption *rows)
+{
+	struct smb_opts *so = mine;
+	const struct poptOption r[] = {
+		{ "smb-share", 0, POPT_ARG_STRING, &so->share, 0,
+		  "-B smb: the share, through libsmbclient", "//SERVER/SHARE" },
+		{ "smb-user", 0, POPT_ARG_STRING, &so->user, 0,
+		  "-B smb: who logs in", "[DOMAIN/]USER%PASSWORD" },
+		{ "smb-user-file", 0, POPT_ARG_STRING, &so->user_file, 0,
+		  "-B smb: who logs in, from a file as smbclient -A reads "
+		  "(username=, password=, domain=)", "FILE" },
+		POPT_TABLEEND
+	};
+	_Static_assert(sizeof(r) / sizeof(r[0]) <= BACKEND_OPT_ROWS, "BACKEND_OPT_ROWS");
+	memcpy(rows, r, sizeof(r));
+}
 
 #ifndef HAVE_LIBSMBCLIENT
 
@@ -38,6 +60,11 @@ const struct backend smb_backend = {
 	.name = "smb",
 	.help = "SMB2/3 through libsmbclient (--smb-share //SERVER/SHARE)",
 	.missing = "libsmbclient",
+	.opts_size = sizeof(struct smb_opts),
+	.options = smb_options,
+	.opts_heading = SMB_OPTS_HEADING,
+	.logins = smb_logins,
+	.secret = SMB_SECRET,
 };
 
 #else

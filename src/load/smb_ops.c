@@ -377,6 +377,13 @@ static int do_readx(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
 const struct backend smb_backend = {
 	.name = "smb",
 	.help = "SMB2/3 through libsmbclient (--smb-share //SERVER/SHARE)",
+	.opts_size = sizeof(struct smb_opts),
+	.options = smb_options,
+	.opts_heading = SMB_OPTS_HEADING,
+	.logins = smb_logins,
+	.secret = SMB_SECRET,
+	.check = smb_check,
+	.endpoint = smb_endpoint,
 	.prepare = smb_prepare,
 	.client_open = smb_client_open_watched,
 	.close_all = smb_close_all,

@@ -252,13 +252,15 @@ static void wipe(struct smb_target *t)
 	free(t);
 }
 
-int smb_prepare(struct backend_opts *o, unsigned nclients, const char *cmd)
+/* The options into t: the share, the login (--smb-user, --smb-user-file,
+ * or $USER), -D.  Returns 0, or KB_EXIT_USAGE after one line. */
+static int parse_target(struct smb_target *t, const struct backend_opts *o, const char *cmd)
 {
-	if (!o->smb_share) {
+	if (!smb_opts_of(o)->share) {
 		fprintf(stderr, "%s: -B smb needs --smb-share //SERVER/SHARE\n", cmd);
 		return KB_EXIT_USAGE;
 	}
-	if (o->smb_user && o->smb_user_file) {
+	if (smb_opts_of(o)->user && smb_opts_of(o)->user_file) {
 		fprintf(stderr, "%s: --smb-user and --smb-user-file: give one\n", cmd);
 		return KB_EXIT_USAGE;
 	}
@@ -270,23 +272,72 @@ int smb_prepare(struct backend_opts *o, unsigned nclients, const char *cmd)
 		fprintf(stderr, "%s: -B smb cannot do %s: libsmbclient has no call for it\n", cmd, no);
 		return KB_EXIT_USAGE;
 	}
+	int bad = parse_share(t, smb_opts_of(o)->share, cmd) < 0;
+	if (!bad && smb_opts_of(o)->user)
+		bad = parse_user(t, smb_opts_of(o)->user, "--smb-user", cmd) < 0;
+	else if (!bad && smb_opts_of(o)->user_file)
+		bad = read_user_file(t, smb_opts_of(o)->user_file, cmd) < 0;
+	else if (!bad && getenv("USER"))
+		bad = parse_user(t, getenv("USER"), "$USER", cmd) < 0;
+	if (!bad && o->directory)
+		bad = parse_dir(t, o->directory, cmd) < 0;
+	return bad ? KB_EXIT_USAGE : 0;
+}
+
+/* Run fn on the target the options make, then wipe it.  Returns fn's
+ * result, or KB_EXIT_USAGE after one line when they make none. */
+static int with_target(const struct backend_opts *o, const char *cmd,
+		       int (*fn)(const struct smb_target *t, void *arg), void *arg)
+{
 	struct smb_target *t = calloc(1, sizeof(*t));
 	if (!t) {
 		fprintf(stderr, "%s: out of memory\n", cmd);
 		return KB_EXIT_USAGE;
 	}
-	int bad = parse_share(t, o->smb_share, cmd) < 0;
-	if (!bad && o->smb_user)
-		bad = parse_user(t, o->smb_user, "--smb-user", cmd) < 0;
-	else if (!bad && o->smb_user_file)
-		bad = read_user_file(t, o->smb_user_file, cmd) < 0;
-	else if (!bad && getenv("USER"))
-		bad = parse_user(t, getenv("USER"), "$USER", cmd) < 0;
-	if (!bad && o->directory)
-		bad = parse_dir(t, o->directory, cmd) < 0;
-	if (bad) {
-		wipe(t);
+	int status = parse_target(t, o, cmd);
+	if (!status && fn)
+		status = fn(t, arg);
+	wipe(t);
+	return status;
+}
+
+int smb_check(const struct backend_opts *o, const char *cmd)
+{
+	return with_target(o, cmd, NULL, NULL);
+}
+
+struct where {
+	char *host, *port;
+	size_t hostlen, portlen;
+};
+
+static int target_where(const struct smb_target *t, void *arg)
+{
+	struct where *w = arg;
+	if ((size_t)snprintf(w->host, w->hostlen, "%s", t->server) >= w->hostlen ||
+	    (size_t)snprintf(w->port, w->portlen, "%u", t->port ? t->port : SMB_PORT) >= w->portlen)
+		return -1;
+	return 0;
+}
+
+int smb_endpoint(const struct backend_opts *o, char *host, size_t hostlen, char *port,
+		 size_t portlen)
+{
+	struct where w = { host, port, hostlen, portlen };
+	return with_target(o, "kbench load", target_where, &w) ? -1 : 0;
+}
+
+int smb_prepare(struct backend_opts *o, unsigned nclients, const char *cmd)
+{
+	struct smb_target *t = calloc(1, sizeof(*t));
+	if (!t) {
+		fprintf(stderr, "%s: out of memory\n", cmd);
 		return KB_EXIT_USAGE;
+	}
+	int status = parse_target(t, o, cmd);
+	if (status) {
+		wipe(t);
+		return status;
 	}
 	if (!o->directory) {
 		snprintf(t->dir, sizeof(t->dir), "kbench-%ld", (long)getpid());
@@ -309,7 +360,7 @@ int smb_prepare(struct backend_opts *o, unsigned nclients, const char *cmd)
 	char url[URL_MAX];
 	size_t n = (size_t)snprintf(url, sizeof(url), "smb://%s/", t->server);
 	smb_url_append(url, &n, t->share);
-	int status = KB_EXIT_OK;
+	status = KB_EXIT_OK;
 	errno = 0;
 	if (libsmb.smbc_getFunctionStat(x)(x, url, &st) < 0) {
 		say_unreached(t, errno ? errno : EIO, cmd);
@@ -362,7 +413,7 @@ void smb_release(struct backend_opts *o)
 const char *smb_describe(const struct backend_opts *o)
 {
 	const struct smb_target *t = o->target;
-	return t ? t->shown : o->smb_share;
+	return t ? t->shown : smb_opts_of(o)->share;
 }
 
 #endif /* HAVE_LIBSMBCLIENT */

@@ -48,6 +48,28 @@
 #define OPEN_MS 10000              /* a client's connect and first exchange, at most */
 #define PROBE_MS 5000              /* prepare()'s check of the server, at most */
 
+/* -B sockio's own options (backend.h), as given. */
+struct sockio_opts {
+	char *server;        /* --server HOST[:PORT] */
+	char *tcp_options;   /* -T/--tcp-options WORDS */
+};
+
+#define SO(o) ((const struct sockio_opts *)(o)->own)
+
+static void sio_options(void *mine, struct poptOption *rows)
+{
+	struct sockio_opts *so = mine;
+	const struct poptOption r[] = {
+		{ "server", 0, POPT_ARG_STRING, &so->server, 0,
+		  "-B sockio: the tbench server (port 7003 unless given)", "HOST[:PORT]" },
+		{ "tcp-options", 'T', POPT_ARG_STRING, &so->tcp_options, 0,
+		  "-B sockio: socket options (default: TCP_NODELAY SO_REUSEADDR)", "OPTIONS" },
+		POPT_TABLEEND
+	};
+	_Static_assert(sizeof(r) / sizeof(r[0]) <= BACKEND_OPT_ROWS, "BACKEND_OPT_ROWS");
+	memcpy(rows, r, sizeof(r));
+}
+
 struct sockio_target {
 	struct sockaddr_storage addr;
 	socklen_t addrlen;
@@ -360,10 +382,19 @@ static void raise_nofile(unsigned nclients)
 	setrlimit(RLIMIT_NOFILE, &rl);
 }
 
-static int sio_prepare(struct backend_opts *o, unsigned nclients, const char *cmd)
+/* --server HOST[:PORT] into host and port.  Returns 0, or -1 with the
+ * reason in err. */
+static int split_server(const struct backend_opts *o, char *host, size_t hostlen, char *port,
+			size_t portlen, char *err, size_t errlen)
+{
+	return tb_split_hostport(SO(o)->server, TB_PORT, host, hostlen, port, portlen, err, errlen);
+}
+
+static int sio_check(const struct backend_opts *o, const char *cmd)
 {
 	char host[256], port[8], err[300];
-	if (!o->server) {
+	struct tb_opts words;
+	if (!SO(o)->server) {
 		fprintf(stderr, "%s: -B sockio needs --server HOST[:PORT] (a tbench server: "
 			"kbench server, or tbench_srv on port 7003)\n", cmd);
 		return KB_EXIT_USAGE;
@@ -374,21 +405,40 @@ static int sio_prepare(struct backend_opts *o, unsigned nclients, const char *cm
 			o->fsync_write ? "-F" : "-x");
 		return KB_EXIT_USAGE;
 	}
+	if (split_server(o, host, sizeof(host), port, sizeof(port), err, sizeof(err)) < 0) {
+		fprintf(stderr, "%s: --server %s\n", cmd, err);
+		return KB_EXIT_USAGE;
+	}
+	if (tb_opts_parse(SO(o)->tcp_options ? SO(o)->tcp_options : TB_DEFAULT_OPTIONS, &words, err,
+			  sizeof(err)) < 0) {
+		fprintf(stderr, "%s: -T: %s\n", cmd, err);
+		return KB_EXIT_USAGE;
+	}
+	return 0;
+}
+
+static int sio_endpoint(const struct backend_opts *o, char *host, size_t hostlen, char *port,
+			size_t portlen)
+{
+	char err[300];
+	return split_server(o, host, hostlen, port, portlen, err, sizeof(err));
+}
+
+static int sio_prepare(struct backend_opts *o, unsigned nclients, const char *cmd)
+{
+	char host[256], port[8], err[300];
+	int status = sio_check(o, cmd);
+	if (status)
+		return status;
 	struct sockio_target *t = calloc(1, sizeof(*t));
 	if (!t) {
 		fprintf(stderr, "%s: out of memory\n", cmd);
 		return KB_EXIT_USAGE;
 	}
-	const char *words = o->tcp_options ? o->tcp_options : TB_DEFAULT_OPTIONS;
-	if (tb_split_hostport(o->server, TB_PORT, host, sizeof(host), port, sizeof(port),
-			      err, sizeof(err)) < 0) {
-		fprintf(stderr, "%s: --server %s\n", cmd, err);
-		goto bad;
-	}
-	if (tb_opts_parse(words, &t->opts, err, sizeof(err)) < 0) {
-		fprintf(stderr, "%s: -T: %s\n", cmd, err);
-		goto bad;
-	}
+	/* sio_check found both good */
+	split_server(o, host, sizeof(host), port, sizeof(port), err, sizeof(err));
+	tb_opts_parse(SO(o)->tcp_options ? SO(o)->tcp_options : TB_DEFAULT_OPTIONS, &t->opts, err,
+		      sizeof(err));
 	snprintf(t->name, sizeof(t->name), strchr(host, ':') ? "[%s]:%s" : "%s:%s", host, port);
 	t->dirlen = o->directory ? (unsigned)strlen(o->directory) : 1;
 
@@ -396,7 +446,7 @@ static int sio_prepare(struct backend_opts *o, unsigned nclients, const char *cm
 				  .ai_flags = AI_NUMERICSERV }, *res, *ai;
 	int g = getaddrinfo(host, port, &hints, &res);
 	if (g) {
-		fprintf(stderr, "%s: --server %s: cannot resolve '%s': %s\n", cmd, o->server, host,
+		fprintf(stderr, "%s: --server %s: cannot resolve '%s': %s\n", cmd, SO(o)->server, host,
 			g == EAI_SYSTEM ? strerror(errno) : gai_strerror(g));
 		goto bad;
 	}
@@ -421,7 +471,7 @@ static int sio_prepare(struct backend_opts *o, unsigned nclients, const char *cm
 		goto bad;
 	}
 	if (e) {
-		fprintf(stderr, "%s: --server %s: %s %s: %s\n", cmd, o->server, stage, where,
+		fprintf(stderr, "%s: --server %s: %s %s: %s\n", cmd, SO(o)->server, stage, where,
 			e == ECONNRESET ? "the connection was closed" : backend_strerror(e));
 		goto bad;
 	}
@@ -442,13 +492,18 @@ static void sio_release(struct backend_opts *o)
 static const char *sio_describe(const struct backend_opts *o)
 {
 	const struct sockio_target *t = o->target;
-	return t ? t->name : o->server;
+	return t ? t->name : SO(o)->server;
 }
 
 const struct backend sockio_backend = {
 	.name = "sockio",
 	.help = "tbench's network load: a request and reply per op to --server (no files)",
 	.flags = 0,
+	.opts_size = sizeof(struct sockio_opts),
+	.options = sio_options,
+	.opts_heading = "-B sockio's options:",
+	.check = sio_check,
+	.endpoint = sio_endpoint,
 	.prepare = sio_prepare,
 	.client_open = sio_client_open,
 	.close_all = sio_close_all,

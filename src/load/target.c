@@ -173,13 +173,7 @@ static int prepare_server(const struct load_opts *o, const struct coord *co,
 int load_target_prepare(const struct load_opts *o, const struct coord *co, const char *loadfile,
 		   const struct program *prog, struct load_target *t)
 {
-	t->bopts = (struct backend_opts){
-		.sync_open = o->sync_open, .sync_dirs = o->sync_dirs,
-		.fsync_write = o->fsync_write, .xattr = o->xattr,
-		.directory = o->directory, .server = o->server, .tcp_options = o->tcp_options,
-		.nfs_url = o->nfs_url, .smb_share = o->smb_share, .smb_user = o->smb_user,
-		.smb_user_file = o->smb_user_file,
-	};
+	load_opts_backend(o, &t->bopts);
 	if (o->backend->flags & BACKEND_LOCAL)
 		return prepare_directory(o, co, loadfile, prog, t);
 	return prepare_server(o, co, loadfile, t);

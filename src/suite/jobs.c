@@ -86,33 +86,23 @@ json_t *jobs_params_json(const struct suite *s)
 			 "mem_limits", mems ? mems : json_array());
 	if (!o)
 		return NULL;
-	/* what was passed through to the children */
+	/* what was passed through to the load children, as load's table names
+	 * it; the clients per process and the backend as the runs take them */
+	const char *backend = load_opts_backend_given(&s->load);
+	if (load_opts_through_json(&s->load, o) < 0) {
+		json_decref(o);
+		return NULL;
+	}
 	json_object_set_new(o, "clients_per_process", json_integer(s->per_proc ? s->per_proc : 1));
-	json_object_set_new(o, "backend", json_string(s->backend ? s->backend :
-						      s->server ? "sockio" : "fileio"));
-	const struct { const char *key, *v; } strs[] = {
-		{ "server", s->server }, { "tcp_options", s->tcp_opts }, { "nfs", s->nfs },
-		{ "smb_share", s->smb_share }, { "target_rate", s->rate_arg },
-		{ "latency_from", s->latency_from },
-		{ "micro_copies", s->copies_arg },
-	};
-	for (size_t i = 0; i < sizeof(strs) / sizeof(strs[0]); i++)
-		if (strs[i].v)
-			json_object_set_new(o, strs[i].key, json_string(strs[i].v));
-	/* --smb-user holds a password: only that one was given */
-	if (s->smb_user)
-		json_object_set_new(o, "smb_user_given", json_true());
+	json_object_set_new(o, "backend", json_string(backend ? backend : backends[0]->name));
+	if (s->copies_arg)
+		json_object_set_new(o, "micro_copies", json_string(s->copies_arg));
 	/* --until-stable PCT --max-runs N (untilstable.h) */
 	if (s->until_stable) {
 		json_object_set_new(o, "until_stable_pct", json_real(s->until_pct));
 		json_object_set_new(o, "max_runs", json_integer(s->max_runs));
 	}
-	const struct { const char *key; int v; } flags[] = {
-		{ "sync", s->sync_open }, { "sync_dirs", s->sync_dirs },
-		{ "fsync", s->fsync_write }, { "xattr", s->xattr }, { "micro_quick", s->micro_quick },
-	};
-	for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); i++)
-		json_object_set_new(o, flags[i].key, json_boolean(flags[i].v));
+	json_object_set_new(o, "micro_quick", json_boolean(s->micro_quick));
 	return o;
 }
 
@@ -178,33 +168,6 @@ void jobs_rows(struct suite *s)
 		job_row(s, &s->jobs[i]);
 }
 
-/* The options passed through to kbench load as given (v[n...]); returns
- * the new n.  --server without -B means -B sockio. */
-static size_t load_through(const struct suite *s, const char **v, size_t n)
-{
-	const struct { const char *opt, *val; } withval[] = {
-		{ "--clients-per-process", s->per_proc_arg }, { "-R", s->rate_arg },
-		{ "--latency-from", s->latency_from },
-		{ "-B", s->backend ? s->backend : s->server ? "sockio" : NULL },
-		{ "--server", s->server }, { "-T", s->tcp_opts }, { "--nfs", s->nfs },
-		{ "--smb-share", s->smb_share }, { "--smb-user", s->smb_user },
-		{ "--smb-user-file", s->smb_user_file },
-	};
-	const struct { const char *opt; int on; } flags[] = {
-		{ "-s", s->sync_open }, { "-S", s->sync_dirs }, { "-F", s->fsync_write },
-		{ "-x", s->xattr },
-	};
-	for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); i++)
-		if (flags[i].on)
-			v[n++] = flags[i].opt;
-	for (size_t i = 0; i < sizeof(withval) / sizeof(withval[0]); i++)
-		if (withval[i].val) {
-			v[n++] = withval[i].opt;
-			v[n++] = withval[i].val;
-		}
-	return n;
-}
-
 void jobs_args(const struct suite *s, const struct job *j, struct job_args *a)
 {
 	size_t n = 0;
@@ -234,7 +197,8 @@ void jobs_args(const struct suite *s, const struct job *j, struct job_args *a)
 		}
 		if (s->drop_caches && s->load_drop_caches)
 			v[n++] = "--drop-caches";
-		n = load_through(s, v, n);
+		/* load's through table, as given */
+		n = load_opts_through_argv(&s->load, v, n);
 		v[n++] = "--json";
 		v[n++] = s->child_json;
 		snprintf(a->clients, sizeof(a->clients), "%u", j->clients);

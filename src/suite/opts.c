@@ -27,6 +27,7 @@
 
 int opts_parse(struct suite *s, int argc, const char **argv, poptContext *ctx)
 {
+	load_opts_init(&s->load, s->cmd);
 	struct poptOption options[] = {
 		{ "directory", 'D', POPT_ARG_STRING, &s->dir, 0,
 		  "directory the load runs in (default: kbench load's own under $TMPDIR)", "DIR" },
@@ -57,35 +58,6 @@ int opts_parse(struct suite *s, int argc, const char **argv, poptContext *ctx)
 		{ "mem-limit", 0, POPT_ARG_STRING, &s->mem_arg, 0,
 		  "run every load under each of these memory limits (kbench load --mem-limit; "
 		  "e.g. 32M,128M,none)", "LIST" },
-		{ "clients-per-process", 0, POPT_ARG_STRING, &s->per_proc_arg, 0,
-		  "kbench load --clients-per-process: clients interleaved in each process", "N" },
-		{ "sync", 's', POPT_ARG_NONE, &s->sync_open, 0, "kbench load -s (O_SYNC opens)", NULL },
-		{ "sync-dirs", 'S', POPT_ARG_NONE, &s->sync_dirs, 0,
-		  "kbench load -S (fsync the directory after every change)", NULL },
-		{ "fsync", 'F', POPT_ARG_NONE, &s->fsync_write, 0,
-		  "kbench load -F (fsync after every WriteX)", NULL },
-		{ "xattr", 'x', POPT_ARG_NONE, &s->xattr, 0, "kbench load -x (DOS attributes in xattrs)",
-		  NULL },
-		{ "target-rate", 'R', POPT_ARG_STRING, &s->rate_arg, 0,
-		  "kbench load -R: each client's rate (MB/sec, MB = 10^6 bytes)", "MBPS" },
-		{ "latency-from", 0, POPT_ARG_STRING, &s->latency_from, 0,
-		  "kbench load --latency-from: start (closed loop) or due (open loop; needs -R "
-		  "or a timestamped loadfile)", "start|due" },
-		{ "backend", 'B', POPT_ARG_STRING, &s->backend, 0,
-		  "kbench load -B: fileio, sockio, nfs or smb (passed as given)", "NAME" },
-		{ "server", 0, POPT_ARG_STRING, &s->server, 0,
-		  "kbench load --server (sockio; implies -B sockio)", "HOST[:PORT]" },
-		{ "tcp-options", 'T', POPT_ARG_STRING, &s->tcp_opts, 0,
-		  "kbench load -T (sockio's TCP options)", "WORDS" },
-		{ "nfs", 0, POPT_ARG_STRING, &s->nfs, 0, "kbench load --nfs (the nfs backend's export)",
-		  "nfs://SERVER/EXPORT" },
-		{ "smb-share", 0, POPT_ARG_STRING, &s->smb_share, 0,
-		  "kbench load --smb-share (the smb backend's share)", "//SERVER/SHARE" },
-		{ "smb-user", 0, POPT_ARG_STRING, &s->smb_user, 0,
-		  "kbench load --smb-user (the smb backend's user; its password is not "
-		  "stored, so such a series cannot be resumed)", "[DOMAIN/]USER%PASSWORD" },
-		{ "smb-user-file", 0, POPT_ARG_STRING, &s->smb_user_file, 0,
-		  "kbench load --smb-user-file (the smb backend's login from a file)", "FILE" },
 		{ "micro-quick", 0, POPT_ARG_NONE, &s->micro_quick, 0,
 		  "kbench micro --quick (short runs)", NULL },
 		{ "copies", 0, POPT_ARG_STRING, &s->copies_arg, 0,
@@ -102,6 +74,8 @@ int opts_parse(struct suite *s, int argc, const char **argv, poptContext *ctx)
 		{ "format", 0, POPT_ARG_STRING, &s->format, 0,
 		  "the summary at the end: text (a table, default) or benchstat (Go benchmark "
 		  "lines)", "FORMAT" },
+		{ NULL, 0, POPT_ARG_INCLUDE_TABLE, s->load.through, 0,
+		  "Passed to every load run as given (kbench load's options):", NULL },
 		POPT_AUTOHELP
 		POPT_TABLEEND
 	};
@@ -119,15 +93,13 @@ int opts_parse(struct suite *s, int argc, const char **argv, poptContext *ctx)
 	if (status)
 		return status;
 	/* out of the process title, and so out of the stored command line */
-	cli_hide_password(argc, argv, "--smb-user");
+	load_opts_hide_secrets(argc, argv);
 	if (poptPeekArg(*ctx))
 		return cli_usage_error(s->cmd, "unexpected argument '%s'", poptPeekArg(*ctx));
 	other = s->dir || s->loadfile || s->clients_arg || s->runs_arg || s->timelimit ||
 		s->warmup || s->disk || s->micro || s->pause_arg || s->drop_caches || s->mem_arg ||
-		s->label || s->out || s->per_proc_arg || s->sync_open || s->sync_dirs ||
-		s->fsync_write || s->xattr || s->rate_arg || s->backend || s->server || s->tcp_opts ||
-		s->nfs || s->smb_share || s->smb_user || s->smb_user_file || s->micro_quick || s->copies_arg ||
-		s->latency_from || s->until_arg || s->max_runs_arg;
+		s->label || s->out || load_opts_through_first(&s->load) || s->micro_quick ||
+		s->copies_arg || s->until_arg || s->max_runs_arg;
 	if (s->resume && other)
 		return cli_usage_error(s->cmd, "--resume takes no other options but --format: "
 				       "the file holds the command line");
@@ -138,9 +110,7 @@ void opts_free(struct suite *s)
 {
 	char **strs[] = { &s->mpi, &s->dir, &s->loadfile, &s->timelimit, &s->warmup, &s->disk, &s->label,
 			  &s->out, &s->format, &s->resume, &s->clients_arg, &s->runs_arg,
-			  &s->pause_arg, &s->mem_arg, &s->micro_arg, &s->per_proc_arg, &s->rate_arg,
-			  &s->backend, &s->server, &s->tcp_opts, &s->nfs, &s->smb_share,
-			  &s->smb_user, &s->smb_user_file, &s->copies_arg, &s->latency_from,
+			  &s->pause_arg, &s->mem_arg, &s->micro_arg, &s->copies_arg,
 			  &s->until_arg, &s->max_runs_arg };
 	for (size_t i = 0; i < sizeof(strs) / sizeof(strs[0]); i++) {
 		free(*strs[i]);
@@ -151,6 +121,7 @@ void opts_free(struct suite *s)
 	for (size_t i = 0; i < s->nmicro; i++)
 		free(s->micro_tests[i]);
 	s->nmems = s->nmicro = 0;
+	load_opts_free(&s->load);
 	free(s->loadfile_path);
 	s->loadfile_path = NULL;
 }
@@ -225,38 +196,12 @@ static int parse_numbers(struct suite *s)
 	if (s->pause_arg && cli_parse_duration(s->pause_arg, &s->pause_s) < 0)
 		return cli_usage_error(s->cmd, "--pause %s: give a duration (0, 10, 1m)",
 				       s->pause_arg);
-	s->per_proc = 1;
-	if (s->per_proc_arg) {
-		if (cli_parse_uint(s->per_proc_arg, 1, LOAD_MAX_CLIENTS, &v) < 0)
-			return cli_usage_error(s->cmd, "--clients-per-process %s: give a whole number "
-					       "from 1 to %u", s->per_proc_arg, LOAD_MAX_CLIENTS);
-		s->per_proc = (unsigned)v;
-	}
-	if (s->rate_arg) {
-		char *end;
-		double r = strtod(s->rate_arg, &end);
-		if (end == s->rate_arg || *end || !(r > 0) || !isfinite(r))
-			return cli_usage_error(s->cmd, "-R %s: give a rate above 0 in MB/sec "
-					       "(MB = 10^6 bytes)", s->rate_arg);
-	}
-	if (s->latency_from && strcmp(s->latency_from, "start") && strcmp(s->latency_from, "due"))
-		return cli_usage_error(s->cmd, "--latency-from %s: give start or due", s->latency_from);
 	if (s->copies_arg && cli_parse_uint(s->copies_arg, 1, 1024, &v) < 0)
 		return cli_usage_error(s->cmd, "--copies %s: give a whole number from 1 to 1024",
 				       s->copies_arg);
 	if ((s->copies_arg || s->micro_quick) && !s->micro)
 		return cli_usage_error(s->cmd, "%s is an option of the micro jobs: give --micro too",
 				       s->copies_arg ? "--copies" : "--micro-quick");
-	if (s->server && s->backend && strcmp(s->backend, "sockio"))
-		return cli_usage_error(s->cmd, "--server is sockio's; -B %s takes no --server",
-				       s->backend);
-	/* what load would refuse in every run, refused before the first */
-	if (s->backend && !strcmp(s->backend, "nfs") && !s->nfs)
-		return cli_usage_error(s->cmd, "-B nfs needs --nfs nfs://SERVER/EXPORT");
-	if (s->backend && !strcmp(s->backend, "smb") && !s->smb_share)
-		return cli_usage_error(s->cmd, "-B smb needs --smb-share //SERVER/SHARE");
-	if (s->backend && !strcmp(s->backend, "sockio") && !s->server)
-		return cli_usage_error(s->cmd, "-B sockio needs --server HOST[:PORT]");
 	if (s->format && strcmp(s->format, "text") && strcmp(s->format, "benchstat"))
 		return cli_usage_error(s->cmd, "--format %s: give text or benchstat", s->format);
 	if (s->mpi && (!s->mpi[strspn(s->mpi, " \t")] || strlen(s->mpi) >= 1024))
@@ -421,53 +366,13 @@ static int check_kbench(struct suite *s)
 			return KB_EXIT_USAGE;
 		}
 	}
-	/* the options passed through: this kbench's load must have them (the
-	 * network backends' come with those backends) */
-	const struct { const char *given, *want; } through[] = {
-		{ s->per_proc_arg, "--clients-per-process" }, { s->rate_arg, "--target-rate" },
-		{ s->latency_from, "--latency-from" },
-		{ s->sync_open ? "" : NULL, "--sync" }, { s->sync_dirs ? "" : NULL, "--sync-dirs" },
-		{ s->fsync_write ? "" : NULL, "--fsync" }, { s->xattr ? "" : NULL, "--xattr" },
-		{ s->server, "--server" }, { s->tcp_opts, "--tcp-options" }, { s->nfs, "--nfs" },
-		{ s->smb_share, "--smb-share" }, { s->smb_user, "--smb-user" },
-		{ s->smb_user_file, "--smb-user-file" },
-		{ s->backend || s->server ? "" : NULL, "-B" },
-	};
-	for (size_t i = 0; i < sizeof(through) / sizeof(through[0]); i++) {
-		if (!through[i].given)
-			continue;
-		if (!s->nclients) {
-			fprintf(stderr, "%s: %s is an option of the load jobs, and --clients none "
-				"runs none\n", s->cmd, through[i].want);
-			return KB_EXIT_USAGE;
-		}
-		int has = ask_kbench(s, help_load, through[i].want, NULL, 0);
-		if (has < 0) {
-			fprintf(stderr, "%s: cannot run %s: %s\n", s->cmd, s->exe, strerror(errno));
-			return KB_EXIT_USAGE;
-		}
-		if (!has) {
-			fprintf(stderr, "%s: %s: this kbench's load command has no %s option\n",
-				s->cmd, through[i].want, through[i].want);
-			return KB_EXIT_USAGE;
-		}
-	}
-	/* the backend: kbench load --check takes -B and refuses a name it lacks */
-	const char *backend = s->backend ? s->backend : s->server ? "sockio" : NULL;
-	if (backend && s->nclients) {
-		const char *lf = s->loadfile_path ? s->loadfile_path : s->loadfile;
-		const char *chk[] = { "load", "-B", backend, "--check", lf, NULL };
-		char *deflf = lf ? NULL : load_loadfile_path(NULL);
-		if (!lf)
-			chk[4] = deflf ? deflf : "client.txt";
-		int ok = ask_kbench(s, chk, NULL, last, sizeof(last));
-		free(deflf);
-		if (ok != 1) {
-			char shown[300];
-			fprintf(stderr, "%s: -B %s: kbench load refuses it: %s\n", s->cmd, backend,
-				last[0] ? esc_str(shown, sizeof(shown), last) : "(no message)");
-			return KB_EXIT_USAGE;
-		}
+	/* the options passed through are load's own (its table); load checks
+	 * each load job's command line (precheck.c) */
+	const char *through = load_opts_through_first(&s->load);
+	if (through && !s->nclients) {
+		fprintf(stderr, "%s: %s is an option of the load jobs, and --clients none "
+			"runs none\n", s->cmd, through);
+		return KB_EXIT_USAGE;
 	}
 	if (s->micro && ask_kbench(s, help_micro, NULL, NULL, 0) != 1) {
 		fprintf(stderr, "%s: --micro: this kbench has no micro command\n", s->cmd);

@@ -5,7 +5,10 @@
  * (load.h's memory floor, disk.h's), so the suite refuses exactly what
  * the child would refuse, only before the series instead of after hours
  * of it.  The load floor needs the loadfile's largest ReadX or WriteX: the
- * loadfile is read here once (loadfile.h), as kbench load reads it.
+ * loadfile is read here once (loadfile.h), as kbench load reads it.  A
+ * load job's command line is checked by load itself (load_args_check:
+ * its parser, its checks and its backend's, which also names the server
+ * to reach), so nothing here knows a backend's options or their forms.
  */
 #include "config.h"
 #include "cli.h"
@@ -13,8 +16,9 @@
 #include "load/load.h"
 #include "load/loadfile.h"
 #include "load/program.h"
-#include "load/tbench.h"
+#include "load/options.h"
 #include "suite/escape.h"
+#include "suite/jobs.h"
 #include "suite/precheck.h"
 
 #include <errno.h>
@@ -47,58 +51,6 @@ static int refuse(const struct suite *s, const struct job *j, const char *fmt, .
 	fprintf(stderr, "%s: %s: %s; nothing was run\n", s->cmd, j->name,
 		esc_str(shown, sizeof(shown), why));
 	return KB_EXIT_USAGE;
-}
-
-/* HOST[:PORT], [V6]:PORT or a bare V6 address from text up to len bytes,
- * by the rule kbench load -B sockio uses (tb_split_hostport).  Returns 1,
- * or -1 when it is no such thing. */
-static int split_host(const char *text, size_t len, const char *defport, char *host,
-		      size_t hostlen, char *port, size_t portlen)
-{
-	char buf[1024], err[160];
-	if (len >= sizeof(buf))
-		return -1;
-	memcpy(buf, text, len);
-	buf[len] = '\0';
-	return tb_split_hostport(buf, defport, host, hostlen, port, portlen, err, sizeof(err)) < 0 ?
-		-1 : 1;
-}
-
-int precheck_server(const struct suite *s, char *host, size_t hostlen, char *port,
-		    size_t portlen)
-{
-	if (s->server)
-		return split_host(s->server, strlen(s->server), PRECHECK_SOCKIO_PORT, host, hostlen,
-				  port, portlen);
-	if (s->nfs) {
-		if (strncmp(s->nfs, "nfs://", 6))
-			return -1;
-		const char *h = s->nfs + 6;
-		int r = split_host(h, strcspn(h, "/?"), PRECHECK_NFS_PORT, host, hostlen, port,
-				   portlen);
-		/* the NFS port the URL names (nfsport=, as libnfs reads it) */
-		const char *q = strchr(s->nfs, '?');
-		while (r == 1 && q) {
-			q++;
-			if (!strncmp(q, "nfsport=", 8)) {
-				size_t n = strcspn(q + 8, "&");
-				if (!n || n >= portlen || strspn(q + 8, "0123456789") != n)
-					return -1;
-				memcpy(port, q + 8, n);
-				port[n] = '\0';
-			}
-			q = strchr(q, '&');
-		}
-		return r;
-	}
-	if (s->smb_share) {
-		if (strncmp(s->smb_share, "//", 2))
-			return -1;
-		const char *h = s->smb_share + 2;
-		return split_host(h, strcspn(h, "/"), PRECHECK_SMB_PORT, host, hostlen, port,
-				  portlen);
-	}
-	return 0;
 }
 
 /* A TCP connection to host:port within CONNECT_TIMEOUT_MS, closed at
@@ -199,21 +151,23 @@ static int disk_opens(const struct suite *s, const struct job *j)
 
 static int check_job(struct suite *s, const struct job *j, uint32_t max_io, bool *reached)
 {
-	char why[300], host[256], port[16];
+	char why[300];
 	uint64_t floor = 0;
 	switch (j->kind) {
 	case JOB_LOAD: {
-		int net = precheck_server(s, host, sizeof(host), port, sizeof(port));
-		if (net < 0)
-			return refuse(s, j, "the server of %s is not of the form %s",
-				      s->server ? "--server" : s->nfs ? "--nfs" : "--smb-share",
-				      s->server ? "HOST[:PORT]" : s->nfs ? "nfs://SERVER/EXPORT" :
-				      "//SERVER/SHARE");
+		/* the child's command line, as kbench load itself checks it */
+		struct job_args a;
+		struct load_child_info info;
+		jobs_args(s, j, &a);
+		if (load_args_check(s->cmd, a.argv, &info))
+			return KB_EXIT_USAGE;
+		s->per_proc = info.per_proc;
 		/* one connection for the series: every load job has the same server */
-		if (net > 0 && !*reached && tcp_reach(host, port, why, sizeof(why)) < 0)
-			return refuse(s, j, "its server %s port %s cannot be reached: %s", host, port,
-				      why);
-		*reached |= net > 0;
+		if (info.host[0] && !*reached &&
+		    tcp_reach(info.host, info.port, why, sizeof(why)) < 0)
+			return refuse(s, j, "its server %s port %s cannot be reached: %s", info.host,
+				      info.port, why);
+		*reached |= info.host[0] != '\0';
 		floor = load_mem_floor(j->clients, s->per_proc, max_io);
 		if (j->mem_bytes && j->mem_bytes < floor)
 			return refuse(s, j, "--mem-limit %s is below the %.2f MiB (2^20 bytes) %u "

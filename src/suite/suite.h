@@ -21,6 +21,7 @@
 #include <stdint.h>
 #include <jansson.h>
 
+#include "load/options.h"
 #include "sys/memcg.h"
 
 #define SUITE_MAX_RUNS 1000      /* --runs */
@@ -49,17 +50,16 @@ struct suite {
 	char *until_arg, *max_runs_arg;   /* --until-stable PCT, --max-runs N */
 	char *mpi;                     /* --mpi "mpirun ...": the load children's prefix */
 	int drop_caches, micro;
-	/* passed through to kbench load (verbatim) and kbench micro */
-	char *latency_from;          /* kbench load --latency-from, as given */
-	char *per_proc_arg, *rate_arg, *backend, *server, *tcp_opts, *nfs, *smb_share, *smb_user;
-	char *smb_user_file;  /* --smb-user-file, passed through */
-	int sync_open, sync_dirs, fsync_write, xattr;
+	/* passed through to kbench load as given: load's own through table
+	 * (load/options.h) fills it; load_opts_init'ed, never copied */
+	struct load_opts load;
+	/* passed to kbench micro */
 	char *copies_arg;
 	int micro_quick;
 	/* parsed */
 	unsigned clients[SUITE_MAX_CLIENTS];
 	size_t nclients;               /* 0 with --clients none: no load job */
-	unsigned per_proc;             /* --clients-per-process (1) */
+	unsigned per_proc;             /* --clients-per-process (1), as load parsed it */
 	char *mems[SUITE_MAX_MEMS];    /* split copies of --mem-limit */
 	uint64_t mem_bytes[SUITE_MAX_MEMS];   /* their bytes; 0: none */
 	size_t nmems;

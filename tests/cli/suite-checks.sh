@@ -48,12 +48,15 @@ done
 expect_true "still no results file" test ! -e m.json
 
 # ---- option values ----
-expect_bad "--clients-per-process 0" '^kbench suite: --clients-per-process 0: give a whole number from 1 to ' "$KBENCH" suite --clients-per-process 0
-expect_bad "-R 0" '^kbench suite: -R 0: give a rate above 0 in MB/sec' "$KBENCH" suite -R 0
+# load's own checks, asked of load's parser for every load job's command line
+expect_bad "--clients-per-process 0" "^kbench suite: --clients-per-process must be a whole number from 1 to [0-9]+, not '0'" "$KBENCH" suite --clients-per-process 0
+expect_bad "-R -1" "^kbench suite: --target-rate must be a positive MB/sec figure, not '-1'" "$KBENCH" suite -R -1
+expect_bad "-R fast" "^kbench suite: --target-rate must be a positive MB/sec figure, not 'fast'" "$KBENCH" suite -R fast
+expect_bad "--latency-from late" "^kbench suite: --latency-from must be start or due, not 'late'" "$KBENCH" suite --latency-from late
 expect_bad "--copies without --micro" '^kbench suite: --copies is an option of the micro jobs: give --micro too' "$KBENCH" suite --copies 2
 expect_bad "--micro-quick without --micro" '^kbench suite: --micro-quick is an option of the micro jobs' "$KBENCH" suite --micro-quick
 expect_bad "a load option without load" "^kbench suite: --sync is an option of the load jobs, and --clients none runs none\$" "$KBENCH" suite --clients none --micro -s
-expect_bad "--server with -B nfs" "^kbench suite: --server is sockio's; -B nfs takes no --server" "$KBENCH" suite -B nfs --server h
+expect_bad "--server with -B nfs" "^kbench suite: --server is for -B sockio, not -B nfs" "$KBENCH" suite -B nfs --server h
 
 # ---- options of the network backends: passed through once this kbench's load has them ----
 for opt in --server --nfs --smb-share --smb-user --tcp-options; do
@@ -75,7 +78,7 @@ else
     expect_bad "--server while load has no sockio" "^kbench suite: -B sockio: kbench load refuses it: .*sockio" \
         "$KBENCH" suite -c "$LF" --clients 1 --server "127.0.0.1:$port" -o m.json
 fi
-expect_bad "-B a backend no load has" "^kbench suite: -B nosuch: kbench load refuses it: " "$KBENCH" suite -c "$LF" --clients 1 -B nosuch -o m.json
+expect_bad "-B a backend no load has" "^kbench suite: unknown -B 'nosuch' \\(fileio, sockio" "$KBENCH" suite -c "$LF" --clients 1 -B nosuch -o m.json
 expect_true "no results file after the refused backends" test ! -e m.json
 
 # ---- load options passed through, as the load document shows ----

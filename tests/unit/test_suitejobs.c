@@ -20,6 +20,7 @@
 #include "suite/precheck.h"
 #include "suite/progress.h"
 #include "suite/suitefile.h"
+#include "suite/opts.h"
 
 #include <math.h>
 #include <setjmp.h>
@@ -53,6 +54,8 @@ static int setup(void **state)
 	fx->s.doc = json_pack("{s:s, s:s, s:i, s:{}, s:[], s:[]}", "kbench_version", "0.1.0",
 			      "kind", "suite", "schema", 1, "done", "failures", "tests");
 	fx->s.disk = "/dev/sdz";
+	fx->s.cmd = "kbench suite";
+	load_opts_init(&fx->s.load, "kbench suite");
 	*state = fx;
 	return 0;
 }
@@ -558,6 +561,44 @@ static void progress_micro_by_limit(void **state)
 	assert_non_null(strstr(why, "test 'lat_x mem=64M': done counts 0 micro runs"));
 }
 
+/* Every row of load's through table (and of the tables it includes), so
+ * that a row added to it is tested here with no change. */
+static size_t through_rows(const struct poptOption *rows, const struct poptOption **out,
+			   size_t n, size_t max)
+{
+	for (const struct poptOption *r = rows; r->longName || r->shortName || r->arg; r++) {
+		if ((r->argInfo & POPT_ARG_MASK) == POPT_ARG_INCLUDE_TABLE)
+			n = through_rows(r->arg, out, n, max);
+		else if (n < max)
+			out[n++] = r;
+	}
+	return n;
+}
+
+/* Set load's string option --name (its row in o's through table, or a
+ * backend's table it includes) to value, as popt would. */
+static void set_load_opt(struct load_opts *o, const char *name, const char *value)
+{
+	const struct poptOption *rows[64];
+	size_t n = through_rows(o->through, rows, 0, 64);
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(rows[i]->longName, name)) {
+			*(const char **)rows[i]->arg = value;
+			return;
+		}
+	fail_msg("load has no --%s", name);
+}
+
+/* One load job's command line as "a|b|c". */
+static void joined(const struct suite *s, const struct job *j, char *line, size_t len)
+{
+	struct job_args a;
+	jobs_args(s, j, &a);
+	line[0] = '\0';
+	for (size_t i = 0; a.argv[i]; i++)
+		snprintf(line + strlen(line), len - strlen(line), "%s%s", i ? "|" : "", a.argv[i]);
+}
+
 /* The load child's command line carries every option passed through, as
  * given; --server alone means -B sockio; disk and micro get theirs. */
 static void child_command_lines(void **state)
@@ -566,12 +607,12 @@ static void child_command_lines(void **state)
 	struct suite *s = &fx->s;
 	struct job_args a;
 	s->timelimit = "3";
-	s->per_proc_arg = "4";
-	s->rate_arg = "2.5";
-	s->latency_from = "due";
-	s->sync_open = s->fsync_write = 1;
-	s->server = "10.0.0.1:7003";
-	s->tcp_opts = "TCP_NODELAY SO_SNDBUF=65536";
+	s->load.per_proc_arg = "4";
+	s->load.target_rate_arg = "2.5";
+	s->load.latency_from = "due";
+	s->load.sync_open = s->load.fsync_write = 1;
+	set_load_opt(&s->load, "server", "10.0.0.1:7003");
+	set_load_opt(&s->load, "tcp-options", "TCP_NODELAY SO_SNDBUF=65536");
 	s->clients[0] = 8;
 	s->nclients = 1;
 	s->mems[0] = "64M";
@@ -585,28 +626,26 @@ static void child_command_lines(void **state)
 	assert_string_equal(s->jobs[0].name, "disk -T mem=64M");
 	assert_string_equal(s->jobs[2].name, "load 8 mem=64M");
 	assert_string_equal(s->jobs[3].name, "micro mem=64M");
-	jobs_args(s, &s->jobs[2], &a);
-	char line[8192] = "";
-	for (size_t i = 0; a.argv[i]; i++)
-		snprintf(line + strlen(line), sizeof(line) - strlen(line), "%s%s", i ? "|" : "",
-			 a.argv[i]);
+	char line[8192];
+	joined(s, &s->jobs[2], line, sizeof(line));
 	char want[8192];
-	snprintf(want, sizeof(want), "load|-q|-t|3|--mem-limit|64M|-s|-F|--clients-per-process|4|"
-		 "-R|2.5|--latency-from|due|-B|sockio|--server|10.0.0.1:7003|-T|TCP_NODELAY SO_SNDBUF=65536|"
+	snprintf(want, sizeof(want), "load|-q|-t|3|--mem-limit|64M|--clients-per-process|4|"
+		 "--sync|--fsync|--target-rate|2.5|--latency-from|due|--backend|sockio|"
+		 "--server|10.0.0.1:7003|--tcp-options|TCP_NODELAY SO_SNDBUF=65536|"
 		 "--json|%s|8", s->child_json);
 	assert_string_equal(line, want);
 	/* -B as given, and the nfs and smb options */
-	s->server = NULL;
-	s->backend = "smb";
-	s->smb_share = "//srv/share";
-	s->smb_user = "DOM/u%pw";
-	jobs_args(s, &s->jobs[2], &a);
-	line[0] = '\0';
-	for (size_t i = 0; a.argv[i]; i++)
-		snprintf(line + strlen(line), sizeof(line) - strlen(line), "%s%s", i ? "|" : "",
-			 a.argv[i]);
-	assert_non_null(strstr(line, "|-B|smb|-T|TCP_NODELAY SO_SNDBUF=65536|--smb-share|"
-			       "//srv/share|--smb-user|DOM/u%pw|"));
+	set_load_opt(&s->load, "server", NULL);
+	s->load.backend_name = "smb";
+	set_load_opt(&s->load, "smb-share", "//srv/share");
+	set_load_opt(&s->load, "smb-user", "DOM/u%pw");
+	joined(s, &s->jobs[2], line, sizeof(line));
+	assert_non_null(strstr(line, "|--backend|smb|--tcp-options|TCP_NODELAY SO_SNDBUF=65536|"
+			       "--smb-share|//srv/share|--smb-user|DOM/u%pw|"));
+	s->load.backend_name = NULL;
+	set_load_opt(&s->load, "smb-share", NULL);
+	set_load_opt(&s->load, "smb-user", NULL);
+	set_load_opt(&s->load, "tcp-options", NULL);
 	/* disk: no memory option (the suite's cgroup holds it); micro: its own */
 	jobs_args(s, &s->jobs[0], &a);
 	assert_string_equal(a.argv[0], "disk");
@@ -618,6 +657,67 @@ static void child_command_lines(void **state)
 	assert_string_equal(a.argv[1], "--quick");
 	assert_string_equal(a.argv[2], "--copies");
 	assert_string_equal(a.argv[3], "2");
+}
+
+/* Each option of load's through table, given to suite by its long name,
+ * is taken by suite's parser (which declares none of them) and reaches the
+ * load child's command line and the record in the results file.  Run
+ * with the rows of this kbench's load: a new one is covered by itself. */
+static void load_options_pass_through(void **state)
+{
+	struct fixture *fx = *state;
+	struct load_opts probe;
+	const struct poptOption *rows[64];
+	load_opts_init(&probe, "kbench load");
+	size_t n = through_rows(probe.through, rows, 0, 64);
+	assert_true(n >= 14);   /* -s -S -F -x -R -B ... when this test was written */
+	for (size_t i = 0; i < n; i++) {
+		const struct poptOption *r = rows[i];
+		unsigned type = r->argInfo & POPT_ARG_MASK;
+		char name[64], value[64], json[64];
+		assert_non_null(r->longName);
+		assert_true(type == POPT_ARG_STRING || type == POPT_ARG_NONE);
+		snprintf(name, sizeof(name), "--%s", r->longName);
+		snprintf(value, sizeof(value), "v-%s", r->longName);
+		const char *argv[] = { "kbench suite", name, type == POPT_ARG_STRING ? value : NULL,
+				       NULL };
+		struct suite *s = &fx->s;
+		json_t *doc = s->doc;
+		memset(s, 0, sizeof(*s));
+		s->cmd = "kbench suite";
+		s->doc = doc;
+		snprintf(s->child_json, sizeof(s->child_json), "%s/run.json", fx->dir);
+		poptContext ctx;
+		assert_int_equal(opts_parse(s, type == POPT_ARG_STRING ? 3 : 2, argv, &ctx), 0);
+		s->clients[0] = 1;
+		s->nclients = 1;
+		jobs_build(s);
+		char line[8192], want[200];
+		joined(s, &s->jobs[0], line, sizeof(line));
+		snprintf(want, sizeof(want), "|%s%s%s|", name, type == POPT_ARG_STRING ? "|" : "",
+			 type == POPT_ARG_STRING ? value : "");
+		assert_non_null(strstr(line, want));
+		/* the results file's record: KEY (KEY_given for a secret) */
+		json_t *params = jobs_params_json(s);
+		assert_non_null(params);
+		snprintf(json, sizeof(json), "%s", r->longName);
+		for (char *c = json; *c; c++)
+			*c = *c == '-' ? '_' : *c;
+		json_t *v = json_object_get(params, json);
+		if (!v) {
+			strcat(json, "_given");
+			v = json_object_get(params, json);
+			assert_true(json_is_true(v));
+		} else if (type == POPT_ARG_NONE) {
+			assert_true(json_is_true(v));
+		} else if (strcmp(json, "backend") && strcmp(json, "clients_per_process")) {
+			assert_string_equal(json_string_value(v), value);
+		}
+		json_decref(params);
+		opts_free(s);
+		poptFreeContext(ctx);
+	}
+	load_opts_free(&probe);
 }
 
 /* A port on 127.0.0.1 that was free a moment ago (now closed). */
@@ -635,56 +735,61 @@ static int listener(int *port)
 	return fd;
 }
 
-/* A network job's server is reached before the first run: one that
- * listens passes, a closed port refuses the series (status 2). */
+/* load_args_check of "load -B BACKEND OPT VALUE 1": its status, and the
+ * server it names in info. */
+static int server_of(const char *backend, const char *opt, const char *value,
+		     struct load_child_info *info)
+{
+	const char *argv[] = { "load", "-B", backend, opt, value, "1", NULL };
+	return load_args_check("kbench suite", argv, info);
+}
+
+/* A network job's server is named by its backend (load_args_check) and
+ * reached before the first run: one that listens passes, a closed port
+ * refuses the series (status 2). */
 static void network_server_checked(void **state)
 {
 	struct fixture *fx = *state;
 	struct suite *s = &fx->s;
-	char host[64], port[16], srv[64];
-	s->cmd = "kbench suite";
+	struct load_child_info info;
+	char srv[64];
 	s->disk = NULL;
-	s->server = "example.org";
-	assert_int_equal(precheck_server(s, host, sizeof(host), port, sizeof(port)), 1);
-	assert_string_equal(host, "example.org");
-	assert_string_equal(port, PRECHECK_SOCKIO_PORT);
-	s->server = "[::1]:9";
-	assert_int_equal(precheck_server(s, host, sizeof(host), port, sizeof(port)), 1);
-	assert_string_equal(host, "::1");
-	assert_string_equal(port, "9");
-	s->server = "::1";
-	assert_int_equal(precheck_server(s, host, sizeof(host), port, sizeof(port)), 1);
-	assert_string_equal(host, "::1");
-	assert_string_equal(port, PRECHECK_SOCKIO_PORT);
-	s->server = "host:70000";
-	assert_int_equal(precheck_server(s, host, sizeof(host), port, sizeof(port)), -1);
-	s->server = ":7003";
-	assert_int_equal(precheck_server(s, host, sizeof(host), port, sizeof(port)), -1);
-	s->server = NULL;
-	s->nfs = "nfs://filer:2050/export?version=3";
-	assert_int_equal(precheck_server(s, host, sizeof(host), port, sizeof(port)), 1);
-	assert_string_equal(host, "filer");
-	assert_string_equal(port, "2050");
-	s->nfs = "nfs://filer/export";
-	assert_int_equal(precheck_server(s, host, sizeof(host), port, sizeof(port)), 1);
-	assert_string_equal(port, PRECHECK_NFS_PORT);
-	s->nfs = "nfs://filer/export?version=3&nfsport=20490&mountport=20491";
-	assert_int_equal(precheck_server(s, host, sizeof(host), port, sizeof(port)), 1);
-	assert_string_equal(host, "filer");
-	assert_string_equal(port, "20490");
-	s->nfs = "nfs://filer/export?nfsport=x1";
-	assert_int_equal(precheck_server(s, host, sizeof(host), port, sizeof(port)), -1);
-	s->nfs = NULL;
-	s->smb_share = "//nas/share";
-	assert_int_equal(precheck_server(s, host, sizeof(host), port, sizeof(port)), 1);
-	assert_string_equal(host, "nas");
-	assert_string_equal(port, PRECHECK_SMB_PORT);
-	s->smb_share = NULL;
-	assert_int_equal(precheck_server(s, host, sizeof(host), port, sizeof(port)), 0);
+	assert_int_equal(server_of("sockio", "--server", "example.org", &info), 0);
+	assert_string_equal(info.host, "example.org");
+	assert_string_equal(info.port, "7003");
+	assert_int_equal(server_of("sockio", "--server", "[::1]:9", &info), 0);
+	assert_string_equal(info.host, "::1");
+	assert_string_equal(info.port, "9");
+	assert_int_equal(server_of("sockio", "--server", "::1", &info), 0);
+	assert_string_equal(info.host, "::1");
+	assert_string_equal(info.port, "7003");
+	assert_int_equal(server_of("sockio", "--server", "host:70000", &info), 2);
+	assert_int_equal(server_of("sockio", "--server", ":7003", &info), 2);
+	if (!backend_find("nfs")->missing) {
+		assert_int_equal(server_of("nfs", "--nfs", "nfs://filer:2050/export?version=3",
+					   &info), 0);
+		assert_string_equal(info.host, "filer");
+		assert_string_equal(info.port, "2050");
+		assert_int_equal(server_of("nfs", "--nfs", "nfs://filer/export", &info), 0);
+		assert_string_equal(info.port, "2049");
+		assert_int_equal(server_of("nfs", "--nfs", "nfs://filer/export?version=3&"
+					   "nfsport=20490&mountport=20491", &info), 0);
+		assert_string_equal(info.host, "filer");
+		assert_string_equal(info.port, "20490");
+		assert_int_equal(server_of("nfs", "--nfs", "nfs://filer/export?nfsport=x1", &info),
+				 2);
+	}
+	if (!backend_find("smb")->missing) {
+		assert_int_equal(server_of("smb", "--smb-share", "//nas/share", &info), 0);
+		assert_string_equal(info.host, "nas");
+		assert_string_equal(info.port, "445");
+	}
+	assert_int_equal(server_of("fileio", "-t", "1", &info), 0);
+	assert_string_equal(info.host, "");
 
 	int p, fd = listener(&p);
 	snprintf(srv, sizeof(srv), "127.0.0.1:%d", p);
-	s->server = srv;
+	set_load_opt(&s->load, "server", srv);
 	s->clients[0] = 1;
 	s->nclients = 1;
 	jobs_build(s);
@@ -692,6 +797,7 @@ static void network_server_checked(void **state)
 	close(fd);
 	/* the same port, closed: refused before anything runs */
 	assert_int_equal(precheck_jobs(s), 2);
+	set_load_opt(&s->load, "server", NULL);
 }
 
 /* --by mem: one file split into one per value, in mem_limits' order, the
@@ -943,6 +1049,7 @@ int main(void)
 		cmocka_unit_test(change_against_zero),
 		cmocka_unit_test_setup_teardown(child_command_lines, setup, teardown),
 		cmocka_unit_test_setup_teardown(network_server_checked, setup, teardown),
+		cmocka_unit_test_setup_teardown(load_options_pass_through, setup, teardown),
 		cmocka_unit_test(split_by_mem),
 		cmocka_unit_test_setup_teardown(progress_micro_by_limit, setup, teardown),
 		cmocka_unit_test(plot_points),
