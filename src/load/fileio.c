@@ -9,10 +9,10 @@
  * per-lookup directory scans dbench does.
  *
  * This file: each client's state, its cache of directory fds and the
- * names the ops act on (fileio_int.h); the ops are fileio_ops.c's.
+ * names the ops act on (fileio.h); the ops are fileio_ops.c's.
  */
 #include "config.h"
-#include "load/fileio_int.h"
+#include "load/fileio.h"
 
 #include <errno.h>
 #include <fcntl.h>

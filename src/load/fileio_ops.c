@@ -2,13 +2,13 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * One function per opcode, each the system calls dbench 4's fileio
- * backend makes for it, on the name fileio.c resolves (fileio_int.h):
+ * backend makes for it, on the name fileio.c resolves (fileio.h):
  * a directory fd and a last component, never a path built per op.  Each
  * returns 0 or a positive errno (or BE_*) and sets *bytes only for the
  * bytes that count towards throughput.
  */
 #include "config.h"
-#include "load/fileio_int.h"
+#include "load/fileio.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -14,63 +14,11 @@
 #include "config.h"
 #include "cli.h"
 #include "load/options.h"
+#include "load/optrows.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-typedef void (*row_fn)(const struct poptOption *row, void *data);
-
-/* fn on every string or flag row of rows, included tables' too. */
-static void walk(const struct poptOption *rows, row_fn fn, void *data)
-{
-	for (const struct poptOption *r = rows; r->longName || r->shortName || r->arg; r++) {
-		unsigned type = r->argInfo & POPT_ARG_MASK;
-		if (type == POPT_ARG_INCLUDE_TABLE)
-			walk(r->arg, fn, data);
-		else if ((type == POPT_ARG_STRING || type == POPT_ARG_NONE) && r->arg && r->longName)
-			fn(r, data);
-	}
-}
-
-static int given(const struct poptOption *r)
-{
-	if ((r->argInfo & POPT_ARG_MASK) == POPT_ARG_STRING)
-		return *(char **)r->arg != NULL;
-	return *(int *)r->arg != 0;
-}
-
-/* Whether the row is a backend's secret option (backend.h). */
-static int secret(const struct poptOption *r)
-{
-	for (size_t i = 0; backends[i]; i++)
-		if (backends[i]->secret && !strncmp(backends[i]->secret, "--", 2) &&
-		    !strcmp(backends[i]->secret + 2, r->longName))
-			return 1;
-	return 0;
-}
-
-/* the first row given, into *data */
-static void first_row(const struct poptOption *r, void *data)
-{
-	const struct poptOption **first = data;
-	if (!*first && given(r))
-		*first = r;
-}
-
-const struct poptOption *load_rows_given(const struct poptOption *rows)
-{
-	const struct poptOption *first = NULL;
-	walk(rows, first_row, &first);
-	return first;
-}
-
-void load_opts_hide_secrets(int argc, const char **argv)
-{
-	for (size_t i = 0; backends[i]; i++)
-		if (backends[i]->secret)
-			cli_hide_password(argc, argv, backends[i]->secret);
-}
 
 void load_opts_backend(const struct load_opts *o, struct backend_opts *b)
 {
@@ -85,7 +33,7 @@ void load_opts_backend(const struct load_opts *o, struct backend_opts *b)
 }
 
 /* The arguments being written: v[n...]; k counts the rows walked, whose
- * "--NAME" texts are o->through_names[k] (load_opts_through_names). */
+ * "--NAME" texts are o->through_names[k] (optrows_names). */
 struct args {
 	const struct load_opts *o;
 	const char **v;
@@ -104,7 +52,7 @@ static void put_arg(const struct poptOption *r, void *data)
 		}
 		return;
 	}
-	if (!given(r))
+	if (!optrows_given(r))
 		return;
 	a->v[a->n++] = name;
 	if ((r->argInfo & POPT_ARG_MASK) == POPT_ARG_STRING)
@@ -114,25 +62,15 @@ static void put_arg(const struct poptOption *r, void *data)
 size_t load_opts_through_argv(const struct load_opts *o, const char **v, size_t n)
 {
 	struct args a = { o, v, n, 0, load_opts_backend_given(o) };
-	walk(o->through, put_arg, &a);
+	optrows_walk(o->through, put_arg, &a);
 	return a.n;
-}
-
-static void put_name(const struct poptOption *r, void *data)
-{
-	struct args *a = data;
-	struct load_opts *o = (struct load_opts *)a->o;
-	if (a->k < LOAD_THROUGH_ROWS)
-		snprintf(o->through_names[a->k], sizeof(o->through_names[a->k]), "--%s",
-			 r->longName);
-	a->k++;
 }
 
 /* the first row given: its "--NAME" into a->backend */
 static void first_given(const struct poptOption *r, void *data)
 {
 	struct args *a = data;
-	if (a->backend == NULL && given(r))
+	if (a->backend == NULL && optrows_given(r))
 		a->backend = a->o->through_names[a->k];
 	a->k++;
 }
@@ -140,14 +78,8 @@ static void first_given(const struct poptOption *r, void *data)
 const char *load_opts_through_first(const struct load_opts *o)
 {
 	struct args a = { o, NULL, 0, 0, NULL };
-	walk(o->through, first_given, &a);
+	optrows_walk(o->through, first_given, &a);
 	return a.backend;
-}
-
-void load_opts_through_names(struct load_opts *o)
-{
-	struct args a = { o, NULL, 0, 0, NULL };
-	walk(o->through, put_name, &a);
 }
 
 struct json_args {
@@ -160,14 +92,14 @@ static void put_json(const struct poptOption *r, void *data)
 	struct json_args *j = data;
 	char key[80];
 	size_t i;
-	snprintf(key, sizeof(key), "%s%s", r->longName, secret(r) ? "_given" : "");
+	snprintf(key, sizeof(key), "%s%s", r->longName, optrows_secret(r) ? "_given" : "");
 	for (i = 0; key[i]; i++)
 		key[i] = key[i] == '-' ? '_' : key[i];
 	json_t *v = NULL;
 	if ((r->argInfo & POPT_ARG_MASK) == POPT_ARG_NONE)
 		v = json_boolean(*(int *)r->arg);
-	else if (given(r))
-		v = secret(r) ? json_true() : json_string(*(char **)r->arg);
+	else if (optrows_given(r))
+		v = optrows_secret(r) ? json_true() : json_string(*(char **)r->arg);
 	else
 		return;
 	if (!v || json_object_set_new(j->params, key, v) < 0)
@@ -177,7 +109,7 @@ static void put_json(const struct poptOption *r, void *data)
 int load_opts_through_json(const struct load_opts *o, json_t *params)
 {
 	struct json_args j = { params, 0 };
-	walk(o->through, put_json, &j);
+	optrows_walk(o->through, put_json, &j);
 	return j.failed ? -1 : 0;
 }
 

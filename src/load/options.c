@@ -15,6 +15,7 @@
 #include "load/load.h"
 #include "load/loadfile.h"
 #include "load/options.h"
+#include "load/optrows.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -75,7 +76,7 @@ void load_opts_init(struct load_opts *o, const char *cmd)
 	o->lf_format = LF_AUTO;
 	o->backend = backends[0];
 	fill_through(o);
-	load_opts_through_names(o);
+	optrows_names(o->through, o->through_names, LOAD_THROUGH_ROWS);
 }
 
 /* --clients-per-process and -R as given into o->per_proc, o->target_rate. */
@@ -121,7 +122,7 @@ static int check_backend(struct load_opts *o)
 	/* a backend's own options only with that backend */
 	for (size_t i = 0; backends[i] && i < BACKENDS_MAX; i++) {
 		const struct poptOption *r = backends[i]->options && backends[i] != o->backend ?
-			load_rows_given(o->own_rows[i]) : NULL;
+			optrows_first_given(o->own_rows[i]) : NULL;
 		if (r)
 			return cli_usage_error(o->cmd, "--%s is for -B %s, not -B %s", r->longName,
 					       backends[i]->name, o->backend->name);
@@ -134,7 +135,7 @@ const char *load_opts_backend_given(const struct load_opts *o)
 	if (o->backend_name)
 		return o->backend_name;
 	for (size_t i = 0; backends[i] && i < BACKENDS_MAX; i++)
-		if (backends[i]->options && load_rows_given(o->own_rows[i]))
+		if (backends[i]->options && optrows_first_given(o->own_rows[i]))
 			return backends[i]->name;
 	return NULL;
 }
@@ -209,7 +210,7 @@ int load_opts_parse(struct load_opts *o, int argc, const char **argv, poptContex
 	status = parse_through_numbers(o);
 	if (!status)
 		status = check_backend(o);
-	load_opts_hide_secrets(argc, argv);
+	optrows_hide_secrets(argc, argv);
 	if (status || !o->check)
 		return status;
 	o->check_file = poptGetArg(*ctx);

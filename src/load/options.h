@@ -121,18 +121,6 @@ const char *load_opts_backend_given(const struct load_opts *o);
  * the chosen backend) into b, target NULL. */
 void load_opts_backend(const struct load_opts *o, struct backend_opts *b);
 
-/* Overwrite the password in argv's value of every backend's secret
- * option (backend.h), so that it leaves the process title (the strings
- * must be writable: the process's own argv). */
-void load_opts_hide_secrets(int argc, const char **argv);
-
-/* Fill o->through_names from o->through's rows (load_opts_init does). */
-void load_opts_through_names(struct load_opts *o);
-
-/* The first row of rows (and of the tables they include) whose string
- * or flag was given, or NULL. */
-const struct poptOption *load_rows_given(const struct poptOption *rows);
-
 /* The long name ("--sync") of the first of o->through's options that was
  * given, or NULL when none was. */
 const char *load_opts_through_first(const struct load_opts *o);

@@ -10,6 +10,7 @@
  */
 #include "config.h"
 #include "load/load.h"
+#include "load/optrows.h"
 #include "cli.h"
 #include "suite/child.h"
 #include "suite/escape.h"
@@ -93,7 +94,7 @@ int opts_parse(struct suite *s, int argc, const char **argv, poptContext *ctx)
 	if (status)
 		return status;
 	/* out of the process title, and so out of the stored command line */
-	load_opts_hide_secrets(argc, argv);
+	optrows_hide_secrets(argc, argv);
 	if (poptPeekArg(*ctx))
 		return cli_usage_error(s->cmd, "unexpected argument '%s'", poptPeekArg(*ctx));
 	other = s->dir || s->loadfile || s->clients_arg || s->runs_arg || s->timelimit ||

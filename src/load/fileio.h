@@ -6,8 +6,8 @@
  * fileio_ops.c the ops themselves and fileio_backend's row.  The ops
  * reach a name through name1()/name2() and name_done(), never a path.
  */
-#ifndef KBENCH_FILEIO_INT_H
-#define KBENCH_FILEIO_INT_H
+#ifndef KBENCH_FILEIO_H
+#define KBENCH_FILEIO_H
 
 #include <limits.h>
 #include <stddef.h>
