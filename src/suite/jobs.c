@@ -229,11 +229,13 @@ void jobs_args(const struct suite *s, const struct job *j, struct job_args *a)
 	v[n] = NULL;
 }
 
-static void add_run(const struct suite *s, json_t *t, double value, const char *started,
-		    double seconds, json_t *doc)
+/* Run run_no (from 1) of its job, value, into row t: a micro run whose
+ * test gave no figure leaves a gap, so each run says which it is. */
+static void add_run(const struct suite *s, json_t *t, unsigned run_no, double value,
+		    const char *started, double seconds, json_t *doc)
 {
-	json_t *r = json_pack("{s:f, s:s, s:f, s:O}", "value", value, "started", started,
-			      "seconds", seconds, "document", doc);
+	json_t *r = json_pack("{s:f, s:s, s:f, s:O, s:I}", "value", value, "started", started,
+			      "seconds", seconds, "document", doc, "run_no", (json_int_t)run_no);
 	/* a disk or micro child in the suite's own cgroup: its peak */
 	if (r && s->child_peak)
 		json_object_set_new(r, "mem_peak_bytes", json_integer((json_int_t)s->child_peak));
@@ -274,7 +276,7 @@ static int record_micro(struct suite *s, const struct job *j, json_t *doc, const
 			json_object_set(r, "skipped", json_object_get(t, "skipped"));
 			skipped++;
 		} else if (json_is_number(v) && isfinite(json_number_value(v)) && unit) {
-			add_run(s, r, json_number_value(v), started, seconds, doc);
+			add_run(s, r, jobs_done(s, j) + 1, json_number_value(v), started, seconds, doc);
 			got++;
 		}
 	}
@@ -331,7 +333,8 @@ int jobs_record(struct suite *s, const struct job *j, const char *started, doubl
 		const char *what, *unit;
 		json_t *v = figure_of(j, doc, &what, &unit);
 		if (json_is_number(v) && isfinite(json_number_value(v))) {
-			add_run(s, job_row(s, j), json_number_value(v), started, seconds, doc);
+			add_run(s, job_row(s, j), jobs_done(s, j) + 1, json_number_value(v), started, seconds,
+				doc);
 			snprintf(msg, msglen, "%.2f %s", json_number_value(v), unit);
 			rc = 0;
 		} else {

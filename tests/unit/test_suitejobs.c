@@ -151,6 +151,10 @@ static void micro_errors_named(void **state)
 	/* the figure the run did give is still recorded */
 	assert_int_equal(jobs_record(&fx->s, &j, "x", 1, msg, sizeof(msg)), 0);
 	assert_true(run_value(test_named(fx, "lat_syscall"), 0) == 0.1);
+	/* the run says which of its job's runs it is (done: 0 so far, so 1):
+	 * compare's lmbench rows put a figure in its own run's row */
+	assert_int_equal(json_integer_value(json_object_get(json_array_get(json_object_get(
+		test_named(fx, "lat_syscall"), "runs"), 0), "run_no")), 1);
 	assert_int_equal(json_array_size(json_object_get(test_named(fx, "lat_sig_hndl"), "runs")), 0);
 	child_writes(fx, "{\"kind\": \"micro\", \"results\": {\"tests\": ["
 		     "{\"name\": \"lat_syscall\", \"unit\": \"us\", \"value\": 0.1}]}}");
