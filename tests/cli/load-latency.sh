@@ -162,7 +162,7 @@ expect_bad "--latency-from due without a schedule" "^kbench load: --latency-from
     "$KBENCH" load --run-once --latency-from due -c "$WORK/stall.txt" -D "$D" 1
 expect_bad "--latency-from with another word" "^kbench load: --latency-from must be start or due, not 'end'" \
     "$KBENCH" load --run-once --latency-from end -c "$WORK/stall.txt" -D "$D" 1
-expect_bad "suite: --latency-from with another word" "^kbench suite: --latency-from end: give start or due" \
+expect_bad "suite: --latency-from with another word" "^kbench suite: --latency-from must be start or due, not 'end'" \
     "$KBENCH" suite --latency-from end -D "$D" -o "$WORK/s.json"
 
 finish
