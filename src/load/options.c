@@ -17,6 +17,7 @@
 #include "load/options.h"
 #include "load/optrows.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -92,9 +93,12 @@ static int parse_through_numbers(struct load_opts *o)
 	}
 	if (o->target_rate_arg) {
 		char *end;
+		errno = 0;
 		o->target_rate = strtod(o->target_rate_arg, &end);
+		/* 0 is "no limit"; a figure written above 0 that is too small
+		 * for a double (1e-400) is not */
 		if (end == o->target_rate_arg || *end || !(o->target_rate >= 0) ||
-		    !isfinite(o->target_rate))
+		    !isfinite(o->target_rate) || (o->target_rate == 0 && errno == ERANGE))
 			return cli_usage_error(o->cmd, "--target-rate must be a positive MB/sec "
 					       "figure, not '%s'", o->target_rate_arg);
 	}

@@ -104,6 +104,8 @@ static int parse_user(struct smb_target *t, const char *s, const char *what, con
 	return 0;
 }
 
+#define SMB_USER_FILE_MAX 65536
+
 /* smbclient -A's file: "username = U", "password = P", "domain = D",
  * one a line; blank lines and '#' comments.  Never echoes a value. */
 static int read_user_file(struct smb_target *t, const char *file, const char *cmd)
@@ -111,6 +113,15 @@ static int read_user_file(struct smb_target *t, const char *file, const char *cm
 	FILE *f = fopen(file, "re");
 	if (!f) {
 		fprintf(stderr, "%s: --smb-user-file %s: %s\n", cmd, file, strerror(errno));
+		return -1;
+	}
+	/* a few short lines: a device or FIFO (/dev/zero) or a big file is
+	 * not one, and would never end */
+	struct stat st;
+	if (fstat(fileno(f), &st) < 0 || !S_ISREG(st.st_mode) || st.st_size > SMB_USER_FILE_MAX) {
+		fprintf(stderr, "%s: --smb-user-file %s: not a regular file of at most %d bytes\n",
+			cmd, file, SMB_USER_FILE_MAX);
+		fclose(f);
 		return -1;
 	}
 	char line[1024];

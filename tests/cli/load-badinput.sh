@@ -41,6 +41,9 @@ done
 expect_rc "bad warmup" 2 "$KBENCH" load -t 1 --warmup=-1 -c "$L" -D "$D" 1
 expect_rc "clients-per-process 0" 2 "$KBENCH" load -t 1 --clients-per-process 0 -c "$L" -D "$D" 1
 expect_rc "negative target rate" 2 "$KBENCH" load -t 1 -R -1 -c "$L" -D "$D" 1
+# above 0 as written, 0 as a double: not the "no limit" of -R 0
+expect_rc "a target rate too small for a double" 2 "$KBENCH" load -t 1 -R 1e-400 -c "$L" -D "$D" 1
+expect_err_grep "a target rate too small: named" "--target-rate must be a positive MB/sec figure, not '1e-400'"
 expect_rc "unknown backend" 2 "$KBENCH" load -t 1 -B tape -c "$L" -D "$D" 1
 expect_err_grep "unknown backend named, with the known ones" "unknown -B 'tape' \(fileio"
 one_line_nothing_started "unknown backend"

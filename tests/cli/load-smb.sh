@@ -373,6 +373,9 @@ expect_bad "--smb-user and --smb-user-file" "give one" \
 printf 'user = x\n' >"$WORK/badcred"
 expect_bad "a bad --smb-user-file line" "badcred:1: not username=" \
     "$KBENCH" load -B smb --smb-share "//127.0.0.1:$PORT/kb" --smb-user-file "$WORK/badcred" -t 1 1
+# a device that never ends (before, its NULs were read as blank lines for ever)
+expect_bad "--smb-user-file /dev/zero" "/dev/zero: not a regular file of at most 65536 bytes" \
+    timeout 60 "$KBENCH" load -B smb --smb-share "//127.0.0.1:$PORT/kb" --smb-user-file /dev/zero -t 1 1
 expect_empty_dir "nothing made by bad input" "$SHARE"
 
 # --- a server killed mid-run: status 1, in bounded time ---------------------
