@@ -77,6 +77,46 @@ static int exact_tails(size_t m, size_t n, double u, double *lo, double *hi)
 	return 0;
 }
 
+/* The exact two-sided p with ties: every choice of nb of the N pooled
+ * runs as b's is equally likely under "no difference", and U is b's sum
+ * of midranks less nb (nb + 1) / 2.  Doubled midranks are whole numbers
+ * (a group of t equal values from sorted place i, counted from 0, has
+ * 2i + t + 1), so cnt[j][s], the choices of j runs summing to s, counts
+ * them all in N nb N (N + 1) steps.  sorted[0..N-1] is the pooled runs in
+ * order; u is b's U.  Returns -1 when out of memory. */
+static int exact_tied(const double *sorted, size_t na, size_t nb, double u, double *p)
+{
+	size_t n = na + nb, top = n * (n + 1), width = top + 1;
+	double *cnt = calloc((nb + 1) * width, sizeof(double));
+	if (!cnt)
+		return -1;
+	cnt[0] = 1;
+	for (size_t i = 0; i < n;) {
+		size_t k = i;
+		while (k < n && sorted[k] == sorted[i])
+			k++;
+		size_t r2 = 2 * i + (k - i) + 1;   /* the group's doubled midrank */
+		for (size_t m = i; m < k; m++)
+			for (size_t j = nb; j >= 1; j--)
+				for (size_t s = top; s >= r2; s--)
+					cnt[j * width + s] += cnt[(j - 1) * width + s - r2];
+		i = k;
+	}
+	/* b's doubled rank sum is 2 U + nb (nb + 1) */
+	double obs = 2 * u + (double)(nb * (nb + 1)), total = 0, lo = 0, hi = 0;
+	for (size_t s = 0; s <= top; s++) {
+		double c = cnt[nb * width + s];
+		total += c;
+		if ((double)s <= obs + 1e-9)
+			lo += c;
+		if ((double)s >= obs - 1e-9)
+			hi += c;
+	}
+	free(cnt);
+	*p = fmin(1, 2 * fmin(lo, hi) / total);
+	return 0;
+}
+
 int u_test(const double *a, size_t na, const double *b, size_t nb, struct u_result *out)
 {
 	if (!na || !nb)
@@ -97,7 +137,6 @@ int u_test(const double *a, size_t na, const double *b, size_t nb, struct u_resu
 		ties += t * t * t - t;
 		i = k;
 	}
-	free(all);
 	double u = 0;
 	for (size_t i = 0; i < na; i++)
 		for (size_t j = 0; j < nb; j++)
@@ -111,14 +150,19 @@ int u_test(const double *a, size_t na, const double *b, size_t nb, struct u_resu
 	for (size_t i = 1; i <= na; i++)
 		c = c * (double)(nb + i) / (double)i;
 	out->p_min = fmin(1, 2 / c);
-	if (ties == 0 && na <= U_EXACT_MAX && nb <= U_EXACT_MAX) {
+	if (na <= U_EXACT_MAX && nb <= U_EXACT_MAX) {
 		double lo, hi;
-		if (exact_tails(na, nb, u, &lo, &hi) < 0)
+		int rc = ties == 0 ? exact_tails(na, nb, u, &lo, &hi) :
+			exact_tied(all, na, nb, u, &out->p);
+		free(all);
+		if (rc < 0)
 			return -1;
 		out->exact = true;
-		out->p = fmin(1, 2 * fmin(lo, hi));
+		if (ties == 0)
+			out->p = fmin(1, 2 * fmin(lo, hi));
 		return 0;
 	}
+	free(all);
 	double var = mn / 12 * (((double)n + 1) - ties / ((double)n * ((double)n - 1)));
 	if (!(var > 0)) {
 		out->p = 1;   /* every value the same */

@@ -12,11 +12,15 @@
  *   U = the pairs (a_i, b_j) with b_j > a_i, plus half the pairs with
  *       b_j = a_i; under "no difference" its mean is na nb / 2.
  *   Two-sided p-value:
- *   - exact when no value is shared between or within the sets and both
- *     have at most U_EXACT_MAX runs: P(U' <= U) and P(U' >= U) from the
- *     null distribution of U', counted by the recursion
+ *   - exact when both sets have at most U_EXACT_MAX runs: P(U' <= U) and
+ *     P(U' >= U) from the null distribution of U', p = min(1, 2 min).
+ *     Without ties it is counted by the recursion
  *     c(m, n, u) = c(m-1, n, u-n) + c(m, n-1, u) over the arrangements
- *     of m a's and n b's (Mann and Whitney 1947, eq. 2); p = min(1, 2 min);
+ *     of m a's and n b's (Mann and Whitney 1947, eq. 2); with ties, over
+ *     the C(N, nb) equally likely choices of b's runs among the pooled
+ *     ones, each value keeping its midrank (the permutation distribution
+ *     given the ties: 10 10 10 20 against 20 30 30 30 gives 4/70 = 0.057,
+ *     not the normal approximation's 0.032);
  *   - otherwise the normal approximation with the tie correction of the
  *     variance, var = na nb / 12 ((N+1) - sum(t^3 - t) / (N (N-1))), N =
  *     na + nb, t the size of each group of equal values, and a
@@ -25,7 +29,7 @@
  *     method="exact" or "asymptotic", use_continuity=True, gives the
  *     same; tests/cli/suite-compare.sh checks it.)
  *   The smallest p-value any two sets of these sizes can give is
- *   2 / C(N, na): with 3 runs a side it is 0.1, so the test cannot prove a
+ *   2 / C(N, na) (ties can only raise it): with 3 runs a side it is 0.1, so the test cannot prove a
  *   difference at 95% and says so instead of "~".
  */
 #ifndef KBENCH_UTEST_H
@@ -42,7 +46,7 @@
 struct u_result {
 	double u;         /* U of b against a (see above); 0 .. na nb */
 	double p;         /* two-sided p-value */
-	bool exact;       /* p from the exact distribution (no ties, small sets) */
+	bool exact;       /* p from the exact distribution (small sets, ties or not) */
 	double p_min;     /* the smallest two-sided p these sizes can give: 2 / C(N, na) */
 	bool b_larger;    /* U > na nb / 2: b's runs tend to be the larger */
 };
