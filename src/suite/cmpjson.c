@@ -72,6 +72,9 @@ static json_t *cell(const struct cmp *c, const struct cmp_row *r, size_t k)
 				    r->refused[k], "in", (char[2]){ (char)('A' + r->refused_in[k]), 0 }));
 	if (!s || !r->t[0]->summarised)
 		return o;
+	json_object_set_new(o, "p_adjusted", num(r->q[k]));
+	if (r->adj_floor[k])
+		json_object_set_new(o, "p_adjusted_floor", num(r->q_floor[k]));
 	if (c->method == CMP_UTEST) {
 		json_object_set_new(o, "u", num(r->u[k].u));
 		json_object_set_new(o, "p", num(r->u[k].p));
@@ -178,6 +181,8 @@ void cmp_print_json(FILE *out, const struct cmp *c)
 				"confidence_pct", c->conf, "change_of",
 				c->method == CMP_UTEST ? "median" : "mean", "files", files, "rows", rows,
 				"not_compared", left);
+	json_object_set_new(doc, "adjust", json_string(p_adjust_name(c->adjust)));
+	json_object_set_new(doc, "tests_adjusted", json_integer((json_int_t)c->ntested));
 	if (c->lat)
 		json_object_set_new(doc, "latency", latency(c, c->lat));
 	json_dumpf(doc, out, JSON_INDENT(2) | JSON_ENSURE_ASCII);

@@ -140,10 +140,21 @@ static void print_notes(FILE *out, const struct cmp *c)
 	}
 }
 
+/* ", q=0.011" (Benjamini-Hochberg) or ", p_holm=0.040" after a row's
+ * own p when the verdict was adjusted over more than one test; "" else. */
+static const char *adjusted_text(const struct cmp *c, const struct cmp_row *r, size_t k,
+				 char *buf, size_t n)
+{
+	buf[0] = 0;
+	if (c->adjust != P_ADJ_NONE && c->ntested > 1 && isfinite(r->q[k]))
+		snprintf(buf, n, ", %s=%.3g", c->adjust == P_ADJ_BH ? "q" : "p_holm", r->q[k]);
+	return buf;
+}
+
 void cmp_verdict_text(const struct cmp *c, const struct cmp_row *r, size_t k, char *buf,
 		      size_t n)
 {
-	char d[32], h[32], pct[64];
+	char d[32], h[32], pct[64], adj[40];
 	if (r->v[k] == T_REFUSED) {
 		cmp_refused_text(r, k, buf, n);
 		return;
@@ -151,19 +162,26 @@ void cmp_verdict_text(const struct cmp *c, const struct cmp_row *r, size_t k, ch
 	if (c->method == CMP_UTEST) {
 		if (!r->t[0]->summarised || !r->t[k] || !r->t[k]->summarised)
 			snprintf(buf, n, "no verdict: %s has no runs", r->t[0]->summarised ? "it" : "A");
+		else if (r->v[k] == T_TOO_FEW && r->adj_floor[k])
+			snprintf(buf, n, "too few runs for %s over %zu tests at %g%% (%zu and %zu: "
+				 "p >= %.2g, %s >= %.2g)", p_adjust_title(c->adjust), c->ntested,
+				 c->conf, r->t[0]->n, r->t[k]->n, r->u[k].p_min,
+				 c->adjust == P_ADJ_BH ? "q" : "p_holm", r->q_floor[k]);
 		else if (r->v[k] == T_TOO_FEW)
 			snprintf(buf, n, "too few runs for the U test at %g%% (%zu and %zu: p >= %.2g)",
 				 c->conf, r->t[0]->n, r->t[k]->n, r->u[k].p_min);
 		else
-			snprintf(buf, n, "%s (p=%.3f)", t_verdict_word(r->v[k]), r->u[k].p);
+			snprintf(buf, n, "%s (p=%.3f%s)", t_verdict_word(r->v[k]), r->u[k].p,
+				 adjusted_text(c, r, k, adj, sizeof(adj)));
 		return;
 	}
+	adjusted_text(c, r, k, adj, sizeof(adj));
 	switch (r->v[k]) {
 	case T_TOO_FEW:
 		snprintf(buf, n, "too few runs (%d a side needed)", T_MIN_RUNS);
 		break;
 	case T_SAME:
-		snprintf(buf, n, "~ (p=%.2f)", r->d[k].p);
+		snprintf(buf, n, "~ (p=%.2f%s)", r->d[k].p, adj);
 		break;
 	case T_REFUSED:
 		break;
@@ -175,8 +193,8 @@ void cmp_verdict_text(const struct cmp *c, const struct cmp_row *r, size_t k, ch
 			snprintf(pct, sizeof(pct), "%+.2f%% +- %.2f%%", r->d[k].pct, r->d[k].pct_half);
 		else
 			fig_change(pct, sizeof(pct), NAN);
-		snprintf(buf, n, "%s: %s%s +- %s (%s, p=%.3f)", t_verdict_word(r->v[k]),
-			 r->d[k].diff > 0 ? "+" : "", d, h, pct, r->d[k].p);
+		snprintf(buf, n, "%s: %s%s +- %s (%s, p=%.3f%s)", t_verdict_word(r->v[k]),
+			 r->d[k].diff > 0 ? "+" : "", d, h, pct, r->d[k].p, adj);
 		break;
 	}
 }
@@ -230,6 +248,7 @@ void cmp_print_table(FILE *out, const struct cmp *c)
 		fprintf(out, "%g%% confidence: the mean +- the half-width of its interval "
 			"(Student's t); the change of the mean against A; verdict by Welch's t-test "
 			"(--test welch)\n", c->conf);
+	cmp_print_adjust_line(out, c);
 	print_notes(out, c);
 	fprintf(out, "\n%-*s  %-*s  %-4s %4s %10s %21s %9s  %s\n", (int)namew, "test", (int)unitw,
 		"unit", "file", "N", "median", "mean +- CI", "change", "verdict");
@@ -246,6 +265,22 @@ void cmp_print_table(FILE *out, const struct cmp *c)
 	cmp_print_runs_needed(out, c);
 	print_unmatched(out, c);
 	fprintf(out, "\n" FIG_UNITS_NOTE "\n");
+}
+
+void cmp_print_adjust_line(FILE *out, const struct cmp *c)
+{
+	double alpha = 1 - c->conf / 100;
+	if (c->adjust == P_ADJ_NONE)
+		fprintf(out, "%zu test%s, each on its own at %g%% (--adjust none): about 1 in %.0f "
+			"unchanged rows reads better or worse\n", c->ntested,
+			c->ntested == 1 ? "" : "s", c->conf, 1 / alpha);
+	else
+		fprintf(out, "%zu test%s (every row and file against A) adjusted together by %s "
+			"(--adjust %s): a verdict needs %s < %g%s\n", c->ntested,
+			c->ntested == 1 ? "" : "s", p_adjust_title(c->adjust),
+			p_adjust_name(c->adjust), c->adjust == P_ADJ_BH ? "q" : "p_holm", alpha,
+			c->adjust == P_ADJ_BH ? ", the expected share of false changes among them "
+			"at most that" : ", the chance of any false change at most that");
 }
 
 void cmp_print_steal(FILE *out, const struct cmp *c)

@@ -21,9 +21,22 @@ void cmp_print_table(FILE *out, const struct cmp *c);
  * nothing when no file has one. */
 void cmp_print_steal(FILE *out, const struct cmp *c);
 
+/* The line above a table (or lkml lines) saying how many tests the
+ * verdicts were adjusted over and how (c->ntested, c->adjust): "80 tests
+ * (every row and file against A) adjusted together by Benjamini-Hochberg
+ * (--adjust bh): a verdict needs q < 0.05, ...", or with none "80 tests,
+ * each on its own at 95% (--adjust none): about 1 in 20 unchanged rows
+ * reads better or worse". */
+void cmp_print_adjust_line(FILE *out, const struct cmp *c);
+
 /* The verdict of row r, file k, as text (buf, n bytes): "better
  * (p=0.008)", "~ (p=0.31)", Welch's "better: +2.04 +- 1.85 (+2.02% +-
- * 1.84%, p=0.071)", "too few runs ...". */
+ * 1.84%, p=0.071)", "too few runs ...".  When c->adjust adjusted more
+ * than one test, the row's adjusted p follows its own: "better (p=0.002,
+ * q=0.011)" (Benjamini-Hochberg's q) or "p_holm=" (Holm); a row the
+ * adjustment leaves undecidable at its run counts reads "too few runs for
+ * Benjamini-Hochberg over 80 tests at 95% (6 and 6: p >= 0.0022, q >=
+ * 0.18)". */
 void cmp_verdict_text(const struct cmp *c, const struct cmp_row *r, size_t k, char *buf,
 		      size_t n);
 

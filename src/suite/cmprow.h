@@ -15,6 +15,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "stats/adjust.h"
 #include "stats/summary.h"
 #include "stats/ttest.h"
 #include "stats/utest.h"
@@ -50,6 +51,15 @@ struct cmp_row {
 	size_t refused_in[CMP_MAX_FILES];         /* 0 (A's runs) or k */
 	enum t_verdict test_v[CMP_MAX_FILES];     /* k >= 1: the test's verdict before a
 						   * refusal (d[k] is valid unless T_TOO_FEW) */
+	double q[CMP_MAX_FILES];                  /* k >= 1: the p adjusted over the study
+						   * (cmpadj.h); NAN when the row was not tested */
+	bool adj_floor[CMP_MAX_FILES];            /* k >= 1: no verdict (T_TOO_FEW) because
+						   * under the adjustment even the smallest p
+						   * of these run counts could not pass */
+	double q_floor[CMP_MAX_FILES];            /* with adj_floor: the adjusted p that
+						   * smallest p would get */
+	size_t need[CMP_MAX_FILES];               /* k >= 1, T_TOO_FEW: runs a side the
+						   * adjusted test needs (0: not worked out) */
 };
 
 /* The run of one file the hypervisor took most from, among those whose
@@ -77,6 +87,8 @@ struct cmp {
 	size_t nrows;
 	struct cmp_steal steal[CMP_MAX_FILES];   /* each file's, filled by cmp_build */
 	const struct cmplat *lat;    /* --latency: the latency rows (cmplat.h), else NULL */
+	enum p_adjust adjust;        /* --adjust: over every tested row and file */
+	size_t ntested;              /* the p-values adjusted together (cmp_adjust) */
 };
 
 /* Are test names a and b the same test: equal, or but for a trailing

@@ -27,6 +27,8 @@ size_t cmp_runs_needed(const struct cmp *c, const struct cmp_row *r, size_t k)
 {
 	if (k == 0 || r->v[k] != T_TOO_FEW || !r->t[k] || !r->t[k]->n || !r->t[0]->n)
 		return 0;
+	if (r->need[k])
+		return r->need[k];
 	return c->method == CMP_UTEST ? u_runs_needed(c->conf) : T_MIN_RUNS;
 }
 
@@ -40,14 +42,18 @@ void cmp_print_runs_needed(FILE *out, const struct cmp *c)
 			size_t need = cmp_runs_needed(c, r, k);
 			if (isnan(pct) && !need)
 				continue;
+			bool adj = c->method == CMP_UTEST && c->adjust != P_ADJ_NONE &&
+				   need != u_runs_needed(c->conf);
 			fputs(first ? "\nruns: " : "runs: ", out);
 			first = false;
 			esc_put(out, r->name, 0);
 			if (need)
-				fprintf(out, " %c: too few runs: %s needs %zu runs a side at %g%% "
+				fprintf(out, " %c: too few runs: %s needs %zu runs a side at %g%%%s%s "
 					"(A has %zu, %c %zu)\n", (int)('A' + k),
 					c->method == CMP_UTEST ? "the U test" : "Welch's t-test", need,
-					c->conf, r->t[0]->n, (int)('A' + k), r->t[k]->n);
+					c->conf, adj ? " under " : "", adj ? p_adjust_title(c->adjust) : "",
+					r->t[0]->n,
+					(int)('A' + k), r->t[k]->n);
 			else
 				fprintf(out, " %c: ~: the smallest change these %zu and %zu runs could "
 					"show at %g%% is +-%.2f%% of A's mean (the half-width of the "

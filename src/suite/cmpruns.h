@@ -17,8 +17,9 @@
 double cmp_detectable_pct(const struct cmp *c, const struct cmp_row *r, size_t k);
 
 /* For "too few runs" (T_TOO_FEW, both files with runs): the runs a side
- * the test needs (the U test: u_runs_needed at c->conf; Welch:
- * T_MIN_RUNS); 0 otherwise. */
+ * the test needs: r->need[k] when cmp_adjust worked it out (the U test
+ * under the adjustment, cmpadj.h), else u_runs_needed at c->conf (the U
+ * test) or T_MIN_RUNS (Welch); 0 otherwise. */
 size_t cmp_runs_needed(const struct cmp *c, const struct cmp_row *r, size_t k);
 
 /* After the table, for every such row and file, one line: "runs: TEST

@@ -2,7 +2,9 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * usage: kbench compare [--confidence 90|95|99] [--sort change|name]
- *                       [--test utest|welch] [--style table|lkml|runs] [--json]
+ *                       [--test utest|welch] [--adjust bh|holm|none]
+ *                       [--fail-on worse|change [--min-change PCT]]
+ *                       [--style table|lkml|runs] [--json]
  *                       [--plot FILE.svg|FILE.png] A.json B.json [C.json ...]
  *        kbench compare --by mem [OPTIONS] FILE.json
  *        kbench compare --export [go|lkp|mmtests] FILE.json
@@ -16,7 +18,10 @@
  * direction) when p is below 1 - confidence, "~" when not, "too few runs"
  * when these run counts cannot reach the confidence.  --test welch: the
  * change of the mean and Welch's verdict (the difference with its
- * interval; "too few runs" with fewer than 3 figures on a side).  Tests
+ * interval; "too few runs" with fewer than 3 figures on a side).  The
+ * p-values of every row and file are adjusted together (--adjust,
+ * cmpadj.h: Benjamini-Hochberg by default) before any verdict is given.
+ * --fail-on turns the verdicts into exit status 4 (cmpgate.h).  Tests
  * not matched are listed apart; no test in common is exit status 1.
  * --by mem splits one file into one per memory limit, compared as files.
  * --export prints one file in the Go benchmark format, or with lkp or
@@ -29,6 +34,8 @@
 #include "commands.h"
 #include "cli.h"
 #include "suite/compare.h"
+#include "suite/cmpadj.h"
+#include "suite/cmpgate.h"
 #include "suite/cmpexport.h"
 #include "suite/cmpmicro.h"
 #include "suite/cmpforms.h"
@@ -104,103 +111,6 @@ void cmp_steal_of(const struct suitefile *f, long ticks_per_s, struct cmp_steal 
 	}
 }
 
-/* ---- --by: one file split by a dimension of its names ---- */
-
-/* Where " DIM=" starts in name, and its value's length; NULL if absent. */
-static const char *dim_of(const char *name, const char *dim, size_t *vlen)
-{
-	char key[40];
-	snprintf(key, sizeof(key), " %s=", dim);
-	const char *m = strstr(name, key);
-	if (!m)
-		return NULL;
-	*vlen = strcspn(m + strlen(key), " ");
-	return m;
-}
-
-/* Add value (len bytes) to vals (n of them, at most max) unless there. */
-static void add_value(char **vals, size_t *n, size_t max, const char *v, size_t len)
-{
-	for (size_t i = 0; i < *n; i++)
-		if (strlen(vals[i]) == len && !strncmp(vals[i], v, len))
-			return;
-	if (*n < max && (vals[*n] = strndup(v, len)))
-		(*n)++;
-}
-
-/* File out: f's tests whose dimension has value val, renamed without it. */
-static int split_one(const struct suitefile *f, const char *dim, const char *val,
-		     struct suitefile *out)
-{
-	size_t klen = strlen(dim) + 2, vlen;
-	memset(out, 0, sizeof(*out));
-	out->t = calloc(f->nt + 1, sizeof(*out->t));
-	if (!out->t || asprintf(&out->path, "%s %s=%s", f->path, dim, val) < 0) {
-		out->path = NULL;
-		return -1;
-	}
-	out->doc = json_incref(f->doc);
-	for (size_t i = 0; i < f->nt; i++) {
-		const struct sf_test *t = &f->t[i];
-		const char *m = dim_of(t->name, dim, &vlen);
-		if (!m || vlen != strlen(val) || strncmp(m + klen, val, vlen))
-			continue;
-		struct sf_test *o = &out->t[out->nt];
-		*o = *t;
-		o->v = malloc((t->n + 1) * sizeof(double));
-		o->own_name = malloc(strlen(t->name) + 1);
-		if (!o->v || !o->own_name) {
-			free(o->v);
-			free(o->own_name);
-			return -1;
-		}
-		memcpy(o->v, t->v, t->n * sizeof(double));
-		size_t head = (size_t)(m - t->name);
-		memcpy(o->own_name, t->name, head);
-		strcpy(o->own_name + head, m + klen + vlen);
-		o->name = o->own_name;
-		out->nt++;
-		out->nruns += t->n;
-	}
-	return 0;
-}
-
-int cmp_split_by(const struct suitefile *f, const char *dim, struct suitefile *out,
-		 size_t max, size_t *nout, size_t *left)
-{
-	char *vals[CMP_MAX_FILES];
-	size_t nv = 0, vlen, i;
-	json_t *v;
-	*nout = *left = 0;
-	if (!strcmp(dim, "mem"))
-		json_array_foreach(json_object_get(json_object_get(f->doc, "params"), "mem_limits"),
-				   i, v)
-			if (json_is_string(v))
-				add_value(vals, &nv, max, json_string_value(v),
-					  strlen(json_string_value(v)));
-	for (i = 0; i < f->nt; i++) {
-		const char *m = dim_of(f->t[i].name, dim, &vlen);
-		if (m)
-			add_value(vals, &nv, max, m + strlen(dim) + 2, vlen);
-		else
-			(*left)++;
-	}
-	int rc = nv < 2 ? -2 : 0;
-	for (i = 0; i < nv; i++) {
-		if (!rc && split_one(f, dim, vals[i], &out[*nout]) < 0) {
-			suitefile_free(&out[*nout]);
-			errno = ENOMEM;
-			rc = -1;
-		} else if (!rc) {
-			(*nout)++;
-		}
-		free(vals[i]);
-	}
-	if (rc == -2)
-		*nout = nv;   /* values found; nothing made */
-	return rc;
-}
-
 int cmp_build(struct cmp *c)
 {
 	const struct suitefile *a = &c->f[0];
@@ -227,7 +137,7 @@ int cmp_build(struct cmp *c)
 		cmp_caveats_fill(c, r);
 		c->nrows++;
 	}
-	return 0;
+	return cmp_adjust(c);
 }
 
 static double sort_key(const struct cmp_row *r)
@@ -263,6 +173,9 @@ void cmp_sort(struct cmp *c, enum cmp_order order)
 /* compare's options as given (popt's strings, owned) and as they are used */
 struct cmp_opts {
 	char *conf_arg, *sort_arg, *style_arg, *plot, *test_arg, *by;
+	char *adjust_arg, *fail_arg, *min_arg;
+	enum cmp_fail_on fail_on; /* --fail-on */
+	double min_change;        /* --min-change, percent */
 	int do_export, json;
 	int latency;              /* --latency: the latency rows (cmplat.h) */
 	enum export_format export_fmt;  /* --export's word (go when none) */
@@ -296,6 +209,14 @@ static int parse_options(struct cmp_opts *o, const char *cmd, int argc, const ch
 		{ "by", 0, POPT_ARG_STRING, &o->by, 0,
 		  "compare one file within itself: each test at every value of DIM against the "
 		  "first (mem: --mem-limit's values)", "DIM" },
+		{ "adjust", 0, POPT_ARG_STRING, &o->adjust_arg, 0,
+		  "adjust the p-values over every tested row and file: bh (Benjamini-Hochberg, "
+		  "default), holm, or none (each row on its own)", "HOW" },
+		{ "fail-on", 0, POPT_ARG_STRING, &o->fail_arg, 0,
+		  "exit with status 4 when a row's adjusted verdict is worse (worse) or better or "
+		  "worse (change)", "WHAT" },
+		{ "min-change", 0, POPT_ARG_STRING, &o->min_arg, 0,
+		  "with --fail-on: a proven change smaller than PCT percent does not fail", "PCT" },
 		{ "json", 0, POPT_ARG_NONE, &o->json, 0,
 		  "print the comparison as JSON (rows, changes, intervals, verdicts)", NULL },
 		{ "latency", 0, POPT_ARG_NONE, &o->latency, 0,
@@ -370,6 +291,20 @@ static int check_options(struct cmp_opts *o, struct cmp *c)
 		c->method = CMP_WELCH;
 	else if (o->test_arg && strcmp(o->test_arg, "utest"))
 		return cli_usage_error(cmd, "--test %s: give utest or welch", o->test_arg);
+	if (o->adjust_arg && p_adjust_parse(o->adjust_arg, &c->adjust) < 0)
+		return cli_usage_error(cmd, "--adjust %s: give bh, holm or none", o->adjust_arg);
+	if (o->fail_arg && cmp_fail_on_parse(o->fail_arg, &o->fail_on) < 0)
+		return cli_usage_error(cmd, "--fail-on %s: give worse or change", o->fail_arg);
+	if (o->min_arg && !o->fail_arg)
+		return cli_usage_error(cmd, "--min-change sets --fail-on's threshold: give "
+				       "--fail-on too");
+	char *end;
+	if (o->min_arg && (!(o->min_change = strtod(o->min_arg, &end), end != o->min_arg && !*end) ||
+			   !(o->min_change >= 0 && o->min_change < 1e6)))
+		return cli_usage_error(cmd, "--min-change %s: give a percentage from 0", o->min_arg);
+	if (o->fail_arg && (o->do_export || o->runs))
+		return cli_usage_error(cmd, "--fail-on judges the verdicts: leave out %s",
+				       o->runs ? "--style runs" : "--export");
 	if (o->by && strcmp(o->by, "mem"))
 		return cli_usage_error(cmd, "--by %s: give mem (the only dimension in test names)",
 				       o->by);
@@ -498,7 +433,8 @@ static int report(struct cmp *c, const struct cmp_opts *o)
 	int rc = o->plot ? plot_write(c, o->plot) : 0;
 	if (!rc && o->plot)
 		rc = plotlat_write(c, o->plot);
-	return rc ? rc : cmp_any_refused(c) ? CMP_EXIT_NOT_COMPARABLE : 0;
+	int gate = cmp_gate(stderr, c, o->fail_on, o->min_change);
+	return rc ? rc : gate;
 }
 
 /* --by DIM: the one file read into whole, split into c->f.  Returns 0 or
@@ -577,6 +513,9 @@ int cmd_compare(int argc, const char **argv)
 	suitefile_free(&whole);
 	free(c.rows);
 	free(o.test_arg);
+	free(o.adjust_arg);
+	free(o.fail_arg);
+	free(o.min_arg);
 	free(o.by);
 	free(o.conf_arg);
 	free(o.sort_arg);

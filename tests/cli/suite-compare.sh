@@ -16,17 +16,17 @@ DD=102.0,104.3,101.6,103.9,102.7,101.2
 mk_results a.json base "load 1=$A" "load 5=$A" "lat_x=1.0,1.1,0.9" "only_a=1,2,3"
 mk_results b.json new "load 1=$DD" "load 5=$A" "lat_x=2.0,2.1,1.9" "only_b=1,2,3"
 
-expect_rc "compare at 90%" 0 "$KBENCH" compare --test welch --confidence 90 a.json b.json
+expect_rc "compare at 90%" 0 "$KBENCH" compare --test welch --adjust none --confidence 90 a.json b.json
 expect_out_grep "90%: load 1 proven better by 2.04 +- 1.85" '^ +B +6 +102\.3 +102\.6 \+- 1\.03 +\+2\.02%  better: \+2\.04 \+- 1\.85 \(\+2\.02% \+- 1\.84%, p=0\.07[0-9]\)$'
 expect_out_grep "90%: A's mean and interval" '^load 1 +MB/s +A +5 +100\.4 +100\.6 \+- 1\.76 *$'
 expect_out_grep "90%: the same figures: ~" '^ +B +5 +100\.4 +100\.6 \+- 1\.76 +\+0\.00%  ~ \(p=1\.00\)$'
 expect_out_grep "a latency that doubled is worse" '^ +B +3 +2\.00 +2\.00 \+- 0\.1686 +\+100\.00%  worse: \+1\.00 \+- '
 expect_out_grep "unmatched tests listed apart (A)" '^  A  only_a \(MB/s\), 3 runs: only in A$'
 expect_out_grep "unmatched tests listed apart (B)" '^  B  only_b \(MB/s\), 3 runs: only in B$'
-expect_rc "compare at 95% (default)" 0 "$KBENCH" compare --test welch a.json b.json
+expect_rc "compare at 95% (default)" 0 "$KBENCH" compare --test welch --adjust none a.json b.json
 expect_out_grep "95%: load 1 not proven" '^ +B +6 +102\.3 +102\.6 \+- 1\.32 +\+2\.02%  ~ \(p=0\.0[78]\)$'
 expect_out_grep "95%: A's interval" '^load 1 +MB/s +A +5 +100\.4 +100\.6 \+- 2\.30 *$'
-expect_rc "compare at 99%" 0 "$KBENCH" compare --test welch --confidence 99 a.json b.json
+expect_rc "compare at 99%" 0 "$KBENCH" compare --test welch --adjust none --confidence 99 a.json b.json
 expect_out_grep "99%: A's interval" '^load 1 +MB/s +A +5 +100\.4 +100\.6 \+- 3\.81 *$'
 expect_out_grep "99%: load 1 not proven" '^ +B +6 .* \+2\.02%  ~ '
 
@@ -60,7 +60,7 @@ expect_out_grep "both of them" '^  B  load 5 mem=12M \(MB/s\), 5 runs: only in B
 mk_results big-a.json big "load 1=3e12,3.1e12,2.9e12" "lat_z=0,0,0"
 mk_results big-b.json big "load 1=3e12,3.1e12,2.95e12" "lat_z=0,0,1"
 expect_rc "large figures" 0 "$KBENCH" compare --test welch big-a.json big-b.json
-expect_out_grep "large figures as 6 digits" '^ +B +3 +3e\+12 3\.01667e\+12 \+- 1\.89729e\+11 +\+0\.56%  ~ \(p=0\.83\)$'
+expect_out_grep "large figures as 6 digits" '^ +B +3 +3e\+12 3\.01667e\+12 \+- 1\.89729e\+11 +\+0\.56%  ~ \(p=0\.83, q=0\.831\)$'
 expect_rc "lkml, zero baseline" 0 "$KBENCH" compare --test welch --style lkml big-a.json big-b.json
 expect_out_grep "lkml: no change against a zero mean: n/a" '^lat_z \(us, lower is better\) \|\| 0 -> 0\.3333 n/a ~$'
 expect_true "lkml: never nan" sh -c '! grep -qi nan "$0"' "$WORK/out"
@@ -68,8 +68,8 @@ expect_true "lkml: never nan" sh -c '! grep -qi nan "$0"' "$WORK/out"
 mk_results zero-a.json zero "lat_z=0,0,0" "load 1=0,0,0"
 mk_results zero-b.json five "lat_z=5,5.1,4.9" "load 1=1,2,3"
 expect_rc "a proven change against a zero mean" 0 "$KBENCH" compare --test welch zero-a.json zero-b.json
-expect_out_grep "table: the change is n/a" '^ +B +3 +5\.00 +5\.00 \+- 0\.2484 +n/a  worse: \+5\.00 \+- 0\.2[0-9]+ \(n/a, p=0\.00[0-9]\)$'
-expect_out_grep "table: n/a for MB/s too" '^ +B +3 +2\.00 +2\.00 \+- 2\.48 +n/a  ~ \(p=0\.07\)$'
+expect_out_grep "table: the change is n/a" '^ +B +3 +5\.00 +5\.00 \+- 0\.2484 +n/a  worse: \+5\.00 \+- 0\.2[0-9]+ \(n/a, p=0\.00[0-9], q=0\.000267\)$'
+expect_out_grep "table: n/a for MB/s too" '^ +B +3 +2\.00 +2\.00 \+- 2\.48 +n/a  ~ \(p=0\.07, q=0\.0742\)$'
 expect_true "table: never nan or inf" sh -c '! grep -Eqi "nan|inf" "$0"' "$WORK/out"
 expect_rc "lkml: a proven change against a zero mean" 0 "$KBENCH" compare --test welch --style=lkml zero-a.json zero-b.json
 expect_true "lkml: n/a on every line" test "$(grep -c ' n/a [~a-z?]*$' "$WORK/out")" -eq 2
@@ -172,7 +172,7 @@ expect_rc "steal: compare, B with steal" 0 "$KBENCH" compare ld-a.json ld-b.json
 expect_out_grep "steal: B's largest notable steal is said: file, run, test, one decimal" "$STEAL_B"
 expect_lines "steal: one line, for B alone" -eq 1 "$WORK/out" '^steal: '
 expect_true "steal: the line comes last" test "$(tail -n 1 "$WORK/out" | cut -c1-7)" = "steal: "
-expect_out_grep "steal: the verdicts are as without it, the caveat beside them" '^ +B +5 +102\.0 +102\.0 .* \+0\.00%  ~ \(p=1\.000\)  \[caveats: steal\]$'
+expect_out_grep "steal: the verdicts are as without it, the caveat beside them" '^ +B +5 +102\.0 +102\.0 .* \+0\.00%  ~ \(p=1\.000, q=1\)  \[caveats: steal\]$'
 expect_empty_file "steal: nothing on standard error" "$WORK/err"
 expect_rc "steal: B first, as A" 0 "$KBENCH" compare ld-b.json ld-low.json ld-a.json
 expect_lines "steal: the file named wherever it stands, the others not" -eq 1 "$WORK/out" '^steal: ld-b\.json: .* run 2 of load 1 '
