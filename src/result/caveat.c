@@ -29,6 +29,10 @@ const struct caveat_kind caveat_kinds[] = {
 	{ "interrupted", true, "a signal stopped the run before its end" },
 	{ "mixed_kernels", true, "the runs of one series ran on different kernels" },
 	{ "mixed_hosts", true, "the runs of one series ran on different hosts" },
+	{ "other_backend", true, "the load ran through another backend than the baseline's "
+	  "(kbench compare): another kind of work" },
+	{ "params_differ", false, "a setting recorded in the results file differs from the "
+	  "baseline's (kbench compare): the two did different work" },
 	{ "mixed_builds", false, "the runs of one series were made by different kbench "
 	  "versions" },
 	{ "stuck_clients", false, "clients were killed as stuck: fewer clients did the "

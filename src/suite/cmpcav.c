@@ -10,6 +10,7 @@
 #include "config.h"
 #include "result/caveat.h"
 #include "suite/cmpcav.h"
+#include "suite/cmpparams.h"
 #include "suite/escape.h"
 #include "suite/rowcav.h"
 
@@ -33,6 +34,10 @@ void cmp_caveats_fill(const struct cmp *c, struct cmp_row *r)
 		r->cav[k] = r->t[k] ? rowcav_row(r->t[k]->row, &o) : NULL;
 		r->refused[k] = NULL;
 		r->test_v[k] = r->v[k];
+		/* the settings that differ from A's, on this file's side of the row */
+		if (k && r->t[k] && r->cav[k])
+			cmp_params_caveats(c->f[0].doc, c->f[k].doc, json_string_value(
+				json_object_get(r->t[0]->params, "command")), (char)('A' + k), r->cav[k]);
 	}
 	for (size_t k = 1; k < c->nf; k++) {
 		if (!r->t[k] || !r->t[k]->n || !r->t[0]->n)
@@ -114,6 +119,14 @@ void cmp_put_caveats(FILE *out, const struct cmp_row *r, size_t k)
 		if (caveat_unsound(key))
 			fputc('*', out);
 		const json_t *ev = json_object_get(c, "evidence");
+		if (!strcmp(key, "params_differ")) {
+			const char *name;
+			const json_t *v;
+			json_object_foreach((json_t *)ev, name, v) {
+				fputc(' ', out);
+				esc_put(out, name, 0);
+			}
+		}
 		if (!strcmp(key, "bimodal"))
 			fprintf(out, " %.6g (%lld runs) and %.6g (%lld runs)",
 				json_number_value(json_object_get(ev, "low_center")),

@@ -168,4 +168,29 @@ mk_results tb.json b "disk -T=20,30,30,30"
 expect_rc "ties: compare" 0 "$KBENCH" compare ta.json tb.json
 expect_out_grep "ties: the exact p 4/70 = 0.057, no verdict at 95%" '^ +B +4 .*  ~ \(p=0\.057\)$'
 
+# ---- settings that differ: named on the row; another backend not comparable ----
+mk_results pa.json a "load 1=100,101,102,103,104" "disk -T=5,6,7,8,9"
+mk_results pb.json b "load 1=90,91,92,93,94" "disk -T=5,6,7,8,9"
+python3 -c 'import json
+d = json.load(open("pb.json")); d["params"]["fsync"] = True; json.dump(d, open("pf.json", "w"))
+d["params"]["backend"] = "sockio"; json.dump(d, open("ps.json", "w"))'
+expect_rc "fsync against none: compared" 0 "$KBENCH" compare pa.json pf.json
+expect_out_grep "fsync: named on the load row, the verdict stands" \
+    '^ +B +5 +92\.00 .*  worse \(p=0\.008, q=0\.0159\)  \[caveats: params_differ fsync\]$'
+expect_out_grep "fsync: not on the disk row (load's setting)" '^ +B +5 +7\.00 .*~ \(p=1\.000, q=1\)$'
+expect_rc "sockio against fileio: status 3" 3 "$KBENCH" compare pa.json ps.json
+expect_out_grep "another backend: not comparable" \
+    '^ +B +5 +92\.00 .*  not comparable: other_backend \(B.s series\)  \[caveats: other_backend\*, params_differ fsync backend\]$'
+run "$KBENCH" compare --json pa.json ps.json
+expect_py "--json: each differing setting with both values" "$WORK/out" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+b = d["rows"][0]["files"][1]
+cav = {c["key"]: c["evidence"] for c in b["caveats"]}
+assert b["verdict"] == "not_comparable", b["verdict"]
+assert cav["params_differ"] == {"fsync": {"A": None, "B": True},
+                                "backend": {"A": "fileio", "B": "sockio"}}, cav
+assert d["rows"][1]["files"][1]["caveats"] == [], d["rows"][1]
+EOF
+
 finish
