@@ -29,6 +29,8 @@ const struct caveat_kind caveat_kinds[] = {
 	{ "interrupted", true, "a signal stopped the run before its end" },
 	{ "mixed_kernels", true, "the runs of one series ran on different kernels" },
 	{ "mixed_hosts", true, "the runs of one series ran on different hosts" },
+	{ "drift", true, "the baseline run again after the others (kbench compare "
+	  "--control) differs from it: the machine drifted between the series" },
 	{ "other_backend", true, "the load ran through another backend than the baseline's "
 	  "(kbench compare): another kind of work" },
 	{ "params_differ", false, "a setting recorded in the results file differs from the "

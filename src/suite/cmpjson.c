@@ -183,6 +183,8 @@ void cmp_print_json(FILE *out, const struct cmp *c)
 				"not_compared", left);
 	json_object_set_new(doc, "adjust", json_string(p_adjust_name(c->adjust)));
 	json_object_set_new(doc, "tests_adjusted", json_integer((json_int_t)c->ntested));
+	json_object_set_new(doc, "control", c->control ? json_string(c->control->path) :
+			    json_null());
 	if (c->lat)
 		json_object_set_new(doc, "latency", latency(c, c->lat));
 	json_dumpf(doc, out, JSON_INDENT(2) | JSON_ENSURE_ASCII);

@@ -281,6 +281,15 @@ void cmp_print_adjust_line(FILE *out, const struct cmp *c)
 			p_adjust_name(c->adjust), c->adjust == P_ADJ_BH ? "q" : "p_holm", alpha,
 			c->adjust == P_ADJ_BH ? ", the expected share of false changes among them "
 			"at most that" : ", the chance of any false change at most that");
+	if (!c->control) {
+		fputs("no control (--control FILE, A run again after the others): a drift of the "
+		      "machine between the series would read as a change\n", out);
+		return;
+	}
+	fputs("control: ", out);
+	esc_put(out, c->control->path, 0);
+	fputs(" (A run again): a row where it differs from A carries drift and gets no "
+	      "verdict\n", out);
 }
 
 void cmp_print_steal(FILE *out, const struct cmp *c)

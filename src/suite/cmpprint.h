@@ -26,7 +26,10 @@ void cmp_print_steal(FILE *out, const struct cmp *c);
  * (every row and file against A) adjusted together by Benjamini-Hochberg
  * (--adjust bh): a verdict needs q < 0.05, ...", or with none "80 tests,
  * each on its own at 95% (--adjust none): about 1 in 20 unchanged rows
- * reads better or worse". */
+ * reads better or worse"; then one line on the control: "no control
+ * (--control FILE, ...): a drift of the machine between the series would
+ * read as a change", or with c->control "control: PATH (A run again):
+ * ...". */
 void cmp_print_adjust_line(FILE *out, const struct cmp *c);
 
 /* The verdict of row r, file k, as text (buf, n bytes): "better

@@ -87,6 +87,7 @@ struct cmp {
 	size_t nrows;
 	struct cmp_steal steal[CMP_MAX_FILES];   /* each file's, filled by cmp_build */
 	const struct cmplat *lat;    /* --latency: the latency rows (cmplat.h), else NULL */
+	const struct suitefile *control;   /* --control: A run again after the others, or NULL */
 	enum p_adjust adjust;        /* --adjust: over every tested row and file */
 	size_t ntested;              /* the p-values adjusted together (cmp_adjust) */
 };

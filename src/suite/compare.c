@@ -3,7 +3,7 @@
  *
  * usage: kbench compare [--confidence 90|95|99] [--sort change|name]
  *                       [--test utest|welch] [--adjust bh|holm|none]
- *                       [--fail-on worse|change [--min-change PCT]]
+ *                       [--control A2.json] [--fail-on worse|change [--min-change PCT]]
  *                       [--style table|lkml|runs] [--json]
  *                       [--plot FILE.svg|FILE.png] A.json B.json [C.json ...]
  *        kbench compare --by mem [OPTIONS] FILE.json
@@ -35,6 +35,7 @@
 #include "cli.h"
 #include "suite/compare.h"
 #include "suite/cmpadj.h"
+#include "suite/cmpdrift.h"
 #include "suite/cmpgate.h"
 #include "suite/cmpexport.h"
 #include "suite/cmpmicro.h"
@@ -137,7 +138,7 @@ int cmp_build(struct cmp *c)
 		cmp_caveats_fill(c, r);
 		c->nrows++;
 	}
-	return cmp_adjust(c);
+	return cmp_adjust(c) < 0 ? -1 : cmp_drift_check(c);
 }
 
 static double sort_key(const struct cmp_row *r)
@@ -173,7 +174,7 @@ void cmp_sort(struct cmp *c, enum cmp_order order)
 /* compare's options as given (popt's strings, owned) and as they are used */
 struct cmp_opts {
 	char *conf_arg, *sort_arg, *style_arg, *plot, *test_arg, *by;
-	char *adjust_arg, *fail_arg, *min_arg;
+	char *adjust_arg, *fail_arg, *min_arg, *control;
 	enum cmp_fail_on fail_on; /* --fail-on */
 	double min_change;        /* --min-change, percent */
 	int do_export, json;
@@ -212,6 +213,9 @@ static int parse_options(struct cmp_opts *o, const char *cmd, int argc, const ch
 		{ "adjust", 0, POPT_ARG_STRING, &o->adjust_arg, 0,
 		  "adjust the p-values over every tested row and file: bh (Benjamini-Hochberg, "
 		  "default), holm, or none (each row on its own)", "HOW" },
+		{ "control", 0, POPT_ARG_STRING, &o->control, 0,
+		  "the baseline run again after the others: a row where it differs from A "
+		  "gets no verdict but the caveat drift", "FILE" },
 		{ "fail-on", 0, POPT_ARG_STRING, &o->fail_arg, 0,
 		  "exit with status 4 when a row's adjusted verdict is worse (worse) or better or "
 		  "worse (change)", "WHAT" },
@@ -302,6 +306,9 @@ static int check_options(struct cmp_opts *o, struct cmp *c)
 	if (o->min_arg && (!(o->min_change = strtod(o->min_arg, &end), end != o->min_arg && !*end) ||
 			   !(o->min_change >= 0 && o->min_change < 1e6)))
 		return cli_usage_error(cmd, "--min-change %s: give a percentage from 0", o->min_arg);
+	if (o->control && (o->do_export || o->by))
+		return cli_usage_error(cmd, "--control is A run again: leave out %s",
+				       o->by ? "--by" : "--export");
 	if (o->fail_arg && (o->do_export || o->runs))
 		return cli_usage_error(cmd, "--fail-on judges the verdicts: leave out %s",
 				       o->runs ? "--style runs" : "--export");
@@ -469,7 +476,7 @@ int cmd_compare(int argc, const char **argv)
 {
 	struct cmp_opts o = { .sort = CMP_BY_FILE };
 	struct suitefile files[CMP_MAX_FILES];
-	struct suitefile whole;
+	struct suitefile whole, control;
 	/* the ticks of a document's steal are taken to be the reading
 	 * machine's USER_HZ (sysconf(_SC_CLK_TCK): 100 on Linux, on every
 	 * architecture); the documents do not record the writer's */
@@ -478,6 +485,7 @@ int cmd_compare(int argc, const char **argv)
 	poptContext ctx = NULL;
 
 	memset(&whole, 0, sizeof(whole));
+	memset(&control, 0, sizeof(control));
 	/* --export=WORD is --export WORD */
 	const char **av = malloc(((size_t)argc + 2) * sizeof(*av));
 	int ac = 0, status = av ? 0 : KB_EXIT_FAIL;
@@ -503,6 +511,8 @@ int cmd_compare(int argc, const char **argv)
 		status = check_options(&o, &c);
 	if (!status)
 		status = load_files(&c, &o);
+	if (!status && o.control && !(status = suitefile_load(c.cmd, o.control, true, &control)))
+		c.control = &control;
 	if (!status && o.by)
 		status = split_file(&c, &o, &whole);
 	if (!status)
@@ -516,6 +526,8 @@ int cmd_compare(int argc, const char **argv)
 	free(o.adjust_arg);
 	free(o.fail_arg);
 	free(o.min_arg);
+	free(o.control);
+	suitefile_free(&control);
 	free(o.by);
 	free(o.conf_arg);
 	free(o.sort_arg);

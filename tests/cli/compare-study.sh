@@ -193,4 +193,45 @@ assert cav["params_differ"] == {"fsync": {"A": None, "B": True},
 assert d["rows"][1]["files"][1]["caveats"] == [], d["rows"][1]
 EOF
 
+# ---- a control: A run again after the others ----
+# drift: A' (dc-1-b) and B (dr-1-b) both 4 sd above A (dr-1-a) on every
+# test: B's change against A is none against A'
+gen dr 1 80 43
+gen dc 1 80 44
+expect_rc "drift: A' and B moved together: status 3" 3 \
+    "$KBENCH" compare --json --control dc-1-b.json dr-1-a.json dr-1-b.json
+expect_py "drift: no better or worse; the rows carry drift, B against A' and A' against A" "$WORK/out" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["control"] == "dc-1-b.json", d["control"]
+v = [r["files"][1]["verdict"] for r in d["rows"]]
+assert not [x for x in v if x in ("better", "worse")], v
+drift = [c for r in d["rows"] for c in r["files"][1]["caveats"] if c["key"] == "drift"]
+assert len(drift) >= 76, len(drift)
+assert all(r["files"][1]["not_comparable"] == {"caveat": "drift", "in": "B"}
+           for r in d["rows"] if r["files"][1]["verdict"] == "not_comparable")
+assert all(c["evidence"]["control"] == "dc-1-b.json" and 2 < c["evidence"]["control_change_pct"] < 6
+           and abs(c["evidence"]["change_pct"]) < 2 and c["evidence"]["p_adjusted"] >= 0.05
+           for c in drift), drift[:2]
+print("rows with drift:", len(drift))
+EOF
+expect_rc "drift: the same without a control reads as change" 0 \
+    "$KBENCH" compare dr-1-a.json dr-1-b.json
+expect_out_grep "drift: without a control, said once above the table" \
+    '^no control \(--control FILE, A run again after the others\): a drift of the machine between the series would read as a change$'
+expect_lines "drift: ... and every moved row reads better" -ge 76 "$WORK/out" '  better \(p='
+# no drift: A' (dc-1-a) like A; B (sh-1-b) moved 8 of 80
+expect_rc "no drift: A' like A" 0 "$KBENCH" compare --json --control dc-1-a.json sh-1-a.json sh-1-b.json
+expect_py "no drift: B's real moves still found, and no other" "$WORK/out" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+hit = {r["test"] for r in d["rows"] if r["files"][1]["verdict"] in ("better", "worse")}
+moved = {"t%02d" % i for i in range(1, 9)}
+assert hit <= moved and len(hit) >= 7, sorted(hit)
+EOF
+expect_rc "--control as text" 0 "$KBENCH" compare --control dc-1-a.json sh-1-a.json sh-1-b.json
+expect_out_grep "--control: said above the table" '^control: dc-1-a\.json \(A run again\): a row where it differs from A carries drift and gets no verdict$'
+expect_bad "--control with --by" '^kbench compare: --control is A run again: leave out --by' \
+    "$KBENCH" compare --by mem --control dc-1-a.json sh-1-a.json
+
 finish
