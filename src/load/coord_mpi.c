@@ -105,6 +105,7 @@ static int mpi_gather(struct run_result *res, unsigned nclients, int signalled)
 {
 	/* the job spans machines: one machine's steal is no figure of it */
 	res->steal_pct = NAN;
+	res->other_cpu_pct = NAN;
 	res->steal_notable = 0;
 	return kbmpi_gather(res, nclients, signalled);
 }

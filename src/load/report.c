@@ -361,6 +361,7 @@ json_t *load_report_json(const struct run_config *cfg, const struct load_params 
 		json_object_set_new(results, LOAD_JSON_OOM_KILLED, json_boolean(res->oom_killed));
 		json_object_set_new(results, "stuck_killed", json_integer(res->stuck));
 		json_object_set_new(results, "steal_pct", num_or_null(res->steal_pct));
+		json_object_set_new(results, "other_cpu_pct", num_or_null(res->other_cpu_pct));
 	}
 	json_t *unsup = results ? json_object() : NULL;
 	for (unsigned i = 0; unsup && i < OP_COUNT; i++)

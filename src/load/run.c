@@ -214,6 +214,7 @@ static int run_setup(const struct run_config *cfg, struct run_state *rs, struct 
 	res->nprocs = nprocs;
 	res->mbps = NAN;
 	res->steal_pct = NAN;
+	res->other_cpu_pct = NAN;
 	/* the merged histograms (324 KiB) are made after the clients have gone:
 	 * allocated before the fork, every client would carry their pages */
 	res->hist = NULL;

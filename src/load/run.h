@@ -176,6 +176,9 @@ struct run_result {
 				   * hypervisor took during the measured window
 				   * (sys/steal.h), percent; NAN when not known */
 	int steal_notable;        /* steal_notable() of it: worth a line */
+	double other_cpu_pct;     /* CPU time other processes than the run's took
+				   * in the measured window (sys/cpubusy.h), percent
+				   * of one CPU; NAN when not known */
 	uint64_t ops;             /* ops in the window */
 	uint64_t bytes;           /* ReadX+WriteX bytes in the window */
 	double mbps;              /* bytes / 10^6 / measured_s, NAN if none */

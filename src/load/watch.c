@@ -16,6 +16,7 @@
 #include "load/latency.h"
 #include "load/signals.h"
 #include "load/watch.h"
+#include "sys/cpubusy.h"
 #include "sys/memcg.h"
 #include "sys/steal.h"
 
@@ -162,6 +163,7 @@ struct watch {
 	 * when the run stopped first (clients still going after the stop are
 	 * no measured window) */
 	struct steal_snap st0, st1;
+	struct cpubusy_snap cb0, cb1;   /* other processes' CPU time, the same window */
 	uint64_t st0_at, st1_at;
 };
 
@@ -194,6 +196,7 @@ static void look(const struct run_config *cfg, struct run_shared *sh, struct pro
 {
 	if (!w->st0_at && !w->stop_at && !sh->stop && kb_now_ns() >= sh->warm_end_ns) {
 		steal_take(&w->st0, NULL);
+		cpubusy_take(&w->cb0, p->pid, p->n);
 		w->st0_at = kb_now_ns();
 	}
 	if (p->alive && watch_step(cfg, sh, p, res, w))
@@ -201,6 +204,7 @@ static void look(const struct run_config *cfg, struct run_shared *sh, struct pro
 	uint64_t now = kb_now_ns();
 	if (w->st0_at && !w->st1_at && (w->stop_at || now >= sh->end_ns)) {
 		steal_take(&w->st1, NULL);
+		cpubusy_take(&w->cb1, p->pid, p->n);
 		w->st1_at = kb_now_ns();
 	}
 	if (w->end_at == UINT64_MAX) {
@@ -287,6 +291,7 @@ static void watch_close(struct run_shared *sh, struct run_result *res, struct wa
 		w->stop_at = now;
 	if (w->st0_at && !w->st1_at) {
 		steal_take(&w->st1, NULL);
+		cpubusy_take(&w->cb1, NULL, 0);   /* the clients are reaped: in our cutime */
 		w->st1_at = kb_now_ns();
 	}
 	if (w->st1_at > w->st0_at) {
@@ -294,6 +299,7 @@ static void watch_close(struct run_shared *sh, struct run_result *res, struct wa
 		long hz = sysconf(_SC_CLK_TCK);
 		res->steal_pct = steal_max_pct(&w->st0, &w->st1, NULL, 0, wall, hz, NULL);
 		res->steal_notable = steal_notable(res->steal_pct, wall, hz);
+		res->other_cpu_pct = cpubusy_other_pct(&w->cb0, &w->cb1, wall, hz);
 	}
 	steal_free(&w->st0);
 	steal_free(&w->st1);

@@ -9,6 +9,7 @@
 #include "config.h"
 #include "result/caveat.h"
 #include "stats/trend.h"
+#include "sys/cpubusy.h"
 #include "sys/steal.h"
 
 #include <math.h>
@@ -41,6 +42,8 @@ const struct caveat_kind caveat_kinds[] = {
 	  "work for part of the run" },
 	{ "oom", false, "the OOM killer ended a process under the memory limit" },
 	{ "steal", false, "the hypervisor took at least 1% of a CPU's time" },
+	{ "busy", false, "other processes took at least a quarter of a CPU's time during "
+	  "the run: not a quiet machine's figure" },
 	{ "bimodal", false, "the runs form two clusters (states the test lands in from run "
 	  "to run): one median describes neither; both centres are given" },
 	{ "unsteady", false, "the throughput was still trending over the measured "
@@ -150,6 +153,19 @@ static void steal_caveat(json_t *list, const json_t *o, const char *wall_key,
 		   test ? test : "", test ? ": " : "", json_number_value(p), json_number_value(w));
 }
 
+/* other processes' CPU time in the window (sys/cpubusy.h) */
+static void busy_caveat(json_t *list, const json_t *o, const char *wall_key, long ticks_per_s)
+{
+	const json_t *p = json_object_get(o, "other_cpu_pct"), *w = json_object_get(o, wall_key);
+	if (!json_is_number(p) || !json_is_number(w) ||
+	    !cpubusy_notable(json_number_value(p), json_number_value(w), ticks_per_s))
+		return;
+	caveat_add(list, "busy", json_pack("{s:f, s:f}", "other_cpu_pct", json_number_value(p),
+		   "seconds", json_number_value(w)), "other processes took %.0f%% of a CPU's time "
+		   "over %.1f s (/proc/stat less the run's own)", json_number_value(p),
+		   json_number_value(w));
+}
+
 static void load_caveats(const json_t *doc, json_t *list, long ticks_per_s, double conf)
 {
 	const json_t *r = json_object_get(doc, "results");
@@ -176,6 +192,7 @@ static void load_caveats(const json_t *doc, json_t *list, long ticks_per_s, doub
 		caveat_add(list, "stuck_clients", json_pack("{s:I}", "stuck_killed", stuck),
 			   "%lld client%s killed as stuck", (long long)stuck, stuck == 1 ? "" : "s");
 	steal_caveat(list, r, "measured_s", NULL, ticks_per_s);
+	busy_caveat(list, r, "measured_s", ticks_per_s);
 	struct trend tr;
 	if (trend_of_series(json_object_get(r, "series"), conf, &tr) == 1 && tr.trending)
 		caveat_add(list, "unsteady", trend_evidence(&tr),

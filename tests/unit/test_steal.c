@@ -6,6 +6,7 @@
  * other counters.
  */
 #include "config.h"
+#include "sys/cpubusy.h"
 #include "sys/steal.h"
 
 #include <errno.h>
@@ -216,6 +217,41 @@ static void notable(void **state)
 	assert_int_equal(steal_notable(50.0, 1.0, 0), 0);
 }
 
+/* Other processes' CPU time: busy = user + nice + system + irq + softirq
+ * of the "cpu" line (100 + 5 + 50 + 3 + 2 = 160); a process's own is
+ * utime + stime + cutime + cstime (fields 14 to 17: 7 + 3 + 20 + 10 = 40),
+ * read after the last ')' so a name holding ") " cannot shift them. */
+static void cpubusy(void **state)
+{
+	(void)state;
+	const char stat[] = "cpu  100 5 50 1000 40 3 2 7 0 0\ncpu0 50 2 25 500 20 1 1 3 0 0\n";
+	uint64_t busy = 0, own = 0;
+	assert_int_equal(cpubusy_parse_stat(stat, sizeof(stat) - 1, &busy), 0);
+	assert_int_equal(busy, 160);
+	errno = 0;
+	assert_int_equal(cpubusy_parse_stat("cpu0 1 2 3\n", 11, &busy), -1);
+	assert_int_equal(errno, EPROTO);
+	const char pid[] = "42 (a) b) R 1 42 42 0 -1 4194304 10 0 0 0 7 3 20 10 20 0 1 0 5";
+	assert_int_equal(cpubusy_parse_pid(pid, &own), 0);
+	assert_int_equal(own, 40);
+	assert_int_equal(cpubusy_parse_pid("42 (a) R 1", &own), -1);
+	/* 2 s at 100 ticks a second: 300 busy ticks, 100 of them the run's:
+	 * others took 200 ticks, one CPU's whole time */
+	struct cpubusy_snap a = { 1, 1000, 500 }, b = { 1, 1300, 600 };
+	assert_true(fabs(cpubusy_other_pct(&a, &b, 2.0, 100) - 100) < 1e-9);
+	/* the run's own sampled above the machine's: none, not negative */
+	struct cpubusy_snap c = { 1, 1300, 900 };
+	assert_true(cpubusy_other_pct(&a, &c, 2.0, 100) == 0);
+	struct cpubusy_snap bad = { 0, 0, 0 };
+	assert_true(isnan(cpubusy_other_pct(&a, &bad, 2.0, 100)));
+	assert_true(isnan(cpubusy_other_pct(&a, &b, 0, 100)));
+	/* the rule: 25% once 4 ticks' share is off (4 ticks of 2 s at 100/s
+	 * is 2%): 27% is busy, 26.9% is not; NAN never */
+	assert_int_equal(cpubusy_notable(27.0, 2.0, 100), 1);
+	assert_int_equal(cpubusy_notable(26.9, 2.0, 100), 0);
+	assert_int_equal(cpubusy_notable(NAN, 2.0, 100), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -226,6 +262,7 @@ int main(void)
 		cmocka_unit_test(refuses),
 		cmocka_unit_test(takes_a_file),
 		cmocka_unit_test(notable),
+		cmocka_unit_test(cpubusy),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
