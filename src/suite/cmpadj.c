@@ -135,3 +135,27 @@ int cmp_adjust(struct cmp *c)
 	family_free(&f);
 	return rc;
 }
+
+int cmp_adjust_latency(const struct cmp *c, struct cmplat *l)
+{
+	size_t m = 0, cap = l->n * c->nf + 1;
+	double *p = malloc(cap * sizeof(double)), alpha = 1 - c->conf / 100;
+	if (!p)
+		return -1;
+	for (size_t i = 0; i < l->n; i++)
+		for (size_t k = 1; k < c->nf; k++)
+			if (l->rows[i].s[k].present && l->rows[i].s[k].v != CMPLAT_TOO_FEW)
+				p[m++] = l->rows[i].s[k].u.p;
+	int rc = m > 1 && c->adjust != P_ADJ_NONE ? p_adjust(p, m, c->adjust, p) : 0;
+	for (size_t i = 0, j = 0; !rc && m > 1 && c->adjust != P_ADJ_NONE && i < l->n; i++)
+		for (size_t k = 1; k < c->nf; k++) {
+			struct cmplat_side *b = &l->rows[i].s[k];
+			if (!b->present || b->v == CMPLAT_TOO_FEW)
+				continue;
+			b->q = p[j++];
+			if (!(b->q < alpha))
+				b->v = CMPLAT_SAME;
+		}
+	free(p);
+	return rc;
+}

@@ -13,6 +13,7 @@
 
 #include <stddef.h>
 
+#include "suite/cmplat.h"
 #include "suite/cmprow.h"
 
 /* Adjust the verdicts of c->rows by c->adjust at c->conf.  The family is
@@ -30,6 +31,14 @@
  * larger).  Call after cmp_caveats_fill on every row.  Returns 0, or -1
  * when memory runs out. */
 int cmp_adjust(struct cmp *c);
+
+/* The latency rows of --latency (cmplat.h) adjusted the same way, as a
+ * family of their own (every op and file whose U test ran): each tested
+ * side's q gets its adjusted p when more than one was tested and
+ * c->adjust is not P_ADJ_NONE (else NAN), and a better or worse whose q
+ * is not below 1 - c->conf becomes "~".  Returns 0, or -1 when memory
+ * runs out. */
+int cmp_adjust_latency(const struct cmp *c, struct cmplat *l);
 
 /* The p-value row r, file k >= 1 was tested with (u.p or d.p); NAN when
  * its test did not run. */

@@ -119,6 +119,7 @@ static json_t *lat_side(const struct cmplat_side *s, size_t k)
 		json_object_set_new(o, "u", num(s->u.u));
 		json_object_set_new(o, "p", num(s->u.p));
 		json_object_set_new(o, "p_exact", json_boolean(s->u.exact));
+		json_object_set_new(o, "p_adjusted", num(s->q));
 	}
 	return o;
 }

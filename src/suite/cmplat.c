@@ -133,6 +133,7 @@ static void judge(const struct cmp *c, const struct cmplat_side *a, const double
 		b->change[q] = change_of(a->pct[q], b->pct[q]);
 	b->change[NPCT] = change_of(a->max, b->max);
 	double alpha = 1 - c->conf / 100;
+	b->q = NAN;
 	if (!a->runs || !b->runs || u_test(ap99, a->runs, bp99, b->runs, &b->u) < 0 ||
 	    b->u.p_min > alpha)
 		b->v = CMPLAT_TOO_FEW;
@@ -260,6 +261,9 @@ static void change_line(FILE *out, const struct cmplat_side *b)
 			fprintf(out, " %9s", "n/a");
 	if (b->v == CMPLAT_TOO_FEW)
 		fprintf(out, "       too few runs\n");
+	else if (isfinite(b->q))
+		fprintf(out, "       %s (p=%.3g, adjusted %.3g)\n", b->v == CMPLAT_SAME ? "~" :
+			b->v == CMPLAT_WORSE ? "worse" : "better", b->u.p, b->q);
 	else
 		fprintf(out, "       %s (p=%.3g)\n", b->v == CMPLAT_SAME ? "~" :
 			b->v == CMPLAT_WORSE ? "worse" : "better", b->u.p);

@@ -43,8 +43,10 @@ struct cmplat_side {
 	/* k >= 1 and present: */
 	double change[CMPLAT_NPCT + 1];  /* percent against A, p50 ... p99.9, max;
 					  * NAN when A's figure is 0 or missing */
-	enum cmplat_verdict v;     /* the U test on the runs' p99s */
+	enum cmplat_verdict v;     /* the U test on the runs' p99s, adjusted */
 	struct u_result u;         /* valid unless v is CMPLAT_TOO_FEW */
+	double q;                  /* u.p adjusted over the latency rows (cmpadj.h);
+				    * NAN when not tested or not adjusted */
 };
 struct cmplat_row {
 	const char *test;          /* the compared row's name (c->rows[i].name) */

@@ -418,6 +418,11 @@ static int report(struct cmp *c, const struct cmp_opts *o)
 	if (o->latency) {
 		if (cmplat_build(c, &lat) < 0)
 			return KB_EXIT_FAIL;
+		if (cmp_adjust_latency(c, &lat) < 0) {
+			fprintf(stderr, "%s: out of memory\n", c->cmd);
+			cmplat_free(&lat);
+			return KB_EXIT_FAIL;
+		}
 		c->lat = &lat;
 	}
 	if (o->json)

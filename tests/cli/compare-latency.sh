@@ -78,14 +78,14 @@ for i, line in enumerate(text):
     ch = text[i + 3]
     cells = re.findall(r"([+-][0-9.]+)%", ch)
     if len(cells) != 5 or any(abs(float(c) - 200) > 4.8 for c in cells) or abs(float(cells[4]) - 200) > 0.1 \
-       or not re.search(r"worse \(p=0\.00794\)$", ch):
+       or not re.search(r"worse \(p=0\.00794, adjusted 0\.00794\)$", ch):
         bad.append("%s: %s" % (m.group(1), ch))
 if seen != len(ops) or bad:
     print("ops %d of %d" % (seen, len(ops)), bad)
     sys.exit(1)
 EOF2
 expect_rc "the same runs against themselves" 0 "$KBENCH" compare --latency a.json a2.json
-expect_out_grep "no change is ~" '^ +\+0\.0% +\+0\.0% +\+0\.0% +\+0\.0% +\+0\.0% +~ \(p=1\)$'
+expect_out_grep "no change is ~" '^ +\+0\.0% +\+0\.0% +\+0\.0% +\+0\.0% +\+0\.0% +~ \(p=1, adjusted 1\)$'
 
 # --- --latency --json: the same rows in the document ------------------------
 expect_rc "compare --latency --json" 0 "$KBENCH" compare --latency --json a.json b.json
