@@ -68,6 +68,9 @@ struct micro_result {
 			       * CPUs, or over every CPU of kbench's affinity
 			       * mask when it is not placed (place_steal_cpus);
 			       * NAN when not known */
+	double other_cpu_pct; /* set by micro.c: CPU time other processes took
+			       * while the test ran (sys/cpubusy.h), percent of
+			       * one CPU; NAN when not known */
 	double run_s;         /* set by micro.c: the wall seconds the test ran */
 };
 

@@ -154,15 +154,17 @@ static void steal_caveat(json_t *list, const json_t *o, const char *wall_key,
 }
 
 /* other processes' CPU time in the window (sys/cpubusy.h) */
-static void busy_caveat(json_t *list, const json_t *o, const char *wall_key, long ticks_per_s)
+static void busy_caveat(json_t *list, const json_t *o, const char *wall_key, const char *test,
+			long ticks_per_s)
 {
 	const json_t *p = json_object_get(o, "other_cpu_pct"), *w = json_object_get(o, wall_key);
 	if (!json_is_number(p) || !json_is_number(w) ||
 	    !cpubusy_notable(json_number_value(p), json_number_value(w), ticks_per_s))
 		return;
-	caveat_add(list, "busy", json_pack("{s:f, s:f}", "other_cpu_pct", json_number_value(p),
-		   "seconds", json_number_value(w)), "other processes took %.0f%% of a CPU's time "
-		   "over %.1f s (/proc/stat less the run's own)", json_number_value(p),
+	caveat_add(list, "busy", json_pack("{s:f, s:f, s:s?}", "other_cpu_pct",
+		   json_number_value(p), "seconds", json_number_value(w), "test", test),
+		   "%s%sother processes took %.0f%% of a CPU's time over %.1f s (/proc/stat less "
+		   "the run's own)", test ? test : "", test ? ": " : "", json_number_value(p),
 		   json_number_value(w));
 }
 
@@ -192,7 +194,7 @@ static void load_caveats(const json_t *doc, json_t *list, long ticks_per_s, doub
 		caveat_add(list, "stuck_clients", json_pack("{s:I}", "stuck_killed", stuck),
 			   "%lld client%s killed as stuck", (long long)stuck, stuck == 1 ? "" : "s");
 	steal_caveat(list, r, "measured_s", NULL, ticks_per_s);
-	busy_caveat(list, r, "measured_s", ticks_per_s);
+	busy_caveat(list, r, "measured_s", NULL, ticks_per_s);
 	struct trend tr;
 	if (trend_of_series(json_object_get(r, "series"), conf, &tr) == 1 && tr.trending)
 		caveat_add(list, "unsteady", trend_evidence(&tr),
@@ -213,6 +215,7 @@ static void micro_caveats(const json_t *doc, json_t *list, long ticks_per_s)
 			caveat_add(list, "errors", json_pack("{s:s?, s:s}", "test", name, "error", err),
 				   "%s: %s", name ? name : "?", err);
 		steal_caveat(list, t, "run_s", name, ticks_per_s);
+		busy_caveat(list, t, "run_s", name, ticks_per_s);
 	}
 }
 
