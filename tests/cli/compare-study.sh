@@ -103,6 +103,11 @@ assert all(r["files"][1]["verdict"] == "better" for r in d["rows"] if r["test"] 
 EOF
 expect_rc "shifted study as text" 0 "$KBENCH" compare sh-1-a.json sh-1-b.json
 expect_out_grep "a flagged row shows p and q" '^ +B +6 .*  better \(p=0\.00[0-9], q=0\.0[0-9]+\)$'
+cp "$WORK/out" shifted.txt
+# the lkml lines: only what passes the adjusted test is "better"
+expect_rc "shifted study, --style lkml" 0 "$KBENCH" compare --style lkml sh-1-a.json sh-1-b.json
+expect_lines "lkml: the moved tests alone read better" -eq "$(grep -c '  better (p=' shifted.txt)" "$WORK/out" '^t0[1-8] \(MB/s\) \|\| .* better$'
+expect_no_grep "lkml: no other test reads better or worse" "$WORK/out" '^t([1-7][0-9]|80|09) .*(better|worse)$'
 
 # ---- the gate ----
 # B worse: the moved tests the other way round (A is the higher)
