@@ -15,7 +15,9 @@
  *   Timing O_DIRECT cached reads: ..., Timing O_DIRECT disk reads: ...
  * hdparm's MB is 2^20 bytes (its kB 2^10): the figure is kept in MiB/s,
  * the test "hdparm -T", "hdparm -t", "hdparm --direct -T" or "... -t".
- * Each line is one run.
+ * Each line is one run.  A device hdparm names ("/dev/sda:" on its own
+ * line above, or before "Timing" on the same line) is part of the test,
+ * "hdparm -t /dev/sda": two disks are never one test's runs.
  */
 #include "config.h"
 #include "import/import.h"
@@ -38,61 +40,83 @@ static bool names_word(const char *l, const char *tool)
 	return false;
 }
 
-/* The tool of a Throughput line at ln: the nearest line above naming
- * dbench or tbench; its version when that line is a banner. */
-static const char *which_tool(const struct imp_file *f, size_t ln, char *ver, size_t n)
+/* What the lines above a figure said: the tool a Throughput line is of
+ * (the nearest line above naming dbench or tbench, and its version when
+ * that line is a banner) and the device hdparm timed ("/dev/sda:"),
+ * kept as the lines go by so that each line is looked at once. */
+struct tput_ctx {
+	const char *tool;      /* "dbench", "tbench" or NULL */
+	char ver[40];          /* " 4.00", or "" */
+	char dev[64];          /* "/dev/sda", or "" */
+};
+
+static void note_line(struct tput_ctx *c, const char *l)
 {
-	for (size_t i = ln - 1; i >= 1; i--) {
-		const char *l = f->line[i - 1];
-		bool d = names_word(l, "dbench"), t = names_word(l, "tbench");
-		if (d == t)
-			continue;
+	bool d = names_word(l, "dbench"), t = names_word(l, "tbench");
+	if (d != t) {
 		const char *v = strcasestr(l, "version ");
-		ver[0] = '\0';
+		c->tool = d ? "dbench" : "tbench";
+		c->ver[0] = '\0';
 		if (v)
-			snprintf(ver, n, " %.*s", (int)strcspn(v + 8, " \t,"), v + 8);
-		return d ? "dbench" : "tbench";
+			snprintf(c->ver, sizeof(c->ver), " %.*s", (int)strcspn(v + 8, " \t,"),
+				 v + 8);
 	}
-	return NULL;
 }
 
-static int throughput(struct imp *im, const struct imp_file *f, size_t ln)
+/* "/dev/X:" at the start of l (hdparm's heading of a device): its name
+ * into dev and the length up to the colon, or 0. */
+static size_t device_of(const char *l, char *dev, size_t n)
 {
-	char copy[512], *w[40], ver[40], name[64], tool[80], run[300];
-	snprintf(copy, sizeof(copy), "%s", f->line[ln - 1]);
-	size_t n = imp_words(copy, w, 40), procs = 0;
+	size_t len = strcspn(l, ": \t");
+	if (strncmp(l, "/dev/", 5) || len <= 5 || l[len] != ':' || len >= n)
+		return 0;
+	snprintf(dev, n, "%.*s", (int)len, l);
+	return len + 1;
+}
+
+static int throughput(struct imp *im, const struct imp_file *f, size_t ln,
+		      const struct tput_ctx *c)
+{
+	char **w, name[64], tool[80], run[300];
+	size_t n, procs = 0;
+	void *block = imp_all_words(f->line[ln - 1], &w, &n);
+	int rc = 0;
 	double v, p;
+	if (!block)
+		return -1;
 	if (n < 3 || strcmp(w[2], "MB/sec") || !imp_number(w[1], &v)) {
 		imp_skip(im, f, ln, "a Throughput line without 'N MB/sec'");
-		return 0;
+		goto done;
 	}
 	for (size_t i = 3; i < n; i++)
 		if (!strcmp(w[i], "procs") && imp_number(w[i - 1], &p) && p >= 1 && p == (size_t)p)
 			procs = (size_t)p;
 	if (!procs) {
 		imp_skip(im, f, ln, "no 'N procs': the number of clients is not given");
-		return 0;
+		goto done;
 	}
-	const char *t = which_tool(f, ln, ver, sizeof(ver));
-	if (!t) {
+	if (!c->tool) {
 		imp_skip(im, f, ln, "no line above names dbench or tbench: which printed it is "
 			 "not known");
-		return 0;
+		goto done;
 	}
-	snprintf(name, sizeof(name), "%s %zu", t, procs);
-	snprintf(tool, sizeof(tool), "%s%s", t, ver);
+	snprintf(name, sizeof(name), "%s %zu", c->tool, procs);
+	snprintf(tool, sizeof(tool), "%s%s", c->tool, c->ver);
 	snprintf(run, sizeof(run), "%s:%zu", f->path, ln);
 	struct imp_sys sys = { 0 };
 	struct imp_fig fig = { name, name, "MB/s", true, tool, NULL, 0, v, ln, run, NULL, NULL,
 			       0, NULL };
-	return imp_add(im, f, &sys, &fig) < 0 ? -1 : 1;
+	rc = imp_add(im, f, &sys, &fig) < 0 ? -1 : 1;
+done:
+	free(block);
+	return rc;
 }
 
-static int timing(struct imp *im, const struct imp_file *f, size_t ln)
+static int timing(struct imp *im, const struct imp_file *f, size_t ln, const char *dev)
 {
 	const char *l = f->line[ln - 1], *what = strstr(l, "Timing ") + 7;
 	const char *eq = strrchr(l, '=');
-	char phrase[100], copy[200], *w[8], run[300];
+	char phrase[100], copy[200], *w[8], run[300], test[128];
 	const char *name = NULL;
 	double v;
 	imp_trim_copy(phrase, sizeof(phrase), what, strcspn(what, ":"));
@@ -121,23 +145,34 @@ static int timing(struct imp *im, const struct imp_file *f, size_t ln)
 	}
 	if (w[1][0] != 'M')
 		v /= 1024;
+	/* two devices are two tests, never one pooled */
+	snprintf(test, sizeof(test), "%s%s%s", name, dev[0] ? " " : "", dev);
 	snprintf(run, sizeof(run), "%s:%zu", f->path, ln);
 	struct imp_sys sys = { 0 };
-	struct imp_fig fig = { name, name, "MiB/s", true, "hdparm", NULL, 0, v, ln, run, NULL,
+	struct imp_fig fig = { test, test, "MiB/s", true, "hdparm", NULL, 0, v, ln, run, NULL,
 			       NULL, 0, NULL };
 	return imp_add(im, f, &sys, &fig) < 0 ? -1 : 1;
 }
 
 int imp_read_tput(struct imp *im, const struct imp_file *f)
 {
+	struct tput_ctx c = { 0 };
 	int added = 0;
 	for (size_t ln = 1; ln <= f->nlines; ln++) {
 		const char *l = f->line[ln - 1] + strspn(f->line[ln - 1], " \t");
+		char dev[64];
+		size_t dl = device_of(l, dev, sizeof(dev));
 		int rc = 0;
+		if (dl) {  /* "/dev/sda:" alone, or before its Timing line */
+			snprintf(c.dev, sizeof(c.dev), "%s", dev);
+			l += dl + strspn(l + dl, " \t");
+		}
 		if (!strncmp(l, "Throughput ", 11))
-			rc = throughput(im, f, ln);
+			rc = throughput(im, f, ln, &c);
 		else if (!strncmp(l, "Timing ", 7) && strchr(l, ':'))
-			rc = timing(im, f, ln);
+			rc = timing(im, f, ln, c.dev);
+		else
+			note_line(&c, l);
 		if (rc < 0)
 			return -1;
 		added += rc;

@@ -32,17 +32,74 @@ size_t imp_words(char *s, char **w, size_t max)
 	return n;
 }
 
+void *imp_all_words(const char *s, char ***w, size_t *n)
+{
+	size_t len = strlen(s), max = len / 2 + 1;
+	char **words = malloc(max * sizeof(char *) + len + 1);
+	if (!words)
+		return NULL;
+	char *copy = (char *)(words + max);
+	memcpy(copy, s, len + 1);
+	*n = imp_words(copy, words, max);
+	*w = words;
+	return words;
+}
+
+/* Is s the decimal form: [sign] digits [. digits] [e [sign] digits]? */
+static bool decimal_form(const char *s)
+{
+	size_t digits = 0;
+	s += *s == '-' || *s == '+';
+	for (; isdigit((unsigned char)*s); s++)
+		digits++;
+	if (*s == '.')
+		for (s++; isdigit((unsigned char)*s); s++)
+			digits++;
+	if (!digits)
+		return false;
+	if (*s == 'e' || *s == 'E') {
+		s++;
+		s += *s == '-' || *s == '+';
+		if (!isdigit((unsigned char)*s))
+			return false;
+		while (isdigit((unsigned char)*s))
+			s++;
+	}
+	return !*s;
+}
+
 bool imp_number(const char *s, double *v)
 {
 	char *end;
-	if (!*s || !(isdigit((unsigned char)*s) || *s == '-' || *s == '+' || *s == '.'))
+	if (!decimal_form(s))
 		return false;
 	errno = 0;
 	double x = strtod(s, &end);
-	if (*end || errno || !isfinite(x))
+	if (*end || errno == ERANGE || !isfinite(x))
 		return false;
 	*v = x;
 	return true;
+}
+
+size_t imp_quote_len(const char *s)
+{
+	size_t i = 0, marks = 0;
+	for (;;) {
+		size_t b = i + strspn(s + i, " \t");
+		if (!strchr(">|~", s[b]) || !s[b])
+			break;
+		/* "|| " joins a comparison's sides, "> 5" or "| 3.2" is a figure's
+		 * cell: a mark followed by a digit, a sign or a second '|' is text */
+		char next = s[b + 1];
+		if (isdigit((unsigned char)next) || next == '-' || next == '+' ||
+		    (s[b] == '|' && next == '|') || (s[b] == '>' && next == '='))
+			break;
+		i = b + 1;
+		marks++;
+	}
+	if (!marks)
+		return 0;
+	return i + (s[i] == ' ' || s[i] == '\t');
 }
 
 void imp_trim_copy(char *dst, size_t n, const char *s, size_t len)

@@ -31,8 +31,15 @@ struct imp_file {
 	const char *path;      /* as given */
 	char **line;           /* line[i] is line i + 1, without its end (and CR) */
 	size_t nlines;
-	char *buf;
+	char *buf;             /* the whole file, NUL-terminated at len */
+	size_t len;            /* its bytes (a NUL byte inside is not its end) */
+	unsigned char *flag;   /* per line: IMP_LINE_NUL, IMP_LINE_QUOTED */
 };
+
+/* A line held a NUL byte: it is emptied (the readers see "") and named. */
+#define IMP_LINE_NUL 1
+/* A line began with a mail quote prefix ("> ", "| ", "~ "), taken off. */
+#define IMP_LINE_QUOTED 2
 
 /* Who ran a figure: the system's identity as the report gives it.  Empty
  * strings for what it does not say. */
@@ -110,9 +117,20 @@ int imp_read_harness(struct imp *im, const struct imp_file *file);  /* imp_harne
 /* Split s at blanks into at most max words (in place); returns the count. */
 size_t imp_words(char *s, char **w, size_t max);
 
+/* All the words of line s, however many: a copy of s split at blanks.
+ * Returns the block to free() (the words point into it), *w the words,
+ * *n their count; NULL when memory runs out. */
+void *imp_all_words(const char *s, char ***w, size_t *n);
+
 /* Is s wholly a decimal number (as the tools print them: "37.43", "1e+05",
- * "-0.20")?  Its value in *v. */
+ * "-0.20")?  Its value in *v.  Only digits, one '.', a sign and a decimal
+ * exponent: "0x10", "inf", "nan" and "1e999" (beyond a double) are not. */
 bool imp_number(const char *s, double *v);
+
+/* The quote prefix a mail reply put before line s ("> ", ">> ", "| ",
+ * "~ ", with the blanks before and between): its length in bytes, or 0.
+ * A '|' or '>' followed by a figure or an operator is not a prefix. */
+size_t imp_quote_len(const char *s);
 
 /* Parse uname -a's text from s ("Linux HOST RELEASE #BUILD ... YEAR MACHINE
  * ...") into sys (host, kernel, build, machine).  Returns 0, or -1 when s

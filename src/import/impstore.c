@@ -10,6 +10,8 @@
 #include "cli.h"
 #include "import/impstore.h"
 #include "result/result.h"
+#include "suite/escape.h"
+#include "suite/suitefile.h"
 
 #include <ctype.h>
 #include <jansson.h>
@@ -74,6 +76,13 @@ int imp_add(struct imp *im, const struct imp_file *file, const struct imp_sys *s
 	if (!s.kernel[0] && im->kernel)
 		snprintf(s.kernel, sizeof(s.kernel), "%s", im->kernel);
 	imp_used(im, f->line);
+	if (!(fabs(f->value) < IMP_MAX_FIGURE) ||
+	    (suitefile_unit_nonnegative(f->unit) && signbit(f->value))) {
+		imp_skip(im, file, f->line, "%s: %.17g %s is a figure no measurement gives (%s)",
+			 f->title ? f->title : f->test, f->value, f->unit,
+			 signbit(f->value) ? "negative" : "too large to average");
+		return 0;
+	}
 	struct imp_group *g = group_of(im, &s);
 	if (g && !g->sys.mhz[0] && s.mhz[0])
 		snprintf(g->sys.mhz, sizeof(g->sys.mhz), "%s", s.mhz);
@@ -170,6 +179,15 @@ static void build_number(char *dst, size_t n, const char *build)
 	snprintf(dst, n, "%.*s", (int)len, build);
 }
 
+/* Is s the name of one of the first n groups? */
+static bool slug_taken(const struct imp *im, size_t n, const char *s)
+{
+	for (size_t j = 0; j < n; j++)
+		if (!strcmp(im->groups[j].slug, s))
+			return true;
+	return false;
+}
+
 /* Each group's name: its kernel, and whichever of machine line, host and
  * build differ between the groups. */
 static int make_slugs(struct imp *im)
@@ -182,7 +200,7 @@ static int make_slugs(struct imp *im)
 	}
 	for (size_t i = 0; i < im->ngroups; i++) {
 		struct imp_group *g = &im->groups[i];
-		char s[400] = "", num[64];
+		char s[420] = "", num[64];
 		if (desc)
 			slug_add(s, sizeof(s), g->sys.desc);
 		if (host)
@@ -191,11 +209,13 @@ static int make_slugs(struct imp *im)
 		build_number(num, sizeof(num), g->sys.build);
 		if (build && num[0])
 			slug_add(s, sizeof(s), num);
-		for (size_t j = 0; j < i; j++)
-			if (!strcmp(im->groups[j].slug, s)) {
-				snprintf(s + strlen(s), sizeof(s) - strlen(s), "-%zu", i + 1);
-				break;
-			}
+		if (s[0] == '.') {  /* never ".", "..", nor a hidden file */
+			memmove(s + 1, s, strlen(s) + 1);
+			s[0] = '_';
+		}
+		size_t base = strlen(s);
+		for (size_t n = 2; slug_taken(im, i, s); n++)
+			snprintf(s + base, sizeof(s) - base, "-%zu", n);
 		if (!(g->slug = strdup(s)))
 			return -1;
 	}
@@ -300,14 +320,47 @@ fail:
 	return NULL;
 }
 
-/* out with "%k" replaced by slug, into dst (n bytes). */
+/* out with each "%k" replaced by slug, into dst (n bytes). */
 static void path_for(char *dst, size_t n, const char *out, const char *slug)
 {
-	const char *k = strstr(out, "%k");
-	if (!k)
-		snprintf(dst, n, "%s", out);
-	else
-		snprintf(dst, n, "%.*s%s%s", (int)(k - out), out, slug, k + 2);
+	size_t i = 0;
+	for (const char *p = out; *p && i + 1 < n; p++) {
+		if (p[0] == '%' && p[1] == 'k') {
+			i += (size_t)snprintf(dst + i, n - i, "%s", slug);
+			p++;
+		} else {
+			dst[i++] = *p;
+		}
+		if (i >= n)
+			i = n - 1;
+	}
+	dst[i] = '\0';
+}
+
+/* Every file -o names, checked before any is written (result.h's rules:
+ * a new or regular file, not a link, none of the inputs, in a directory
+ * that takes a file); each group's path into g->path.  0, or
+ * KB_EXIT_USAGE after a line. */
+static int check_paths(struct imp *im, const char *out, const char **files)
+{
+	size_t nfiles = 0;
+	while (files[nfiles])
+		nfiles++;
+	for (size_t i = 0; i < im->ngroups; i++) {
+		char path[4096];
+		struct imp_group *g = &im->groups[i];
+		path_for(path, sizeof(path), out, g->slug);
+		if (result_destination(im->cmd, "-o", path, files, nfiles, NULL, g->path,
+				       sizeof(g->path)))
+			return KB_EXIT_USAGE;
+		for (size_t j = 0; j < i; j++)
+			if (!strcmp(im->groups[j].path, g->path)) {
+				fprintf(stderr, "%s: -o %s: two systems (%s, %s) would share one "
+					"file\n", im->cmd, out, im->groups[j].slug, g->slug);
+				return KB_EXIT_USAGE;
+			}
+	}
+	return 0;
 }
 
 int imp_write_all(struct imp *im, const char *out, const char *label, const char **files)
@@ -328,39 +381,61 @@ int imp_write_all(struct imp *im, const char *out, const char *label, const char
 		fprintf(stderr, "); give a name holding %%k, one file each\n");
 		return KB_EXIT_USAGE;
 	}
+	int rc = check_paths(im, out, files);
+	if (rc)
+		return rc;
+	/* with -o -, standard output is the JSON alone */
+	FILE *say = strcmp(out, "-") ? stdout : stderr;
 	for (size_t i = 0; i < im->ngroups; i++) {
-		char path[4096], err[300];
+		char err[300];
 		struct imp_group *g = &im->groups[i];
-		path_for(path, sizeof(path), out, g->slug);
 		json_t *doc = group_json(g, label, files);
 		size_t nruns = 0;
 		for (size_t j = 0; j < g->ntests; j++)
 			nruns += g->tests[j].nruns;
-		if (!doc || result_write(doc, path, err, sizeof(err)) < 0) {
-			fprintf(stderr, "%s: -o %s: %s\n", im->cmd, path, doc ? err : "out of memory");
+		if (!doc || result_write(doc, g->path, err, sizeof(err)) < 0) {
+			fprintf(stderr, "%s: -o ", im->cmd);
+			esc_put(stderr, g->path, 0);
+			fprintf(stderr, ": %s\n", doc ? err : "out of memory");
 			json_decref(doc);
 			return KB_EXIT_FAIL;
 		}
 		json_decref(doc);
-		printf("%s: %zu tests, %zu figures (%s%s%s)\n", path, g->ntests, nruns,
-		       g->sys.kernel[0] ? g->sys.kernel : "kernel unknown", g->sys.desc[0] ? ", " : "",
-		       g->sys.desc);
+		esc_put(say, g->path, 0);
+		fprintf(say, ": %zu tests, %zu figures (", g->ntests, nruns);
+		esc_put(say, g->sys.kernel[0] ? g->sys.kernel : "kernel unknown", 0);
+		fputs(g->sys.desc[0] ? ", " : "", say);
+		esc_put(say, g->sys.desc, 0);
+		fputs(")\n", say);
 	}
 	if (im->nskipped)
-		printf("%zu lines skipped (named above on stderr)\n", im->nskipped);
+		fprintf(say, "%zu lines skipped (named above on stderr)\n", im->nskipped);
 	return 0;
 }
 
 /* What the readers say of the input: a line skipped (always, with its
  * reason), a note (--verbose), a line used. */
+/* "CMD: FILE:LINE: " and the message, escaped (escape.h): the file's own
+ * words reach a terminal as text, never as its control sequences. */
+static void say(const struct imp *im, const struct imp_file *file, size_t line,
+		const char *what, const char *fmt, va_list ap)
+{
+	char msg[1024];
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	esc_put(stderr, im->cmd, 0);
+	fputs(": ", stderr);
+	esc_put(stderr, file->path, 0);
+	fprintf(stderr, ":%zu: %s", line, what);
+	esc_put(stderr, msg, 0);
+	fputc('\n', stderr);
+}
+
 void imp_skip(struct imp *im, const struct imp_file *file, size_t line, const char *fmt, ...)
 {
 	va_list ap;
-	fprintf(stderr, "%s: %s:%zu: skipped: ", im->cmd, file->path, line);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	say(im, file, line, "skipped: ", fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 	im->nskipped++;
 	imp_used(im, line);
 }
@@ -370,11 +445,9 @@ void imp_note(struct imp *im, const struct imp_file *file, size_t line, const ch
 	va_list ap;
 	if (!im->verbose)
 		return;
-	fprintf(stderr, "%s: %s:%zu: ", im->cmd, file->path, line);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	say(im, file, line, "", fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 void imp_used(struct imp *im, size_t line)

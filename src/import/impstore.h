@@ -15,6 +15,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+/* The largest figure kept: a larger one's square overflows a double, so
+ * compare could not give its spread; no tool's measurement is near it. */
+#define IMP_MAX_FIGURE 1e150
+
 struct imp_run {
 	double value;
 	char *file, *run, *run_date;
@@ -34,7 +38,8 @@ struct imp_group {
 	struct imp_test *tests;
 	size_t ntests;
 	char *run_date;        /* the first run's date as printed, or NULL */
-	char *slug;            /* its name in -o's %k (imp_write_all) */
+	char *slug;            /* its name in -o's %k (imp_write_all): unique */
+	char path[4096];       /* the file written for it, checked */
 };
 
 struct imp {
