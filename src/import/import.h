@@ -82,6 +82,15 @@ struct imp;
 int imp_add(struct imp *im, const struct imp_file *file, const struct imp_sys *sys,
 	    const struct imp_fig *f);
 
+/* A caveat on the figure imp_add() kept last (none kept: nothing): key
+ * (result/caveat.h's kinds, as "printed_differs"), the report's printed
+ * figure and kbench's own working of it as evidence, and one line of
+ * words (printf format).  It reaches the results file as the run's
+ * document's "caveats", so compare shows it.  Returns 0, -1 when memory
+ * runs out. */
+int imp_caveat(struct imp *im, const char *key, double printed, double worked,
+	       const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
 /* Say that line (from 1) of file was not read, and why (printf format),
  * on stderr: "kbench import: FILE:LINE: skipped: WHY". */
 void imp_skip(struct imp *im, const struct imp_file *file, size_t line, const char *fmt, ...)

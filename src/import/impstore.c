@@ -78,6 +78,7 @@ int imp_add(struct imp *im, const struct imp_file *file, const struct imp_sys *s
 	imp_used(im, f->line);
 	if (!(fabs(f->value) < IMP_MAX_FIGURE) ||
 	    (suitefile_unit_nonnegative(f->unit) && signbit(f->value))) {
+		im->last = NULL;
 		imp_skip(im, file, f->line, "%s: %.17g %s is a figure no measurement gives (%s)",
 			 f->title ? f->title : f->test, f->value, f->unit,
 			 signbit(f->value) ? "negative" : "too large to average");
@@ -96,6 +97,7 @@ int imp_add(struct imp *im, const struct imp_file *file, const struct imp_sys *s
 			imp_skip(im, file, f->line, "%s is %g here but %g at %s:%zu for the same run",
 				 f->title ? f->title : f->test, f->value, t->runs[i].value,
 				 t->runs[i].file, t->runs[i].line);
+		im->last = NULL;
 		return 0;
 	}
 	struct imp_run *r = realloc(t->runs, (t->nruns + 1) * sizeof(*r));
@@ -103,6 +105,8 @@ int imp_add(struct imp *im, const struct imp_file *file, const struct imp_sys *s
 		return -1;
 	t->runs = r;
 	r = &t->runs[t->nruns++];
+	memset(r, 0, sizeof(*r));
+	im->last = r;
 	r->value = f->value;
 	r->line = f->line;
 	r->run_no = f->run_no;
@@ -125,6 +129,8 @@ void imp_free(struct imp *im)
 				free(t->runs[k].file);
 				free(t->runs[k].run);
 				free(t->runs[k].run_date);
+				free(t->runs[k].cav_key);
+				free(t->runs[k].cav_text);
 			}
 			free(t->runs);
 			free(t->name);
@@ -231,6 +237,13 @@ static json_t *run_json(const struct imp_test *t, const struct imp_run *r)
 			      (json_int_t)r->line, "tool", t->tool, "run_date", r->run_date);
 	if (j && r->run_no)
 		json_object_set_new(j, "run_no", json_integer((json_int_t)r->run_no));
+	if (j && r->cav_key)
+		json_object_set_new(j, "document", json_pack("{s:s, s:[{s:s, s:s, s:{s:f, s:f}}]}",
+							      "kind", "import", "caveats", "key",
+							      r->cav_key, "text", r->cav_text,
+							      "evidence", "printed",
+							      r->cav_printed, "worked_out",
+							      r->cav_worked));
 	return j;
 }
 
@@ -448,6 +461,26 @@ void imp_note(struct imp *im, const struct imp_file *file, size_t line, const ch
 	va_start(ap, fmt);
 	say(im, file, line, "", fmt, ap);
 	va_end(ap);
+}
+
+int imp_caveat(struct imp *im, const char *key, double printed, double worked,
+	       const char *fmt, ...)
+{
+	char text[400];
+	va_list ap;
+	struct imp_run *r = im->last;
+	if (!r)
+		return 0;
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	free(r->cav_key);
+	free(r->cav_text);
+	r->cav_key = strdup(key);
+	r->cav_text = strdup(text);
+	r->cav_printed = printed;
+	r->cav_worked = worked;
+	return r->cav_key && r->cav_text ? 0 : -1;
 }
 
 void imp_used(struct imp *im, size_t line)

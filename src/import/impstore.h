@@ -23,6 +23,8 @@ struct imp_run {
 	double value;
 	char *file, *run, *run_date;
 	size_t line, run_no;
+	char *cav_key, *cav_text;  /* imp_caveat's, or NULL */
+	double cav_printed, cav_worked;
 };
 
 struct imp_test {
@@ -54,6 +56,7 @@ struct imp {
 	size_t nskipped;       /* lines named as skipped */
 	long clients;          /* --clients: LKP JSON's client count, or 0 */
 	bool bad;              /* a reader found bad input and said so (status 2) */
+	struct imp_run *last;  /* the run imp_add kept last (imp_caveat), or NULL */
 };
 
 /* Write one results file per group of im (import.c's usage: -o out, %k

@@ -51,6 +51,29 @@ expect_eq "the system from uname -a" "$(jget byte.json '(d["system"]["hostname"]
 expect_eq "each run says its file, line and tool" "$(jget byte.json '[(r["source"]["line"], r["tool"], r["run_date"]) for r in d["tests"][1]["runs"]]')" \
     "[(6, 'BYTE UNIX Benchmarks 4.1.0', 'Tue Jan 2 11:00:00 CET 2001')]"
 
+# ---- BYTE: the printed score is the score ----
+expect_eq "byte-messy: the printed FINAL SCORE is kept, not the 73.6 worked out" \
+    "$(jget byte.json '[([r["value"] for r in t["runs"]], [c["key"] for r in t["runs"] for c in r.get("document", {}).get("caveats", [])]) for t in d["tests"] if t["name"] == "byte: FINAL SCORE"]')" \
+    "[([74.5], ['printed_differs'])]"
+expect_eq "the caveat carries both figures" \
+    "$(jget byte.json '[(e["printed"], round(e["worked_out"], 1)) for t in d["tests"] if t["name"] == "byte: FINAL SCORE" for r in t["runs"] for e in [r["document"]["caveats"][0]["evidence"]]]')" \
+    "[(74.5, 73.6)]"
+expect_rc "a BYTE 4 report with a typo'd index name and a glued unit" 0 "$KBENCH" import -v -o bm.json "$IN/byte-mangled.txt"
+expect_eq "the glued figure is read, the typo'd index line gives its baseline" \
+    "$(jget bm.json '[(t["name"], t["runs"][0]["value"], t["params"].get("baseline")) for t in d["tests"]]')" \
+    "[('byte: Dhrystone 2 using register variables', 1167000.0, 116700.0), ('byte: Execl Throughput', 430.0, 43.0), ('byte: Pipe Throughput', 1234567.8, 12440.0), ('byte: FINAL SCORE', 214.9, None)]"
+expect_err_grep "-v says which result the typo'd line was read as" "byte-mangled.txt:12: index of 'Execl Throughut' read as Execl Throughput's"
+expect_eq "score and working agree: no caveat" "$(jget bm.json '[r.get("document") for t in d["tests"] for r in t["runs"]]')" "[None, None, None, None]"
+expect_rc "a BYTE 3 report" 0 "$KBENCH" import -v -o b3.json "$IN/byte3.txt"
+expect_eq "its AVERAGE is its score, as printed, with the caveat its indexes give" \
+    "$(jget b3.json '[(t["runs"][0]["value"], round(t["runs"][0]["document"]["caveats"][0]["evidence"]["worked_out"], 1)) for t in d["tests"] if t["name"] == "byte: AVERAGE"]')" \
+    "[(60.0, 57.3)]"
+expect_no_grep "BYTE 3's index is result / baseline: no line says otherwise" "$WORK/err" "printed index"
+expect_eq "its date, from an indented line" "$(jget b3.json 'd["system"]["run_date"]')" "Mon Dec  9 05:45:47 CET 2002"
+cp b3.json b3-copy.json
+expect_rc "compare of the BYTE 3 files" 0 "$KBENCH" compare b3.json b3-copy.json
+expect_out_grep "shows the caveat on the score's row" "^byte: AVERAGE .*\[caveats: printed_differs\]"
+
 # ---- LMbench 3 ----
 expect_rc "an LMbench 3 summary" 0 "$KBENCH" import -o lm3.json "$IN/lmbench3.txt"
 expect_eq "two rows: two runs of each column" "$(jget lm3.json '[(t["name"], [r["value"] for r in t["runs"]]) for t in d["tests"] if t["name"] in ("lmbench: intgr div", "lmbench: Rand mem")]')" \
