@@ -48,11 +48,33 @@ struct tput_ctx {
 	const char *tool;      /* "dbench", "tbench" or NULL */
 	char ver[40];          /* " 4.00", or "" */
 	char dev[64];          /* "/dev/sda", or "" */
+	size_t clients;        /* "dbench 16", "16 clients started": for a
+				* dbench 1.x line that does not say, or 0 */
+	struct imp_sys sys;    /* the kernel the lines above named */
 };
 
-static void note_line(struct tput_ctx *c, const char *l)
+/* The number after the word tool in l ("./dbench 16", "time dbench 40"),
+ * or 0. */
+static size_t count_after(const char *l, const char *tool)
+{
+	char copy[256], *w[16];
+	double v;
+	snprintf(copy, sizeof(copy), "%s", l);
+	size_t n = imp_words(copy, w, 16);
+	for (size_t i = 0; i + 1 < n; i++) {
+		const char *b = strrchr(w[i], '/') ? strrchr(w[i], '/') + 1 : w[i];
+		if (!strcmp(b, tool) && imp_number(w[i + 1], &v) && v >= 1 && v <= 1e6 &&
+		    v == (size_t)v)
+			return (size_t)v;
+	}
+	return 0;
+}
+
+static void note_line(struct imp *im, const struct imp_file *f, size_t ln, struct tput_ctx *c,
+		      const char *l)
 {
 	bool d = names_word(l, "dbench"), t = names_word(l, "tbench");
+	size_t started;
 	if (d != t) {
 		const char *v = strcasestr(l, "version ");
 		c->tool = d ? "dbench" : "tbench";
@@ -60,7 +82,21 @@ static void note_line(struct tput_ctx *c, const char *l)
 		if (v)
 			snprintf(c->ver, sizeof(c->ver), " %.*s", (int)strcspn(v + 8, " \t,"),
 				 v + 8);
+		size_t n = count_after(l, c->tool);
+		if (n)
+			c->clients = n;
 	}
+	if (sscanf(l, "%zu clients started", &started) == 1 && started >= 1)
+		c->clients = started;
+	char heading[160];
+	if (imp_kernel_line(l, &c->sys)) {
+		imp_used(im, ln);
+	} else if (imp_heading_line(l, heading, sizeof(heading))) {
+		/* "Before:" and "After:" over the same tests are two systems */
+		snprintf(c->sys.desc, sizeof(c->sys.desc), "%s", heading);
+		imp_used(im, ln);
+	}
+	(void)f;
 }
 
 /* "/dev/X:" at the start of l (hdparm's heading of a device): its name
@@ -74,12 +110,12 @@ static size_t device_of(const char *l, char *dev, size_t n)
 	return len + 1;
 }
 
-static int throughput(struct imp *im, const struct imp_file *f, size_t ln,
+static int throughput(struct imp *im, const struct imp_file *f, size_t ln, const char *l,
 		      const struct tput_ctx *c)
 {
 	char **w, name[64], tool[80], run[300];
 	size_t n, procs = 0;
-	void *block = imp_all_words(f->line[ln - 1], &w, &n);
+	void *block = imp_all_words(l, &w, &n);
 	int rc = 0;
 	double v, p;
 	if (!block)
@@ -91,8 +127,11 @@ static int throughput(struct imp *im, const struct imp_file *f, size_t ln,
 	for (size_t i = 3; i < n; i++)
 		if (!strcmp(w[i], "procs") && imp_number(w[i - 1], &p) && p >= 1 && p == (size_t)p)
 			procs = (size_t)p;
+	if (!procs)
+		procs = c->clients;
 	if (!procs) {
-		imp_skip(im, f, ln, "no 'N procs': the number of clients is not given");
+		imp_skip(im, f, ln, "no 'N procs', and no 'dbench N' or 'N clients started' "
+			 "above: the number of clients is not given");
 		goto done;
 	}
 	if (!c->tool) {
@@ -103,16 +142,16 @@ static int throughput(struct imp *im, const struct imp_file *f, size_t ln,
 	snprintf(name, sizeof(name), "%s %zu", c->tool, procs);
 	snprintf(tool, sizeof(tool), "%s%s", c->tool, c->ver);
 	snprintf(run, sizeof(run), "%s:%zu", f->path, ln);
-	struct imp_sys sys = { 0 };
 	struct imp_fig fig = { name, name, "MB/s", true, tool, NULL, 0, v, ln, run, NULL, NULL,
 			       0, NULL };
-	rc = imp_add(im, f, &sys, &fig) < 0 ? -1 : 1;
+	rc = imp_add(im, f, &c->sys, &fig) < 0 ? -1 : 1;
 done:
 	free(block);
 	return rc;
 }
 
-static int timing(struct imp *im, const struct imp_file *f, size_t ln, const char *dev)
+static int timing(struct imp *im, const struct imp_file *f, size_t ln, const char *dev,
+		  const struct imp_sys *sys)
 {
 	const char *l = f->line[ln - 1], *what = strstr(l, "Timing ") + 7;
 	const char *eq = strrchr(l, '=');
@@ -148,10 +187,9 @@ static int timing(struct imp *im, const struct imp_file *f, size_t ln, const cha
 	/* two devices are two tests, never one pooled */
 	snprintf(test, sizeof(test), "%s%s%s", name, dev[0] ? " " : "", dev);
 	snprintf(run, sizeof(run), "%s:%zu", f->path, ln);
-	struct imp_sys sys = { 0 };
 	struct imp_fig fig = { test, test, "MiB/s", true, "hdparm", NULL, 0, v, ln, run, NULL,
 			       NULL, 0, NULL };
-	return imp_add(im, f, &sys, &fig) < 0 ? -1 : 1;
+	return imp_add(im, f, sys, &fig) < 0 ? -1 : 1;
 }
 
 int imp_read_tput(struct imp *im, const struct imp_file *f)
@@ -167,12 +205,14 @@ int imp_read_tput(struct imp *im, const struct imp_file *f)
 			snprintf(c.dev, sizeof(c.dev), "%s", dev);
 			l += dl + strspn(l + dl, " \t");
 		}
+		l += strspn(l, ".+*");  /* dbench 1.x's progress marks end on its line */
+		l += strspn(l, " \t");
 		if (!strncmp(l, "Throughput ", 11))
-			rc = throughput(im, f, ln, &c);
+			rc = throughput(im, f, ln, l, &c);
 		else if (!strncmp(l, "Timing ", 7) && strchr(l, ':'))
-			rc = timing(im, f, ln, c.dev);
+			rc = timing(im, f, ln, c.dev, &c.sys);
 		else
-			note_line(&c, l);
+			note_line(im, f, ln, &c, l);
 		if (rc < 0)
 			return -1;
 		added += rc;

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 size_t imp_words(char *s, char **w, size_t max)
 {
@@ -139,4 +140,95 @@ int imp_uname(const char *s, struct imp_sys *sys)
 			 "%s%s", i > 3 ? " " : "", w[i]);
 	snprintf(sys->machine, sizeof(sys->machine), "%s", y + 1 < n ? w[y + 1] : "");
 	return 0;
+}
+
+bool imp_kernel_word(const char *s, char *out, size_t n)
+{
+	size_t len;
+	s += strspn(s, "([<\"'");
+	if (!strncasecmp(s, "linux-", 6))
+		s += 6;
+	else if (*s == 'v')
+		s++;
+	len = strlen(s);
+	while (len && strchr(":,;.)]>\"'", s[len - 1]))
+		len--;
+	if (len < 3 || len >= n || !isdigit((unsigned char)s[0]) || s[1] != '.' ||
+	    !isdigit((unsigned char)s[2]))
+		return false;
+	size_t i = 2 + strspn(s + 2, "0123456789");
+	bool third = s[i] == '.' && isdigit((unsigned char)s[i + 1]);
+	bool suffix = s[i] == '-' && isalpha((unsigned char)s[i + 1]);
+	if (!(third || suffix) || i > 4)
+		return false;
+	for (size_t j = i; j < len; j++)
+		if (!isalnum((unsigned char)s[j]) && !strchr(".-_+~", s[j]))
+			return false;
+	snprintf(out, n, "%.*s", (int)len, s);
+	return true;
+}
+
+/* A list marker before a heading: "1)", "2.", "(a)", "#3", "-". */
+static bool enumerator(const char *w)
+{
+	size_t len = strlen(w);
+	return (len <= 4 && (w[len - 1] == ')' || w[len - 1] == '.' || w[0] == '#') &&
+		strspn(w, "(#0123456789abcdef).") == len) || !strcmp(w, "-") || !strcmp(w, "*");
+}
+
+bool imp_kernel_line(const char *l, struct imp_sys *sys)
+{
+	char copy[512], *w[16], kernel[160] = "";
+	double v;
+	struct imp_sys u = { 0 };
+	if (imp_uname(l, &u) == 0) {
+		*sys = u;
+		return true;
+	}
+	if (strlen(l) >= sizeof(copy))
+		return false;
+	snprintf(copy, sizeof(copy), "%s", l);
+	size_t n = imp_words(copy, w, 16), found = 0;
+	if (!n || n > 12)
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		char k[160];
+		if (imp_kernel_word(w[i], k, sizeof(k))) {
+			found++;
+			snprintf(kernel, sizeof(kernel), "%s", k);
+		} else if ((i || !enumerator(w[i])) && imp_number(w[i], &v)) {
+			return false;
+		}
+	}
+	if (found != 1)
+		return false;
+	memset(sys, 0, sizeof(*sys));
+	snprintf(sys->kernel, sizeof(sys->kernel), "%s", kernel);
+	return true;
+}
+
+bool imp_heading_line(const char *l, char *out, size_t n)
+{
+	char copy[200], *w[8];
+	double v;
+	size_t len = strlen(l), lead = strspn(l, "=-#"), trail = 0;
+	while (trail < len && strchr("=-#", l[len - 1 - trail]))
+		trail++;
+	bool ruled = lead >= 3 && trail >= 3 && lead + trail < len;
+	if (!ruled && (!len || l[len - 1] != ':'))
+		return false;
+	if (ruled)
+		imp_trim_copy(copy, sizeof(copy), l + lead, len - lead - trail);
+	else
+		imp_trim_copy(copy, sizeof(copy), l, len - 1);
+	if (!copy[0] || strlen(copy) >= n)
+		return false;
+	snprintf(out, n, "%s", copy);
+	size_t nw = imp_words(copy, w, 8);
+	if (!nw || nw > 6)
+		return false;
+	for (size_t i = 0; i < nw; i++)
+		if (imp_number(w[i], &v) || strchr(w[i], ':'))
+			return false;
+	return true;
 }

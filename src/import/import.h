@@ -146,6 +146,26 @@ size_t imp_quote_len(const char *s);
  * is not that form. */
 int imp_uname(const char *s, struct imp_sys *sys);
 
+/* Is s a kernel version as posters write it: "2.4.19", "2.4.0-test6",
+ * "2.5.8-ac4", "linux-2.6.5", "v2.6.12" (a first part of one digit, then
+ * a dot part and either a third part or a "-suffix"; punctuation around
+ * it ignored)?  Its bare form into out (n bytes). */
+bool imp_kernel_word(const char *s, char *out, size_t n);
+
+/* Does line l name one kernel, as the line above a kernel's runs does
+ * ("2.4.19-pre5:", "1) 2.5.8", "on 2.4.20:", "Linux box 2.4.19 #1 SMP
+ * ... 2002 i686", "same machine with 2.4.19-pre4-ac4")?  A line of at
+ * most 12 words with exactly one kernel version and no other figure,
+ * or uname -a's line.  Sets sys (all of it) and returns true; false
+ * leaves sys alone. */
+bool imp_kernel_line(const char *l, struct imp_sys *sys);
+
+/* Is l a heading over a block of runs that names no kernel: a line of at
+ * most 6 words, no figure among them, ending in ':' ("Before:", "with
+ * the patch set:"), or text between rules ("=== vanilla ===", "--- after
+ * ---")?  Its words, without the colon or rules, into out (n bytes). */
+bool imp_heading_line(const char *l, char *out, size_t n);
+
 /* Copy s to dst (n bytes) without leading and trailing blanks. */
 void imp_trim_copy(char *dst, size_t n, const char *s, size_t len);
 

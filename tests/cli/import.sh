@@ -14,19 +14,27 @@ cd "$WORK" || exit 1
 
 # ---- dbench and tbench ----
 expect_rc "dbench output" 0 "$KBENCH" import --kernel 6.1.0 -o dbench.json "$IN/dbench.txt"
-expect_err_grep "a Throughput line without procs is skipped, with its line" \
-    "dbench.txt:12: skipped: no 'N procs'"
 expect_eq "dbench 4's line" "$(jget dbench.json '[(t["name"], [r["value"] for r in t["runs"]], t["unit"], t["params"]["tool"]) for t in d["tests"] if t["name"] == "dbench 10"]')" \
     "[('dbench 10', [590.123], 'MB/s', 'dbench 4.00')]"
-expect_eq "dbench 1's lines: two runs of dbench 5, with their lines" \
+expect_eq "dbench 1's lines: three runs of dbench 5 (the last without 'procs' is of the './dbench 5' above), with their lines" \
     "$(jget dbench.json '[([r["value"] for r in t["runs"]], [r["source"]["line"] for r in t["runs"]]) for t in d["tests"] if t["name"] == "dbench 5"]')" \
-    "[([7.97753, 8.13792], [10, 11])]"
+    "[([7.97753, 8.13792, 8.1], [10, 11, 12])]"
 expect_eq "--kernel names the kernel" "$(jget dbench.json 'd["system"]["kernel"]')" "6.1.0"
 expect_rc "tbench output" 0 "$KBENCH" import -o tbench.json "$IN/tbench.txt"
 expect_eq "tbench's runs are tbench's test" "$(jget tbench.json '[(t["name"], len(t["runs"])) for t in d["tests"]]')" "[('tbench 3', 2)]"
 expect_rc "a Throughput line no command names: nothing read" 1 "$KBENCH" import -o x.json "$IN/nameless.txt"
 expect_err_grep "the line is named, and why" "nameless.txt:2: skipped: no line above names dbench or tbench"
 expect_true "nothing written" test ! -e x.json
+
+# ---- kernels and headings: never one pooled system ----
+expect_rc "dbench 1.x runs under two kernel lines" 0 "$KBENCH" import -o 'dk-%k.json' "$IN/dbench1-kernels.txt"
+expect_eq "each kernel its own file; the count from 'dbench 16' and '16 clients started'" \
+    "$(jget dk-2.4.7-ac3.json '[(t["name"], [r["value"] for r in t["runs"]]) for t in d["tests"]]') $(jget dk-2.4.7-ac9.json '[(t["name"], [r["value"] for r in t["runs"]]) for t in d["tests"]]')" \
+    "[('dbench 16', [37.7379])] [('dbench 16', [30.0396]), ('hdparm -t /dev/hda1', [30.48]), ('hdparm -t /dev/hda3', [25.6])]"
+expect_rc "one kernel, runs under 'before' and 'after' headings" 0 "$KBENCH" import -o 'ba-%k.json' "$IN/dbench-before-after.txt"
+expect_eq "two systems, never one pooled sample" \
+    "$(for f in ba-*.json; do jget "$f" '(d["system"]["description"], [r["value"] for r in d["tests"][0]["runs"]])'; done | sort | tr '\n' ' ')" \
+    "('after', [151.5, 152.5, 150.5]) ('before the patch set', [101.5, 102.5, 100.5]) "
 
 # ---- hdparm ----
 expect_rc "hdparm output" 0 "$KBENCH" import -o hdparm.json "$IN/hdparm.txt"
