@@ -99,6 +99,20 @@ static void note_line(struct imp *im, const struct imp_file *f, size_t ln, struc
 	(void)f;
 }
 
+/* The system of a figure on line ln: the one the lines above named, and
+ * "quoted" when the line is behind a mail quote prefix: a quoted figure
+ * is another post's, never pooled with the poster's own. */
+static struct imp_sys sys_of(const struct imp_file *f, size_t ln, const struct imp_sys *sys)
+{
+	struct imp_sys s = *sys;
+	if (f->flag[ln - 1] & IMP_LINE_QUOTED) {
+		char d[sizeof(s.desc)];
+		snprintf(d, sizeof(d), "%s", s.desc);
+		snprintf(s.desc, sizeof(s.desc), "quoted%s%.150s", d[0] ? ", " : "", d);
+	}
+	return s;
+}
+
 /* "/dev/X:" at the start of l (hdparm's heading of a device): its name
  * into dev and the length up to the colon, or 0. */
 static size_t device_of(const char *l, char *dev, size_t n)
@@ -144,7 +158,8 @@ static int throughput(struct imp *im, const struct imp_file *f, size_t ln, const
 	snprintf(run, sizeof(run), "%s:%zu", f->path, ln);
 	struct imp_fig fig = { name, name, "MB/s", true, tool, NULL, 0, v, ln, run, NULL, NULL,
 			       0, NULL };
-	rc = imp_add(im, f, &c->sys, &fig) < 0 ? -1 : 1;
+	struct imp_sys sys = sys_of(f, ln, &c->sys);
+	rc = imp_add(im, f, &sys, &fig) < 0 ? -1 : 1;
 done:
 	free(block);
 	return rc;
@@ -189,7 +204,8 @@ static int timing(struct imp *im, const struct imp_file *f, size_t ln, const cha
 	snprintf(run, sizeof(run), "%s:%zu", f->path, ln);
 	struct imp_fig fig = { test, test, "MiB/s", true, "hdparm", NULL, 0, v, ln, run, NULL,
 			       NULL, 0, NULL };
-	return imp_add(im, f, sys, &fig) < 0 ? -1 : 1;
+	struct imp_sys s = sys_of(f, ln, sys);
+	return imp_add(im, f, &s, &fig) < 0 ? -1 : 1;
 }
 
 int imp_read_tput(struct imp *im, const struct imp_file *f)

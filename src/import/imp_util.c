@@ -227,6 +227,11 @@ bool imp_heading_line(const char *l, char *out, size_t n)
 	size_t nw = imp_words(copy, w, 8);
 	if (!nw || nw > 6)
 		return false;
+	/* "Andrew wrote:" introduces a quote, not a block of runs */
+	static const char *const says[] = { "wrote", "writes", "said", "says" };
+	for (size_t i = 0; !ruled && i < sizeof(says) / sizeof(says[0]); i++)
+		if (!strcmp(w[nw - 1], says[i]))
+			return false;
 	for (size_t i = 0; i < nw; i++)
 		if (imp_number(w[i], &v) || strchr(w[i], ':'))
 			return false;

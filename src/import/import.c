@@ -132,8 +132,8 @@ static int import_file(struct imp *im, const char *path)
 	im->nused = f.nlines;
 	int rc = im->used ? 0 : -1;
 	int (*const readers[])(struct imp *, const struct imp_file *) = {
-		imp_read_harness, imp_read_byte, imp_read_bytecmp, imp_read_lmbench, imp_read_table,
-		imp_read_tput,
+		imp_read_harness, imp_read_byte, imp_read_bytecmp, imp_read_bytecols,
+		imp_read_lmbench, imp_read_table, imp_read_tput,
 	};
 	size_t before = im->nfigs;
 	for (size_t i = 0; !rc && i < f.nlines; i++)

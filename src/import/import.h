@@ -111,6 +111,8 @@ const char *imp_default_kernel(const struct imp *im);
  * figures it added, or -1 when memory runs out ---- */
 int imp_read_byte(struct imp *im, const struct imp_file *file);     /* imp_byte.c */
 int imp_read_bytecmp(struct imp *im, const struct imp_file *file);  /* imp_bytecmp.c */
+int imp_read_bytecols(struct imp *im, const struct imp_file *file); /* imp_bytecols.c: one
+								     * column a kernel */
 int imp_read_lmbench(struct imp *im, const struct imp_file *file);  /* imp_lmbench.c */
 int imp_read_tput(struct imp *im, const struct imp_file *file);     /* imp_tput.c: dbench,
 								     * tbench, hdparm */
@@ -162,8 +164,9 @@ bool imp_kernel_line(const char *l, struct imp_sys *sys);
 
 /* Is l a heading over a block of runs that names no kernel: a line of at
  * most 6 words, no figure among them, ending in ':' ("Before:", "with
- * the patch set:"), or text between rules ("=== vanilla ===", "--- after
- * ---")?  Its words, without the colon or rules, into out (n bytes). */
+ * the patch set:"; not "Andrew wrote:", a quote's attribution), or text
+ * between rules ("=== vanilla ===", "--- after ---")?  Its words,
+ * without the colon or rules, into out (n bytes). */
 bool imp_heading_line(const char *l, char *out, size_t n);
 
 /* Copy s to dst (n bytes) without leading and trailing blanks. */
