@@ -223,7 +223,22 @@ int imp_read_tput(struct imp *im, const struct imp_file *f)
 		}
 		l += strspn(l, ".+*");  /* dbench 1.x's progress marks end on its line */
 		l += strspn(l, " \t");
-		if (!strncmp(l, "Throughput ", 11))
+		char k[160], word[160];
+		size_t kw = strcspn(l, " \t");
+		const char *after = l + kw + strspn(l + kw, " \t");
+		if (kw && kw < sizeof(k) && !strncmp(after, "Throughput ", 11)) {
+			/* "2.4.18-pre3   Throughput 12.0448 MB/sec 64 procs": a row
+			 * of a table of kernels, its kernel first */
+			snprintf(word, sizeof(word), "%.*s", (int)kw, l);
+			if (imp_kernel_word(word, k, sizeof(k))) {
+				struct tput_ctx row = c;
+				memset(&row.sys, 0, sizeof(row.sys));
+				snprintf(row.sys.kernel, sizeof(row.sys.kernel), "%s", k);
+				rc = throughput(im, f, ln, after, &row);
+			} else {
+				note_line(im, f, ln, &c, l);
+			}
+		} else if (!strncmp(l, "Throughput ", 11))
 			rc = throughput(im, f, ln, l, &c);
 		else if (!strncmp(l, "Timing ", 7) && strchr(l, ':'))
 			rc = timing(im, f, ln, c.dev, &c.sys);
