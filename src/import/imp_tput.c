@@ -208,6 +208,34 @@ static int timing(struct imp *im, const struct imp_file *f, size_t ln, const cha
 	return imp_add(im, f, &s, &fig) < 0 ? -1 : 1;
 }
 
+/* A Throughput line behind a label that says whose run it is: a kernel
+ * ("2.4.18-pre3   Throughput 12.0448 MB/sec 64 procs", a table of
+ * kernels one a row) or a heading ("Before: Throughput ...", "After:
+ * Throughput ..."): *done, and the run added in that system; else not
+ * *done. */
+static int labelled(struct imp *im, const struct imp_file *f, size_t ln, const char *l,
+		    const struct tput_ctx *c, bool *done)
+{
+	const char *t = strstr(l, "Throughput ");
+	char prefix[160], k[160];
+	*done = false;
+	if (!t || t == l || !strchr(" \t", t[-1]) || (size_t)(t - l) >= sizeof(prefix))
+		return 0;
+	imp_trim_copy(prefix, sizeof(prefix), l, (size_t)(t - l));
+	struct tput_ctx row = *c;
+	if (!strpbrk(prefix, " \t") && imp_kernel_word(prefix, k, sizeof(k))) {
+		memset(&row.sys, 0, sizeof(row.sys));
+		snprintf(row.sys.kernel, sizeof(row.sys.kernel), "%s", k);
+	} else if (prefix[0] && prefix[strlen(prefix) - 1] == ':' &&
+		   imp_heading_line(prefix, k, sizeof(k))) {
+		snprintf(row.sys.desc, sizeof(row.sys.desc), "%s", k);
+	} else {
+		return 0;
+	}
+	*done = true;
+	return throughput(im, f, ln, t, &row);
+}
+
 int imp_read_tput(struct imp *im, const struct imp_file *f)
 {
 	struct tput_ctx c = { 0 };
@@ -223,22 +251,11 @@ int imp_read_tput(struct imp *im, const struct imp_file *f)
 		}
 		l += strspn(l, ".+*");  /* dbench 1.x's progress marks end on its line */
 		l += strspn(l, " \t");
-		char k[160], word[160];
-		size_t kw = strcspn(l, " \t");
-		const char *after = l + kw + strspn(l + kw, " \t");
-		if (kw && kw < sizeof(k) && !strncmp(after, "Throughput ", 11)) {
-			/* "2.4.18-pre3   Throughput 12.0448 MB/sec 64 procs": a row
-			 * of a table of kernels, its kernel first */
-			snprintf(word, sizeof(word), "%.*s", (int)kw, l);
-			if (imp_kernel_word(word, k, sizeof(k))) {
-				struct tput_ctx row = c;
-				memset(&row.sys, 0, sizeof(row.sys));
-				snprintf(row.sys.kernel, sizeof(row.sys.kernel), "%s", k);
-				rc = throughput(im, f, ln, after, &row);
-			} else {
-				note_line(im, f, ln, &c, l);
-			}
-		} else if (!strncmp(l, "Throughput ", 11))
+		bool done = false;
+		rc = labelled(im, f, ln, l, &c, &done);
+		if (done)
+			;  /* read as its label's run */
+		else if (!strncmp(l, "Throughput ", 11))
 			rc = throughput(im, f, ln, l, &c);
 		else if (!strncmp(l, "Timing ", 7) && strchr(l, ':'))
 			rc = timing(im, f, ln, c.dev, &c.sys);

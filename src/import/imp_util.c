@@ -151,7 +151,9 @@ bool imp_kernel_word(const char *s, char *out, size_t n)
 	else if (*s == 'v')
 		s++;
 	len = strlen(s);
-	while (len && strchr(":,;.)]>\"'", s[len - 1]))
+	/* a closing ')' is punctuation, unless it ends "6.6.15(rc1)" */
+	while (len && strchr(":,;.)]>\"'", s[len - 1]) &&
+	       !(s[len - 1] == ')' && memchr(s, '(', len)))
 		len--;
 	if (len < 3 || len >= n || !isdigit((unsigned char)s[0]) || s[1] != '.' ||
 	    !isdigit((unsigned char)s[2]))
@@ -162,7 +164,7 @@ bool imp_kernel_word(const char *s, char *out, size_t n)
 	if (!(third || suffix) || i > 4)
 		return false;
 	for (size_t j = i; j < len; j++)
-		if (!isalnum((unsigned char)s[j]) && !strchr(".-_+~", s[j]))
+		if (!isalnum((unsigned char)s[j]) && !strchr(".-_+~()", s[j]))
 			return false;
 	snprintf(out, n, "%.*s", (int)len, s);
 	return true;
