@@ -190,7 +190,8 @@ static int timing(struct imp *im, const struct imp_file *f, size_t ln, const cha
 		imp_skip(im, f, ln, "%s: no '= X MB/sec'", name);
 		return 0;
 	}
-	snprintf(copy, sizeof(copy), "%s", eq + 1);
+	/* quoted-printable mail wrote '=' as "=3D" ("seconds =3D148.84 MB/sec") */
+	snprintf(copy, sizeof(copy), "%s", eq + 1 + (eq[1] == '3' && eq[2] == 'D' ? 2 : 0));
 	size_t n = imp_words(copy, w, 8);
 	if (n < 2 || !imp_number(w[0], &v) ||
 	    (strcmp(w[1], "MB/sec") && strcmp(w[1], "kB/sec") && strcmp(w[1], "KB/sec"))) {

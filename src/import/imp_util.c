@@ -217,6 +217,14 @@ bool imp_heading_line(const char *l, char *out, size_t n)
 	while (trail < len && strchr("=-#", l[len - 1 - trail]))
 		trail++;
 	bool ruled = lead >= 3 && trail >= 3 && lead + trail < len;
+	/* a lone "before", "after", "vanilla" ... heads its block without a colon */
+	static const char *const alone[] = { "before", "after", "baseline", "vanilla", "stock",
+					     "patched", "unpatched" };
+	for (size_t i = 0; !ruled && i < sizeof(alone) / sizeof(alone[0]); i++)
+		if (!strcasecmp(l, alone[i]) && strlen(l) < n) {
+			snprintf(out, n, "%s", l);
+			return true;
+		}
 	if (!ruled && (!len || l[len - 1] != ':'))
 		return false;
 	if (ruled)

@@ -165,7 +165,9 @@ bool imp_kernel_line(const char *l, struct imp_sys *sys);
 /* Is l a heading over a block of runs that names no kernel: a line of at
  * most 6 words, no figure among them, ending in ':' ("Before:", "with
  * the patch set:"; not "Andrew wrote:", a quote's attribution), or text
- * between rules ("=== vanilla ===", "--- after ---")?  Its words,
+ * between rules ("=== vanilla ===", "--- after ---"), or one of
+ * "before", "after", "baseline", "vanilla", "stock", "patched",
+ * "unpatched" alone on its line?  Its words,
  * without the colon or rules, into out (n bytes). */
 bool imp_heading_line(const char *l, char *out, size_t n);
 
