@@ -14,7 +14,8 @@
  *   FINAL SCORE 136.5
  * A result line is the test's title, the figure, its unit (lps, lpm,
  * KBps, MWIPS, KWIPS; glued to the figure too, "1170683.8lps") and
- * optionally "(T secs, N samples)".  An index line gives the test's
+ * optionally "(T secs, N samples)", glued to the unit too ("lps(10.0",
+ * the rest wrapped to the next line).  An index line gives the test's
  * baseline; one whose title lost a letter in the mail is matched to the
  * one result line whose figure its RESULT column is.  The score the
  * report prints is the score: "FINAL SCORE" (BYTE 4, the geometric mean
@@ -106,13 +107,21 @@ static int result_line(struct imp *im, const struct imp_file *f, struct byte_rep
 	for (size_t u = 1; u < n; u++) {
 		const char *unit = w[u];
 		size_t fig = u - 1, title_end = u - 1;
+		char *paren = strchr(w[u], '(');
+		bool bracket = false;  /* "lps(10.0": the unit, its bracket glued on */
+		if (paren && paren > w[u]) {
+			*paren = '\0';
+			bracket = byte_unit(w[u]);
+			if (!bracket)
+				*paren = '(';
+		}
 		if (!byte_unit(w[u]) && (unit = glued_unit(w[u])) != NULL) {
 			fig = u;
 			title_end = u;
 		} else if (!byte_unit(w[u]) || u < 2) {
 			continue;
 		}
-		if (u + 1 < n && w[u + 1][0] != '(')
+		if (!bracket && u + 1 < n && w[u + 1][0] != '(')
 			continue;
 		if (!title_end || !imp_number(w[fig], &v)) {
 			imp_skip(im, f, ln, "no number before the unit %s", unit);
