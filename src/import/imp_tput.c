@@ -63,6 +63,9 @@ static size_t count_after(const char *l, const char *tool)
 	size_t n = imp_words(copy, w, 16);
 	for (size_t i = 0; i + 1 < n; i++) {
 		const char *b = strrchr(w[i], '/') ? strrchr(w[i], '/') + 1 : w[i];
+		size_t len = strlen(w[i + 1]);
+		while (len && strchr("),:;'`", w[i + 1][len - 1]))  /* "(./dbench 32)" */
+			w[i + 1][--len] = '\0';
 		if (!strcmp(b, tool) && imp_number(w[i + 1], &v) && v >= 1 && v <= 1e6 &&
 		    v == (size_t)v)
 			return (size_t)v;
