@@ -51,7 +51,17 @@ struct tput_ctx {
 	size_t clients;        /* "dbench 16", "16 clients started": for a
 				* dbench 1.x line that does not say, or 0 */
 	struct imp_sys sys;    /* the kernel the lines above named */
+	struct imp_sys qsys;   /* the one quoted lines above named: a quote is
+				* another post, its kernel not the poster's */
 };
+
+/* The system the lines above line ln name for it: the quoted lines' for
+ * a quoted line, the poster's own for the others. */
+static const struct imp_sys *ctx_sys(const struct tput_ctx *c, const struct imp_file *f,
+				     size_t ln)
+{
+	return (f->flag[ln - 1] & IMP_LINE_QUOTED) ? &c->qsys : &c->sys;
+}
 
 /* The number after the word tool in l ("./dbench 16", "time dbench 40"),
  * or 0. */
@@ -92,14 +102,16 @@ static void note_line(struct imp *im, const struct imp_file *f, size_t ln, struc
 	if (sscanf(l, "%zu clients started", &started) == 1 && started >= 1)
 		c->clients = started;
 	char heading[160];
-	if (imp_kernel_line(l, &c->sys)) {
+	struct imp_sys *to = (struct imp_sys *)ctx_sys(c, f, ln);
+	if (imp_kernel_line(l, to)) {
+		if (!strncmp(l, "Subject:", 8))  /* the thread's: the quotes' too */
+			c->sys = c->qsys = *to;
 		imp_used(im, ln);
 	} else if (imp_heading_line(l, heading, sizeof(heading))) {
 		/* "Before:" and "After:" over the same tests are two systems */
-		snprintf(c->sys.desc, sizeof(c->sys.desc), "%s", heading);
+		snprintf(to->desc, sizeof(to->desc), "%s", heading);
 		imp_used(im, ln);
 	}
-	(void)f;
 }
 
 /* The system of a figure on line ln: the one the lines above named, and
@@ -161,7 +173,7 @@ static int throughput(struct imp *im, const struct imp_file *f, size_t ln, const
 	snprintf(run, sizeof(run), "%s:%zu", f->path, ln);
 	struct imp_fig fig = { name, name, "MB/s", true, tool, NULL, 0, v, ln, run, NULL, NULL,
 			       0, NULL };
-	struct imp_sys sys = sys_of(f, ln, &c->sys);
+	struct imp_sys sys = sys_of(f, ln, ctx_sys(c, f, ln));
 	rc = imp_add(im, f, &sys, &fig) < 0 ? -1 : 1;
 done:
 	free(block);
@@ -230,9 +242,12 @@ static int labelled(struct imp *im, const struct imp_file *f, size_t ln, const c
 	if (!strpbrk(prefix, " \t") && imp_kernel_word(prefix, k, sizeof(k))) {
 		memset(&row.sys, 0, sizeof(row.sys));
 		snprintf(row.sys.kernel, sizeof(row.sys.kernel), "%s", k);
+		row.qsys = row.sys;
 	} else if (prefix[0] && prefix[strlen(prefix) - 1] == ':' &&
 		   imp_heading_line(prefix, k, sizeof(k))) {
+		row.sys = row.qsys = *ctx_sys(c, f, ln);
 		snprintf(row.sys.desc, sizeof(row.sys.desc), "%s", k);
+		row.qsys = row.sys;
 	} else {
 		return 0;
 	}
@@ -262,7 +277,7 @@ int imp_read_tput(struct imp *im, const struct imp_file *f)
 		else if (!strncmp(l, "Throughput ", 11))
 			rc = throughput(im, f, ln, l, &c);
 		else if (!strncmp(l, "Timing ", 7) && strchr(l, ':'))
-			rc = timing(im, f, ln, c.dev, &c.sys);
+			rc = timing(im, f, ln, c.dev, ctx_sys(&c, f, ln));
 		else
 			note_line(im, f, ln, &c, l);
 		if (rc < 0)
