@@ -53,7 +53,21 @@ struct tput_ctx {
 	struct imp_sys sys;    /* the kernel the lines above named */
 	struct imp_sys qsys;   /* the one quoted lines above named: a quote is
 				* another post, its kernel not the poster's */
+	size_t split;          /* a line naming several kernels above, not yet
+				* said (split_said), or 0 */
+	bool split_said;
 };
+
+/* Said once, at the first figure under it: the line above that named
+ * several kernels leaves their split unproven. */
+static void say_split(struct imp *im, const struct imp_file *f, struct tput_ctx *c)
+{
+	if (!c->split || c->split_said)
+		return;
+	c->split_said = true;
+	imp_warn(im, f, c->split, "names several kernels: the runs below are kept together in "
+		 "the order printed, their split between them not proven");
+}
 
 /* The system the lines above line ln name for it: the quoted lines' for
  * a quoted line, the poster's own for the others. */
@@ -106,11 +120,22 @@ static void note_line(struct imp *im, const struct imp_file *f, size_t ln, struc
 	if (imp_kernel_line(l, to)) {
 		if (!strncmp(l, "Subject:", 8))  /* the thread's: the quotes' too */
 			c->sys = c->qsys = *to;
+		c->split = 0;
 		imp_used(im, ln);
 	} else if (imp_heading_line(l, heading, sizeof(heading))) {
 		/* "Before:" and "After:" over the same tests are two systems */
 		snprintf(to->desc, sizeof(to->desc), "%s", heading);
+		c->split = 0;
 		imp_used(im, ln);
+	} else if (imp_kernels_named(l, heading, sizeof(heading)) >= 2 &&
+		   strncmp(l, "Subject:", 8)) {
+		/* "first lines for 2.4.7-ac3, then 2.4.7-ac9": the runs below are
+		 * of several kernels, and which is whose is not printed */
+		memset(to, 0, sizeof(*to));
+		snprintf(to->desc, sizeof(to->desc), "runs of %.100s (split not proven)",
+			 heading);
+		c->split = ln;
+		c->split_said = false;
 	}
 }
 
@@ -224,6 +249,74 @@ static int timing(struct imp *im, const struct imp_file *f, size_t ln, const cha
 	return imp_add(im, f, &s, &fig) < 0 ? -1 : 1;
 }
 
+/* The column names over a row of columns: the nearest line above ln
+ * that is neither blank nor a row (at most two such up) whose words, k of them, hold no digit
+ * ("before after"); into cols (k x 64 bytes).  false when none. */
+static bool column_names(const struct imp_file *f, size_t ln, size_t k, char cols[][64])
+{
+	for (size_t i = ln - 1, seen = 0; i >= 1 && seen < 2; i--) {
+		char copy[256], *w[8];
+		if (!f->line[i - 1][strspn(f->line[i - 1], " \t")] || strstr(f->line[i - 1], "MB/sec"))
+			continue;  /* blank, or a row above: the header is over them all */
+		seen++;
+		snprintf(copy, sizeof(copy), "%s", f->line[i - 1]);
+		size_t n = imp_words(copy, w, 8);
+		bool digits = false;
+		for (size_t j = 0; j < n; j++)
+			digits |= strpbrk(w[j], "0123456789") != NULL;
+		if (n != k || digits)
+			continue;
+		for (size_t j = 0; j < k; j++)
+			snprintf(cols[j], 64, "%s", w[j]);
+		return true;
+	}
+	return false;
+}
+
+/* "dbench 16:   99.9868 MB/sec   179.243 MB/sec 16 procs" under a line
+ * naming its columns ("before after"): one run a column, each column a
+ * system of its own, the count from the row.  0 when l is not that form. */
+static int columns_row(struct imp *im, const struct imp_file *f, size_t ln, const char *l,
+		       const struct tput_ctx *c)
+{
+	char copy[512], *w[24], cols[4][64], name[64], tool[80], run[300];
+	double v, clients;
+	snprintf(copy, sizeof(copy), "%s", l);
+	size_t n = imp_words(copy, w, 24), k = 0;
+	size_t wl = n ? strlen(w[1 < n ? 1 : 0]) : 0;
+	if (n < 6 || (strcmp(w[0], "dbench") && strcmp(w[0], "tbench")) || !wl ||
+	    w[1][wl - 1] != ':')
+		return 0;
+	w[1][wl - 1] = '\0';
+	if (!imp_number(w[1], &clients) || clients < 1 || clients != (size_t)clients)
+		return 0;
+	while (2 + 2 * k + 1 < n && k < 4 && imp_number(w[2 + 2 * k], &v) &&
+	       !strcmp(w[3 + 2 * k], "MB/sec"))
+		k++;
+	if (k < 2)
+		return 0;
+	if (!column_names(f, ln, k, cols)) {
+		imp_skip(im, f, ln, "%zu figures a row and no line above naming the columns: "
+			 "whose run each is, is not known", k);
+		return 0;
+	}
+	snprintf(name, sizeof(name), "%s %zu", w[0], (size_t)clients);
+	snprintf(tool, sizeof(tool), "%s%s", w[0], c->ver);
+	for (size_t j = 0; j < k; j++) {
+		struct imp_sys sys = sys_of(f, ln, ctx_sys(c, f, ln));
+		char d[sizeof(sys.desc)];
+		snprintf(d, sizeof(d), "%s", sys.desc);
+		snprintf(sys.desc, sizeof(sys.desc), "%.80s%s%.60s", d, d[0] ? ", " : "", cols[j]);
+		imp_number(w[2 + 2 * j], &v);
+		snprintf(run, sizeof(run), "%s:%zu:%zu", f->path, ln, j + 1);
+		struct imp_fig fig = { name, name, "MB/s", true, tool, NULL, 0, v, ln, run, NULL,
+				       NULL, 0, NULL };
+		if (imp_add(im, f, &sys, &fig) < 0)
+			return -1;
+	}
+	return (int)k;
+}
+
 /* A Throughput line behind a label that says whose run it is: a kernel
  * ("2.4.18-pre3   Throughput 12.0448 MB/sec 64 procs", a table of
  * kernels one a row) or a heading ("Before: Throughput ...", "After:
@@ -278,8 +371,10 @@ int imp_read_tput(struct imp *im, const struct imp_file *f)
 			rc = throughput(im, f, ln, l, &c);
 		else if (!strncmp(l, "Timing ", 7) && strchr(l, ':'))
 			rc = timing(im, f, ln, c.dev, ctx_sys(&c, f, ln));
-		else
+		else if (!(rc = columns_row(im, f, ln, l, &c)))
 			note_line(im, f, ln, &c, l);
+		if (rc > 0)
+			say_split(im, f, &c);
 		if (rc < 0)
 			return -1;
 		added += rc;

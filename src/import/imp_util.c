@@ -209,6 +209,39 @@ bool imp_kernel_line(const char *l, struct imp_sys *sys)
 	return true;
 }
 
+size_t imp_kernels_named(const char *l, char *list, size_t n)
+{
+	char copy[512], *w[16], seen[4][160];
+	double v;
+	size_t nw, found = 0;
+	list[0] = '\0';
+	if (strlen(l) >= sizeof(copy))
+		return 0;
+	snprintf(copy, sizeof(copy), "%s", l);
+	nw = imp_words(copy, w, 16);
+	if (!nw || nw > 12)
+		return 0;
+	for (size_t i = 0; i < nw; i++) {
+		char k[160];
+		bool dup = false;
+		if (!imp_kernel_word(w[i], k, sizeof(k))) {
+			if ((i || !enumerator(w[i])) && imp_number(w[i], &v))
+				return 0;
+			continue;
+		}
+		for (size_t j = 0; j < found && j < 4; j++)
+			dup |= !strcmp(seen[j], k);
+		if (dup)
+			continue;
+		if (found < 4) {
+			snprintf(seen[found], sizeof(seen[found]), "%s", k);
+			snprintf(list + strlen(list), n - strlen(list), "%s%s", found ? ", " : "", k);
+		}
+		found++;
+	}
+	return found;
+}
+
 bool imp_heading_line(const char *l, char *out, size_t n)
 {
 	char copy[200], *w[8];

@@ -101,6 +101,12 @@ void imp_skip(struct imp *im, const struct imp_file *file, size_t line, const ch
 void imp_note(struct imp *im, const struct imp_file *file, size_t line, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
+/* Say something about line (from 1) that a reader of the results must
+ * know (a split of runs between systems that the report does not
+ * prove), always, on stderr: "kbench import: FILE:LINE: WHAT". */
+void imp_warn(struct imp *im, const struct imp_file *file, size_t line, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
 /* Mark line (from 1) as read, so --verbose does not name it. */
 void imp_used(struct imp *im, size_t line);
 
@@ -161,6 +167,11 @@ bool imp_kernel_word(const char *s, char *out, size_t n);
  * or uname -a's line.  Sets sys (all of it) and returns true; false
  * leaves sys alone. */
 bool imp_kernel_line(const char *l, struct imp_sys *sys);
+
+/* How many different kernel versions a short line (at most 12 words, no
+ * other figure) names, as imp_kernel_line reads them; the first four,
+ * joined by ", ", into list (n bytes).  0 for a longer line. */
+size_t imp_kernels_named(const char *l, char *list, size_t n);
 
 /* Is l a heading over a block of runs that names no kernel: a line of at
  * most 6 words, no figure among them, ending in ':' ("Before:", "with

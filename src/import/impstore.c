@@ -483,6 +483,15 @@ int imp_caveat(struct imp *im, const char *key, double printed, double worked,
 	return r->cav_key && r->cav_text ? 0 : -1;
 }
 
+void imp_warn(struct imp *im, const struct imp_file *file, size_t line, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	say(im, file, line, "", fmt, ap);
+	va_end(ap);
+	imp_used(im, line);
+}
+
 void imp_used(struct imp *im, size_t line)
 {
 	if (im->used && line >= 1 && line <= im->nused)
