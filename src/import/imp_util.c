@@ -190,19 +190,22 @@ bool imp_kernel_line(const char *l, struct imp_sys *sys)
 	if (strlen(l) >= sizeof(copy))
 		return false;
 	snprintf(copy, sizeof(copy), "%s", l);
-	size_t n = imp_words(copy, w, 16), found = 0;
-	if (!n || n > 12)
-		return false;
+	size_t n = imp_words(copy, w, 16), found = 0, named = 0;
+	bool figures = false;
 	for (size_t i = 0; i < n; i++) {
 		char k[160];
 		if (imp_kernel_word(w[i], k, sizeof(k))) {
 			found++;
 			snprintf(kernel, sizeof(kernel), "%s", k);
+			/* "kernel 2.4.20", "Linux 2.4.20": named as a kernel */
+			named += i && (!strcasecmp(w[i - 1], "kernel") || !strcasecmp(w[i - 1], "linux"));
 		} else if ((i || !enumerator(w[i])) && imp_number(w[i], &v)) {
-			return false;
+			figures = true;
 		}
 	}
-	if (found != 1)
+	/* a short line of one version and no figure, or any line that says
+	 * "kernel X" once and names no other version */
+	if (found != 1 || (named != 1 && (figures || n > 12)))
 		return false;
 	memset(sys, 0, sizeof(*sys));
 	snprintf(sys->kernel, sizeof(sys->kernel), "%s", kernel);
