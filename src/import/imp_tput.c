@@ -97,6 +97,26 @@ static size_t count_after(const char *l, const char *tool)
 	return 0;
 }
 
+/* Is line ln (text l) the caption of the block of runs right under it:
+ * after a blank line (or the first), before a Throughput or Timing line,
+ * of at most 10 words starting with a letter, naming no tool ("With
+ * atomic counters, 32 clients, 3 runs")? */
+static bool caption(const struct imp_file *f, size_t ln, const char *l)
+{
+	char copy[200], *w[12];
+	if (ln >= f->nlines || (ln > 1 && f->line[ln - 2][strspn(f->line[ln - 2], " \t")]) ||
+	    !isalpha((unsigned char)l[0]) || strlen(l) >= sizeof(copy))
+		return false;
+	const char *next = f->line[ln] + strspn(f->line[ln], " \t");
+	if (strncmp(next, "Throughput ", 11) && strncmp(next, "Timing ", 7))
+		return false;
+	if (names_word(l, "dbench") || names_word(l, "tbench") || names_word(l, "hdparm") ||
+	    !strncmp(l, "Throughput ", 11) || !strncmp(l, "Timing ", 7))
+		return false;
+	snprintf(copy, sizeof(copy), "%s", l);
+	return imp_words(copy, w, 12) <= 10;
+}
+
 static void note_line(struct imp *im, const struct imp_file *f, size_t ln, struct tput_ctx *c,
 		      const char *l)
 {
@@ -125,6 +145,10 @@ static void note_line(struct imp *im, const struct imp_file *f, size_t ln, struc
 	} else if (imp_heading_line(l, heading, sizeof(heading))) {
 		/* "Before:" and "After:" over the same tests are two systems */
 		snprintf(to->desc, sizeof(to->desc), "%s", heading);
+		c->split = 0;
+		imp_used(im, ln);
+	} else if (caption(f, ln, l)) {
+		imp_trim_copy(to->desc, sizeof(to->desc), l, strlen(l));
 		c->split = 0;
 		imp_used(im, ln);
 	} else if (imp_kernels_named(l, heading, sizeof(heading)) >= 2 &&

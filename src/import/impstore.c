@@ -69,6 +69,51 @@ static struct imp_test *test_of(struct imp_group *g, const struct imp_fig *f)
 	return t;
 }
 
+/* The hash of a run: its group, test and run id (FNV-1a). */
+static size_t run_hash(size_t g, size_t t, const char *run)
+{
+	size_t h = 1469598103934665603ULL ^ (g * 31 + t);
+	for (const unsigned char *p = (const unsigned char *)run; *p; p++)
+		h = (h ^ *p) * 1099511628211ULL;
+	return h;
+}
+
+/* The slot of run id `run` of test t of group g: the one holding it, or
+ * the empty one where it goes. */
+static struct imp_slot *slot_of(struct imp *im, size_t g, size_t t, const char *run)
+{
+	size_t i = run_hash(g, t, run) & (im->nslot - 1);
+	for (;; i = (i + 1) & (im->nslot - 1)) {
+		struct imp_slot *s = &im->slot[i];
+		if (!s->run || (s->group == g + 1 && s->test == t + 1 &&
+				!strcmp(im->groups[g].tests[t].runs[s->run - 1].run, run)))
+			return s;
+	}
+}
+
+/* Room for one more run in the table (kept at most half full). */
+static int slots_grow(struct imp *im)
+{
+	if (2 * (im->nslot_used + 1) <= im->nslot)
+		return 0;
+	size_t n = im->nslot ? 2 * im->nslot : 1024;
+	struct imp_slot *old = im->slot;
+	size_t nold = im->nslot;
+	if (!(im->slot = calloc(n, sizeof(*im->slot)))) {
+		im->slot = old;
+		return -1;
+	}
+	im->nslot = n;
+	for (size_t i = 0; i < nold; i++)
+		if (old[i].run) {
+			const struct imp_slot *o = &old[i];
+			const char *id = im->groups[o->group - 1].tests[o->test - 1].runs[o->run - 1].run;
+			*slot_of(im, o->group - 1, o->test - 1, id) = *o;
+		}
+	free(old);
+	return 0;
+}
+
 int imp_add(struct imp *im, const struct imp_file *file, const struct imp_sys *sys,
 	    const struct imp_fig *f)
 {
@@ -88,15 +133,16 @@ int imp_add(struct imp *im, const struct imp_file *file, const struct imp_sys *s
 	if (g && !g->sys.mhz[0] && s.mhz[0])
 		snprintf(g->sys.mhz, sizeof(g->sys.mhz), "%s", s.mhz);
 	struct imp_test *t = g ? test_of(g, f) : NULL;
-	if (!t)
+	if (!t || slots_grow(im) < 0)
 		return -1;
-	for (size_t i = 0; i < t->nruns; i++) {
-		if (strcmp(t->runs[i].run, f->run))
-			continue;
-		if (t->runs[i].value != f->value)
+	size_t gi = (size_t)(g - im->groups), ti = (size_t)(t - g->tests);
+	struct imp_slot *slot = slot_of(im, gi, ti, f->run);
+	if (slot->run) {  /* the same run printed twice */
+		const struct imp_run *o = &t->runs[slot->run - 1];
+		if (o->value != f->value)
 			imp_skip(im, file, f->line, "%s is %g here but %g at %s:%zu for the same run",
-				 f->title ? f->title : f->test, f->value, t->runs[i].value,
-				 t->runs[i].file, t->runs[i].line);
+				 f->title ? f->title : f->test, f->value, o->value, o->file,
+				 o->line);
 		im->last = NULL;
 		return 0;
 	}
@@ -116,7 +162,11 @@ int imp_add(struct imp *im, const struct imp_file *file, const struct imp_sys *s
 	if (!g->run_date && f->run_date)
 		g->run_date = strdup(f->run_date);
 	im->nfigs++;
-	return r->file && r->run ? 0 : -1;
+	if (!r->file || !r->run)
+		return -1;
+	*slot = (struct imp_slot){ gi + 1, ti + 1, t->nruns };
+	im->nslot_used++;
+	return 0;
 }
 
 void imp_free(struct imp *im)
@@ -148,6 +198,9 @@ void imp_free(struct imp *im)
 	free(im->groups);
 	im->groups = NULL;
 	im->ngroups = 0;
+	free(im->slot);
+	im->slot = NULL;
+	im->nslot = im->nslot_used = 0;
 }
 
 /* ---- names: each system's %k ---- */

@@ -27,6 +27,12 @@ struct imp_run {
 	double cav_printed, cav_worked;
 };
 
+/* Where a run is kept: group, test and run numbers, 0 for an empty slot
+ * (numbers from 1). */
+struct imp_slot {
+	size_t group, test, run;
+};
+
 struct imp_test {
 	char *name, *title, *unit, *tool, *mem, *mem_text, *lm_name;
 	bool higher_is_better;
@@ -57,6 +63,9 @@ struct imp {
 	long clients;          /* --clients: LKP JSON's client count, or 0 */
 	bool bad;              /* a reader found bad input and said so (status 2) */
 	struct imp_run *last;  /* the run imp_add kept last (imp_caveat), or NULL */
+	struct imp_slot *slot; /* every run by (group, test, run id): imp_add finds
+				* a run printed twice in constant time */
+	size_t nslot, nslot_used;
 };
 
 /* Write one results file per group of im (import.c's usage: -o out, %k
