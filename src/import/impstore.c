@@ -146,11 +146,15 @@ int imp_add(struct imp *im, const struct imp_file *file, const struct imp_sys *s
 		im->last = NULL;
 		return 0;
 	}
-	struct imp_run *r = realloc(t->runs, (t->nruns + 1) * sizeof(*r));
-	if (!r)
-		return -1;
-	t->runs = r;
-	r = &t->runs[t->nruns++];
+	if (t->nruns == t->cap) {  /* doubling: linear however many runs */
+		size_t cap = t->cap ? 2 * t->cap : 8;
+		struct imp_run *nr = realloc(t->runs, cap * sizeof(*nr));
+		if (!nr)
+			return -1;
+		t->runs = nr;
+		t->cap = cap;
+	}
+	struct imp_run *r = &t->runs[t->nruns++];
 	memset(r, 0, sizeof(*r));
 	im->last = r;
 	r->value = f->value;

@@ -38,7 +38,7 @@ struct imp_test {
 	bool higher_is_better;
 	double baseline;
 	struct imp_run *runs;
-	size_t nruns;
+	size_t nruns, cap;     /* cap: runs has room for it (grown by doubling) */
 };
 
 struct imp_group {
