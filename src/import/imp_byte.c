@@ -54,12 +54,6 @@ struct byte_report {
 	size_t start;
 };
 
-static bool byte_unit(const char *w)
-{
-	return !strcmp(w, "lps") || !strcmp(w, "lpm") || !strcmp(w, "KBps") ||
-	       !strcmp(w, "MWIPS") || !strcmp(w, "KWIPS");
-}
-
 /* Words w[from..to-1] joined by one blank into dst (n bytes). */
 static void join(char *dst, size_t n, char **w, size_t from, size_t to)
 {
@@ -111,14 +105,14 @@ static int result_line(struct imp *im, const struct imp_file *f, struct byte_rep
 		bool bracket = false;  /* "lps(10.0": the unit, its bracket glued on */
 		if (paren && paren > w[u]) {
 			*paren = '\0';
-			bracket = byte_unit(w[u]);
+			bracket = imp_byte_unit(w[u]);
 			if (!bracket)
 				*paren = '(';
 		}
-		if (!byte_unit(w[u]) && (unit = glued_unit(w[u])) != NULL) {
+		if (!imp_byte_unit(w[u]) && (unit = glued_unit(w[u])) != NULL) {
 			fig = u;
 			title_end = u;
-		} else if (!byte_unit(w[u]) || u < 2) {
+		} else if (!imp_byte_unit(w[u]) || u < 2) {
 			continue;
 		}
 		if (!bracket && u + 1 < n && w[u + 1][0] != '(')

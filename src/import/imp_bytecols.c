@@ -40,12 +40,6 @@ struct cols {
 	bool index;            /* under INDEX VALUES */
 };
 
-static bool byte_unit(const char *w)
-{
-	return !strcmp(w, "lps") || !strcmp(w, "lpm") || !strcmp(w, "KBps") ||
-	       !strcmp(w, "MWIPS") || !strcmp(w, "KWIPS");
-}
-
 /* A header: every word a kernel version, at least two. */
 static bool header(struct cols *c, char **w, size_t n, size_t ln)
 {
@@ -89,7 +83,7 @@ static int row(struct imp *im, const struct imp_file *f, const struct cols *c, c
 	for (size_t k = 0; k < c->n; k++) {
 		if (!imp_number(w[first + k * per], &v))
 			return 0;
-		if (!score && !byte_unit(w[first + k * per + 1]))
+		if (!score && !imp_byte_unit(w[first + k * per + 1]))
 			return 0;
 	}
 	for (size_t i = 0; i < first; i++)
@@ -155,7 +149,7 @@ static int tag_line(struct imp *im, const struct imp_file *f, size_t ln)
 		return 0;
 	snprintf(k, sizeof(k), "%.*s", (int)(close - tag - 7), tag + 7);
 	snprintf(rest, sizeof(rest), "%s", close + 1);
-	if (imp_words(rest, w, 4) != 2 || !imp_number(w[0], &v) || !byte_unit(w[1]))
+	if (imp_words(rest, w, 4) != 2 || !imp_number(w[0], &v) || !imp_byte_unit(w[1]))
 		return 0;
 	imp_trim_copy(title, sizeof(title), l, (size_t)(tag - l));
 	snprintf(name, sizeof(name), "byte: %s", title);

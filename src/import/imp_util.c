@@ -283,3 +283,9 @@ bool imp_heading_line(const char *l, char *out, size_t n)
 			return false;
 	return true;
 }
+
+bool imp_byte_unit(const char *w)
+{
+	return !strcmp(w, "lps") || !strcmp(w, "lpm") || !strcmp(w, "KBps") ||
+	       !strcmp(w, "MWIPS") || !strcmp(w, "KWIPS");
+}

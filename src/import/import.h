@@ -184,6 +184,9 @@ size_t imp_kernels_named(const char *l, char *list, size_t n);
  * without the colon or rules, into out (n bytes). */
 bool imp_heading_line(const char *l, char *out, size_t n);
 
+/* Is w one of BYTE's units: lps, lpm, KBps, MWIPS, KWIPS? */
+bool imp_byte_unit(const char *w);
+
 /* Copy s to dst (n bytes) without leading and trailing blanks. */
 void imp_trim_copy(char *dst, size_t n, const char *s, size_t len);
 
