@@ -257,6 +257,15 @@ static int timing(struct imp *im, const struct imp_file *f, size_t ln, const cha
 	/* quoted-printable mail wrote '=' as "=3D" ("seconds =3D148.84 MB/sec") */
 	snprintf(copy, sizeof(copy), "%s", eq + 1 + (eq[1] == '3' && eq[2] == 'D' ? 2 : 0));
 	size_t n = imp_words(copy, w, 8);
+	char next[64], *nw[2];
+	if (n == 1 && ln < f->nlines) {  /* "=185.51 " and "MB/sec" wrapped to the next line */
+		snprintf(next, sizeof(next), "%s", f->line[ln]);
+		if (imp_words(next, nw, 2) == 1 && (!strcmp(nw[0], "MB/sec") || !strcmp(nw[0], "kB/sec"))) {
+			w[1] = nw[0];
+			n = 2;
+			imp_used(im, ln + 1);
+		}
+	}
 	if (n < 2 || !imp_number(w[0], &v) ||
 	    (strcmp(w[1], "MB/sec") && strcmp(w[1], "kB/sec") && strcmp(w[1], "KB/sec"))) {
 		imp_skip(im, f, ln, "%s: not '= X MB/sec' or '= X kB/sec'", name);

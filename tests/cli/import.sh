@@ -46,6 +46,11 @@ expect_eq "O_DIRECT is its own test" "$(jget hdparm.json '[t["name"] for t in d[
     "['hdparm -T /dev/sda', 'hdparm -t /dev/sda', 'hdparm -T /dev/hda3', 'hdparm -t /dev/hda3', 'hdparm --direct -t /dev/hda3']"
 expect_err_grep "a Timing line without a figure is skipped" "hdparm.txt:10: skipped: hdparm -t: not '= X MB/sec'"
 
+printf '/dev/hda:\n Timing buffer-cache reads:   128 MB in  0.69 seconds =185.51 \nMB/sec\n Timing buffered disk reads:  64 MB in 12.01 seconds =  5.33 \nMB/sec\n' >wrapped.txt
+expect_rc "hdparm lines whose unit the mailer wrapped to the next line" 0 "$KBENCH" import -o wrapped.json wrapped.txt
+expect_eq "are read" "$(jget wrapped.json '[(t["name"], t["runs"][0]["value"]) for t in d["tests"]]')" \
+    "[('hdparm -T /dev/hda', 185.51), ('hdparm -t /dev/hda', 5.33)]"
+
 # ---- BYTE, messy ----
 expect_rc "a BYTE report with a broken and a wrapped line" 0 "$KBENCH" import -v -o byte.json "$IN/byte-messy.txt"
 expect_err_grep "a result without its figure is skipped" "byte-messy.txt:5: skipped: no number before the unit lps"
