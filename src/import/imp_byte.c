@@ -13,12 +13,18 @@
  *   =========
  *   FINAL SCORE 136.5
  * A result line is the test's title, the figure, its unit (lps, lpm,
- * KBps, MWIPS, KWIPS) and optionally "(T secs, N samples)".  An index line
- * gives the test's baseline: the index (result / baseline x 10) and the
- * final score (their geometric mean) are worked out again from the
- * figures and checked against the printed ones; the score is kept as the
- * test "byte: FINAL SCORE" (unit "index"), from the figures, not from the
- * printed line.
+ * KBps, MWIPS, KWIPS; glued to the figure too, "1170683.8lps") and
+ * optionally "(T secs, N samples)", glued to the unit too ("lps(10.0",
+ * the rest wrapped to the next line).  An index line gives the test's
+ * baseline; one whose title lost a letter in the mail is matched to the
+ * one result line whose figure its RESULT column is.  The score the
+ * report prints is the score: "FINAL SCORE" (BYTE 4, the geometric mean
+ * of result / baseline x 10) as the test "byte: FINAL SCORE", BYTE 3's
+ * "AVERAGE" (the mean of its INDEX column) as "byte: AVERAGE", unit
+ * "index".  kbench works each out again from the lines it read; where
+ * that differs by more than the rounding, the printed figure is kept
+ * and carries the caveat printed_differs (imp_caveat).  No score is
+ * made up for a report that prints none.
  */
 #include "config.h"
 #include "import/import.h"
@@ -33,7 +39,7 @@
 struct byte_res {
 	char title[200];
 	char unit[8];
-	double value, baseline;
+	double value, baseline, index;  /* index: as printed, or 0 */
 	size_t line;
 };
 
@@ -47,12 +53,6 @@ struct byte_report {
 	bool in_index;
 	size_t start;
 };
-
-static bool byte_unit(const char *w)
-{
-	return !strcmp(w, "lps") || !strcmp(w, "lpm") || !strcmp(w, "KBps") ||
-	       !strcmp(w, "MWIPS") || !strcmp(w, "KWIPS");
-}
 
 /* Words w[from..to-1] joined by one blank into dst (n bytes). */
 static void join(char *dst, size_t n, char **w, size_t from, size_t to)
@@ -70,6 +70,26 @@ static struct byte_res *find_res(struct byte_report *b, const char *title)
 	return NULL;
 }
 
+/* A word that is a figure with BYTE's unit glued to it ("1170683.8lps"):
+ * split in place into the figure (w) and the unit (returned), or NULL. */
+static const char *glued_unit(char *w)
+{
+	static const char *const units[] = { "lps", "lpm", "KBps", "MWIPS", "KWIPS" };
+	size_t n = strlen(w);
+	double v;
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+		size_t u = strlen(units[i]);
+		if (n > u && !strcmp(w + n - u, units[i])) {
+			char save = w[n - u];
+			w[n - u] = '\0';
+			if (imp_number(w, &v))
+				return units[i];
+			w[n - u] = save;
+		}
+	}
+	return NULL;
+}
+
 /* A result line: 1 read, 0 not one, -1 one that cannot be read. */
 static int result_line(struct imp *im, const struct imp_file *f, struct byte_report *b,
 		       size_t ln)
@@ -78,11 +98,27 @@ static int result_line(struct imp *im, const struct imp_file *f, struct byte_rep
 	snprintf(copy, sizeof(copy), "%s", f->line[ln - 1]);
 	size_t n = imp_words(copy, w, 64);
 	double v;
-	for (size_t u = 2; u < n; u++) {
-		if (!byte_unit(w[u]) || (u + 1 < n && w[u + 1][0] != '('))
+	for (size_t u = 1; u < n; u++) {
+		const char *unit = w[u];
+		size_t fig = u - 1, title_end = u - 1;
+		char *paren = strchr(w[u], '(');
+		bool bracket = false;  /* "lps(10.0": the unit, its bracket glued on */
+		if (paren && paren > w[u]) {
+			*paren = '\0';
+			bracket = imp_byte_unit(w[u]);
+			if (!bracket)
+				*paren = '(';
+		}
+		if (!imp_byte_unit(w[u]) && (unit = glued_unit(w[u])) != NULL) {
+			fig = u;
+			title_end = u;
+		} else if (!imp_byte_unit(w[u]) || u < 2) {
 			continue;
-		if (!imp_number(w[u - 1], &v)) {
-			imp_skip(im, f, ln, "no number before the unit %s", w[u]);
+		}
+		if (!bracket && u + 1 < n && w[u + 1][0] != '(')
+			continue;
+		if (!title_end || !imp_number(w[fig], &v)) {
+			imp_skip(im, f, ln, "no number before the unit %s", unit);
 			return -1;
 		}
 		if (b->n == MAX_RESULTS) {
@@ -90,20 +126,35 @@ static int result_line(struct imp *im, const struct imp_file *f, struct byte_rep
 			return -1;
 		}
 		struct byte_res *r = &b->r[b->n];
-		join(r->title, sizeof(r->title), w, 0, u - 1);
+		join(r->title, sizeof(r->title), w, 0, title_end);
 		if (find_res(b, r->title)) {
 			imp_skip(im, f, ln, "%s a second time in one report", r->title);
 			return -1;
 		}
-		snprintf(r->unit, sizeof(r->unit), "%s", w[u]);
+		snprintf(r->unit, sizeof(r->unit), "%s", unit);
 		r->value = v;
 		r->baseline = 0;
+		r->index = 0;
 		r->line = ln;
 		b->n++;
 		imp_used(im, ln);
 		return 1;
 	}
 	return 0;
+}
+
+/* The one result without a baseline yet whose figure is res, or NULL:
+ * the result an index line names with a title the mail mangled. */
+static struct byte_res *find_by_value(struct byte_report *b, double res)
+{
+	struct byte_res *found = NULL;
+	for (size_t i = 0; i < b->n; i++)
+		if (!b->r[i].baseline && b->r[i].value == res) {
+			if (found)
+				return NULL;
+			found = &b->r[i];
+		}
+	return found;
 }
 
 /* An index line "TITLE BASELINE RESULT INDEX": the baseline, checked. */
@@ -118,6 +169,9 @@ static void index_line(struct imp *im, const struct imp_file *f, struct byte_rep
 		return;
 	join(title, sizeof(title), w, 0, n - 3);
 	struct byte_res *r = find_res(b, title);
+	if (!r && (r = find_by_value(b, res)) != NULL)
+		imp_note(im, f, ln, "index of '%s' read as %s's (line %zu): the same result, %g",
+			 title, r->title, r->line, res);
 	if (!r) {
 		imp_skip(im, f, ln, "index of %s, a test the report gives no result for", title);
 		return;
@@ -133,18 +187,39 @@ static void index_line(struct imp *im, const struct imp_file *f, struct byte_rep
 	}
 	imp_used(im, ln);
 	r->baseline = base;
-	double again = res / base * 10;
+	r->index = idx;
+	/* BYTE 3's index is result / baseline, BYTE 4's ten times that */
+	bool byte3 = strstr(b->tool, "Benchmarks 3.") != NULL;
+	double again = res / base * (byte3 ? 1 : 10);
 	if (fabs(again - idx) > 0.05 + 1e-9)
-		imp_note(im, f, ln, "%s: the printed index %.1f is not %.1f (result / baseline x 10)",
-			 title, idx, again);
+		imp_note(im, f, ln, "%s: the printed index %.1f is not %.1f (result / baseline%s)",
+			 title, idx, again, byte3 ? "" : " x 10");
 }
 
-/* The report's figures to im: each result, and the final score from them. */
-static int flush(struct imp *im, const struct imp_file *f, struct byte_report *b,
-		 const double *printed, size_t score_line)
+/* kbench's own working of the report's score from the index lines read
+ * (BYTE 4: the geometric mean of result / baseline x 10; BYTE 3's
+ * AVERAGE: the mean of the printed indexes); NAN when none was read. */
+static double worked_score(const struct byte_report *b, bool average, size_t *nidx)
 {
-	double logsum = 0;
-	size_t nidx = 0;
+	double sum = 0;
+	*nidx = 0;
+	for (size_t i = 0; i < b->n; i++) {
+		const struct byte_res *r = &b->r[i];
+		if (!(r->baseline > 0) || !(r->value > 0))
+			continue;
+		sum += average ? r->index : log(r->value / r->baseline * 10);
+		(*nidx)++;
+	}
+	if (!*nidx)
+		return NAN;
+	return average ? sum / (double)*nidx : exp(sum / (double)*nidx);
+}
+
+/* The report's figures to im: each result, and the score it printed
+ * (title "FINAL SCORE" or "AVERAGE" at score_line; 0: none printed). */
+static int flush(struct imp *im, const struct imp_file *f, struct byte_report *b,
+		 const char *title, double printed, size_t score_line)
+{
 	for (size_t i = 0; i < b->n; i++) {
 		struct byte_res *r = &b->r[i];
 		char name[220];
@@ -154,25 +229,47 @@ static int flush(struct imp *im, const struct imp_file *f, struct byte_report *b
 				       NULL, 0, NULL };
 		if (imp_add(im, f, &b->sys, &fig) < 0)
 			return -1;
-		if (r->baseline > 0 && r->value > 0) {
-			logsum += log(r->value / r->baseline * 10);
-			nidx++;
-		}
 	}
-	if (nidx && score_line) {
-		double score = exp(logsum / (double)nidx);
-		if (printed && fabs(score - *printed) > 0.05 + 1e-9)
-			imp_note(im, f, score_line, "FINAL SCORE printed %.1f, worked out %.1f from "
-				 "%zu indexes", *printed, score, nidx);
-		struct imp_fig fig = { "byte: FINAL SCORE", "FINAL SCORE", "index", true, b->tool,
-				       NULL, 0, score, score_line, b->run,
-				       b->date[0] ? b->date : NULL, NULL, 0,
+	if (score_line) {
+		char name[40];
+		size_t nidx;
+		bool average = !strcmp(title, "AVERAGE");
+		double again = worked_score(b, average, &nidx);
+		snprintf(name, sizeof(name), "byte: %s", title);
+		struct imp_fig fig = { name, title, "index", true, b->tool, NULL, 0, printed,
+				       score_line, b->run, b->date[0] ? b->date : NULL, NULL, 0,
 				       NULL };
 		if (imp_add(im, f, &b->sys, &fig) < 0)
 			return -1;
+		if (!(fabs(again - printed) <= 0.05 + 1e-9)) {
+			imp_note(im, f, score_line, "%s printed %.1f, worked out %.1f from %zu "
+				 "indexes: the printed one is kept", title, printed, again, nidx);
+			if (imp_caveat(im, "printed_differs", printed, again, "%s printed %.1f; "
+				       "worked out from the %zu index lines read: %.1f", title,
+				       printed, nidx, again) < 0)
+				return -1;
+		}
 	}
 	b->n = 0;
 	return 0;
+}
+
+/* "FINAL SCORE X" (BYTE 4) or "AVERAGE X" (BYTE 3): the title and the
+ * figure as printed; false when l is neither. */
+static bool score_line(const char *l, const char **title, double *v)
+{
+	char copy[200], *w[4];
+	snprintf(copy, sizeof(copy), "%s", l);
+	size_t n = imp_words(copy, w, 4);
+	if (n == 3 && !strcmp(w[0], "FINAL") && !strcmp(w[1], "SCORE") && imp_number(w[2], v)) {
+		*title = "FINAL SCORE";
+		return true;
+	}
+	if (n == 2 && !strcmp(w[0], "AVERAGE") && imp_number(w[1], v)) {
+		*title = "AVERAGE";
+		return true;
+	}
+	return false;
 }
 
 int imp_read_byte(struct imp *im, const struct imp_file *f)
@@ -185,9 +282,10 @@ int imp_read_byte(struct imp *im, const struct imp_file *f)
 	for (size_t ln = 1; ln <= f->nlines; ln++) {
 		const char *l = f->line[ln - 1];
 		const char *ver = strstr(l, "BYTE UNIX Benchmarks (Version ");
+		const char *title;
 		double score;
 		if (ver) {
-			if (open && b->n && flush(im, f, b, NULL, 0) < 0)
+			if (open && b->n && flush(im, f, b, "", 0, 0) < 0)
 				goto oom;
 			memset(b, 0, sizeof(*b));
 			open = true;
@@ -207,19 +305,22 @@ int imp_read_byte(struct imp *im, const struct imp_file *f)
 				imp_skip(im, f, ln, "not uname -a's form: the kernel is unknown");
 			else
 				imp_used(im, ln);
-		} else if (!strncmp(l, "Start Benchmark Run: ", 21)) {
+		} else if (!strncmp(l + strspn(l, " \t"), "Start Benchmark Run: ", 21)) {
+			l += strspn(l, " \t");
 			imp_trim_copy(b->date, sizeof(b->date), l + 21, strlen(l + 21));
 			imp_used(im, ln);
 		} else if (strstr(l, "INDEX VALUES")) {
 			b->in_index = true;
 			imp_used(im, ln);
-		} else if (sscanf(l, " FINAL SCORE %lf", &score) == 1) {
+		} else if (score_line(l, &title, &score)) {
 			imp_used(im, ln);
 			int n0 = (int)b->n;
-			if (flush(im, f, b, &score, ln) < 0)
+			if (flush(im, f, b, title, score, ln) < 0)
 				goto oom;
 			added += n0;
 			open = false;
+		} else if (b->in_index && !strncmp(l + strspn(l, " \t"), "SUM of ", 7)) {
+			imp_used(im, ln);  /* BYTE 3's sum of its indexes: the AVERAGE says it */
 		} else if (b->in_index) {
 			index_line(im, f, b, ln);
 		} else if (strstr(l, "no measured results")) {
@@ -233,7 +334,7 @@ int imp_read_byte(struct imp *im, const struct imp_file *f)
 	}
 	if (open && b->n) {
 		added += (int)b->n;
-		if (flush(im, f, b, NULL, 0) < 0)
+		if (flush(im, f, b, "", 0, 0) < 0)
 			goto oom;
 	}
 	free(b);

@@ -3,12 +3,16 @@
  *
  * Three forms, each told by its shape:
  *  - LKP's stats.json and matrix.json (a file whose first character past
- *    blanks is '{'): one JSON object; keys "dbench.throughput-MB/s",
- *    "dbench.max_latency", "tbench.throughput-MB/s", ..., each a number
- *    (stats.json: one run) or an array of numbers (matrix.json: one a
- *    run).  The client count is not in them: --clients gives it, and
- *    without it each key is skipped with a line.  Tests "dbench N" (MB/s)
- *    and "dbench N max_latency" (ms), likewise tbench.
+ *    blanks is '{'): one JSON object; keys "dbench.throughput_MB/s" (LKP
+ *    today), "dbench.throughput-MB/sec" (older LKP), "throughput-MB/s"
+ *    (kbench's own earlier reading), "dbench.max_latency", likewise
+ *    tbench, each a number (stats.json: one run) or an array of numbers
+ *    (matrix.json: one a run).  "dbench.clients" is the client count
+ *    (a number, or an array with one a run); --clients gives it for a
+ *    file without it (a file whose count differs from --clients is
+ *    skipped with a line), and with neither each key is skipped with a
+ *    line.  Tests "dbench N" (MB/s) and "dbench N max_latency" (ms),
+ *    likewise tbench.  A key given twice is bad input.
  *  - kbench compare --export lkp: "TEST.throughput_MB/s: X" lines (TEST
  *    as "load_4"); X, the mean of the runs, is kept as one run of "load 4"
  *    ("max_latency" as "load 4 max_latency", ms); the harmonic mean is
@@ -27,6 +31,7 @@
 #include "import/impstore.h"
 #include "import/import.h"
 
+#include <ctype.h>
 #include <jansson.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -73,14 +78,44 @@ static size_t key_line(const struct imp_file *f, const char *key)
 	return 1;
 }
 
+/* Is metric LKP's throughput key, in one of the spellings it had? */
+static bool lkp_throughput(const char *metric)
+{
+	return !strcmp(metric, "throughput_MB/s") || !strcmp(metric, "throughput-MB/sec") ||
+	       !strcmp(metric, "throughput-MB/s");
+}
+
+/* The client count of run i of WHO's keys in doc: "WHO.clients" (a
+ * number, or an array of one a run), else --clients; 0 when neither
+ * says, -1 when they disagree or the file's is not a whole count >= 1. */
+static long lkp_clients(const struct imp *im, json_t *doc, const char *who, size_t i)
+{
+	char key[32];
+	snprintf(key, sizeof(key), "%s.clients", who);
+	json_t *c = json_object_get(doc, key);
+	if (!c)
+		return im->clients;
+	if (json_is_array(c))
+		c = json_array_get(c, json_array_size(c) == 1 ? 0 : i);
+	double v = json_is_number(c) ? json_number_value(c) : 0;
+	if (!(v >= 1 && v <= 1e9) || v != (long)v || (im->clients && im->clients != (long)v))
+		return -1;
+	return (long)v;
+}
+
 /* One key of an LKP JSON object: its runs. */
-static int lkp_key(struct imp *im, const struct imp_file *f, const char *key, json_t *val)
+static int lkp_key(struct imp *im, const struct imp_file *f, json_t *doc, const char *key,
+		   json_t *val)
 {
 	size_t ln = key_line(f, key), klen = strcspn(key, ".");
 	char who[16], run[400], tool[64];
 	const char *metric = key + klen + (key[klen] == '.');
 	bool latency = !strcmp(metric, "max_latency");
-	if (klen >= sizeof(who) || !key[klen] || (!latency && strcmp(metric, "throughput-MB/s"))) {
+	if (!strcmp(metric, "clients")) {
+		imp_used(im, ln);
+		return 0;
+	}
+	if (klen >= sizeof(who) || !key[klen] || (!latency && !lkp_throughput(metric))) {
 		imp_note(im, f, ln, "\"%s\": not a figure kbench import reads", key);
 		imp_used(im, ln);
 		return 0;
@@ -99,7 +134,7 @@ static int lkp_key(struct imp *im, const struct imp_file *f, const char *key, js
 			return 0;
 		}
 	}
-	if (!im->clients) {
+	if (!lkp_clients(im, doc, who, 0)) {
 		imp_skip(im, f, ln, "\"%s\": the file does not say how many clients ran; give "
 			 "--clients", key);
 		return 0;
@@ -108,8 +143,14 @@ static int lkp_key(struct imp *im, const struct imp_file *f, const char *key, js
 	int added = 0;
 	for (size_t i = 0; i < n; i++) {
 		json_t *v = json_is_array(val) ? json_array_get(val, i) : val;
+		long clients = lkp_clients(im, doc, who, i);
+		if (clients <= 0) {
+			imp_skip(im, f, ln, "\"%s\" run %zu: %s.clients is not a client count, or "
+				 "not the one --clients gives", key, i + 1, who);
+			continue;
+		}
 		snprintf(run, sizeof(run), "%s:%s[%zu]", f->path, key, i);
-		if (add_run(im, f, ln, who, im->clients, latency, "MB/s", tool, run,
+		if (add_run(im, f, ln, who, clients, latency, "MB/s", tool, run,
 			    json_number_value(v)) < 0)
 			return -1;
 		added++;
@@ -125,11 +166,17 @@ static int read_lkp_json(struct imp *im, const struct imp_file *f)
 	char *text = malloc(len), *p = text;
 	if (!text)
 		return -1;
-	for (size_t i = 0; i < f->nlines; i++)
+	for (size_t i = 0; i < f->nlines; i++) {
+		if (f->flag[i] & IMP_LINE_NUL) {
+			bad(im, f, i + 1, "a NUL byte inside the JSON");
+			free(text);
+			return 0;
+		}
 		p += sprintf(p, "%s%s", i ? "\n" : "", f->line[i]);
+	}
 	*p = '\0';
 	json_error_t err;
-	json_t *doc = json_loads(text, 0, &err);
+	json_t *doc = json_loads(text, JSON_REJECT_DUPLICATES, &err);
 	free(text);
 	if (!doc || !json_is_object(doc)) {
 		bad(im, f, doc ? 1 : (size_t)(err.line > 0 ? err.line : 1),
@@ -142,7 +189,7 @@ static int read_lkp_json(struct imp *im, const struct imp_file *f)
 	json_t *val;
 	int added = 0;
 	json_object_foreach(doc, key, val) {
-		int rc = lkp_key(im, f, key, val);
+		int rc = lkp_key(im, f, doc, key, val);
 		if (rc < 0) {
 			json_decref(doc);
 			return -1;
@@ -189,14 +236,17 @@ static int lkp_line(struct imp *im, const struct imp_file *f, size_t ln)
 	if (m == 3)
 		return 0;
 	double v;
-	if (!imp_number(colon + 2, &v)) {
-		bad(im, f, ln, "%.*s: '%s' is not a number", (int)klen, l, colon + 2);
-		return 0;
-	}
 	size_t plen = klen - strlen(metrics[m]);
 	char who[16], run[320];
 	long clients = 0;
-	if (!plen || !test_word(l, plen - 1, who, sizeof(who), &clients)) {
+	bool prefixed = plen && test_word(l, plen - 1, who, sizeof(who), &clients);
+	if (!imp_number(colon + 2, &v)) {
+		/* "max_latency: 12 ms on the new kernel" is prose, not this form */
+		if (prefixed)
+			bad(im, f, ln, "%.*s: '%s' is not a number", (int)klen, l, colon + 2);
+		return 0;
+	}
+	if (!prefixed) {
 		imp_skip(im, f, ln, "%.*s: no 'load_N.' before it says which test it is",
 			 (int)klen, l);
 		return 0;
@@ -249,10 +299,12 @@ static int mmtests_row(struct imp *im, const struct imp_file *f, size_t ln)
 
 int imp_read_harness(struct imp *im, const struct imp_file *f)
 {
+	/* the file's first byte past blanks, from the whole buffer: a line
+	 * holding a NUL byte is "" to the readers, but JSON all the same */
 	size_t first = 0;
-	while (first < f->nlines && !f->line[first][strspn(f->line[first], " \t")])
+	while (first < f->len && (isspace((unsigned char)f->buf[first]) || !f->buf[first]))
 		first++;
-	if (first < f->nlines && f->line[first][strspn(f->line[first], " \t")] == '{')
+	if (first < f->len && f->buf[first] == '{')
 		return read_lkp_json(im, f);
 	int added = 0;
 	for (size_t ln = 1; ln <= f->nlines && !im->bad; ln++) {

@@ -24,8 +24,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_RUNS 64
-
 struct table_ctx {
 	char section[200];     /* the machine line as printed */
 	struct imp_sys sys;
@@ -46,7 +44,7 @@ static void section_line(struct table_ctx *c, const char *l)
 	if (!strncmp(last, "mem=", 4))
 		last += 4;
 	size_t d = strspn(last, "0123456789");
-	if (comma && d && strchr("KMG", last[d]) && !last[d + 1]) {
+	if (comma && d && last[d] && strchr("KMG", last[d]) && !last[d + 1]) {
 		snprintf(c->mem, sizeof(c->mem), "%s", last);
 		imp_trim_copy(c->sys.desc, sizeof(c->sys.desc), c->section,
 			      (size_t)(comma - c->section));
@@ -60,46 +58,62 @@ static bool is_rule(const char *l)
 	return strlen(l) >= 10 && strspn(l, "=") == strlen(l);
 }
 
-/* A row: 1 read, 0 not a row. */
+/* What a row is: its name, unit and tool, from its first words; false
+ * when it is not a row. */
+static bool row_kind(char **w, size_t n, const char **unit, const char **tool)
+{
+	double v, clients;
+	if (n < 3 || !imp_number(w[2], &v))
+		return false;
+	if (!strcmp(w[0], "hdparm") && (!strcmp(w[1], "-T") || !strcmp(w[1], "-t"))) {
+		*unit = "MiB/s";
+		*tool = "hdparm";
+		return true;
+	}
+	if ((!strcmp(w[0], "dbench") || !strcmp(w[0], "tbench")) &&
+	    imp_number(w[1], &clients) && clients >= 1 && clients == (size_t)clients) {
+		*unit = "MB/s";
+		*tool = w[0];
+		return true;
+	}
+	return false;
+}
+
+/* A row, every figure of it however long: 1 read, 0 not a row, -1 out
+ * of memory. */
 static int row(struct imp *im, const struct imp_file *f, size_t ln, struct table_ctx *c)
 {
-	char copy[1024], *w[MAX_RUNS + 3], name[64], run[400];
-	snprintf(copy, sizeof(copy), "%s", f->line[ln - 1]);
-	size_t n = imp_words(copy, w, MAX_RUNS + 3);
-	double v, clients;
+	char **w, name[64], run[400];
+	size_t n;
 	const char *unit, *tool;
-	if (n < 3 || !imp_number(w[2], &v))
-		return 0;
-	if (!strcmp(w[0], "hdparm") && (!strcmp(w[1], "-T") || !strcmp(w[1], "-t"))) {
-		unit = "MiB/s";
-		tool = "hdparm";
-	} else if ((!strcmp(w[0], "dbench") || !strcmp(w[0], "tbench")) &&
-		   imp_number(w[1], &clients) && clients >= 1 && clients == (size_t)clients) {
-		unit = "MB/s";
-		tool = w[0];
-	} else {
-		return 0;
-	}
+	double v;
+	void *block = imp_all_words(f->line[ln - 1], &w, &n);
+	int rc = 0;
+	if (!block)
+		return -1;
+	if (!row_kind(w, n, &unit, &tool))
+		goto done;
 	snprintf(name, sizeof(name), "%s %s", w[0], w[1]);
 	if (!c->have_kernel) {
 		imp_skip(im, f, ln, "%s: no kernel line ('2.2.18:') above it", name);
-		return 0;
+		goto done;
 	}
 	for (size_t i = 2; i < n; i++)
 		if (!imp_number(w[i], &v)) {
 			imp_skip(im, f, ln, "%s: '%s' is not a figure", name, w[i]);
-			return 0;
+			goto done;
 		}
-	for (size_t i = 2; i < n; i++) {
+	for (size_t i = 2; i < n && rc >= 0; i++) {
 		imp_number(w[i], &v);
 		snprintf(run, sizeof(run), "%s | %s | run %zu", c->section, c->sys.kernel, i - 1);
 		struct imp_fig fig = { name, name, unit, true, tool, c->mem[0] ? c->mem : NULL, 0,
 				       v, ln, run, NULL, c->mem[0] ? c->mem_text : NULL, 0,
 				       NULL };
-		if (imp_add(im, f, &c->sys, &fig) < 0)
-			return -1;
+		rc = imp_add(im, f, &c->sys, &fig) < 0 ? -1 : 1;
 	}
-	return 1;
+done:
+	free(block);
+	return rc;
 }
 
 int imp_read_table(struct imp *im, const struct imp_file *f)

@@ -15,7 +15,9 @@
  *   Timing O_DIRECT cached reads: ..., Timing O_DIRECT disk reads: ...
  * hdparm's MB is 2^20 bytes (its kB 2^10): the figure is kept in MiB/s,
  * the test "hdparm -T", "hdparm -t", "hdparm --direct -T" or "... -t".
- * Each line is one run.
+ * Each line is one run.  A device hdparm names ("/dev/sda:" on its own
+ * line above, or before "Timing" on the same line) is part of the test,
+ * "hdparm -t /dev/sda": two disks are never one test's runs.
  */
 #include "config.h"
 #include "import/import.h"
@@ -38,61 +40,201 @@ static bool names_word(const char *l, const char *tool)
 	return false;
 }
 
-/* The tool of a Throughput line at ln: the nearest line above naming
- * dbench or tbench; its version when that line is a banner. */
-static const char *which_tool(const struct imp_file *f, size_t ln, char *ver, size_t n)
+/* What the lines above a figure said: the tool a Throughput line is of
+ * (the nearest line above naming dbench or tbench, and its version when
+ * that line is a banner) and the device hdparm timed ("/dev/sda:"),
+ * kept as the lines go by so that each line is looked at once. */
+struct tput_ctx {
+	const char *tool;      /* "dbench", "tbench" or NULL */
+	char ver[40];          /* " 4.00", or "" */
+	char dev[64];          /* "/dev/sda", or "" */
+	size_t clients;        /* "dbench 16", "16 clients started": for a
+				* dbench 1.x line that does not say, or 0 */
+	struct imp_sys sys;    /* the kernel the lines above named */
+	struct imp_sys qsys;   /* the one quoted lines above named: a quote is
+				* another post, its kernel not the poster's */
+	size_t split;          /* a line naming several kernels above, not yet
+				* said (split_said), or 0 */
+	bool split_said;
+};
+
+/* Said once, at the first figure under it: the line above that named
+ * several kernels leaves their split unproven. */
+static void say_split(struct imp *im, const struct imp_file *f, struct tput_ctx *c)
 {
-	for (size_t i = ln - 1; i >= 1; i--) {
-		const char *l = f->line[i - 1];
-		bool d = names_word(l, "dbench"), t = names_word(l, "tbench");
-		if (d == t)
-			continue;
-		const char *v = strcasestr(l, "version ");
-		ver[0] = '\0';
-		if (v)
-			snprintf(ver, n, " %.*s", (int)strcspn(v + 8, " \t,"), v + 8);
-		return d ? "dbench" : "tbench";
-	}
-	return NULL;
+	if (!c->split || c->split_said)
+		return;
+	c->split_said = true;
+	imp_warn(im, f, c->split, "names several kernels: the runs below are kept together in "
+		 "the order printed, their split between them not proven");
 }
 
-static int throughput(struct imp *im, const struct imp_file *f, size_t ln)
+/* The system the lines above line ln name for it: the quoted lines' for
+ * a quoted line, the poster's own for the others. */
+static const struct imp_sys *ctx_sys(const struct tput_ctx *c, const struct imp_file *f,
+				     size_t ln)
 {
-	char copy[512], *w[40], ver[40], name[64], tool[80], run[300];
-	snprintf(copy, sizeof(copy), "%s", f->line[ln - 1]);
-	size_t n = imp_words(copy, w, 40), procs = 0;
+	return (f->flag[ln - 1] & IMP_LINE_QUOTED) ? &c->qsys : &c->sys;
+}
+
+/* The number after the word tool in l ("./dbench 16", "time dbench 40"),
+ * or 0. */
+static size_t count_after(const char *l, const char *tool)
+{
+	char copy[256], *w[16];
+	double v;
+	snprintf(copy, sizeof(copy), "%s", l);
+	size_t n = imp_words(copy, w, 16);
+	for (size_t i = 0; i + 1 < n; i++) {
+		const char *b = strrchr(w[i], '/') ? strrchr(w[i], '/') + 1 : w[i];
+		size_t len = strlen(w[i + 1]);
+		while (len && strchr("),:;'`", w[i + 1][len - 1]))  /* "(./dbench 32)" */
+			w[i + 1][--len] = '\0';
+		if (!strcmp(b, tool) && imp_number(w[i + 1], &v) && v >= 1 && v <= 1e6 &&
+		    v == (size_t)v)
+			return (size_t)v;
+	}
+	return 0;
+}
+
+/* Is line ln (text l) the caption of the block of runs right under it:
+ * after a blank line (or the first), before a Throughput or Timing line,
+ * of at most 10 words starting with a letter, naming no tool ("With
+ * atomic counters, 32 clients, 3 runs")? */
+static bool caption(const struct imp_file *f, size_t ln, const char *l)
+{
+	char copy[200], *w[12];
+	if (ln >= f->nlines || (ln > 1 && f->line[ln - 2][strspn(f->line[ln - 2], " \t")]) ||
+	    !isalpha((unsigned char)l[0]) || strlen(l) >= sizeof(copy))
+		return false;
+	const char *next = f->line[ln] + strspn(f->line[ln], " \t");
+	if (strncmp(next, "Throughput ", 11) && strncmp(next, "Timing ", 7))
+		return false;
+	if (names_word(l, "dbench") || names_word(l, "tbench") || names_word(l, "hdparm") ||
+	    !strncmp(l, "Throughput ", 11) || !strncmp(l, "Timing ", 7))
+		return false;
+	snprintf(copy, sizeof(copy), "%s", l);
+	return imp_words(copy, w, 12) <= 10;
+}
+
+static void note_line(struct imp *im, const struct imp_file *f, size_t ln, struct tput_ctx *c,
+		      const char *l)
+{
+	bool d = names_word(l, "dbench"), t = names_word(l, "tbench");
+	size_t started;
+	if (d != t) {
+		const char *v = strcasestr(l, "version ");
+		c->tool = d ? "dbench" : "tbench";
+		c->ver[0] = '\0';
+		if (v)
+			snprintf(c->ver, sizeof(c->ver), " %.*s", (int)strcspn(v + 8, " \t,"),
+				 v + 8);
+		size_t n = count_after(l, c->tool);
+		if (n)
+			c->clients = n;
+	}
+	if (sscanf(l, "%zu clients started", &started) == 1 && started >= 1)
+		c->clients = started;
+	char heading[160];
+	struct imp_sys *to = (struct imp_sys *)ctx_sys(c, f, ln);
+	if (imp_kernel_line(l, to)) {
+		if (!strncmp(l, "Subject:", 8))  /* the thread's: the quotes' too */
+			c->sys = c->qsys = *to;
+		c->split = 0;
+		imp_used(im, ln);
+	} else if (imp_heading_line(l, heading, sizeof(heading))) {
+		/* "Before:" and "After:" over the same tests are two systems */
+		snprintf(to->desc, sizeof(to->desc), "%s", heading);
+		c->split = 0;
+		imp_used(im, ln);
+	} else if (caption(f, ln, l)) {
+		imp_trim_copy(to->desc, sizeof(to->desc), l, strlen(l));
+		c->split = 0;
+		imp_used(im, ln);
+	} else if (imp_kernels_named(l, heading, sizeof(heading)) >= 2 &&
+		   strncmp(l, "Subject:", 8)) {
+		/* "first lines for 2.4.7-ac3, then 2.4.7-ac9": the runs below are
+		 * of several kernels, and which is whose is not printed */
+		memset(to, 0, sizeof(*to));
+		snprintf(to->desc, sizeof(to->desc), "runs of %.100s (split not proven)",
+			 heading);
+		c->split = ln;
+		c->split_said = false;
+	}
+}
+
+/* The system of a figure on line ln: the one the lines above named, and
+ * "quoted" when the line is behind a mail quote prefix: a quoted figure
+ * is another post's, never pooled with the poster's own. */
+static struct imp_sys sys_of(const struct imp_file *f, size_t ln, const struct imp_sys *sys)
+{
+	struct imp_sys s = *sys;
+	if (f->flag[ln - 1] & IMP_LINE_QUOTED) {
+		char d[sizeof(s.desc)];
+		snprintf(d, sizeof(d), "%s", s.desc);
+		snprintf(s.desc, sizeof(s.desc), "quoted%s%.150s", d[0] ? ", " : "", d);
+	}
+	return s;
+}
+
+/* "/dev/X:" at the start of l (hdparm's heading of a device): its name
+ * into dev and the length up to the colon, or 0. */
+static size_t device_of(const char *l, char *dev, size_t n)
+{
+	size_t len = strcspn(l, ": \t");
+	if (strncmp(l, "/dev/", 5) || len <= 5 || l[len] != ':' || len >= n)
+		return 0;
+	snprintf(dev, n, "%.*s", (int)len, l);
+	return len + 1;
+}
+
+static int throughput(struct imp *im, const struct imp_file *f, size_t ln, const char *l,
+		      const struct tput_ctx *c)
+{
+	char **w, name[64], tool[80], run[300];
+	size_t n, procs = 0;
+	void *block = imp_all_words(l, &w, &n);
+	int rc = 0;
 	double v, p;
+	if (!block)
+		return -1;
 	if (n < 3 || strcmp(w[2], "MB/sec") || !imp_number(w[1], &v)) {
 		imp_skip(im, f, ln, "a Throughput line without 'N MB/sec'");
-		return 0;
+		goto done;
 	}
 	for (size_t i = 3; i < n; i++)
 		if (!strcmp(w[i], "procs") && imp_number(w[i - 1], &p) && p >= 1 && p == (size_t)p)
 			procs = (size_t)p;
+	if (!procs)
+		procs = c->clients;
 	if (!procs) {
-		imp_skip(im, f, ln, "no 'N procs': the number of clients is not given");
-		return 0;
+		imp_skip(im, f, ln, "no 'N procs', and no 'dbench N' or 'N clients started' "
+			 "above: the number of clients is not given");
+		goto done;
 	}
-	const char *t = which_tool(f, ln, ver, sizeof(ver));
-	if (!t) {
+	if (!c->tool) {
 		imp_skip(im, f, ln, "no line above names dbench or tbench: which printed it is "
 			 "not known");
-		return 0;
+		goto done;
 	}
-	snprintf(name, sizeof(name), "%s %zu", t, procs);
-	snprintf(tool, sizeof(tool), "%s%s", t, ver);
+	snprintf(name, sizeof(name), "%s %zu", c->tool, procs);
+	snprintf(tool, sizeof(tool), "%s%s", c->tool, c->ver);
 	snprintf(run, sizeof(run), "%s:%zu", f->path, ln);
-	struct imp_sys sys = { 0 };
 	struct imp_fig fig = { name, name, "MB/s", true, tool, NULL, 0, v, ln, run, NULL, NULL,
 			       0, NULL };
-	return imp_add(im, f, &sys, &fig) < 0 ? -1 : 1;
+	struct imp_sys sys = sys_of(f, ln, ctx_sys(c, f, ln));
+	rc = imp_add(im, f, &sys, &fig) < 0 ? -1 : 1;
+done:
+	free(block);
+	return rc;
 }
 
-static int timing(struct imp *im, const struct imp_file *f, size_t ln)
+static int timing(struct imp *im, const struct imp_file *f, size_t ln, const char *dev,
+		  const struct imp_sys *sys)
 {
 	const char *l = f->line[ln - 1], *what = strstr(l, "Timing ") + 7;
 	const char *eq = strrchr(l, '=');
-	char phrase[100], copy[200], *w[8], run[300];
+	char phrase[100], copy[200], *w[8], run[300], test[128];
 	const char *name = NULL;
 	double v;
 	imp_trim_copy(phrase, sizeof(phrase), what, strcspn(what, ":"));
@@ -112,8 +254,18 @@ static int timing(struct imp *im, const struct imp_file *f, size_t ln)
 		imp_skip(im, f, ln, "%s: no '= X MB/sec'", name);
 		return 0;
 	}
-	snprintf(copy, sizeof(copy), "%s", eq + 1);
+	/* quoted-printable mail wrote '=' as "=3D" ("seconds =3D148.84 MB/sec") */
+	snprintf(copy, sizeof(copy), "%s", eq + 1 + (eq[1] == '3' && eq[2] == 'D' ? 2 : 0));
 	size_t n = imp_words(copy, w, 8);
+	char next[64], *nw[2];
+	if (n == 1 && ln < f->nlines) {  /* "=185.51 " and "MB/sec" wrapped to the next line */
+		snprintf(next, sizeof(next), "%s", f->line[ln]);
+		if (imp_words(next, nw, 2) == 1 && (!strcmp(nw[0], "MB/sec") || !strcmp(nw[0], "kB/sec"))) {
+			w[1] = nw[0];
+			n = 2;
+			imp_used(im, ln + 1);
+		}
+	}
 	if (n < 2 || !imp_number(w[0], &v) ||
 	    (strcmp(w[1], "MB/sec") && strcmp(w[1], "kB/sec") && strcmp(w[1], "KB/sec"))) {
 		imp_skip(im, f, ln, "%s: not '= X MB/sec' or '= X kB/sec'", name);
@@ -121,23 +273,141 @@ static int timing(struct imp *im, const struct imp_file *f, size_t ln)
 	}
 	if (w[1][0] != 'M')
 		v /= 1024;
+	/* two devices are two tests, never one pooled */
+	snprintf(test, sizeof(test), "%s%s%s", name, dev[0] ? " " : "", dev);
 	snprintf(run, sizeof(run), "%s:%zu", f->path, ln);
-	struct imp_sys sys = { 0 };
-	struct imp_fig fig = { name, name, "MiB/s", true, "hdparm", NULL, 0, v, ln, run, NULL,
+	struct imp_fig fig = { test, test, "MiB/s", true, "hdparm", NULL, 0, v, ln, run, NULL,
 			       NULL, 0, NULL };
-	return imp_add(im, f, &sys, &fig) < 0 ? -1 : 1;
+	struct imp_sys s = sys_of(f, ln, sys);
+	return imp_add(im, f, &s, &fig) < 0 ? -1 : 1;
+}
+
+/* The column names over a row of columns: the nearest line above ln
+ * that is neither blank nor a row (at most two such up) whose words, k of them, hold no digit
+ * ("before after"); into cols (k x 64 bytes).  false when none. */
+static bool column_names(const struct imp_file *f, size_t ln, size_t k, char cols[][64])
+{
+	for (size_t i = ln - 1, seen = 0; i >= 1 && seen < 2; i--) {
+		char copy[256], *w[8];
+		if (!f->line[i - 1][strspn(f->line[i - 1], " \t")] || strstr(f->line[i - 1], "MB/sec"))
+			continue;  /* blank, or a row above: the header is over them all */
+		seen++;
+		snprintf(copy, sizeof(copy), "%s", f->line[i - 1]);
+		size_t n = imp_words(copy, w, 8);
+		bool digits = false;
+		for (size_t j = 0; j < n; j++)
+			digits |= strpbrk(w[j], "0123456789") != NULL;
+		if (n != k || digits)
+			continue;
+		for (size_t j = 0; j < k; j++)
+			snprintf(cols[j], 64, "%s", w[j]);
+		return true;
+	}
+	return false;
+}
+
+/* "dbench 16:   99.9868 MB/sec   179.243 MB/sec 16 procs" under a line
+ * naming its columns ("before after"): one run a column, each column a
+ * system of its own, the count from the row.  0 when l is not that form. */
+static int columns_row(struct imp *im, const struct imp_file *f, size_t ln, const char *l,
+		       const struct tput_ctx *c)
+{
+	char copy[512], *w[24], cols[4][64], name[64], tool[80], run[300];
+	double v, clients;
+	snprintf(copy, sizeof(copy), "%s", l);
+	size_t n = imp_words(copy, w, 24), k = 0;
+	size_t wl = n ? strlen(w[1 < n ? 1 : 0]) : 0;
+	if (n < 6 || (strcmp(w[0], "dbench") && strcmp(w[0], "tbench")) || !wl ||
+	    w[1][wl - 1] != ':')
+		return 0;
+	w[1][wl - 1] = '\0';
+	if (!imp_number(w[1], &clients) || clients < 1 || clients != (size_t)clients)
+		return 0;
+	while (2 + 2 * k + 1 < n && k < 4 && imp_number(w[2 + 2 * k], &v) &&
+	       !strcmp(w[3 + 2 * k], "MB/sec"))
+		k++;
+	if (k < 2)
+		return 0;
+	if (!column_names(f, ln, k, cols)) {
+		imp_skip(im, f, ln, "%zu figures a row and no line above naming the columns: "
+			 "whose run each is, is not known", k);
+		return 0;
+	}
+	snprintf(name, sizeof(name), "%s %zu", w[0], (size_t)clients);
+	snprintf(tool, sizeof(tool), "%s%s", w[0], c->ver);
+	for (size_t j = 0; j < k; j++) {
+		struct imp_sys sys = sys_of(f, ln, ctx_sys(c, f, ln));
+		char d[sizeof(sys.desc)];
+		snprintf(d, sizeof(d), "%s", sys.desc);
+		snprintf(sys.desc, sizeof(sys.desc), "%.80s%s%.60s", d, d[0] ? ", " : "", cols[j]);
+		imp_number(w[2 + 2 * j], &v);
+		snprintf(run, sizeof(run), "%s:%zu:%zu", f->path, ln, j + 1);
+		struct imp_fig fig = { name, name, "MB/s", true, tool, NULL, 0, v, ln, run, NULL,
+				       NULL, 0, NULL };
+		if (imp_add(im, f, &sys, &fig) < 0)
+			return -1;
+	}
+	return (int)k;
+}
+
+/* A Throughput line behind a label that says whose run it is: a kernel
+ * ("2.4.18-pre3   Throughput 12.0448 MB/sec 64 procs", a table of
+ * kernels one a row) or a heading ("Before: Throughput ...", "After:
+ * Throughput ..."): *done, and the run added in that system; else not
+ * *done. */
+static int labelled(struct imp *im, const struct imp_file *f, size_t ln, const char *l,
+		    const struct tput_ctx *c, bool *done)
+{
+	const char *t = strstr(l, "Throughput ");
+	char prefix[160], k[160];
+	*done = false;
+	if (!t || t == l || !strchr(" \t", t[-1]) || (size_t)(t - l) >= sizeof(prefix))
+		return 0;
+	imp_trim_copy(prefix, sizeof(prefix), l, (size_t)(t - l));
+	struct tput_ctx row = *c;
+	if (!strpbrk(prefix, " \t") && imp_kernel_word(prefix, k, sizeof(k))) {
+		memset(&row.sys, 0, sizeof(row.sys));
+		snprintf(row.sys.kernel, sizeof(row.sys.kernel), "%s", k);
+		row.qsys = row.sys;
+	} else if (prefix[0] && prefix[strlen(prefix) - 1] == ':' &&
+		   imp_heading_line(prefix, k, sizeof(k))) {
+		row.sys = row.qsys = *ctx_sys(c, f, ln);
+		snprintf(row.sys.desc, sizeof(row.sys.desc), "%s", k);
+		row.qsys = row.sys;
+	} else {
+		return 0;
+	}
+	*done = true;
+	return throughput(im, f, ln, t, &row);
 }
 
 int imp_read_tput(struct imp *im, const struct imp_file *f)
 {
+	struct tput_ctx c = { 0 };
 	int added = 0;
 	for (size_t ln = 1; ln <= f->nlines; ln++) {
 		const char *l = f->line[ln - 1] + strspn(f->line[ln - 1], " \t");
+		char dev[64];
+		size_t dl = device_of(l, dev, sizeof(dev));
 		int rc = 0;
-		if (!strncmp(l, "Throughput ", 11))
-			rc = throughput(im, f, ln);
+		if (dl) {  /* "/dev/sda:" alone, or before its Timing line */
+			snprintf(c.dev, sizeof(c.dev), "%s", dev);
+			l += dl + strspn(l + dl, " \t");
+		}
+		l += strspn(l, ".+*");  /* dbench 1.x's progress marks end on its line */
+		l += strspn(l, " \t");
+		bool done = false;
+		rc = labelled(im, f, ln, l, &c, &done);
+		if (done)
+			;  /* read as its label's run */
+		else if (!strncmp(l, "Throughput ", 11))
+			rc = throughput(im, f, ln, l, &c);
 		else if (!strncmp(l, "Timing ", 7) && strchr(l, ':'))
-			rc = timing(im, f, ln);
+			rc = timing(im, f, ln, c.dev, ctx_sys(&c, f, ln));
+		else if (!(rc = columns_row(im, f, ln, l, &c)))
+			note_line(im, f, ln, &c, l);
+		if (rc > 0)
+			say_split(im, f, &c);
 		if (rc < 0)
 			return -1;
 		added += rc;

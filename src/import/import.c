@@ -77,20 +77,31 @@ static int read_file(const char *path, struct imp_file *f)
 	if (!f->buf && !(f->buf = calloc(1, 1)))
 		return -1;
 	f->buf[len] = '\0';
+	f->len = len;
 	size_t lines = 1;
 	for (size_t i = 0; i < len; i++)
 		lines += f->buf[i] == '\n';
 	f->line = calloc(lines + 1, sizeof(char *));
-	if (!f->line)
+	f->flag = calloc(lines + 1, 1);
+	if (!f->line || !f->flag)
 		return -1;
 	char *p = f->buf;
 	while (p < f->buf + len) {
 		char *e = memchr(p, '\n', (size_t)(f->buf + len - p));
+		size_t l = e ? (size_t)(e - p) : (size_t)(f->buf + len - p);
 		if (e)
 			*e = '\0';
-		size_t l = strlen(p);
 		if (l && p[l - 1] == '\r')
-			p[l - 1] = '\0';
+			p[--l] = '\0';
+		unsigned char flag = 0;
+		if (memchr(p, '\0', l)) {  /* the readers see "", buf stays whole */
+			flag = IMP_LINE_NUL;
+			p += l;
+		} else if (imp_quote_len(p)) {
+			flag = IMP_LINE_QUOTED;
+			p += imp_quote_len(p);
+		}
+		f->flag[f->nlines] = flag;
 		f->line[f->nlines++] = p;
 		if (!e)
 			break;
@@ -101,6 +112,7 @@ static int read_file(const char *path, struct imp_file *f)
 
 static void free_file(struct imp_file *f)
 {
+	free(f->flag);
 	free(f->line);
 	free(f->buf);
 }
@@ -120,10 +132,14 @@ static int import_file(struct imp *im, const char *path)
 	im->nused = f.nlines;
 	int rc = im->used ? 0 : -1;
 	int (*const readers[])(struct imp *, const struct imp_file *) = {
-		imp_read_harness, imp_read_byte, imp_read_bytecmp, imp_read_lmbench, imp_read_table,
-		imp_read_tput,
+		imp_read_harness, imp_read_byte, imp_read_bytecmp, imp_read_bytecols,
+		imp_read_lmbench, imp_read_table, imp_read_tput,
 	};
 	size_t before = im->nfigs;
+	for (size_t i = 0; !rc && i < f.nlines; i++)
+		if (f.flag[i] & IMP_LINE_NUL)
+			imp_skip(im, &f, i + 1, "the line holds a NUL byte: its figures are not "
+				 "what a tool prints");
 	for (size_t i = 0; !rc && !im->bad && i < sizeof(readers) / sizeof(readers[0]); i++)
 		rc = readers[i](im, &f) < 0 ? -1 : 0;
 	for (size_t i = 0; !rc && !im->bad && im->verbose && i < f.nlines; i++)
@@ -156,8 +172,8 @@ int cmd_import(int argc, const char **argv)
 		{ "kernel", 0, POPT_ARG_STRING, &kernel, 0,
 		  "the kernel release of figures whose report does not say", "RELEASE" },
 		{ "clients", 0, POPT_ARG_INT, &clients, 0,
-		  "the client count of the dbench and tbench figures of LKP's stats.json and "
-		  "matrix.json (they do not say it)", "N" },
+		  "the client count of the dbench and tbench figures of an LKP stats.json or "
+		  "matrix.json without dbench.clients", "N" },
 		{ "verbose", 'v', POPT_ARG_NONE, &verbose, 0,
 		  "also name every line not read, and each figure checked against the report's "
 		  "own", NULL },

@@ -10,6 +10,8 @@
 #include "cli.h"
 #include "import/impstore.h"
 #include "result/result.h"
+#include "suite/escape.h"
+#include "suite/suitefile.h"
 
 #include <ctype.h>
 #include <jansson.h>
@@ -67,6 +69,51 @@ static struct imp_test *test_of(struct imp_group *g, const struct imp_fig *f)
 	return t;
 }
 
+/* The hash of a run: its group, test and run id (FNV-1a). */
+static size_t run_hash(size_t g, size_t t, const char *run)
+{
+	size_t h = 1469598103934665603ULL ^ (g * 31 + t);
+	for (const unsigned char *p = (const unsigned char *)run; *p; p++)
+		h = (h ^ *p) * 1099511628211ULL;
+	return h;
+}
+
+/* The slot of run id `run` of test t of group g: the one holding it, or
+ * the empty one where it goes. */
+static struct imp_slot *slot_of(struct imp *im, size_t g, size_t t, const char *run)
+{
+	size_t i = run_hash(g, t, run) & (im->nslot - 1);
+	for (;; i = (i + 1) & (im->nslot - 1)) {
+		struct imp_slot *s = &im->slot[i];
+		if (!s->run || (s->group == g + 1 && s->test == t + 1 &&
+				!strcmp(im->groups[g].tests[t].runs[s->run - 1].run, run)))
+			return s;
+	}
+}
+
+/* Room for one more run in the table (kept at most half full). */
+static int slots_grow(struct imp *im)
+{
+	if (2 * (im->nslot_used + 1) <= im->nslot)
+		return 0;
+	size_t n = im->nslot ? 2 * im->nslot : 1024;
+	struct imp_slot *old = im->slot;
+	size_t nold = im->nslot;
+	if (!(im->slot = calloc(n, sizeof(*im->slot)))) {
+		im->slot = old;
+		return -1;
+	}
+	im->nslot = n;
+	for (size_t i = 0; i < nold; i++)
+		if (old[i].run) {
+			const struct imp_slot *o = &old[i];
+			const char *id = im->groups[o->group - 1].tests[o->test - 1].runs[o->run - 1].run;
+			*slot_of(im, o->group - 1, o->test - 1, id) = *o;
+		}
+	free(old);
+	return 0;
+}
+
 int imp_add(struct imp *im, const struct imp_file *file, const struct imp_sys *sys,
 	    const struct imp_fig *f)
 {
@@ -74,26 +121,42 @@ int imp_add(struct imp *im, const struct imp_file *file, const struct imp_sys *s
 	if (!s.kernel[0] && im->kernel)
 		snprintf(s.kernel, sizeof(s.kernel), "%s", im->kernel);
 	imp_used(im, f->line);
+	if (!(fabs(f->value) < IMP_MAX_FIGURE) ||
+	    (suitefile_unit_nonnegative(f->unit) && signbit(f->value))) {
+		im->last = NULL;
+		imp_skip(im, file, f->line, "%s: %.17g %s is a figure no measurement gives (%s)",
+			 f->title ? f->title : f->test, f->value, f->unit,
+			 signbit(f->value) ? "negative" : "too large to average");
+		return 0;
+	}
 	struct imp_group *g = group_of(im, &s);
 	if (g && !g->sys.mhz[0] && s.mhz[0])
 		snprintf(g->sys.mhz, sizeof(g->sys.mhz), "%s", s.mhz);
 	struct imp_test *t = g ? test_of(g, f) : NULL;
-	if (!t)
+	if (!t || slots_grow(im) < 0)
 		return -1;
-	for (size_t i = 0; i < t->nruns; i++) {
-		if (strcmp(t->runs[i].run, f->run))
-			continue;
-		if (t->runs[i].value != f->value)
+	size_t gi = (size_t)(g - im->groups), ti = (size_t)(t - g->tests);
+	struct imp_slot *slot = slot_of(im, gi, ti, f->run);
+	if (slot->run) {  /* the same run printed twice */
+		const struct imp_run *o = &t->runs[slot->run - 1];
+		if (o->value != f->value)
 			imp_skip(im, file, f->line, "%s is %g here but %g at %s:%zu for the same run",
-				 f->title ? f->title : f->test, f->value, t->runs[i].value,
-				 t->runs[i].file, t->runs[i].line);
+				 f->title ? f->title : f->test, f->value, o->value, o->file,
+				 o->line);
+		im->last = NULL;
 		return 0;
 	}
-	struct imp_run *r = realloc(t->runs, (t->nruns + 1) * sizeof(*r));
-	if (!r)
-		return -1;
-	t->runs = r;
-	r = &t->runs[t->nruns++];
+	if (t->nruns == t->cap) {  /* doubling: linear however many runs */
+		size_t cap = t->cap ? 2 * t->cap : 8;
+		struct imp_run *nr = realloc(t->runs, cap * sizeof(*nr));
+		if (!nr)
+			return -1;
+		t->runs = nr;
+		t->cap = cap;
+	}
+	struct imp_run *r = &t->runs[t->nruns++];
+	memset(r, 0, sizeof(*r));
+	im->last = r;
 	r->value = f->value;
 	r->line = f->line;
 	r->run_no = f->run_no;
@@ -103,7 +166,11 @@ int imp_add(struct imp *im, const struct imp_file *file, const struct imp_sys *s
 	if (!g->run_date && f->run_date)
 		g->run_date = strdup(f->run_date);
 	im->nfigs++;
-	return r->file && r->run ? 0 : -1;
+	if (!r->file || !r->run)
+		return -1;
+	*slot = (struct imp_slot){ gi + 1, ti + 1, t->nruns };
+	im->nslot_used++;
+	return 0;
 }
 
 void imp_free(struct imp *im)
@@ -116,6 +183,8 @@ void imp_free(struct imp *im)
 				free(t->runs[k].file);
 				free(t->runs[k].run);
 				free(t->runs[k].run_date);
+				free(t->runs[k].cav_key);
+				free(t->runs[k].cav_text);
 			}
 			free(t->runs);
 			free(t->name);
@@ -133,6 +202,9 @@ void imp_free(struct imp *im)
 	free(im->groups);
 	im->groups = NULL;
 	im->ngroups = 0;
+	free(im->slot);
+	im->slot = NULL;
+	im->nslot = im->nslot_used = 0;
 }
 
 /* ---- names: each system's %k ---- */
@@ -170,6 +242,15 @@ static void build_number(char *dst, size_t n, const char *build)
 	snprintf(dst, n, "%.*s", (int)len, build);
 }
 
+/* Is s the name of one of the first n groups? */
+static bool slug_taken(const struct imp *im, size_t n, const char *s)
+{
+	for (size_t j = 0; j < n; j++)
+		if (!strcmp(im->groups[j].slug, s))
+			return true;
+	return false;
+}
+
 /* Each group's name: its kernel, and whichever of machine line, host and
  * build differ between the groups. */
 static int make_slugs(struct imp *im)
@@ -182,7 +263,7 @@ static int make_slugs(struct imp *im)
 	}
 	for (size_t i = 0; i < im->ngroups; i++) {
 		struct imp_group *g = &im->groups[i];
-		char s[400] = "", num[64];
+		char s[420] = "", num[64];
 		if (desc)
 			slug_add(s, sizeof(s), g->sys.desc);
 		if (host)
@@ -191,11 +272,13 @@ static int make_slugs(struct imp *im)
 		build_number(num, sizeof(num), g->sys.build);
 		if (build && num[0])
 			slug_add(s, sizeof(s), num);
-		for (size_t j = 0; j < i; j++)
-			if (!strcmp(im->groups[j].slug, s)) {
-				snprintf(s + strlen(s), sizeof(s) - strlen(s), "-%zu", i + 1);
-				break;
-			}
+		if (s[0] == '.') {  /* never ".", "..", nor a hidden file */
+			memmove(s + 1, s, strlen(s) + 1);
+			s[0] = '_';
+		}
+		size_t base = strlen(s);
+		for (size_t n = 2; slug_taken(im, i, s); n++)
+			snprintf(s + base, sizeof(s) - base, "-%zu", n);
 		if (!(g->slug = strdup(s)))
 			return -1;
 	}
@@ -211,6 +294,13 @@ static json_t *run_json(const struct imp_test *t, const struct imp_run *r)
 			      (json_int_t)r->line, "tool", t->tool, "run_date", r->run_date);
 	if (j && r->run_no)
 		json_object_set_new(j, "run_no", json_integer((json_int_t)r->run_no));
+	if (j && r->cav_key)
+		json_object_set_new(j, "document", json_pack("{s:s, s:[{s:s, s:s, s:{s:f, s:f}}]}",
+							      "kind", "import", "caveats", "key",
+							      r->cav_key, "text", r->cav_text,
+							      "evidence", "printed",
+							      r->cav_printed, "worked_out",
+							      r->cav_worked));
 	return j;
 }
 
@@ -300,14 +390,47 @@ fail:
 	return NULL;
 }
 
-/* out with "%k" replaced by slug, into dst (n bytes). */
+/* out with each "%k" replaced by slug, into dst (n bytes). */
 static void path_for(char *dst, size_t n, const char *out, const char *slug)
 {
-	const char *k = strstr(out, "%k");
-	if (!k)
-		snprintf(dst, n, "%s", out);
-	else
-		snprintf(dst, n, "%.*s%s%s", (int)(k - out), out, slug, k + 2);
+	size_t i = 0;
+	for (const char *p = out; *p && i + 1 < n; p++) {
+		if (p[0] == '%' && p[1] == 'k') {
+			i += (size_t)snprintf(dst + i, n - i, "%s", slug);
+			p++;
+		} else {
+			dst[i++] = *p;
+		}
+		if (i >= n)
+			i = n - 1;
+	}
+	dst[i] = '\0';
+}
+
+/* Every file -o names, checked before any is written (result.h's rules:
+ * a new or regular file, not a link, none of the inputs, in a directory
+ * that takes a file); each group's path into g->path.  0, or
+ * KB_EXIT_USAGE after a line. */
+static int check_paths(struct imp *im, const char *out, const char **files)
+{
+	size_t nfiles = 0;
+	while (files[nfiles])
+		nfiles++;
+	for (size_t i = 0; i < im->ngroups; i++) {
+		char path[4096];
+		struct imp_group *g = &im->groups[i];
+		path_for(path, sizeof(path), out, g->slug);
+		if (result_destination(im->cmd, "-o", path, files, nfiles, NULL, g->path,
+				       sizeof(g->path)))
+			return KB_EXIT_USAGE;
+		for (size_t j = 0; j < i; j++)
+			if (!strcmp(im->groups[j].path, g->path)) {
+				fprintf(stderr, "%s: -o %s: two systems (%s, %s) would share one "
+					"file\n", im->cmd, out, im->groups[j].slug, g->slug);
+				return KB_EXIT_USAGE;
+			}
+	}
+	return 0;
 }
 
 int imp_write_all(struct imp *im, const char *out, const char *label, const char **files)
@@ -328,39 +451,61 @@ int imp_write_all(struct imp *im, const char *out, const char *label, const char
 		fprintf(stderr, "); give a name holding %%k, one file each\n");
 		return KB_EXIT_USAGE;
 	}
+	int rc = check_paths(im, out, files);
+	if (rc)
+		return rc;
+	/* with -o -, standard output is the JSON alone */
+	FILE *say = strcmp(out, "-") ? stdout : stderr;
 	for (size_t i = 0; i < im->ngroups; i++) {
-		char path[4096], err[300];
+		char err[300];
 		struct imp_group *g = &im->groups[i];
-		path_for(path, sizeof(path), out, g->slug);
 		json_t *doc = group_json(g, label, files);
 		size_t nruns = 0;
 		for (size_t j = 0; j < g->ntests; j++)
 			nruns += g->tests[j].nruns;
-		if (!doc || result_write(doc, path, err, sizeof(err)) < 0) {
-			fprintf(stderr, "%s: -o %s: %s\n", im->cmd, path, doc ? err : "out of memory");
+		if (!doc || result_write(doc, g->path, err, sizeof(err)) < 0) {
+			fprintf(stderr, "%s: -o ", im->cmd);
+			esc_put(stderr, g->path, 0);
+			fprintf(stderr, ": %s\n", doc ? err : "out of memory");
 			json_decref(doc);
 			return KB_EXIT_FAIL;
 		}
 		json_decref(doc);
-		printf("%s: %zu tests, %zu figures (%s%s%s)\n", path, g->ntests, nruns,
-		       g->sys.kernel[0] ? g->sys.kernel : "kernel unknown", g->sys.desc[0] ? ", " : "",
-		       g->sys.desc);
+		esc_put(say, g->path, 0);
+		fprintf(say, ": %zu tests, %zu figures (", g->ntests, nruns);
+		esc_put(say, g->sys.kernel[0] ? g->sys.kernel : "kernel unknown", 0);
+		fputs(g->sys.desc[0] ? ", " : "", say);
+		esc_put(say, g->sys.desc, 0);
+		fputs(")\n", say);
 	}
 	if (im->nskipped)
-		printf("%zu lines skipped (named above on stderr)\n", im->nskipped);
+		fprintf(say, "%zu lines skipped (named above on stderr)\n", im->nskipped);
 	return 0;
 }
 
 /* What the readers say of the input: a line skipped (always, with its
  * reason), a note (--verbose), a line used. */
+/* "CMD: FILE:LINE: " and the message, escaped (escape.h): the file's own
+ * words reach a terminal as text, never as its control sequences. */
+static void say(const struct imp *im, const struct imp_file *file, size_t line,
+		const char *what, const char *fmt, va_list ap)
+{
+	char msg[1024];
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	esc_put(stderr, im->cmd, 0);
+	fputs(": ", stderr);
+	esc_put(stderr, file->path, 0);
+	fprintf(stderr, ":%zu: %s", line, what);
+	esc_put(stderr, msg, 0);
+	fputc('\n', stderr);
+}
+
 void imp_skip(struct imp *im, const struct imp_file *file, size_t line, const char *fmt, ...)
 {
 	va_list ap;
-	fprintf(stderr, "%s: %s:%zu: skipped: ", im->cmd, file->path, line);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	say(im, file, line, "skipped: ", fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 	im->nskipped++;
 	imp_used(im, line);
 }
@@ -370,11 +515,38 @@ void imp_note(struct imp *im, const struct imp_file *file, size_t line, const ch
 	va_list ap;
 	if (!im->verbose)
 		return;
-	fprintf(stderr, "%s: %s:%zu: ", im->cmd, file->path, line);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	say(im, file, line, "", fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+}
+
+int imp_caveat(struct imp *im, const char *key, double printed, double worked,
+	       const char *fmt, ...)
+{
+	char text[400];
+	va_list ap;
+	struct imp_run *r = im->last;
+	if (!r)
+		return 0;
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	free(r->cav_key);
+	free(r->cav_text);
+	r->cav_key = strdup(key);
+	r->cav_text = strdup(text);
+	r->cav_printed = printed;
+	r->cav_worked = worked;
+	return r->cav_key && r->cav_text ? 0 : -1;
+}
+
+void imp_warn(struct imp *im, const struct imp_file *file, size_t line, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	say(im, file, line, "", fmt, ap);
+	va_end(ap);
+	imp_used(im, line);
 }
 
 void imp_used(struct imp *im, size_t line)

@@ -15,10 +15,22 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+/* The largest figure kept: a larger one's square overflows a double, so
+ * compare could not give its spread; no tool's measurement is near it. */
+#define IMP_MAX_FIGURE 1e150
+
 struct imp_run {
 	double value;
 	char *file, *run, *run_date;
 	size_t line, run_no;
+	char *cav_key, *cav_text;  /* imp_caveat's, or NULL */
+	double cav_printed, cav_worked;
+};
+
+/* Where a run is kept: group, test and run numbers, 0 for an empty slot
+ * (numbers from 1). */
+struct imp_slot {
+	size_t group, test, run;
 };
 
 struct imp_test {
@@ -26,7 +38,7 @@ struct imp_test {
 	bool higher_is_better;
 	double baseline;
 	struct imp_run *runs;
-	size_t nruns;
+	size_t nruns, cap;     /* cap: runs has room for it (grown by doubling) */
 };
 
 struct imp_group {
@@ -34,7 +46,8 @@ struct imp_group {
 	struct imp_test *tests;
 	size_t ntests;
 	char *run_date;        /* the first run's date as printed, or NULL */
-	char *slug;            /* its name in -o's %k (imp_write_all) */
+	char *slug;            /* its name in -o's %k (imp_write_all): unique */
+	char path[4096];       /* the file written for it, checked */
 };
 
 struct imp {
@@ -49,6 +62,10 @@ struct imp {
 	size_t nskipped;       /* lines named as skipped */
 	long clients;          /* --clients: LKP JSON's client count, or 0 */
 	bool bad;              /* a reader found bad input and said so (status 2) */
+	struct imp_run *last;  /* the run imp_add kept last (imp_caveat), or NULL */
+	struct imp_slot *slot; /* every run by (group, test, run id): imp_add finds
+				* a run printed twice in constant time */
+	size_t nslot, nslot_used;
 };
 
 /* Write one results file per group of im (import.c's usage: -o out, %k

@@ -48,6 +48,8 @@ const struct caveat_kind caveat_kinds[] = {
 	  "to run): one median describes neither; both centres are given" },
 	{ "unsteady", false, "the throughput was still trending over the measured "
 	  "window (a warm-up too short for it to settle)" },
+	{ "printed_differs", false, "an imported report's printed score is kept as printed; "
+	  "kbench's own working from the lines it read gives another figure" },
 };
 const size_t caveat_nkinds = sizeof(caveat_kinds) / sizeof(caveat_kinds[0]);
 

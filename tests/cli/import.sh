@@ -14,13 +14,11 @@ cd "$WORK" || exit 1
 
 # ---- dbench and tbench ----
 expect_rc "dbench output" 0 "$KBENCH" import --kernel 6.1.0 -o dbench.json "$IN/dbench.txt"
-expect_err_grep "a Throughput line without procs is skipped, with its line" \
-    "dbench.txt:12: skipped: no 'N procs'"
 expect_eq "dbench 4's line" "$(jget dbench.json '[(t["name"], [r["value"] for r in t["runs"]], t["unit"], t["params"]["tool"]) for t in d["tests"] if t["name"] == "dbench 10"]')" \
     "[('dbench 10', [590.123], 'MB/s', 'dbench 4.00')]"
-expect_eq "dbench 1's lines: two runs of dbench 5, with their lines" \
+expect_eq "dbench 1's lines: three runs of dbench 5 (the last without 'procs' is of the './dbench 5' above), with their lines" \
     "$(jget dbench.json '[([r["value"] for r in t["runs"]], [r["source"]["line"] for r in t["runs"]]) for t in d["tests"] if t["name"] == "dbench 5"]')" \
-    "[([7.97753, 8.13792], [10, 11])]"
+    "[([7.97753, 8.13792, 8.1], [10, 11, 12])]"
 expect_eq "--kernel names the kernel" "$(jget dbench.json 'd["system"]["kernel"]')" "6.1.0"
 expect_rc "tbench output" 0 "$KBENCH" import -o tbench.json "$IN/tbench.txt"
 expect_eq "tbench's runs are tbench's test" "$(jget tbench.json '[(t["name"], len(t["runs"])) for t in d["tests"]]')" "[('tbench 3', 2)]"
@@ -28,15 +26,30 @@ expect_rc "a Throughput line no command names: nothing read" 1 "$KBENCH" import 
 expect_err_grep "the line is named, and why" "nameless.txt:2: skipped: no line above names dbench or tbench"
 expect_true "nothing written" test ! -e x.json
 
+# ---- kernels and headings: never one pooled system ----
+expect_rc "dbench 1.x runs under two kernel lines" 0 "$KBENCH" import -o 'dk-%k.json' "$IN/dbench1-kernels.txt"
+expect_eq "each kernel its own file; the count from 'dbench 16' and '16 clients started'" \
+    "$(jget dk-2.4.7-ac3.json '[(t["name"], [r["value"] for r in t["runs"]]) for t in d["tests"]]') $(jget dk-2.4.7-ac9.json '[(t["name"], [r["value"] for r in t["runs"]]) for t in d["tests"]]')" \
+    "[('dbench 16', [37.7379])] [('dbench 16', [30.0396]), ('hdparm -t /dev/hda1', [30.48]), ('hdparm -t /dev/hda3', [25.6])]"
+expect_rc "one kernel, runs under 'before' and 'after' headings" 0 "$KBENCH" import -o 'ba-%k.json' "$IN/dbench-before-after.txt"
+expect_eq "two systems, never one pooled sample" \
+    "$(for f in ba-*.json; do jget "$f" '(d["system"]["description"], [r["value"] for r in d["tests"][0]["runs"]])'; done | sort | tr '\n' ' ')" \
+    "('after', [151.5, 152.5, 150.5]) ('before the patch set', [101.5, 102.5, 100.5]) "
+
 # ---- hdparm ----
 expect_rc "hdparm output" 0 "$KBENCH" import -o hdparm.json "$IN/hdparm.txt"
-expect_eq "-T in both wordings, in MiB/s" "$(jget hdparm.json '[([r["value"] for r in t["runs"]], t["unit"]) for t in d["tests"] if t["name"] == "hdparm -T"]')" \
-    "[([9485.66, 37.43], 'MiB/s')]"
-expect_eq "-t, kB/sec as MiB/s" "$(jget hdparm.json '[[r["value"] for r in t["runs"]] for t in d["tests"] if t["name"] == "hdparm -t"]')" \
-    "[[98.32, 6.08, 0.5]]"
+expect_eq "-T in both wordings, in MiB/s, each device its own test" "$(jget hdparm.json '[(t["name"], [r["value"] for r in t["runs"]], t["unit"]) for t in d["tests"] if t["name"].startswith("hdparm -T")]')" \
+    "[('hdparm -T /dev/sda', [9485.66], 'MiB/s'), ('hdparm -T /dev/hda3', [37.43], 'MiB/s')]"
+expect_eq "-t, kB/sec as MiB/s" "$(jget hdparm.json '[[r["value"] for r in t["runs"]] for t in d["tests"] if t["name"] == "hdparm -t /dev/hda3"]')" \
+    "[[6.08, 0.5]]"
 expect_eq "O_DIRECT is its own test" "$(jget hdparm.json '[t["name"] for t in d["tests"]]')" \
-    "['hdparm -T', 'hdparm -t', 'hdparm --direct -t']"
+    "['hdparm -T /dev/sda', 'hdparm -t /dev/sda', 'hdparm -T /dev/hda3', 'hdparm -t /dev/hda3', 'hdparm --direct -t /dev/hda3']"
 expect_err_grep "a Timing line without a figure is skipped" "hdparm.txt:10: skipped: hdparm -t: not '= X MB/sec'"
+
+printf '/dev/hda:\n Timing buffer-cache reads:   128 MB in  0.69 seconds =185.51 \nMB/sec\n Timing buffered disk reads:  64 MB in 12.01 seconds =  5.33 \nMB/sec\n' >wrapped.txt
+expect_rc "hdparm lines whose unit the mailer wrapped to the next line" 0 "$KBENCH" import -o wrapped.json wrapped.txt
+expect_eq "are read" "$(jget wrapped.json '[(t["name"], t["runs"][0]["value"]) for t in d["tests"]]')" \
+    "[('hdparm -T /dev/hda', 185.51), ('hdparm -t /dev/hda', 5.33)]"
 
 # ---- BYTE, messy ----
 expect_rc "a BYTE report with a broken and a wrapped line" 0 "$KBENCH" import -v -o byte.json "$IN/byte-messy.txt"
@@ -50,6 +63,29 @@ expect_eq "the system from uname -a" "$(jget byte.json '(d["system"]["hostname"]
     "('box', '2.2.18', '#1 SMP Tue Jan 2 10:00:00 CET 2001', 'i686')"
 expect_eq "each run says its file, line and tool" "$(jget byte.json '[(r["source"]["line"], r["tool"], r["run_date"]) for r in d["tests"][1]["runs"]]')" \
     "[(6, 'BYTE UNIX Benchmarks 4.1.0', 'Tue Jan 2 11:00:00 CET 2001')]"
+
+# ---- BYTE: the printed score is the score ----
+expect_eq "byte-messy: the printed FINAL SCORE is kept, not the 73.6 worked out" \
+    "$(jget byte.json '[([r["value"] for r in t["runs"]], [c["key"] for r in t["runs"] for c in r.get("document", {}).get("caveats", [])]) for t in d["tests"] if t["name"] == "byte: FINAL SCORE"]')" \
+    "[([74.5], ['printed_differs'])]"
+expect_eq "the caveat carries both figures" \
+    "$(jget byte.json '[(e["printed"], round(e["worked_out"], 1)) for t in d["tests"] if t["name"] == "byte: FINAL SCORE" for r in t["runs"] for e in [r["document"]["caveats"][0]["evidence"]]]')" \
+    "[(74.5, 73.6)]"
+expect_rc "a BYTE 4 report with a typo'd index name and a glued unit" 0 "$KBENCH" import -v -o bm.json "$IN/byte-mangled.txt"
+expect_eq "the glued figure is read, the typo'd index line gives its baseline" \
+    "$(jget bm.json '[(t["name"], t["runs"][0]["value"], t["params"].get("baseline")) for t in d["tests"]]')" \
+    "[('byte: Dhrystone 2 using register variables', 1167000.0, 116700.0), ('byte: Execl Throughput', 430.0, 43.0), ('byte: Pipe Throughput', 1234567.8, 12440.0), ('byte: FINAL SCORE', 214.9, None)]"
+expect_err_grep "-v says which result the typo'd line was read as" "byte-mangled.txt:12: index of 'Execl Throughut' read as Execl Throughput's"
+expect_eq "score and working agree: no caveat" "$(jget bm.json '[r.get("document") for t in d["tests"] for r in t["runs"]]')" "[None, None, None, None]"
+expect_rc "a BYTE 3 report" 0 "$KBENCH" import -v -o b3.json "$IN/byte3.txt"
+expect_eq "its AVERAGE is its score, as printed, with the caveat its indexes give" \
+    "$(jget b3.json '[(t["runs"][0]["value"], round(t["runs"][0]["document"]["caveats"][0]["evidence"]["worked_out"], 1)) for t in d["tests"] if t["name"] == "byte: AVERAGE"]')" \
+    "[(60.0, 57.3)]"
+expect_no_grep "BYTE 3's index is result / baseline: no line says otherwise" "$WORK/err" "printed index"
+expect_eq "its date, from an indented line" "$(jget b3.json 'd["system"]["run_date"]')" "Mon Dec  9 05:45:47 CET 2002"
+cp b3.json b3-copy.json
+expect_rc "compare of the BYTE 3 files" 0 "$KBENCH" compare b3.json b3-copy.json
+expect_out_grep "shows the caveat on the score's row" "^byte: AVERAGE .*\[caveats: printed_differs\]"
 
 # ---- LMbench 3 ----
 expect_rc "an LMbench 3 summary" 0 "$KBENCH" import -o lm3.json "$IN/lmbench3.txt"
