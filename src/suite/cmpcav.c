@@ -11,6 +11,7 @@
 #include "result/caveat.h"
 #include "suite/cmpcav.h"
 #include "suite/escape.h"
+#include "suite/figures.h"
 #include "suite/rowcav.h"
 
 #include <string.h>
@@ -114,12 +115,14 @@ void cmp_put_caveats(FILE *out, const struct cmp_row *r, size_t k)
 		if (caveat_unsound(key))
 			fputc('*', out);
 		const json_t *ev = json_object_get(c, "evidence");
-		if (!strcmp(key, "bimodal"))
-			fprintf(out, " %.6g (%lld runs) and %.6g (%lld runs)",
-				json_number_value(json_object_get(ev, "low_center")),
-				(long long)json_integer_value(json_object_get(ev, "low_runs")),
-				json_number_value(json_object_get(ev, "high_center")),
+		if (!strcmp(key, "bimodal")) {
+			char lo[64], hi[64];
+			fig_plain(lo, sizeof(lo), json_number_value(json_object_get(ev, "low_center")), 6);
+			fig_plain(hi, sizeof(hi), json_number_value(json_object_get(ev, "high_center")), 6);
+			fprintf(out, " %s (%lld runs) and %s (%lld runs)", lo,
+				(long long)json_integer_value(json_object_get(ev, "low_runs")), hi,
 				(long long)json_integer_value(json_object_get(ev, "high_runs")));
+		}
 	}
 	fputc(']', out);
 }

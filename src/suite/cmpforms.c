@@ -7,10 +7,12 @@
 #include "micro/byte.h"
 #include "micro/bytereport.h"
 #include "micro/byteindex.h"
+#include "result/caveat.h"
 #include "suite/cmpcav.h"
 #include "suite/cmpforms.h"
 #include "suite/escape.h"
 #include "suite/figures.h"
+#include "suite/rowcav.h"
 #include "stats/utest.h"
 
 #include <math.h>
@@ -76,6 +78,20 @@ static void who(FILE *out, const struct suitefile *f)
 	fputc('\n', out);
 }
 
+/* "From:" (or "To:") with the file's label when it names the build
+ * (cmp_file_label), then who's lines. */
+static void head(FILE *out, const struct cmp *c, size_t k, const char *word)
+{
+	const char *label = cmp_file_label(c->f, c->nf, k);
+	fputs(word, out);
+	if (label) {
+		fputc(' ', out);
+		esc_put(out, label, 0);
+	}
+	fputc('\n', out);
+	who(out, &c->f[k]);
+}
+
 static const struct cmp *sort_c;
 static size_t sort_k;
 
@@ -98,13 +114,37 @@ static int by_gain(const void *x, const void *y)
 	return (a > b) - (a < b);
 }
 
+/* "  [caveats A: key*; B: key]" of row r's files 0 and k, * marking the
+ * unsound keys; nothing when neither side's runs carry one. */
+static void lkml_caveats(FILE *out, const struct cmp_row *r, size_t k)
+{
+	bool any = false;
+	for (size_t s = 0; s <= k; s += k ? k : 1) {
+		size_t i;
+		const json_t *cv;
+		if (!json_array_size(r->cav[s]))
+			continue;
+		fprintf(out, "%s%c:", any ? ";" : "  [caveats ", (int)('A' + s));
+		json_array_foreach(r->cav[s], i, cv) {
+			const char *key = json_string_value(json_object_get(cv, "key"));
+			fputs(i ? ", " : " ", out);
+			esc_put(out, key, 0);
+			if (caveat_unsound(key))
+				fputc('*', out);
+		}
+		any = true;
+	}
+	if (any)
+		fputc(']', out);
+}
+
 static void lkml_pair(FILE *out, const struct cmp *c, size_t k, size_t *order)
 {
 	size_t n = 0;
-	fprintf(out, "%s\n\nFrom:\n", SCISSORS);
-	who(out, &c->f[0]);
-	fputs("\nTo:\n", out);
-	who(out, &c->f[k]);
+	fprintf(out, "%s\n\n", SCISSORS);
+	head(out, c, 0, "From:");
+	fputc('\n', out);
+	head(out, c, k, "To:");
 	fputs("\n*******\nResults\n*******\n\n", out);
 	for (size_t i = 0; i < c->nrows; i++)
 		if (c->rows[i].t[0]->n && c->rows[i].t[k] && c->rows[i].t[k]->n)
@@ -134,6 +174,7 @@ static void lkml_pair(FILE *out, const struct cmp *c, size_t k, size_t *order)
 		if (r->v[k] != T_TOO_FEW)
 			fprintf(out, " %s", r->v[k] == T_SAME ? "~" : r->v[k] == T_REFUSED ?
 				"not-comparable" : t_verdict_word(r->v[k]));
+		lkml_caveats(out, r, k);
 		fputc('\n', out);
 	}
 	fputc('\n', out);
@@ -153,6 +194,13 @@ void cmp_print_lkml(FILE *out, const struct cmp *c)
 	if (cmp_any_refused(c))
 		fprintf(out, "(not-comparable: a caveat of the runs makes a verdict unsound; "
 			"kbench compare names it)\n");
+	bool cav = false;
+	for (size_t i = 0; i < c->nrows; i++)
+		for (size_t k = 0; k < c->nf; k++)
+			cav |= json_array_size(c->rows[i].cav[k]) > 0;
+	if (cav)
+		fprintf(out, "([caveats A: KEY]: what could make the runs' figures wrong, * where "
+			"it makes them unsound; kbench compare's table says which runs)\n");
 	free(order);
 }
 
@@ -168,17 +216,33 @@ static const char *mem_of(const char *name, size_t *len)
 	return m + 5;
 }
 
-/* The machine of file f: its description, else its host. */
-static const char *machine_of(const struct suitefile *f)
+/* Does any file of c hold a test imported from another tool's report? */
+static bool any_imported(const struct cmp *c)
 {
-	const char *d = suitefile_sys(f, "description");
-	return *d ? d : suitefile_sys(f, "hostname");
+	for (size_t k = 0; k < c->nf; k++)
+		for (size_t i = 0; i < c->f[k].nt; i++) {
+			const char *cmd = param_str(&c->f[k].t[i], "command");
+			if (cmd && !strcmp(cmd, "import"))
+				return true;
+		}
+	return false;
 }
 
 /* The name of test t of file f as the old tool names it, without " mem=X"
- * (kbench suite's "load 5" is dbench's, or tbench's under -B sockio). */
-static void old_name(const struct suitefile *f, const struct sf_test *t, char *buf, size_t n)
+ * (kbench suite's "load 5" is dbench's, or tbench's under -B sockio);
+ * beside another tool's imported figures (mixed), kbench's own name with
+ * "kbench " before it, so no row of kbench's shares a name with one of
+ * the tool it replaces. */
+static void old_name(const struct suitefile *f, const struct sf_test *t, bool mixed, char *buf,
+		     size_t n)
 {
+	const char *cmd = param_str(t, "command");
+	if (mixed && !(cmd && !strcmp(cmd, "import"))) {
+		size_t ml, len = strlen(t->name);
+		const char *m = mem_of(t->name, &ml);
+		snprintf(buf, n, "kbench %.*s", (int)(m ? (size_t)(m - 5 - t->name) : len), t->name);
+		return;
+	}
 	const char *backend = json_string_value(json_object_get(json_object_get(f->doc, "params"),
 								"backend"));
 	size_t len = strlen(t->name), ml;
@@ -209,9 +273,9 @@ static bool in_block(const struct sf_test *t, const char *mem, size_t mlen)
  * limit) unless an earlier test or file had it. */
 static bool block_seen(const struct cmp *c, size_t k, size_t i, const char *mem, size_t mlen)
 {
-	const char *mach = machine_of(&c->f[k]);
+	const char *mach = cmp_machine(&c->f[k]);
 	for (size_t kk = 0; kk <= k; kk++) {
-		if (strcmp(machine_of(&c->f[kk]), mach))
+		if (strcmp(cmp_machine(&c->f[kk]), mach))
 			continue;
 		for (size_t ii = 0; ii < (kk == k ? i : c->f[kk].nt); ii++)
 			if (in_block(&c->f[kk].t[ii], mem, mlen))
@@ -220,9 +284,53 @@ static bool block_seen(const struct cmp *c, size_t k, size_t i, const char *mem,
 	return false;
 }
 
+/* The caveats of each run of t (rowcav_row's, cav): run j's figure is
+ * marked '*' when one of its caveats makes it unsound, '+' for another. */
+static char run_mark(const json_t *cav, size_t run_no)
+{
+	char mark = 0;
+	size_t i, j;
+	const json_t *cv, *n;
+	json_array_foreach(cav, i, cv)
+		json_array_foreach(json_object_get(cv, "runs"), j, n)
+			if ((size_t)json_integer_value(n) == run_no)
+				mark = caveat_unsound(json_string_value(json_object_get(cv, "key"))) ?
+				       '*' : mark ? mark : '+';
+	return mark;
+}
+
+/* A run's figure as recorded, never in exponent form: MiB/s with two
+ * decimals (hdparm's), else six significant digits. */
+static void run_figure(FILE *out, const struct sf_test *t, double v, char mark)
+{
+	char buf[64];
+	if (!strcmp(t->unit, "MiB/s"))
+		snprintf(buf, sizeof(buf), "%.2f", v);
+	else
+		fig_plain(buf, sizeof(buf), v, 6);
+	fprintf(out, " %s", buf);
+	if (mark)
+		fputc(mark, out);
+}
+
+/* The head of file k's rows: its label when that names the build
+ * (cmp_file_label), then its kernel. */
+static void runs_head(FILE *out, const struct cmp *c, size_t k)
+{
+	const char *label = cmp_file_label(c->f, c->nf, k);
+	if (label) {
+		esc_put(out, label, 0);
+		fputs(" (kernel ", out);
+	}
+	esc_put(out, suitefile_sys(&c->f[k], "kernel"), 0);
+	fputs(label ? ")" : "", out);
+}
+
 static void runs_block(FILE *out, const struct cmp *c, const char *mach, const char *mem,
 		       size_t mlen, const char *memtext)
 {
+	struct rowcav_opts o = { c->conf, c->ticks_per_s };
+	bool mixed = any_imported(c);
 	fputs("======================================================================\n", out);
 	esc_put(out, mach, 0);
 	if (mem) {
@@ -236,7 +344,7 @@ static void runs_block(FILE *out, const struct cmp *c, const char *mach, const c
 	for (size_t k = 0; k < c->nf; k++) {
 		const struct suitefile *f = &c->f[k];
 		bool head = false;
-		if (strcmp(machine_of(f), mach))
+		if (strcmp(cmp_machine(f), mach))
 			continue;
 		for (size_t i = 0; i < f->nt; i++) {
 			const struct sf_test *t = &f->t[i];
@@ -244,17 +352,54 @@ static void runs_block(FILE *out, const struct cmp *c, const char *mach, const c
 			if (!in_block(t, mem, mlen) || !t->n)
 				continue;
 			if (!head) {
-				esc_put(out, suitefile_sys(f, "kernel"), 0);
+				runs_head(out, c, k);
 				fputs(":\n", out);
 				head = true;
 			}
-			old_name(f, t, name, sizeof(name));
+			old_name(f, t, mixed, name, sizeof(name));
 			esc_put(out, name, 0);
+			json_t *cav = rowcav_row(t->row, &o);
 			for (size_t j = 0; j < t->n; j++)
-				fprintf(out, strcmp(t->unit, "MiB/s") ? " %.6g" : " %.2f", t->v[j]);
+				run_figure(out, t, t->v[j], run_mark(cav, j + 1));
+			json_decref(cav);
 			fputc('\n', out);
 		}
 	}
+}
+
+/* Under the table: a line per file and test whose runs carry caveats
+ * ("  KERNEL NAME: key* (runs 2)"), then what each key means; nothing
+ * when no run carries one. */
+static void runs_caveats(FILE *out, const struct cmp *c)
+{
+	struct rowcav_opts o = { c->conf, c->ticks_per_s };
+	json_t *seen = json_array();
+	bool mixed = any_imported(c);
+	for (size_t k = 0; seen && k < c->nf; k++)
+		for (size_t i = 0; i < c->f[k].nt; i++) {
+			const struct sf_test *t = &c->f[k].t[i];
+			json_t *cav = rowcav_row(t->row, &o);
+			if (json_array_size(cav) && t->n) {
+				char head[400], name[200], who[200];
+				const char *label = cmp_file_label(c->f, c->nf, k);
+				size_t ml;
+				const char *m = mem_of(t->name, &ml);
+				if (!json_array_size(seen))
+					fputs("\ncaveats (a figure marked * carries one that makes it "
+					      "unsound, + another; kbench compare gives no verdict on "
+					      "the runs of a *):\n", out);
+				old_name(&c->f[k], t, mixed, name, sizeof(name));
+				snprintf(who, sizeof(who), "%s", label ? label :
+					 suitefile_sys(&c->f[k], "kernel"));
+				if (snprintf(head, sizeof(head), "%s %s%s%.*s", who, name,
+					     m ? " mem=" : "", m ? (int)ml : 0, m ? m : "") < 0)
+					head[0] = 0;
+				rowcav_put_line(out, head, cav, seen);
+			}
+			json_decref(cav);
+		}
+	rowcav_put_meanings(out, seen);
+	json_decref(seen);
 }
 
 void cmp_print_runs(FILE *out, const struct cmp *c)
@@ -270,9 +415,10 @@ void cmp_print_runs(FILE *out, const struct cmp *c)
 				mem = NULL;
 			if (block_seen(c, k, i, mem, mlen))
 				continue;
-			runs_block(out, c, machine_of(&c->f[k]), mem, mlen,
+			runs_block(out, c, cmp_machine(&c->f[k]), mem, mlen,
 				   param_str(t, "mem_text"));
 		}
+	runs_caveats(out, c);
 }
 
 /* ---- BYTE's index ---- */

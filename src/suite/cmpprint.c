@@ -51,6 +51,7 @@ static void print_files(FILE *out, const struct cmp *c)
 		const struct suitefile *f = &c->f[k];
 		const char *label = json_string_value(json_object_get(f->doc, "label"));
 		const char *started = json_string_value(json_object_get(f->doc, "started"));
+		const char *date = suitefile_sys(f, "run_date");   /* an imported report's */
 		fprintf(out, "%c  ", (int)('A' + k));
 		esc_put(out, f->path, 0);
 		fputs(": label ", out);
@@ -59,8 +60,8 @@ static void print_files(FILE *out, const struct cmp *c)
 		esc_put(out, suitefile_sys(f, "kernel"), 0);
 		fputs(", host ", out);
 		esc_put(out, suitefile_sys(f, "hostname"), 0);
-		fputs(", started ", out);
-		esc_put(out, started ? started : "?", 0);
+		fputs(started || !*date ? ", started " : ", run ", out);
+		esc_put(out, started ? started : *date ? date : "?", 0);
 		fprintf(out, "%s\n", json_is_true(json_object_get(f->doc, "finished")) ? "" :
 			" (not finished)");
 	}

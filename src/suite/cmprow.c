@@ -99,6 +99,37 @@ bool cmp_matched(const struct cmp *c, size_t k, const struct sf_test *t, size_t 
 	return false;
 }
 
+const char *cmp_machine(const struct suitefile *f)
+{
+	const char *d = suitefile_sys(f, "description");
+	return *d ? d : suitefile_sys(f, "hostname");
+}
+
+static const char *label_of(const struct suitefile *f)
+{
+	const char *l = json_string_value(json_object_get(f->doc, "label"));
+	return l && *l ? l : NULL;
+}
+
+const char *cmp_file_label(const struct suitefile *f, size_t nf, size_t k)
+{
+	const char *label = label_of(&f[k]), *kernel = suitefile_sys(&f[k], "kernel");
+	bool shared = false;
+	if (!label)
+		return NULL;
+	for (size_t j = 0; j < nf; j++)
+		shared |= j != k && label_of(&f[j]) && !strcmp(label_of(&f[j]), label);
+	if (!shared && (!*kernel || !strstr(label, kernel)))
+		return label;
+	for (size_t j = 0; j < nf; j++) {
+		const char *other = label_of(&f[j]);
+		if (j != k && !strcmp(suitefile_sys(&f[j], "kernel"), kernel) &&
+		    !strcmp(cmp_machine(&f[j]), cmp_machine(&f[k])) && (!other || strcmp(other, label)))
+			return label;
+	}
+	return NULL;
+}
+
 const char *cmp_method_name(enum cmp_method m)
 {
 	return m == CMP_UTEST ? "utest" : "welch";

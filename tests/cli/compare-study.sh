@@ -1,0 +1,87 @@
+#!/bin/sh
+# kbench - command-line tests: compare's forms as a tester posts a study:
+# two builds of one kernel told apart by their labels in every form, a
+# caveated figure marked in --style runs, no figure in exponent form,
+# lmbench's Mhz from the runs' documents, an imported report's date
+# SPDX-License-Identifier: GPL-3.0-or-later
+. "$(dirname "$0")/lib.sh"
+cd "$WORK" || exit 1
+
+# two builds of one kernel on one machine, told apart only by --label;
+# A's second disk -T run read a sparse file
+python3 - <<'PY'
+import json
+def doc(path, label, lat, caveat_run=None):
+    def run(v, d):
+        return {"value": v, "started": "2026-01-01T00:00:00Z", "seconds": 1.0, "document": d}
+    lruns = [run(v, {"kind": "micro", "system": {"mhz": 2445}}) for v in lat]
+    druns = [run(v, {"kind": "disk", "caveats": [{"key": "sparse_file", "text": "the file is sparse",
+                                                   "evidence": {}}]} if i == caveat_run else {})
+             for i, v in enumerate([14000.5, 14010.25, 13990, 14002])]
+    truns = [run(34226000.0 + i, {}) for i in range(4)]
+    tests = [{"name": "lat_syscall_null", "unit": "us", "higher_is_better": False, "runs": lruns,
+              "params": {"command": "micro", "family": "lmbench", "title": "null call"}},
+             {"name": "disk -T", "unit": "MiB/s", "higher_is_better": True, "runs": druns,
+              "params": {"command": "disk"}},
+             {"name": "byte_dhry2", "unit": "lps", "higher_is_better": True, "runs": truns,
+              "params": {"command": "micro", "family": "byte", "title": "Dhrystone"}}]
+    json.dump({"kbench_version": "0.1.0", "kind": "suite", "schema": 1, "label": label,
+               "time": "2026-01-01T00:00:00Z", "params": {},
+               "system": {"kernel": "6.18.44-fc-v1272", "hostname": "vm", "machine": "x86_64",
+                          "kernel_version": "#1 SMP PREEMPT_DYNAMIC"},
+               "started": "2026-01-01T00:00:00Z", "finished": True, "tests": tests},
+              open(path, "w"))
+doc("a.json", "buildA", [0.38, 0.39, 0.40, 0.41], caveat_run=1)
+doc("b.json", "buildB", [0.48, 0.49, 0.50, 0.51])
+PY
+
+# ---- the labels where the seeds put the kernel's name ----
+expect_rc "lkml of two builds (A's -T not comparable)" 3 "$KBENCH" compare --style lkml a.json b.json
+expect_out_grep "From: names A's build" '^From: buildA$'
+expect_out_grep "To: names B's build" '^To: buildB$'
+expect_out_grep "a caveated figure marked in the lkml line" '^disk -T \(MiB/s\) \|\| 14001\.2 -> 14001\.2 \+0\.00% not-comparable  \[caveats A: sparse_file\*\]$'
+expect_out_grep "the mark's key line" '^\(\[caveats A: KEY\]: '
+expect_out_grep "the uname line stays under it" '^\* Linux vm 6\.18\.44-fc-v1272 #1 SMP PREEMPT_DYNAMIC x86_64$'
+expect_rc "runs of two builds" 0 "$KBENCH" compare --style runs a.json b.json
+expect_out_grep "the runs' block of A headed by its label" '^buildA \(kernel 6\.18\.44-fc-v1272\):$'
+expect_out_grep "the runs' block of B headed by its label" '^buildB \(kernel 6\.18\.44-fc-v1272\):$'
+expect_rc "the table of two builds (A's -T not comparable)" 3 "$KBENCH" compare a.json b.json
+expect_out_grep "lmbench's OS column: A's label and run" '^vm +Linux buildA A1 +2445 +0\.38$'
+expect_out_grep "lmbench's OS column: B's label and run" '^vm +Linux buildB B4 +2445 +0\.51$'
+expect_out_grep "lmbench's Mhz from the runs' documents" '^vm +Linux buildA A2 +x86_64-linux-gnu +2445$'
+
+# ---- a caveated figure marked in --style runs, its key line under it ----
+"$KBENCH" compare --style runs a.json b.json >runs.txt 2>&1
+expect_file_grep "A's second -T run marked unsound" runs.txt '^hdparm -T 14000\.50 14010\.25\* 13990\.00 14002\.00$'
+expect_file_grep "B's runs unmarked" runs.txt '^hdparm -T 14000\.50 14010\.25 13990\.00 14002\.00$'
+expect_file_grep "the key line names the build, test, caveat and run" runs.txt '^  buildA hdparm -T: sparse_file\* \(run 2\)$'
+expect_file_grep "the caveat's meaning" runs.txt '^  sparse_file: .*sparse'
+
+# ---- no figure in exponent form, in any form ----
+expect_file_grep "runs: BYTE's lps whole" runs.txt '^byte_dhry2 34226000 34226001 34226002 34226003$'
+for style in table lkml runs; do
+    "$KBENCH" compare --style $style a.json b.json >form.txt 2>&1
+    expect_no_grep "--style $style: no figure in exponent form" form.txt '[0-9]e[-+]?[0-9]'
+done
+
+# ---- one label is not shown when the kernel names the file ----
+mk_results k1.json 6.1.0 "load 5=7.5,8.25,8"
+mk_results k2.json 6.2.0 "load 5=9,9.5"
+expect_rc "lkml of two kernels" 0 "$KBENCH" compare --style lkml k1.json k2.json
+expect_out_grep "From: alone when the label is the kernel" '^From:$'
+expect_rc "runs of two kernels" 0 "$KBENCH" compare --style runs k1.json k2.json
+expect_out_grep "the kernel heads its block" '^6\.1\.0:$'
+
+# ---- an imported report's date ----
+cat >byte.txt <<'B'
+BYTE UNIX Benchmarks (Version 4.1.0)
+System -- Linux saturn 2.4.0-test6 #30 SMP Wed Aug 2 21:42:25 BST 2000 i686 unknown
+Start Benchmark Run: Thu Aug 3 11:46:17 BST 2000
+Dhrystone 2 using register variables 1170683.8 lps (10.0 secs, 10 samples)
+B
+"$KBENCH" import -o old.json byte.txt >/dev/null 2>&1
+cp old.json old2.json
+expect_rc "an imported report against a copy" 0 "$KBENCH" compare old.json old2.json
+expect_out_grep "the report's own date, not ?" '^A  old\.json: .*, run Thu Aug 3 11:46:17 BST 2000$'
+
+finish
