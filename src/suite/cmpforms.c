@@ -6,14 +6,12 @@
 #include "config.h"
 #include "micro/byte.h"
 #include "micro/bytereport.h"
-#include "micro/byteindex.h"
 #include "result/caveat.h"
 #include "suite/cmpcav.h"
 #include "suite/cmpforms.h"
 #include "suite/escape.h"
 #include "suite/figures.h"
 #include "suite/rowcav.h"
-#include "stats/utest.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -22,8 +20,7 @@
 
 #define SCISSORS "--8<----8<----8<----8<----8<----8<----8<----8<----8<----8<----8<----8<----8<--"
 
-/* The kbench BYTE test named name, or NULL. */
-static const struct micro_test *byte_test(const char *name)
+const struct micro_test *cmp_byte_test(const char *name)
 {
 	for (const struct micro_test *t = micro_byte_tests; t->name; t++)
 		if (!strcmp(t->name, name))
@@ -38,7 +35,7 @@ static const char *param_str(const struct sf_test *t, const char *key)
 
 void cmp_title(const struct cmp_row *r, char *buf, size_t n)
 {
-	const struct micro_test *bt = byte_test(r->name);
+	const struct micro_test *bt = cmp_byte_test(r->name);
 	const char *title = param_str(r->t[0], "title");
 	const char *cmd = param_str(r->t[0], "command");
 	if (bt)
@@ -54,7 +51,7 @@ void cmp_title(const struct cmp_row *r, char *buf, size_t n)
 static bool is_byte(const struct cmp_row *r)
 {
 	const char *tool = param_str(r->t[0], "tool");
-	return byte_test(r->name) || (tool && !strncmp(tool, "BYTE", 4));
+	return cmp_byte_test(r->name) || (tool && !strncmp(tool, "BYTE", 4));
 }
 
 /* "* Linux HOST RELEASE #BUILD DATE ARCH" and "* DATE" of file f. */
@@ -419,132 +416,4 @@ void cmp_print_runs(FILE *out, const struct cmp *c)
 				   param_str(t, "mem_text"));
 		}
 	runs_caveats(out, c);
-}
-
-/* ---- BYTE's index ---- */
-
-/* The baseline of row r: an imported BYTE test's, or BYTE 4.1's of a
- * kbench BYTE test; 0 when it is not indexed. */
-static double baseline_of(const struct cmp_row *r)
-{
-	double b = json_number_value(json_object_get(r->t[0]->params, "baseline"));
-	if (b > 0)
-		return b;
-	b = byte_baseline_value("byte4", r->name);
-	return isfinite(b) && b > 0 ? b : 0;
-}
-
-/* The score of run j of file k over the indexed rows idx[0..n-1]; NAN
- * when a row lacks run j. */
-static double run_score(const struct cmp *c, const size_t *idx, const double *base, size_t n,
-			size_t k, size_t j)
-{
-	double *v = malloc((n + 1) * sizeof(double));
-	double s = NAN;
-	size_t m = 0;
-	for (size_t i = 0; v && i < n; i++) {
-		const struct sf_test *t = c->rows[idx[i]].t[k];
-		if (!t || t->n <= j)
-			break;
-		v[m++] = byte_index(t->v[j], base[i]);
-	}
-	if (v && m == n)
-		s = byte_geomean(v, m);
-	free(v);
-	return s;
-}
-
-/* The scores of file k's runs into out (at most max); how many. */
-static size_t run_scores(const struct cmp *c, const size_t *idx, const double *base, size_t n,
-			 size_t k, double *out, size_t max)
-{
-	size_t m = 0;
-	for (size_t j = 0; j < max; j++) {
-		double s = run_score(c, idx, base, n, k, j);
-		if (!isfinite(s))
-			break;
-		out[m++] = s;
-	}
-	return m;
-}
-
-static void score_verdicts(FILE *out, const struct cmp *c, const size_t *idx, const double *base,
-			   size_t n, const double *score)
-{
-	double a[256], b[256];
-	size_t na = run_scores(c, idx, base, n, 0, a, 256);
-	for (size_t k = 1; k < c->nf; k++) {
-		size_t nb = run_scores(c, idx, base, n, k, b, 256);
-		struct u_result u;
-		double alpha = 1 - c->conf / 100;
-		fprintf(out, "  %c against A: ", (int)('A' + k));
-		if (!isfinite(score[k]) || !isfinite(score[0])) {
-			fputs("no score\n", out);
-			continue;
-		}
-		fprintf(out, "%+.2f%%  ", 100 * (score[k] - score[0]) / score[0]);
-		if (!na || !nb || u_test(a, na, b, nb, &u) < 0 || u.p_min > alpha)
-			fprintf(out, "too few runs for the U test at %g%% (%zu and %zu scores)\n",
-				c->conf, na, nb);
-		else if (!(u.p < alpha))
-			fprintf(out, "~ (p=%.3f, %zu and %zu runs)\n", u.p, na, nb);
-		else
-			fprintf(out, "%s (p=%.3f, %zu and %zu runs)\n", u.b_larger ? "better" : "worse",
-				u.p, na, nb);
-	}
-}
-
-void cmp_print_byte_index(FILE *out, const struct cmp *c)
-{
-	size_t *idx = calloc(c->nrows + 1, sizeof(*idx)), n = 0, w = 4;
-	double *base = calloc(c->nrows + 1, sizeof(double));
-	double score[CMP_MAX_FILES];
-	char title[300];
-	for (size_t i = 0; idx && base && i < c->nrows; i++)
-		if ((base[n] = baseline_of(&c->rows[i])) > 0) {
-			cmp_title(&c->rows[i], title, sizeof(title));
-			w = strlen(title) > w ? strlen(title) : w;
-			idx[n++] = i;
-		}
-	if (!n)
-		goto done;
-	fprintf(out, "\nINDEX VALUES (BYTE: result / baseline x 10, the median of each file's "
-		"runs)\n%-*s %10s", (int)w, "TEST", "BASELINE");
-	for (size_t k = 0; k < c->nf; k++)
-		fprintf(out, " %9c", (int)('A' + k));
-	fputc('\n', out);
-	for (size_t i = 0; i < n; i++) {
-		const struct cmp_row *r = &c->rows[idx[i]];
-		cmp_title(r, title, sizeof(title));
-		esc_put(out, title, w);
-		fprintf(out, " %10.1f", base[i]);
-		for (size_t k = 0; k < c->nf; k++) {
-			if (r->t[k] && r->t[k]->summarised)
-				fprintf(out, " %9.1f", byte_index(r->s[k].median, base[i]));
-			else
-				fprintf(out, " %9s", "-");
-		}
-		fputc('\n', out);
-	}
-	fprintf(out, "=========\n%-*s %10s", (int)w, "FINAL SCORE", "");
-	for (size_t k = 0; k < c->nf; k++) {
-		double *v = malloc(n * sizeof(double));
-		size_t m = 0;
-		for (size_t i = 0; v && i < n; i++) {
-			const struct cmp_row *r = &c->rows[idx[i]];
-			if (r->t[k] && r->t[k]->summarised)
-				v[m++] = byte_index(r->s[k].median, base[i]);
-		}
-		score[k] = v && m == n ? byte_geomean(v, m) : NAN;
-		free(v);
-		if (isfinite(score[k]))
-			fprintf(out, " %9.1f", score[k]);
-		else
-			fprintf(out, " %9s", "-");
-	}
-	fputc('\n', out);
-	score_verdicts(out, c, idx, base, n, score);
-done:
-	free(idx);
-	free(base);
 }

@@ -141,6 +141,56 @@ static void print_notes(FILE *out, const struct cmp *c)
 	}
 }
 
+/* A system string of A and file k that differs: a note, the field's
+ * words first ("machine", "CPU model", ...). */
+static void sys_note(FILE *out, const struct cmp *c, size_t k, const char *key, const char *what)
+{
+	const char *a = suitefile_sys(&c->f[0], key), *b = suitefile_sys(&c->f[k], key);
+	if (!*a || !*b || !strcmp(a, b))
+		return;
+	fprintf(out, "note: %s differs: A ", what);
+	esc_put(out, a, 0);
+	fprintf(out, ", %c ", (int)('A' + k));
+	esc_put(out, b, 0);
+	fputc('\n', out);
+}
+
+/* Whether file f ran its micro tests with --micro-quick: 1, 0, or -1 when
+ * it does not say (imported, a plain micro document, an older kbench). */
+static int quick_of(const struct suitefile *f)
+{
+	const json_t *q = json_object_get(json_object_get(f->doc, "params"), "micro_quick");
+	if (!json_is_boolean(q))
+		q = json_object_get(json_object_get(f->doc, "params"), "quick");
+	return json_is_boolean(q) ? json_is_true(q) : -1;
+}
+
+/* Notes on the machines (an imported report's machine line, the CPU model,
+ * the clock rate) and on --micro-quick against a full run: figures of
+ * different machines or methods differ for more than the kernel. */
+static void print_setup_notes(FILE *out, const struct cmp *c)
+{
+	int qa = quick_of(&c->f[0]);
+	for (size_t k = 1; k < c->nf; k++) {
+		int qk = quick_of(&c->f[k]);
+		sys_note(out, c, k, "description", "the machine");
+		sys_note(out, c, k, "cpu_model", "the CPU model");
+		json_t *ma = json_object_get(json_object_get(c->f[0].doc, "system"), "mhz");
+		json_t *mk = json_object_get(json_object_get(c->f[k].doc, "system"), "mhz");
+		if (ma && mk && !json_equal(ma, mk)) {
+			fputs("note: the clock rate (MHz) differs: A ", out);
+			put_json(out, ma);
+			fprintf(out, ", %c ", (int)('A' + k));
+			put_json(out, mk);
+			fputc('\n', out);
+		}
+		if (qa >= 0 && qk >= 0 && qa != qk)
+			fprintf(out, "note: %c's micro tests ran with --micro-quick (shorter intervals, "
+				"fewer samples), %c's in full: their figures differ by method too\n",
+				(int)('A' + (qa ? 0 : k)), (int)('A' + (qa ? k : 0)));
+	}
+}
+
 void cmp_verdict_text(const struct cmp *c, const struct cmp_row *r, size_t k, char *buf,
 		      size_t n)
 {
@@ -232,6 +282,7 @@ void cmp_print_table(FILE *out, const struct cmp *c)
 			"(Student's t); the change of the mean against A; verdict by Welch's t-test "
 			"(--test welch)\n", c->conf);
 	print_notes(out, c);
+	print_setup_notes(out, c);
 	fprintf(out, "\n%-*s  %-*s  %-4s %4s %10s %21s %9s  %s\n", (int)namew, "test", (int)unitw,
 		"unit", "file", "N", "median", "mean +- CI", "change", "verdict");
 	for (size_t i = 0; i < c->nrows; i++) {
@@ -247,6 +298,49 @@ void cmp_print_table(FILE *out, const struct cmp *c)
 	cmp_print_runs_needed(out, c);
 	print_unmatched(out, c);
 	fprintf(out, "\n" FIG_UNITS_NOTE "\n");
+}
+
+/* The tool of file k's figures: an imported test's params.tool, else
+ * kbench's own ("kbench"). */
+static const char *file_tool(const struct suitefile *f)
+{
+	for (size_t i = 0; i < f->nt; i++) {
+		const char *cmd = json_string_value(json_object_get(f->t[i].params, "command"));
+		const char *tool = json_string_value(json_object_get(f->t[i].params, "tool"));
+		if (cmd && !strcmp(cmd, "import"))
+			return tool ? tool : "an imported report";
+	}
+	return "kbench";
+}
+
+void cmp_print_no_match(FILE *out, const struct cmp *c)
+{
+	const char *ta = file_tool(&c->f[0]);
+	size_t other = 0;
+	fprintf(out, "%s: no test of A (", c->cmd);
+	esc_put(out, c->f[0].path, 0);
+	fprintf(out, ") is in %s: nothing to compare: ", c->nf == 2 ? "B" : "any other file");
+	for (size_t k = 1; k < c->nf && !other; k++)
+		if (strcmp(file_tool(&c->f[k]), ta))
+			other = k;
+	if (other) {
+		fputs("A holds ", out);
+		esc_put(out, ta, 0);
+		fprintf(out, "'s figures, %c ", (int)('A' + other));
+		esc_put(out, file_tool(&c->f[other]), 0);
+		fputs("'s; a tool's tests keep its names (", out);
+		esc_put(out, c->f[0].nt ? c->f[0].t[0].name : "-", 0);
+		fputs(", ", out);
+		esc_put(out, c->f[other].nt ? c->f[other].t[0].name : "-", 0);
+		fputs("), so no figure is set against another tool's (BYTE's index, when both have "
+		      "BYTE tests, and lmbench's tables set them side by side)\n", out);
+		return;
+	}
+	fputs("their tests differ in name or unit (A: ", out);
+	esc_put(out, c->f[0].nt ? c->f[0].t[0].name : "-", 0);
+	fputs(", B: ", out);
+	esc_put(out, c->nf > 1 && c->f[1].nt ? c->f[1].t[0].name : "-", 0);
+	fputs(", ...)\n", out);
 }
 
 void cmp_print_steal(FILE *out, const struct cmp *c)

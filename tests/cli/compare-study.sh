@@ -84,4 +84,68 @@ cp old.json old2.json
 expect_rc "an imported report against a copy" 0 "$KBENCH" compare old.json old2.json
 expect_out_grep "the report's own date, not ?" '^A  old\.json: .*, run Thu Aug 3 11:46:17 BST 2000$'
 
+# ---- old against new: an imported BYTE report beside kbench's BYTE tests ----
+cat >byte2.txt <<'B'
+BYTE UNIX Benchmarks (Version 4.1.0)
+System -- Linux saturn 2.4.0-test6 #30 SMP Wed Aug 2 21:42:25 BST 2000 i686 unknown
+Start Benchmark Run: Thu Aug 3 11:46:17 BST 2000
+Dhrystone 2 using register variables 1170683.8 lps (10.0 secs, 10 samples)
+Double-Precision Whetstone 264.7 MWIPS (9.7 secs, 10 samples)
+
+INDEX VALUES
+TEST BASELINE RESULT INDEX
+
+Dhrystone 2 using register variables 116700.0 1170683.8 100.3
+Double-Precision Whetstone 55.0 264.7 48.1
+=========
+FINAL SCORE 69.5
+B
+"$KBENCH" import -o byte-old.json byte2.txt >/dev/null 2>&1
+python3 - <<'PY'
+import json
+tests = [{"name": n, "params": {"command": "micro", "family": "byte", "title": n}, "unit": u,
+          "higher_is_better": True,
+          "runs": [{"value": v, "started": None, "seconds": 1.0} for v in vals]}
+         for n, u, vals in (("byte_dhry2", "lps", [46680000, 46670000, 46690000]),
+                            ("byte_whet", "MWIPS", [5500, 5500, 5500]))]
+json.dump({"kbench_version": "0.1.0", "kind": "suite", "schema": 1, "label": "6.18.44",
+           "system": {"kernel": "6.18.44", "hostname": "vm", "machine": "x86_64"},
+           "params": {"micro_quick": True}, "finished": True, "tests": tests},
+          open("byte-new.json", "w"))
+PY
+expect_rc "an imported BYTE report against kbench's BYTE tests" 0 "$KBENCH" compare byte-old.json byte-new.json
+expect_out_grep "marked as from different tools" '^\(from different tools: '
+expect_out_grep "A's tool named" '^  A: BYTE UNIX Benchmarks 4\.1\.0$'
+expect_out_grep "B's tool named" '^  B: kbench micro \(BYTE.s tests\)$'
+expect_out_grep "one row: the report's result and index beside kbench's" '^Dhrystone 2 using register variables +116700\.0 +1170683\.8 +100\.3 +46680000\.0 +4000\.0$'
+expect_out_grep "the FINAL SCOREs side by side" '^FINAL SCORE +69\.5 +2000\.0$'
+expect_out_grep "the change between tools, no verdict" '^  B against A: \+2778\.39%  different tools: no verdict$'
+expect_no_grep "no row sets kbench's figure against BYTE's" "$WORK/out" '^byte: .*MWIPS +A'
+
+# no BYTE test on one side: the reason, not just "nothing to compare"
+expect_rc "an imported BYTE report against a load" 1 "$KBENCH" compare byte-old.json k1.json
+expect_err_grep "the reason: the files come from different tools" "nothing to compare: A holds BYTE UNIX Benchmarks 4\.1\.0's figures, B kbench's; a tool's tests keep its names"
+
+# ---- no two tools' figures under one row name in --style runs ----
+printf 'dbench version 4.00\nThroughput 45.89 MB/sec  1 clients  1 procs  max_latency=24.879 ms\n' >db.txt
+"$KBENCH" import --kernel 2.4.0 -o db-old.json db.txt >/dev/null 2>&1
+mk_results db-new.json 6.18 "load 1=341"
+expect_rc "real dbench's runs beside kbench's load" 0 "$KBENCH" compare --style runs db-old.json db-new.json
+expect_out_grep "dbench's own figure under dbench's name" '^dbench 1 45\.89$'
+expect_out_grep "kbench's load under kbench's name" '^kbench load 1 341$'
+expect_no_grep "kbench's figure never under dbench's name" "$WORK/out" '^dbench 1 341'
+
+# ---- notes: different machines, --micro-quick against a full run ----
+python3 - <<'PY'
+import json
+for path, desc, mhz, quick in (("m1.json", "133 MHz Pentium", 133, False), ("m2.json", "400 MHz Pentium II", 400, True)):
+    d = json.load(open("byte-new.json"))
+    d["system"]["description"], d["system"]["mhz"], d["params"]["micro_quick"] = desc, mhz, quick
+    json.dump(d, open(path, "w"))
+PY
+expect_rc "two machines compared" 0 "$KBENCH" compare m1.json m2.json
+expect_out_grep "the machines differ" '^note: the machine differs: A 133 MHz Pentium, B 400 MHz Pentium II$'
+expect_out_grep "the clock rates differ" '^note: the clock rate \(MHz\) differs: A 133, B 400$'
+expect_out_grep "--micro-quick against a full run" "^note: B's micro tests ran with --micro-quick .*, A's in full"
+
 finish
