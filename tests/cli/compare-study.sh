@@ -72,6 +72,13 @@ expect_out_grep "From: alone when the label is the kernel" '^From:$'
 expect_rc "runs of two kernels" 0 "$KBENCH" compare --style runs k1.json k2.json
 expect_out_grep "the kernel heads its block" '^6\.1\.0:$'
 
+# ---- one line for the rows with too few runs alike ----
+mk_results few-a.json a "load 1=5" "load 2=6" "load 3=7" "load 4=8" "load 5=9"
+mk_results few-b.json b "load 1=5" "load 2=6" "load 3=7" "load 4=8" "load 5=9"
+expect_rc "five rows of one run a side" 0 "$KBENCH" compare few-a.json few-b.json
+expect_out_grep "too few runs: one line for the five" '^runs: 5 tests B: too few runs: the U test needs 4 runs a side at 95% \(A has 1, B 1, each\): load 1, load 2, load 3 and 2 more$'
+expect_lines "no line a row" -eq 1 "$WORK/out" '^runs: '
+
 # ---- an imported report's date ----
 cat >byte.txt <<'B'
 BYTE UNIX Benchmarks (Version 4.1.0)
