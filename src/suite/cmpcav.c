@@ -101,6 +101,19 @@ void cmp_refused_text(const struct cmp_row *r, size_t k, char *buf, size_t n)
 		snprintf(buf, n, "not comparable: %s (%c's series)", key, (char)('A' + in));
 }
 
+int cmp_cav_run(const json_t *cav, size_t run_no)
+{
+	int mark = 0;
+	size_t i, j;
+	const json_t *cv, *n;
+	json_array_foreach(cav, i, cv)
+		json_array_foreach(json_object_get(cv, "runs"), j, n)
+			if ((size_t)json_integer_value(n) == run_no)
+				mark = caveat_unsound(json_string_value(json_object_get(cv, "key"))) ?
+				       2 : mark ? mark : 1;
+	return mark;
+}
+
 void cmp_put_caveats(FILE *out, const struct cmp_row *r, size_t k)
 {
 	size_t i;

@@ -281,19 +281,12 @@ static bool block_seen(const struct cmp *c, size_t k, size_t i, const char *mem,
 	return false;
 }
 
-/* The caveats of each run of t (rowcav_row's, cav): run j's figure is
- * marked '*' when one of its caveats makes it unsound, '+' for another. */
+/* The mark of run run_no's figure: '*' when one of its caveats (cav,
+ * rowcav_row's) makes it unsound, '+' for another, 0 for none. */
 static char run_mark(const json_t *cav, size_t run_no)
 {
-	char mark = 0;
-	size_t i, j;
-	const json_t *cv, *n;
-	json_array_foreach(cav, i, cv)
-		json_array_foreach(json_object_get(cv, "runs"), j, n)
-			if ((size_t)json_integer_value(n) == run_no)
-				mark = caveat_unsound(json_string_value(json_object_get(cv, "key"))) ?
-				       '*' : mark ? mark : '+';
-	return mark;
+	static const char marks[] = { 0, '+', '*' };
+	return marks[cmp_cav_run(cav, run_no)];
 }
 
 /* A run's figure as recorded, never in exponent form: MiB/s with two

@@ -173,7 +173,7 @@ static void load_chart(FILE *f, const struct cmp *c, const char **mems, size_t n
 		fprintf(f, "set title \"kbench load: mean MB/s against clients (MB = 10^6 bytes)\\n"
 			   "points: every run; crosses at 0: failed runs; bars: %g%% interval of the "
 			   "mean\" noenhanced\n", c->conf);
-	fprintf(f, "set xlabel 'clients'\nset ylabel 'MB/s'\nset key outside right top box Left reverse\n"
+	fprintf(f, "set xlabel 'clients'\nset ylabel 'MB/s'\nset key outside top center horizontal box Left reverse maxcols 3\n"
 		   "set grid\nunset offsets\nset yrange [0:%.10g]\n", ymax > 0 ? ymax * 1.08 : 1);
 	if (logx)
 		fprintf(f, "set logscale x 2\nset xrange [%.10g:%.10g]\n", lo / 1.3, hi * 1.3);
@@ -261,17 +261,9 @@ void plot_script(FILE *f, const struct cmp *c, const char *file)
 		plot_quoted_raw(f, file);
 	}
 	fprintf(f, "\nset encoding utf8\n");
-	/* room for the two-line titles and the key outside, as wide as its
-	 * longest title (A's in the change chart, " (the baseline): its runs"
-	 * added) */
-	size_t key = 0;
-	char title[300];
-	for (size_t k = 0; k < c->nf; k++) {
-		size_t len = strlen(plot_file_title(c, k, title, sizeof(title))) + (k ? 0 : 25);
-		key = len > key ? len : key;
-	}
-	fprintf(f, "set lmargin 10\nset rmargin %zu\nset tmargin 4\nset bmargin 4\n",
-		key + 8 < 34 ? 34 : key + 8 > 80 ? 80 : key + 8);
+	/* room for the two-line titles; each chart's key goes under it, so the
+	 * plot area keeps the width the key took beside it */
+	fprintf(f, "set lmargin 10\nset rmargin 6\nset tmargin\nset bmargin\n");
 	if (charts)
 		fprintf(f, "set multiplot\n");
 	if (hload) {

@@ -79,6 +79,45 @@ expect_rc "five rows of one run a side" 0 "$KBENCH" compare few-a.json few-b.jso
 expect_out_grep "too few runs: one line for the five" '^runs: 5 tests B: too few runs: the U test needs 4 runs a side at 95% \(A has 1, B 1, each\): load 1, load 2, load 3 and 2 more$'
 expect_lines "no line a row" -eq 1 "$WORK/out" '^runs: '
 
+# ---- the charts: one scale per test kind, proof drawn apart from noise ----
+if command -v gnuplot >/dev/null 2>&1; then
+    python3 - <<'PY'
+import json
+def doc(path, label, t_speed, pipe, sparse):
+    def run(v, i, name):
+        d = {"caveats": [{"key": "sparse_file", "text": "sparse", "evidence": {}}]} \
+            if sparse and name == "disk -t" and i == 1 else {}
+        return {"value": v, "started": "2026-01-01T00:00:00Z", "seconds": 1.0, "document": d}
+    rows = (("disk -T", "MiB/s", True, "disk", [14000, 14100, 13900, 14050, 13950]),
+            ("disk -t", "MiB/s", True, "disk", [t_speed + d for d in (0, 2, -2, 1, -1)]),
+            ("lat_pipe_1cpu", "us", False, "micro", [pipe + d for d in (0, .1, -.1, .05, -.05)]),
+            ("lat_syscall_null", "us", False, "micro", [.38, .39, .40, .41, .42]))
+    tests = [{"name": n, "unit": u, "higher_is_better": h, "params": {"command": c, "family": "lmbench"},
+              "runs": [run(v, i, n) for i, v in enumerate(vals)]} for n, u, h, c, vals in rows]
+    json.dump({"kbench_version": "0.1.0", "kind": "suite", "schema": 1, "label": label, "params": {},
+               "system": {"kernel": "6.18.44", "hostname": "vm", "machine": "x86_64"},
+               "finished": True, "tests": tests}, open(path, "w"))
+doc("pa.json", "buildA", 200, 5.0, True)
+doc("pb.json", "buildB", 260, 3.0, False)
+PY
+    expect_rc "a chart of two builds (A's -t not comparable)" 3 "$KBENCH" compare --plot pc.svg pa.json pb.json
+    expect_file_grep "disk: a log axis when -T and -t differ tenfold" pc.svg 'MiB/s \(log scale\)'
+    expect_file_grep "a change beyond the noise drawn filled, said in the key" pc.svg 'filled: a change beyond the noise'
+    expect_file_grep "within the noise drawn as an outline" pc.svg 'outline: within the noise, or too few runs'
+    expect_file_grep "not comparable drawn as such, named beside the test" pc.svg 'disk -t \(MiB/s; B: not comparable\)'
+    expect_file_grep "...and in the key" pc.svg 'grey, hatched: not comparable \(a caveat\)'
+    expect_file_grep "a run with a caveat marked in the chart" pc.svg 'diamond: a run with a caveat'
+    expect_rc "a chart of two builds, PNG" 3 "$KBENCH" compare --plot pc.png pa.json pb.json
+    expect_py "the PNG at most 2000 pixels tall" pc.png <<'PY'
+import struct, sys
+b = open(sys.argv[1], "rb").read(24)
+w, h = struct.unpack(">II", b[16:24])
+assert b[:8] == b"\x89PNG\r\n\x1a\n" and w == 1200 and 0 < h <= 2000, (w, h)
+PY
+else
+    skip "the charts: no gnuplot"
+fi
+
 # ---- an imported report's date ----
 cat >byte.txt <<'B'
 BYTE UNIX Benchmarks (Version 4.1.0)
