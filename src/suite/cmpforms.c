@@ -33,6 +33,15 @@ static const char *param_str(const struct sf_test *t, const char *key)
 	return json_string_value(json_object_get(t->params, key));
 }
 
+void cmp_shown_name(const char *name, char *buf, size_t n)
+{
+	const struct micro_test *bt = cmp_byte_test(name);
+	if (bt)
+		snprintf(buf, n, "%s: %s", name, byte4_name(bt));
+	else
+		snprintf(buf, n, "%s", name);
+}
+
 void cmp_title(const struct cmp_row *r, char *buf, size_t n)
 {
 	const struct micro_test *bt = cmp_byte_test(r->name);
@@ -251,6 +260,8 @@ static void old_name(const struct suitefile *f, const struct sf_test *t, bool mi
 			 "dbench", (int)(len - 5), t->name + 5);
 	else if (!strncmp(t->name, "disk ", 5) && len > 5)
 		snprintf(buf, n, "hdparm %.*s", (int)(len - 5), t->name + 5);
+	else if (cmp_byte_test(t->name))
+		cmp_shown_name(t->name, buf, n);
 	else
 		snprintf(buf, n, "%.*s", (int)len, t->name);
 }

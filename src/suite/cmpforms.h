@@ -23,6 +23,11 @@ struct micro_test;
 /* The kbench BYTE test (micro/byte.h) named name, or NULL. */
 const struct micro_test *cmp_byte_test(const char *name);
 
+/* The name of test name as compare's table and --style runs show it,
+ * into buf (n bytes): a kbench BYTE test's with the title BYTE printed
+ * ("byte_dhry2: Dhrystone 2 using register variables"), else name. */
+void cmp_shown_name(const char *name, char *buf, size_t n);
+
 /* The report's own name of row r's test into buf (n bytes): its
  * params.title (an imported test's, a micro test's; BYTE 4.1's name for
  * a kbench BYTE test), else its name with " (unit, lower is better)". */

@@ -8,6 +8,7 @@
  */
 #include "config.h"
 #include "suite/cmpcav.h"
+#include "suite/cmpforms.h"
 #include "suite/cmpprint.h"
 #include "suite/cmpruns.h"
 #include "suite/escape.h"
@@ -267,8 +268,10 @@ static void print_cells(FILE *out, const struct cmp *c, const struct cmp_row *r,
 void cmp_print_table(FILE *out, const struct cmp *c)
 {
 	size_t namew = 4, unitw = 4;
+	char shown[300];
 	for (size_t i = 0; i < c->nrows; i++) {
-		size_t a = esc_len(c->rows[i].name), b = esc_len(c->rows[i].unit);
+		cmp_shown_name(c->rows[i].name, shown, sizeof(shown));
+		size_t a = esc_len(shown), b = esc_len(c->rows[i].unit);
 		namew = a > namew ? a : namew;
 		unitw = b > unitw ? b : unitw;
 	}
@@ -287,8 +290,9 @@ void cmp_print_table(FILE *out, const struct cmp *c)
 		"unit", "file", "N", "median", "mean +- CI", "change", "verdict");
 	for (size_t i = 0; i < c->nrows; i++) {
 		const struct cmp_row *r = &c->rows[i];
+		cmp_shown_name(r->name, shown, sizeof(shown));
 		for (size_t k = 0; k < c->nf; k++) {
-			esc_put(out, k ? "" : r->name, namew);
+			esc_put(out, k ? "" : shown, namew);
 			fputs("  ", out);
 			esc_put(out, k ? "" : r->unit, unitw);
 			fprintf(out, "  %-4c ", (int)('A' + k));
