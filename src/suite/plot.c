@@ -233,12 +233,25 @@ static void cell(FILE *f, int top, int h, int total)
 		(double)h / total);
 }
 
+/* The page plot_script draws: 0 the first (load, disk, and the change
+ * rows that fit), else the change chart's rows page_lo to page_hi - 1. */
+static size_t page_no, page_lo, page_hi;
+
+/* The change rows the first page holds under its load and disk charts. */
+static size_t first_rows(const struct cmp *c, int hload, int hdisk)
+{
+	size_t all = plotbar_change_rows(c), fit = plotbar_rows_in(c, PLOT_PAGE_PX - hload - hdisk);
+	/* a first page with room for less than a few rows leaves them all to the next */
+	return all <= fit ? all : fit >= 8 ? fit : 0;
+}
+
 void plot_script(FILE *f, const struct cmp *c, const char *file)
 {
 	const char *mems[16];
-	size_t nmems = mem_groups(c, mems, 16);
-	int hload = nmems ? 460 : 0, hdisk = plotbar_disk_height(c),
-	    hchange = plotbar_change_height(c);
+	size_t nmems = page_no ? 0 : mem_groups(c, mems, 16);
+	int hload = nmems ? 460 : 0, hdisk = page_no ? 0 : plotbar_disk_height(c);
+	size_t lo = page_no ? page_lo : 0, hi = page_no ? page_hi : first_rows(c, hload, hdisk);
+	int hchange = plotbar_change_height(c, hi > lo ? hi - lo : 0);
 	int charts = (hload > 0) + (hdisk > 0) + (hchange > 0);
 	int png = strlen(file) > 4 && !strcmp(file + strlen(file) - 4, ".png");
 	int h = charts ? hload + hdisk + hchange : 560;
@@ -276,7 +289,7 @@ void plot_script(FILE *f, const struct cmp *c, const char *file)
 	}
 	if (hchange) {
 		cell(f, hload + hdisk, hchange, h);
-		plotbar_change(f, c);
+		plotbar_change(f, c, lo, hi);
 	}
 	if (charts)
 		fprintf(f, "unset multiplot\n");
@@ -290,9 +303,32 @@ void plot_script(FILE *f, const struct cmp *c, const char *file)
 			na ? " (a change against a mean of 0 is n/a)" : "");
 }
 
+const char *plot_page_name(const char *file, size_t page, char *buf, size_t n)
+{
+	const char *dot = strrchr(file, '.');
+	size_t stem = dot ? (size_t)(dot - file) : strlen(file);
+	snprintf(buf, n, "%.*s-%zu%s", (int)stem, file, page, dot ? dot : "");
+	return buf;
+}
+
 int plot_write(const struct cmp *c, const char *file)
 {
-	return plot_run(c, file, plot_script);
+	const char *mems[16];
+	int hload = mem_groups(c, mems, 16) ? 460 : 0;
+	size_t all = plotbar_change_rows(c), lo = first_rows(c, hload, plotbar_disk_height(c));
+	size_t per = plotbar_rows_in(c, PLOT_PAGE_PX);
+	page_no = 0;
+	int rc = plot_run(c, file, plot_script);
+	for (size_t page = 2; !rc && lo < all && per; page++) {
+		char name[PATH_MAX + 32];
+		page_no = page - 1;
+		page_lo = lo;
+		page_hi = lo + per < all ? lo + per : all;
+		rc = plot_run(c, plot_page_name(file, page, name, sizeof(name)), plot_script);
+		lo = page_hi;
+	}
+	page_no = 0;
+	return rc;
 }
 
 int plot_run(const struct cmp *c, const char *file,

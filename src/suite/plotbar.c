@@ -181,14 +181,43 @@ static void change_range(const struct cmp *c, double *xlo, double *xhi)
 	*xhi = phi + pad;
 }
 
-int plotbar_change_height(const struct cmp *c)
+size_t plotbar_change_rows(const struct cmp *c)
 {
 	size_t *ord = malloc((c->nrows + 1) * sizeof(*ord)), head[64], n, nh;
 	double *pos = malloc((c->nrows + 1) * sizeof(*pos));
 	size_t ys = ord && pos ? layout(c, in_change, ord, pos, &n, head, &nh) : 0;
 	free(ord);
 	free(pos);
-	return ys ? 240 + (int)ys * ROW_PX(c->nf) : 0;   /* the key above: 90 */
+	return ys;
+}
+
+int plotbar_change_height(const struct cmp *c, size_t rows)
+{
+	return rows ? 240 + (int)rows * ROW_PX(c->nf) : 0;   /* the key above: 90 */
+}
+
+size_t plotbar_rows_in(const struct cmp *c, int px)
+{
+	int n = (px - 240) / ROW_PX(c->nf);
+	return n > 0 ? (size_t)n : 0;
+}
+
+/* Keep the rows and headings at y positions lo to hi - 1, moved up by lo. */
+static void window(size_t *ord, double *pos, size_t *n, size_t *head, size_t *nh, size_t lo,
+		   size_t hi)
+{
+	size_t m = 0;
+	for (size_t i = 0; i < *n; i++)
+		if (pos[i] >= (double)lo && pos[i] < (double)hi) {
+			ord[m] = ord[i];
+			pos[m++] = pos[i] - (double)lo;
+		}
+	*n = m;
+	m = 0;
+	for (size_t h = 0; h < *nh; h++)
+		if (head[h] >= lo && head[h] < hi)
+			head[m++] = head[h] - lo;
+	*nh = m;
 }
 
 int plotbar_disk_height(const struct cmp *c)
@@ -318,16 +347,23 @@ static void change_plot(FILE *f, const struct cmp *c, size_t nfail, size_t noff,
 	fprintf(f, "\n");
 }
 
-void plotbar_change(FILE *f, const struct cmp *c)
+void plotbar_change(FILE *f, const struct cmp *c, size_t lo, size_t hi)
 {
 	size_t *ord = malloc((c->nrows + 1) * sizeof(*ord)), head[64], n = 0, nh = 0;
 	double *pos = malloc((c->nrows + 1) * sizeof(*pos)), xlo, xhi;
-	size_t ys = ord && pos ? layout(c, in_change, ord, pos, &n, head, &nh) : 0;
+	size_t all = ord && pos ? layout(c, in_change, ord, pos, &n, head, &nh) : 0;
+	char part[80] = "";
+	hi = hi < all ? hi : all;
+	if (lo || hi < all)
+		snprintf(part, sizeof(part), " (rows %zu to %zu of %zu)", lo + 1, hi, all);
+	window(ord, pos, &n, head, &nh, lo, hi);
+	size_t ys = hi > lo ? hi - lo : 0;
 	change_range(c, &xlo, &xhi);
 	fprintf(f, "set title \"change of the %s against A, percent of A's %s; right is better "
 		   "(a lower-is-better test's change is turned)\\npoints: every run (A's at the "
-		   "top of each test)%s\" noenhanced\n", welch(c) ? "mean" : "median", welch(c) ? "mean" : "median",
-		welch(c) ? "; black bars: the interval of the difference (Welch)" : "");
+		   "top of each test)%s%s\" noenhanced\n", welch(c) ? "mean" : "median",
+		welch(c) ? "mean" : "median",
+		welch(c) ? "; black bars: the interval of the difference (Welch)" : "", part);
 	fprintf(f, "set xlabel \"<- worse          change against A, %%          better ->\"\n"
 		   "set ylabel ''\nset key outside top center horizontal box Left reverse maxcols 2\nunset grid\n"
 		   "set grid x\nunset offsets\nunset logscale x\nset xtics auto font ''\n"
