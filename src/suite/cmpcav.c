@@ -114,14 +114,11 @@ int cmp_cav_run(const json_t *cav, size_t run_no)
 	return mark;
 }
 
-void cmp_put_caveats(FILE *out, const struct cmp_row *r, size_t k)
+void cmp_put_keys(FILE *out, const json_t *cav)
 {
 	size_t i;
 	const json_t *c;
-	if (!json_array_size(r->cav[k]))
-		return;
-	fputs("  [caveats:", out);
-	json_array_foreach(r->cav[k], i, c) {
+	json_array_foreach(cav, i, c) {
 		const char *key = json_string_value(json_object_get(c, "key"));
 		fputs(i ? ", " : " ", out);
 		esc_put(out, key, 0);
@@ -137,5 +134,13 @@ void cmp_put_caveats(FILE *out, const struct cmp_row *r, size_t k)
 				(long long)json_integer_value(json_object_get(ev, "high_runs")));
 		}
 	}
+}
+
+void cmp_put_caveats(FILE *out, const struct cmp_row *r, size_t k)
+{
+	if (!json_array_size(r->cav[k]))
+		return;
+	fputs("  [caveats:", out);
+	cmp_put_keys(out, r->cav[k]);
 	fputc(']', out);
 }

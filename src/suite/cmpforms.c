@@ -6,7 +6,6 @@
 #include "config.h"
 #include "micro/byte.h"
 #include "micro/bytereport.h"
-#include "result/caveat.h"
 #include "suite/cmpcav.h"
 #include "suite/cmpforms.h"
 #include "suite/escape.h"
@@ -126,18 +125,10 @@ static void lkml_caveats(FILE *out, const struct cmp_row *r, size_t k)
 {
 	bool any = false;
 	for (size_t s = 0; s <= k; s += k ? k : 1) {
-		size_t i;
-		const json_t *cv;
 		if (!json_array_size(r->cav[s]))
 			continue;
 		fprintf(out, "%s%c:", any ? ";" : "  [caveats ", (int)('A' + s));
-		json_array_foreach(r->cav[s], i, cv) {
-			const char *key = json_string_value(json_object_get(cv, "key"));
-			fputs(i ? ", " : " ", out);
-			esc_put(out, key, 0);
-			if (caveat_unsound(key))
-				fputc('*', out);
-		}
+		cmp_put_keys(out, r->cav[s]);
 		any = true;
 	}
 	if (any)
