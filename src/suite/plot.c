@@ -23,6 +23,7 @@
  */
 #include "config.h"
 #include "suite/child.h"
+#include "suite/cmpcav.h"
 #include "suite/escape.h"
 #include "suite/plot.h"
 #include "suite/plotbar.h"
@@ -105,32 +106,51 @@ static double jitter(const struct cmp *c, double x, size_t k, bool logx, double 
 }
 
 /* The load chart's data, inline: for each file k and memory limit m,
- * $Lk_m (a client count's centre and interval) and $Pk_m (every run, and
- * a failed run at 0).  Returns how many failed runs there are. */
+ * $Lk_m (a client count's centre and interval) and $Pk_m (every run with
+ * its caveats, cmp_cav_run's 0, 1, 2, and a failed run at 0).  Returns
+ * how many failed runs there are; *ncav: how many runs carry a caveat. */
 static size_t load_data(FILE *f, const struct cmp *c, const char **mems, size_t nmems,
-			bool logx, double span)
+			bool logx, double span, size_t *ncav)
 {
 	size_t nfail = 0;
+	*ncav = 0;
 	for (size_t k = 0; k < c->nf; k++)
 		for (size_t m = 0; m < nmems; m++) {
 			fprintf(f, "$L%zu_%zu << EOD\n", k, m);
-			for (size_t i = 0; i < c->nrows; i++) {
-				const struct cmp_row *r = &c->rows[i];
-				if (!plot_is_load(r) || !r->t[k] || !r->t[k]->n || strcmp(mem_of(r), mems[m]))
-					continue;
-				fprintf(f, "%ld %.10g %.10g\n", clients_of(r), cmp_center(c, r, k),
-					welch(c) && isfinite(r->ci[k]) ? r->ci[k] : 0.0);
+			/* by client count, whatever the rows' order: the line goes left
+			 * to right (a table sorted by change would zig-zag it) */
+			for (long last = -1, next;; last = next) {
+				next = -1;
+				for (size_t i = 0; i < c->nrows; i++) {
+					const struct cmp_row *r = &c->rows[i];
+					if (plot_is_load(r) && r->t[k] && r->t[k]->n &&
+					    !strcmp(mem_of(r), mems[m]) && clients_of(r) > last &&
+					    (next < 0 || clients_of(r) < next))
+						next = clients_of(r);
+				}
+				if (next < 0)
+					break;
+				for (size_t i = 0; i < c->nrows; i++) {
+					const struct cmp_row *r = &c->rows[i];
+					if (plot_is_load(r) && r->t[k] && r->t[k]->n &&
+					    !strcmp(mem_of(r), mems[m]) && clients_of(r) == next)
+						fprintf(f, "%ld %.10g %.10g\n", next, cmp_center(c, r, k),
+							welch(c) && isfinite(r->ci[k]) ? r->ci[k] : 0.0);
+				}
 			}
 			fprintf(f, "EOD\n$P%zu_%zu << EOD\n", k, m);
 			for (size_t i = 0; i < c->nrows; i++) {
 				const struct cmp_row *r = &c->rows[i];
 				if (!plot_is_load(r) || !r->t[k] || strcmp(mem_of(r), mems[m]))
 					continue;
-				for (size_t j = 0; j < r->t[k]->n; j++)
-					fprintf(f, "%.10g %.10g run\n", jitter(c, (double)clients_of(r), k,
-						logx, span), r->t[k]->v[j]);
+				for (size_t j = 0; j < r->t[k]->n; j++) {
+					int cav = cmp_cav_run(r->cav[k], j + 1);
+					*ncav += cav > 0;
+					fprintf(f, "%.10g %.10g run %d\n", jitter(c, (double)clients_of(r),
+						k, logx, span), r->t[k]->v[j], cav);
+				}
 				for (size_t j = plot_failed_runs(c, k, r->t[k]); j > 0; j--, nfail++)
-					fprintf(f, "%.10g 0 failed\n", jitter(c, (double)clients_of(r), k,
+					fprintf(f, "%.10g 0 failed 0\n", jitter(c, (double)clients_of(r), k,
 						logx, span));
 			}
 			fprintf(f, "EOD\n");
@@ -188,7 +208,7 @@ static void load_chart(FILE *f, const struct cmp *c, const char **mems, size_t n
 			first = false;
 		}
 	fprintf(f, ")\n");
-	size_t nfail = load_data(f, c, mems, nmems, logx, span);
+	size_t ncav, nfail = load_data(f, c, mems, nmems, logx, span, &ncav);
 	fprintf(f, "plot ");
 	for (size_t k = 0; k < c->nf; k++)
 		for (size_t m = 0; m < nmems; m++) {
@@ -208,6 +228,10 @@ static void load_chart(FILE *f, const struct cmp *c, const char **mems, size_t n
 			plot_quoted(f, title);
 			fprintf(f, " noenhanced, \\\n     $P%zu_%zu using 1:(strcol(3) eq 'run' ? $2 : NaN) with points "
 				   "pt 6 ps 0.9 lc rgb '%s' notitle", k, m, color);
+			if (ncav)
+				fprintf(f, ", \\\n     $P%zu_%zu using 1:(strcol(3) eq 'run' && $4 > 0 ? "
+					   "$2 : NaN) with points pt 13 ps 1.4 lc rgb '%s' notitle", k, m,
+					color);
 		}
 	/* the failed runs, each file's in its colour; one key entry */
 	for (size_t k = 0; nfail && k < c->nf; k++)
@@ -217,6 +241,9 @@ static void load_chart(FILE *f, const struct cmp *c, const char **mems, size_t n
 	if (nfail)
 		fprintf(f, ", \\\n     NaN with points pt 2 ps 2 lw 3 lc black title 'failed run "
 			   "(no figure)'");
+	if (ncav)
+		fprintf(f, ", \\\n     NaN with points pt 13 ps 1.4 lc black title 'a run with a "
+			   "caveat'");
 	fprintf(f, "\n");
 }
 

@@ -109,6 +109,14 @@ PY
     expect_file_grep "not comparable drawn as such, named beside the test" pc.svg 'disk -t \(MiB/s; B: not comparable\)'
     expect_file_grep "...and in the key" pc.svg 'grey, hatched: not comparable \(a caveat\)'
     expect_file_grep "a run with a caveat marked in the chart" pc.svg 'diamond: a run with a caveat'
+    mk_results la.json buildA "load 10=900,910,905,915" "load 1=300,301,302,303"
+    mk_results lb.json buildB "load 10=990,991,992,993" "load 1=330,331,332,333"
+    python3 -c 'import json
+d = json.load(open("la.json"))
+d["tests"][0]["runs"][2]["document"] = {"caveats": [{"key": "unsteady", "text": "a trend", "evidence": {}}]}
+json.dump(d, open("la.json", "w"))'
+    expect_rc "a load chart, A's third run of load 10 with a caveat" 0 "$KBENCH" compare --plot lc.svg la.json lb.json
+    expect_file_grep "the load chart marks a run with a caveat" lc.svg 'a run with a caveat'
     expect_rc "a chart of two builds, PNG" 3 "$KBENCH" compare --plot pc.png pa.json pb.json
     expect_py "the PNG at most 2000 pixels tall" pc.png <<'PY'
 import struct, sys
