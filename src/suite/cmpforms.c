@@ -359,9 +359,24 @@ static void runs_block(FILE *out, const struct cmp *c, const char *mach, const c
 	}
 }
 
+/* The caveats of row's runs that mark a figure (rowcav_row's with runs:
+ * not the series' own, such as bimodal, which no one run carries). */
+static json_t *run_caveats(const json_t *row, const struct rowcav_opts *o)
+{
+	json_t *all = rowcav_row(row, o), *out = json_array();
+	size_t i;
+	json_t *cv;
+	json_array_foreach(all, i, cv)
+		if (out && json_array_size(json_object_get(cv, "runs")))
+			json_array_append(out, cv);
+	json_decref(all);
+	return out;
+}
+
 /* Under the table: a line per file and test whose runs carry caveats
  * ("  KERNEL NAME: key* (runs 2)"), then what each key means; nothing
- * when no run carries one. */
+ * when no run carries one (the series' own caveats, bimodal, mixed_*,
+ * mark no figure: the default table gives them). */
 static void runs_caveats(FILE *out, const struct cmp *c)
 {
 	struct rowcav_opts o = { c->conf, c->ticks_per_s };
@@ -370,7 +385,7 @@ static void runs_caveats(FILE *out, const struct cmp *c)
 	for (size_t k = 0; seen && k < c->nf; k++)
 		for (size_t i = 0; i < c->f[k].nt; i++) {
 			const struct sf_test *t = &c->f[k].t[i];
-			json_t *cav = rowcav_row(t->row, &o);
+			json_t *cav = run_caveats(t->row, &o);
 			if (json_array_size(cav) && t->n) {
 				char head[400], name[200], who[200];
 				const char *label = cmp_file_label(c->f, c->nf, k);

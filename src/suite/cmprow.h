@@ -109,7 +109,8 @@ const char *cmp_machine(const struct suitefile *f);
 /* The label of file k of f[0..nf-1] where the seeds' forms put the
  * kernel's name (lkml's From:/To:, the runs' block heads, lmbench's OS
  * column), or NULL when the kernel says it all: the label is shown when it
- * does not contain the file's kernel release and no other file has it (a
+ * does not contain the file's kernel release (letters and digits alone
+ * compared, as kbench import's names keep them) and no other file has it (a
  * tester's own name for the build, kbench suite --label), or when another
  * file of the same machine and kernel has a different label (builds the
  * release cannot tell apart).  The string is the document's (not escaped). */
