@@ -12,6 +12,7 @@
 #include "suite/cmpcav.h"
 #include "suite/cmpparams.h"
 #include "suite/escape.h"
+#include "suite/figures.h"
 #include "suite/rowcav.h"
 
 #include <string.h>
@@ -105,14 +106,24 @@ void cmp_refused_text(const struct cmp_row *r, size_t k, char *buf, size_t n)
 		snprintf(buf, n, "not comparable: %s (%c's series)", key, (char)('A' + in));
 }
 
-void cmp_put_caveats(FILE *out, const struct cmp_row *r, size_t k)
+int cmp_cav_run(const json_t *cav, size_t run_no)
+{
+	int mark = 0;
+	size_t i, j;
+	const json_t *cv, *n;
+	json_array_foreach(cav, i, cv)
+		json_array_foreach(json_object_get(cv, "runs"), j, n)
+			if ((size_t)json_integer_value(n) == run_no)
+				mark = caveat_unsound(json_string_value(json_object_get(cv, "key"))) ?
+				       2 : mark ? mark : 1;
+	return mark;
+}
+
+void cmp_put_keys(FILE *out, const json_t *cav)
 {
 	size_t i;
 	const json_t *c;
-	if (!json_array_size(r->cav[k]))
-		return;
-	fputs("  [caveats:", out);
-	json_array_foreach(r->cav[k], i, c) {
+	json_array_foreach(cav, i, c) {
 		const char *key = json_string_value(json_object_get(c, "key"));
 		fputs(i ? ", " : " ", out);
 		esc_put(out, key, 0);
@@ -127,12 +138,22 @@ void cmp_put_caveats(FILE *out, const struct cmp_row *r, size_t k)
 				esc_put(out, name, 0);
 			}
 		}
-		if (!strcmp(key, "bimodal"))
-			fprintf(out, " %.6g (%lld runs) and %.6g (%lld runs)",
-				json_number_value(json_object_get(ev, "low_center")),
-				(long long)json_integer_value(json_object_get(ev, "low_runs")),
-				json_number_value(json_object_get(ev, "high_center")),
+		if (!strcmp(key, "bimodal")) {
+			char lo[64], hi[64];
+			fig_plain(lo, sizeof(lo), json_number_value(json_object_get(ev, "low_center")), 6);
+			fig_plain(hi, sizeof(hi), json_number_value(json_object_get(ev, "high_center")), 6);
+			fprintf(out, " %s (%lld runs) and %s (%lld runs)", lo,
+				(long long)json_integer_value(json_object_get(ev, "low_runs")), hi,
 				(long long)json_integer_value(json_object_get(ev, "high_runs")));
+		}
 	}
+}
+
+void cmp_put_caveats(FILE *out, const struct cmp_row *r, size_t k)
+{
+	if (!json_array_size(r->cav[k]))
+		return;
+	fputs("  [caveats:", out);
+	cmp_put_keys(out, r->cav[k]);
 	fputc(']', out);
 }

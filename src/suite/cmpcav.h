@@ -29,6 +29,15 @@ bool cmp_any_refused(const struct cmp *c);
 /* "not comparable: KEY (A's runs 1, 3)" for row r, file k (T_REFUSED). */
 void cmp_refused_text(const struct cmp_row *r, size_t k, char *buf, size_t n);
 
+/* The caveats of run run_no (from 1) among cav (rowcav_row's array:
+ * each key with the runs that carry it): 2 when one of them makes the
+ * figure unsound, 1 for another, 0 for none. */
+int cmp_cav_run(const json_t *cav, size_t run_no);
+
+/* " key*, key" of cav (rowcav_row's array): each key, * after an unsound
+ * one, bimodal with both centres; nothing for an empty array. */
+void cmp_put_keys(FILE *out, const json_t *cav);
+
 /* "  [caveats: key*, key]" after a table cell (* unsound; bimodal with
  * both centres: "bimodal 1000 (3 runs) and 4395 (2 runs)"); nothing when
  * file k's runs of r carry none. */

@@ -6,12 +6,11 @@
 #include "config.h"
 #include "micro/byte.h"
 #include "micro/bytereport.h"
-#include "micro/byteindex.h"
 #include "suite/cmpcav.h"
 #include "suite/cmpforms.h"
 #include "suite/escape.h"
 #include "suite/figures.h"
-#include "stats/utest.h"
+#include "suite/rowcav.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -20,8 +19,7 @@
 
 #define SCISSORS "--8<----8<----8<----8<----8<----8<----8<----8<----8<----8<----8<----8<----8<--"
 
-/* The kbench BYTE test named name, or NULL. */
-static const struct micro_test *byte_test(const char *name)
+const struct micro_test *cmp_byte_test(const char *name)
 {
 	for (const struct micro_test *t = micro_byte_tests; t->name; t++)
 		if (!strcmp(t->name, name))
@@ -34,9 +32,18 @@ static const char *param_str(const struct sf_test *t, const char *key)
 	return json_string_value(json_object_get(t->params, key));
 }
 
+void cmp_shown_name(const char *name, char *buf, size_t n)
+{
+	const struct micro_test *bt = cmp_byte_test(name);
+	if (bt)
+		snprintf(buf, n, "%s: %s", name, byte4_name(bt));
+	else
+		snprintf(buf, n, "%s", name);
+}
+
 void cmp_title(const struct cmp_row *r, char *buf, size_t n)
 {
-	const struct micro_test *bt = byte_test(r->name);
+	const struct micro_test *bt = cmp_byte_test(r->name);
 	const char *title = param_str(r->t[0], "title");
 	const char *cmd = param_str(r->t[0], "command");
 	if (bt)
@@ -52,7 +59,7 @@ void cmp_title(const struct cmp_row *r, char *buf, size_t n)
 static bool is_byte(const struct cmp_row *r)
 {
 	const char *tool = param_str(r->t[0], "tool");
-	return byte_test(r->name) || (tool && !strncmp(tool, "BYTE", 4));
+	return cmp_byte_test(r->name) || (tool && !strncmp(tool, "BYTE", 4));
 }
 
 /* "* Linux HOST RELEASE #BUILD DATE ARCH" and "* DATE" of file f. */
@@ -74,6 +81,20 @@ static void who(FILE *out, const struct suitefile *f)
 	fputs("\n* ", out);
 	esc_put(out, *date ? date : started ? started : "?", 0);
 	fputc('\n', out);
+}
+
+/* "From:" (or "To:") with the file's label when it names the build
+ * (cmp_file_label), then who's lines. */
+static void head(FILE *out, const struct cmp *c, size_t k, const char *word)
+{
+	const char *label = cmp_file_label(c->f, c->nf, k);
+	fputs(word, out);
+	if (label) {
+		fputc(' ', out);
+		esc_put(out, label, 0);
+	}
+	fputc('\n', out);
+	who(out, &c->f[k]);
 }
 
 static const struct cmp *sort_c;
@@ -98,13 +119,29 @@ static int by_gain(const void *x, const void *y)
 	return (a > b) - (a < b);
 }
 
+/* "  [caveats A: key*; B: key]" of row r's files 0 and k, * marking the
+ * unsound keys; nothing when neither side's runs carry one. */
+static void lkml_caveats(FILE *out, const struct cmp_row *r, size_t k)
+{
+	bool any = false;
+	for (size_t s = 0; s <= k; s += k ? k : 1) {
+		if (!json_array_size(r->cav[s]))
+			continue;
+		fprintf(out, "%s%c:", any ? ";" : "  [caveats ", (int)('A' + s));
+		cmp_put_keys(out, r->cav[s]);
+		any = true;
+	}
+	if (any)
+		fputc(']', out);
+}
+
 static void lkml_pair(FILE *out, const struct cmp *c, size_t k, size_t *order)
 {
 	size_t n = 0;
-	fprintf(out, "%s\n\nFrom:\n", SCISSORS);
-	who(out, &c->f[0]);
-	fputs("\nTo:\n", out);
-	who(out, &c->f[k]);
+	fprintf(out, "%s\n\n", SCISSORS);
+	head(out, c, 0, "From:");
+	fputc('\n', out);
+	head(out, c, k, "To:");
 	fputs("\n*******\nResults\n*******\n\n", out);
 	for (size_t i = 0; i < c->nrows; i++)
 		if (c->rows[i].t[0]->n && c->rows[i].t[k] && c->rows[i].t[k]->n)
@@ -134,6 +171,7 @@ static void lkml_pair(FILE *out, const struct cmp *c, size_t k, size_t *order)
 		if (r->v[k] != T_TOO_FEW)
 			fprintf(out, " %s", r->v[k] == T_SAME ? "~" : r->v[k] == T_REFUSED ?
 				"not-comparable" : t_verdict_word(r->v[k]));
+		lkml_caveats(out, r, k);
 		fputc('\n', out);
 	}
 	fputc('\n', out);
@@ -153,6 +191,13 @@ void cmp_print_lkml(FILE *out, const struct cmp *c)
 	if (cmp_any_refused(c))
 		fprintf(out, "(not-comparable: a caveat of the runs makes a verdict unsound; "
 			"kbench compare names it)\n");
+	bool cav = false;
+	for (size_t i = 0; i < c->nrows; i++)
+		for (size_t k = 0; k < c->nf; k++)
+			cav |= json_array_size(c->rows[i].cav[k]) > 0;
+	if (cav)
+		fprintf(out, "([caveats A: KEY]: what could make the runs' figures wrong, * where "
+			"it makes them unsound; kbench compare's table says which runs)\n");
 	free(order);
 }
 
@@ -168,17 +213,33 @@ static const char *mem_of(const char *name, size_t *len)
 	return m + 5;
 }
 
-/* The machine of file f: its description, else its host. */
-static const char *machine_of(const struct suitefile *f)
+/* Does any file of c hold a test imported from another tool's report? */
+static bool any_imported(const struct cmp *c)
 {
-	const char *d = suitefile_sys(f, "description");
-	return *d ? d : suitefile_sys(f, "hostname");
+	for (size_t k = 0; k < c->nf; k++)
+		for (size_t i = 0; i < c->f[k].nt; i++) {
+			const char *cmd = param_str(&c->f[k].t[i], "command");
+			if (cmd && !strcmp(cmd, "import"))
+				return true;
+		}
+	return false;
 }
 
 /* The name of test t of file f as the old tool names it, without " mem=X"
- * (kbench suite's "load 5" is dbench's, or tbench's under -B sockio). */
-static void old_name(const struct suitefile *f, const struct sf_test *t, char *buf, size_t n)
+ * (kbench suite's "load 5" is dbench's, or tbench's under -B sockio);
+ * beside another tool's imported figures (mixed), kbench's own name with
+ * "kbench " before it, so no row of kbench's shares a name with one of
+ * the tool it replaces. */
+static void old_name(const struct suitefile *f, const struct sf_test *t, bool mixed, char *buf,
+		     size_t n)
 {
+	const char *cmd = param_str(t, "command");
+	if (mixed && !(cmd && !strcmp(cmd, "import"))) {
+		size_t ml, len = strlen(t->name);
+		const char *m = mem_of(t->name, &ml);
+		snprintf(buf, n, "kbench %.*s", (int)(m ? (size_t)(m - 5 - t->name) : len), t->name);
+		return;
+	}
 	const char *backend = json_string_value(json_object_get(json_object_get(f->doc, "params"),
 								"backend"));
 	size_t len = strlen(t->name), ml;
@@ -190,6 +251,8 @@ static void old_name(const struct suitefile *f, const struct sf_test *t, char *b
 			 "dbench", (int)(len - 5), t->name + 5);
 	else if (!strncmp(t->name, "disk ", 5) && len > 5)
 		snprintf(buf, n, "hdparm %.*s", (int)(len - 5), t->name + 5);
+	else if (cmp_byte_test(t->name))
+		cmp_shown_name(t->name, buf, n);
 	else
 		snprintf(buf, n, "%.*s", (int)len, t->name);
 }
@@ -209,9 +272,9 @@ static bool in_block(const struct sf_test *t, const char *mem, size_t mlen)
  * limit) unless an earlier test or file had it. */
 static bool block_seen(const struct cmp *c, size_t k, size_t i, const char *mem, size_t mlen)
 {
-	const char *mach = machine_of(&c->f[k]);
+	const char *mach = cmp_machine(&c->f[k]);
 	for (size_t kk = 0; kk <= k; kk++) {
-		if (strcmp(machine_of(&c->f[kk]), mach))
+		if (strcmp(cmp_machine(&c->f[kk]), mach))
 			continue;
 		for (size_t ii = 0; ii < (kk == k ? i : c->f[kk].nt); ii++)
 			if (in_block(&c->f[kk].t[ii], mem, mlen))
@@ -220,9 +283,46 @@ static bool block_seen(const struct cmp *c, size_t k, size_t i, const char *mem,
 	return false;
 }
 
+/* The mark of run run_no's figure: '*' when one of its caveats (cav,
+ * rowcav_row's) makes it unsound, '+' for another, 0 for none. */
+static char run_mark(const json_t *cav, size_t run_no)
+{
+	static const char marks[] = { 0, '+', '*' };
+	return marks[cmp_cav_run(cav, run_no)];
+}
+
+/* A run's figure as recorded, never in exponent form: MiB/s with two
+ * decimals (hdparm's), else six significant digits. */
+static void run_figure(FILE *out, const struct sf_test *t, double v, char mark)
+{
+	char buf[64];
+	if (!strcmp(t->unit, "MiB/s"))
+		snprintf(buf, sizeof(buf), "%.2f", v);
+	else
+		fig_plain(buf, sizeof(buf), v, 6);
+	fprintf(out, " %s", buf);
+	if (mark)
+		fputc(mark, out);
+}
+
+/* The head of file k's rows: its label when that names the build
+ * (cmp_file_label), then its kernel. */
+static void runs_head(FILE *out, const struct cmp *c, size_t k)
+{
+	const char *label = cmp_file_label(c->f, c->nf, k);
+	if (label) {
+		esc_put(out, label, 0);
+		fputs(" (kernel ", out);
+	}
+	esc_put(out, suitefile_sys(&c->f[k], "kernel"), 0);
+	fputs(label ? ")" : "", out);
+}
+
 static void runs_block(FILE *out, const struct cmp *c, const char *mach, const char *mem,
 		       size_t mlen, const char *memtext)
 {
+	struct rowcav_opts o = { c->conf, c->ticks_per_s };
+	bool mixed = any_imported(c);
 	fputs("======================================================================\n", out);
 	esc_put(out, mach, 0);
 	if (mem) {
@@ -236,7 +336,7 @@ static void runs_block(FILE *out, const struct cmp *c, const char *mach, const c
 	for (size_t k = 0; k < c->nf; k++) {
 		const struct suitefile *f = &c->f[k];
 		bool head = false;
-		if (strcmp(machine_of(f), mach))
+		if (strcmp(cmp_machine(f), mach))
 			continue;
 		for (size_t i = 0; i < f->nt; i++) {
 			const struct sf_test *t = &f->t[i];
@@ -244,17 +344,69 @@ static void runs_block(FILE *out, const struct cmp *c, const char *mach, const c
 			if (!in_block(t, mem, mlen) || !t->n)
 				continue;
 			if (!head) {
-				esc_put(out, suitefile_sys(f, "kernel"), 0);
+				runs_head(out, c, k);
 				fputs(":\n", out);
 				head = true;
 			}
-			old_name(f, t, name, sizeof(name));
+			old_name(f, t, mixed, name, sizeof(name));
 			esc_put(out, name, 0);
+			json_t *cav = rowcav_row(t->row, &o);
 			for (size_t j = 0; j < t->n; j++)
-				fprintf(out, strcmp(t->unit, "MiB/s") ? " %.6g" : " %.2f", t->v[j]);
+				run_figure(out, t, t->v[j], run_mark(cav, j + 1));
+			json_decref(cav);
 			fputc('\n', out);
 		}
 	}
+}
+
+/* The caveats of row's runs that mark a figure (rowcav_row's with runs:
+ * not the series' own, such as bimodal, which no one run carries). */
+static json_t *run_caveats(const json_t *row, const struct rowcav_opts *o)
+{
+	json_t *all = rowcav_row(row, o), *out = json_array();
+	size_t i;
+	json_t *cv;
+	json_array_foreach(all, i, cv)
+		if (out && json_array_size(json_object_get(cv, "runs")))
+			json_array_append(out, cv);
+	json_decref(all);
+	return out;
+}
+
+/* Under the table: a line per file and test whose runs carry caveats
+ * ("  KERNEL NAME: key* (runs 2)"), then what each key means; nothing
+ * when no run carries one (the series' own caveats, bimodal, mixed_*,
+ * mark no figure: the default table gives them). */
+static void runs_caveats(FILE *out, const struct cmp *c)
+{
+	struct rowcav_opts o = { c->conf, c->ticks_per_s };
+	json_t *seen = json_array();
+	bool mixed = any_imported(c);
+	for (size_t k = 0; seen && k < c->nf; k++)
+		for (size_t i = 0; i < c->f[k].nt; i++) {
+			const struct sf_test *t = &c->f[k].t[i];
+			json_t *cav = run_caveats(t->row, &o);
+			if (json_array_size(cav) && t->n) {
+				char head[400], name[200], who[200];
+				const char *label = cmp_file_label(c->f, c->nf, k);
+				size_t ml;
+				const char *m = mem_of(t->name, &ml);
+				if (!json_array_size(seen))
+					fputs("\ncaveats (a figure marked * carries one that makes it "
+					      "unsound, + another; kbench compare gives no verdict on "
+					      "the runs of a *):\n", out);
+				old_name(&c->f[k], t, mixed, name, sizeof(name));
+				snprintf(who, sizeof(who), "%s", label ? label :
+					 suitefile_sys(&c->f[k], "kernel"));
+				if (snprintf(head, sizeof(head), "%s %s%s%.*s", who, name,
+					     m ? " mem=" : "", m ? (int)ml : 0, m ? m : "") < 0)
+					head[0] = 0;
+				rowcav_put_line(out, head, cav, seen);
+			}
+			json_decref(cav);
+		}
+	rowcav_put_meanings(out, seen);
+	json_decref(seen);
 }
 
 void cmp_print_runs(FILE *out, const struct cmp *c)
@@ -270,135 +422,8 @@ void cmp_print_runs(FILE *out, const struct cmp *c)
 				mem = NULL;
 			if (block_seen(c, k, i, mem, mlen))
 				continue;
-			runs_block(out, c, machine_of(&c->f[k]), mem, mlen,
+			runs_block(out, c, cmp_machine(&c->f[k]), mem, mlen,
 				   param_str(t, "mem_text"));
 		}
-}
-
-/* ---- BYTE's index ---- */
-
-/* The baseline of row r: an imported BYTE test's, or BYTE 4.1's of a
- * kbench BYTE test; 0 when it is not indexed. */
-static double baseline_of(const struct cmp_row *r)
-{
-	double b = json_number_value(json_object_get(r->t[0]->params, "baseline"));
-	if (b > 0)
-		return b;
-	b = byte_baseline_value("byte4", r->name);
-	return isfinite(b) && b > 0 ? b : 0;
-}
-
-/* The score of run j of file k over the indexed rows idx[0..n-1]; NAN
- * when a row lacks run j. */
-static double run_score(const struct cmp *c, const size_t *idx, const double *base, size_t n,
-			size_t k, size_t j)
-{
-	double *v = malloc((n + 1) * sizeof(double));
-	double s = NAN;
-	size_t m = 0;
-	for (size_t i = 0; v && i < n; i++) {
-		const struct sf_test *t = c->rows[idx[i]].t[k];
-		if (!t || t->n <= j)
-			break;
-		v[m++] = byte_index(t->v[j], base[i]);
-	}
-	if (v && m == n)
-		s = byte_geomean(v, m);
-	free(v);
-	return s;
-}
-
-/* The scores of file k's runs into out (at most max); how many. */
-static size_t run_scores(const struct cmp *c, const size_t *idx, const double *base, size_t n,
-			 size_t k, double *out, size_t max)
-{
-	size_t m = 0;
-	for (size_t j = 0; j < max; j++) {
-		double s = run_score(c, idx, base, n, k, j);
-		if (!isfinite(s))
-			break;
-		out[m++] = s;
-	}
-	return m;
-}
-
-static void score_verdicts(FILE *out, const struct cmp *c, const size_t *idx, const double *base,
-			   size_t n, const double *score)
-{
-	double a[256], b[256];
-	size_t na = run_scores(c, idx, base, n, 0, a, 256);
-	for (size_t k = 1; k < c->nf; k++) {
-		size_t nb = run_scores(c, idx, base, n, k, b, 256);
-		struct u_result u;
-		double alpha = 1 - c->conf / 100;
-		fprintf(out, "  %c against A: ", (int)('A' + k));
-		if (!isfinite(score[k]) || !isfinite(score[0])) {
-			fputs("no score\n", out);
-			continue;
-		}
-		fprintf(out, "%+.2f%%  ", 100 * (score[k] - score[0]) / score[0]);
-		if (!na || !nb || u_test(a, na, b, nb, &u) < 0 || u.p_min > alpha)
-			fprintf(out, "too few runs for the U test at %g%% (%zu and %zu scores)\n",
-				c->conf, na, nb);
-		else if (!(u.p < alpha))
-			fprintf(out, "~ (p=%.3f, %zu and %zu runs)\n", u.p, na, nb);
-		else
-			fprintf(out, "%s (p=%.3f, %zu and %zu runs)\n", u.b_larger ? "better" : "worse",
-				u.p, na, nb);
-	}
-}
-
-void cmp_print_byte_index(FILE *out, const struct cmp *c)
-{
-	size_t *idx = calloc(c->nrows + 1, sizeof(*idx)), n = 0, w = 4;
-	double *base = calloc(c->nrows + 1, sizeof(double));
-	double score[CMP_MAX_FILES];
-	char title[300];
-	for (size_t i = 0; idx && base && i < c->nrows; i++)
-		if ((base[n] = baseline_of(&c->rows[i])) > 0) {
-			cmp_title(&c->rows[i], title, sizeof(title));
-			w = strlen(title) > w ? strlen(title) : w;
-			idx[n++] = i;
-		}
-	if (!n)
-		goto done;
-	fprintf(out, "\nINDEX VALUES (BYTE: result / baseline x 10, the median of each file's "
-		"runs)\n%-*s %10s", (int)w, "TEST", "BASELINE");
-	for (size_t k = 0; k < c->nf; k++)
-		fprintf(out, " %9c", (int)('A' + k));
-	fputc('\n', out);
-	for (size_t i = 0; i < n; i++) {
-		const struct cmp_row *r = &c->rows[idx[i]];
-		cmp_title(r, title, sizeof(title));
-		esc_put(out, title, w);
-		fprintf(out, " %10.1f", base[i]);
-		for (size_t k = 0; k < c->nf; k++) {
-			if (r->t[k] && r->t[k]->summarised)
-				fprintf(out, " %9.1f", byte_index(r->s[k].median, base[i]));
-			else
-				fprintf(out, " %9s", "-");
-		}
-		fputc('\n', out);
-	}
-	fprintf(out, "=========\n%-*s %10s", (int)w, "FINAL SCORE", "");
-	for (size_t k = 0; k < c->nf; k++) {
-		double *v = malloc(n * sizeof(double));
-		size_t m = 0;
-		for (size_t i = 0; v && i < n; i++) {
-			const struct cmp_row *r = &c->rows[idx[i]];
-			if (r->t[k] && r->t[k]->summarised)
-				v[m++] = byte_index(r->s[k].median, base[i]);
-		}
-		score[k] = v && m == n ? byte_geomean(v, m) : NAN;
-		free(v);
-		if (isfinite(score[k]))
-			fprintf(out, " %9.1f", score[k]);
-		else
-			fprintf(out, " %9s", "-");
-	}
-	fputc('\n', out);
-	score_verdicts(out, c, idx, base, n, score);
-done:
-	free(idx);
-	free(base);
+	runs_caveats(out, c);
 }

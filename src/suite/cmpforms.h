@@ -9,8 +9,7 @@
  *   - --style runs: every run of every test, a block per machine and
  *     memory size and a row per kernel and test ("hdparm -T 37.43 37.43
  *     ..."), across several files and their memory limits in one table;
- *   - BYTE's INDEX VALUES side by side, one column per file, and the
- *     FINAL SCORE with its change and verdict (after compare's table).
+ * (BYTE's INDEX VALUES side by side: cmpbyte.h.)
  */
 #ifndef KBENCH_CMPFORMS_H
 #define KBENCH_CMPFORMS_H
@@ -18,6 +17,16 @@
 #include "suite/cmprow.h"
 
 #include <stdio.h>
+
+struct micro_test;
+
+/* The kbench BYTE test (micro/byte.h) named name, or NULL. */
+const struct micro_test *cmp_byte_test(const char *name);
+
+/* The name of test name as compare's table and --style runs show it,
+ * into buf (n bytes): a kbench BYTE test's with the title BYTE printed
+ * ("byte_dhry2: Dhrystone 2 using register variables"), else name. */
+void cmp_shown_name(const char *name, char *buf, size_t n);
 
 /* The report's own name of row r's test into buf (n bytes): its
  * params.title (an imported test's, a micro test's; BYTE 4.1's name for
@@ -41,15 +50,5 @@ void cmp_print_lkml(FILE *out, const struct cmp *c);
  * as the old tool names it where kbench replaces one: "hdparm -T",
  * "dbench N"), the figures as recorded. */
 void cmp_print_runs(FILE *out, const struct cmp *c);
-
-/* BYTE's index when any row has a baseline (an imported BYTE test's
- * params.baseline, or a kbench BYTE test's under the byte4 baseline):
- * "INDEX VALUES", a row per indexed test with the baseline and each
- * file's index (the median over its runs / baseline x 10), the FINAL
- * SCORE (the geometric mean) of each file, then for B, C, ... the
- * change of the score against A and the U test's verdict over the
- * scores of the runs (a run's score: over the tests with that run).
- * Nothing when no row is indexed. */
-void cmp_print_byte_index(FILE *out, const struct cmp *c);
 
 #endif

@@ -8,6 +8,7 @@
 #include "config.h"
 #include "suite/cmpmicro.h"
 #include "micro/lmreport.h"
+#include "suite/cmprow.h"
 #include "suite/escape.h"
 
 #include <math.h>
@@ -174,6 +175,23 @@ static size_t lm_runs(const json_t *tests)
 	return most;
 }
 
+/* The clock rate the document of run r (from 0) of the file's lmbench
+ * tests records (kbench micro writes system.mhz in each run's), or 0. */
+static int run_mhz(const json_t *tests, size_t r)
+{
+	size_t i;
+	const json_t *t;
+	json_array_foreach(tests, i, t) {
+		if (!is_lmbench(t))
+			continue;
+		const json_t *run = run_at(json_object_get(t, "runs"), r);
+		int mhz = file_mhz(json_object_get(json_object_get(run, "document"), "system"));
+		if (mhz)
+			return mhz;
+	}
+	return 0;
+}
+
 #define MAX_SOURCES 64
 
 void cmpmicro_lmbench(FILE *out, const struct suitefile *f, size_t nf)
@@ -202,17 +220,23 @@ void cmpmicro_lmbench(FILE *out, const struct suitefile *f, size_t nf)
 			esc_str(mach, sizeof(mach), m && *m ? m : "unknown");
 			/* the file's letter, as compare's table names it, and the run */
 			snprintf(c->host, sizeof(c->host), "%s", host);
-			snprintf(c->os, sizeof(c->os), "Linux %s %c%zu", kernel, (char)('A' + k), r + 1);
+			const char *label = cmp_file_label(f, nf, k);
+			if (label)    /* the tester's name for the build, where lmbench put the kernel's */
+				esc_str(kernel, sizeof(kernel), label);
+			snprintf(c->os, sizeof(c->os), "Linux %s %c%zu", kernel,
+				 (char)('A' + k), r + 1);
 			snprintf(c->descr, sizeof(c->descr), "%s-linux-gnu", mach);
-			src[n] = (struct lm_source){ c->host, c->os, c->descr, file_mhz(sys), 0,
-						     file_figure, NULL, c };
+			int mhz = file_mhz(sys);
+			src[n] = (struct lm_source){ c->host, c->os, c->descr, mhz ? mhz : run_mhz(tests, r),
+						     0, file_figure, NULL, c };
 			n++;
 		}
 	}
 	if (!n)
 		return;
 	fprintf(out, "\nlmbench's summary of the runs: one row per run of each file (the OS "
-		"column ends with the file's letter and the run's number)\n");
+		"column: the kernel, or the file's label where that names the build, then the "
+		"file's letter and the run's number)\n");
 	lm_banner(out, src, n);
 	lm_tables(out, src, n);
 	if (cut)

@@ -8,6 +8,7 @@
  */
 #include "config.h"
 #include "suite/cmpcav.h"
+#include "suite/cmpforms.h"
 #include "suite/cmpprint.h"
 #include "suite/cmpruns.h"
 #include "suite/escape.h"
@@ -51,6 +52,7 @@ static void print_files(FILE *out, const struct cmp *c)
 		const struct suitefile *f = &c->f[k];
 		const char *label = json_string_value(json_object_get(f->doc, "label"));
 		const char *started = json_string_value(json_object_get(f->doc, "started"));
+		const char *date = suitefile_sys(f, "run_date");   /* an imported report's */
 		fprintf(out, "%c  ", (int)('A' + k));
 		esc_put(out, f->path, 0);
 		fputs(": label ", out);
@@ -59,8 +61,8 @@ static void print_files(FILE *out, const struct cmp *c)
 		esc_put(out, suitefile_sys(f, "kernel"), 0);
 		fputs(", host ", out);
 		esc_put(out, suitefile_sys(f, "hostname"), 0);
-		fputs(", started ", out);
-		esc_put(out, started ? started : "?", 0);
+		fputs(started || !*date ? ", started " : ", run ", out);
+		esc_put(out, started ? started : *date ? date : "?", 0);
 		fprintf(out, "%s\n", json_is_true(json_object_get(f->doc, "finished")) ? "" :
 			" (not finished)");
 	}
@@ -149,6 +151,54 @@ static const char *adjusted_text(const struct cmp *c, const struct cmp_row *r, s
 	if (c->adjust != P_ADJ_NONE && c->ntested > 1 && isfinite(r->q[k]))
 		snprintf(buf, n, ", %s=%.3g", c->adjust == P_ADJ_BH ? "q" : "p_holm", r->q[k]);
 	return buf;
+/* A system string of A and file k that differs: a note, the field's
+ * words first ("machine", "CPU model", ...). */
+static void sys_note(FILE *out, const struct cmp *c, size_t k, const char *key, const char *what)
+{
+	const char *a = suitefile_sys(&c->f[0], key), *b = suitefile_sys(&c->f[k], key);
+	if (!*a || !*b || !strcmp(a, b))
+		return;
+	fprintf(out, "note: %s differs: A ", what);
+	esc_put(out, a, 0);
+	fprintf(out, ", %c ", (int)('A' + k));
+	esc_put(out, b, 0);
+	fputc('\n', out);
+}
+
+/* Whether file f ran its micro tests with --micro-quick: 1, 0, or -1 when
+ * it does not say (imported, a plain micro document, an older kbench). */
+static int quick_of(const struct suitefile *f)
+{
+	const json_t *q = json_object_get(json_object_get(f->doc, "params"), "micro_quick");
+	if (!json_is_boolean(q))
+		q = json_object_get(json_object_get(f->doc, "params"), "quick");
+	return json_is_boolean(q) ? json_is_true(q) : -1;
+}
+
+/* Notes on the machines (an imported report's machine line, the CPU model,
+ * the clock rate) and on --micro-quick against a full run: figures of
+ * different machines or methods differ for more than the kernel. */
+static void print_setup_notes(FILE *out, const struct cmp *c)
+{
+	int qa = quick_of(&c->f[0]);
+	for (size_t k = 1; k < c->nf; k++) {
+		int qk = quick_of(&c->f[k]);
+		sys_note(out, c, k, "description", "the machine");
+		sys_note(out, c, k, "cpu_model", "the CPU model");
+		json_t *ma = json_object_get(json_object_get(c->f[0].doc, "system"), "mhz");
+		json_t *mk = json_object_get(json_object_get(c->f[k].doc, "system"), "mhz");
+		if (ma && mk && !json_equal(ma, mk)) {
+			fputs("note: the clock rate (MHz) differs: A ", out);
+			put_json(out, ma);
+			fprintf(out, ", %c ", (int)('A' + k));
+			put_json(out, mk);
+			fputc('\n', out);
+		}
+		if (qa >= 0 && qk >= 0 && qa != qk)
+			fprintf(out, "note: %c's micro tests ran with --micro-quick (shorter intervals, "
+				"fewer samples), %c's in full: their figures differ by method too\n",
+				(int)('A' + (qa ? 0 : k)), (int)('A' + (qa ? k : 0)));
+	}
 }
 
 void cmp_verdict_text(const struct cmp *c, const struct cmp_row *r, size_t k, char *buf,
@@ -234,8 +284,10 @@ static void print_cells(FILE *out, const struct cmp *c, const struct cmp_row *r,
 void cmp_print_table(FILE *out, const struct cmp *c)
 {
 	size_t namew = 4, unitw = 4;
+	char shown[300];
 	for (size_t i = 0; i < c->nrows; i++) {
-		size_t a = esc_len(c->rows[i].name), b = esc_len(c->rows[i].unit);
+		cmp_shown_name(c->rows[i].name, shown, sizeof(shown));
+		size_t a = esc_len(shown), b = esc_len(c->rows[i].unit);
 		namew = a > namew ? a : namew;
 		unitw = b > unitw ? b : unitw;
 	}
@@ -250,12 +302,14 @@ void cmp_print_table(FILE *out, const struct cmp *c)
 			"(--test welch)\n", c->conf);
 	cmp_print_adjust_line(out, c);
 	print_notes(out, c);
+	print_setup_notes(out, c);
 	fprintf(out, "\n%-*s  %-*s  %-4s %4s %10s %21s %9s  %s\n", (int)namew, "test", (int)unitw,
 		"unit", "file", "N", "median", "mean +- CI", "change", "verdict");
 	for (size_t i = 0; i < c->nrows; i++) {
 		const struct cmp_row *r = &c->rows[i];
+		cmp_shown_name(r->name, shown, sizeof(shown));
 		for (size_t k = 0; k < c->nf; k++) {
-			esc_put(out, k ? "" : r->name, namew);
+			esc_put(out, k ? "" : shown, namew);
 			fputs("  ", out);
 			esc_put(out, k ? "" : r->unit, unitw);
 			fprintf(out, "  %-4c ", (int)('A' + k));
@@ -290,6 +344,47 @@ void cmp_print_adjust_line(FILE *out, const struct cmp *c)
 	esc_put(out, c->control->path, 0);
 	fputs(" (A run again): a row where it differs from A carries drift and gets no "
 	      "verdict\n", out);
+/* The tool of file k's figures: an imported test's params.tool, else
+ * kbench's own ("kbench"). */
+static const char *file_tool(const struct suitefile *f)
+{
+	for (size_t i = 0; i < f->nt; i++) {
+		const char *cmd = json_string_value(json_object_get(f->t[i].params, "command"));
+		const char *tool = json_string_value(json_object_get(f->t[i].params, "tool"));
+		if (cmd && !strcmp(cmd, "import"))
+			return tool ? tool : "an imported report";
+	}
+	return "kbench";
+}
+
+void cmp_print_no_match(FILE *out, const struct cmp *c)
+{
+	const char *ta = file_tool(&c->f[0]);
+	size_t other = 0;
+	fprintf(out, "%s: no test of A (", c->cmd);
+	esc_put(out, c->f[0].path, 0);
+	fprintf(out, ") is in %s: nothing to compare: ", c->nf == 2 ? "B" : "any other file");
+	for (size_t k = 1; k < c->nf && !other; k++)
+		if (strcmp(file_tool(&c->f[k]), ta))
+			other = k;
+	if (other) {
+		fputs("A holds ", out);
+		esc_put(out, ta, 0);
+		fprintf(out, "'s figures, %c ", (int)('A' + other));
+		esc_put(out, file_tool(&c->f[other]), 0);
+		fputs("'s; a tool's tests keep its names (", out);
+		esc_put(out, c->f[0].nt ? c->f[0].t[0].name : "-", 0);
+		fputs(", ", out);
+		esc_put(out, c->f[other].nt ? c->f[other].t[0].name : "-", 0);
+		fputs("), so no figure is set against another tool's (BYTE's index, when both have "
+		      "BYTE tests, and lmbench's tables set them side by side)\n", out);
+		return;
+	}
+	fputs("their tests differ in name or unit (A: ", out);
+	esc_put(out, c->f[0].nt ? c->f[0].t[0].name : "-", 0);
+	fputs(", B: ", out);
+	esc_put(out, c->nf > 1 && c->f[1].nt ? c->f[1].t[0].name : "-", 0);
+	fputs(", ...)\n", out);
 }
 
 void cmp_print_steal(FILE *out, const struct cmp *c)

@@ -14,6 +14,14 @@
  * c (cmprow.h). */
 void cmp_print_table(FILE *out, const struct cmp *c);
 
+/* Why no test of A is in another file, one line to out (stderr):
+ * "CMD: no test of A (PATH) is in B: nothing to compare: " and the
+ * reason: the files' figures come from different tools (an imported
+ * report's tests keep their tool's names, "byte: Execl Throughput",
+ * which kbench's own never share), or their tests' names and units
+ * differ (an example of each side's). */
+void cmp_print_no_match(FILE *out, const struct cmp *c);
+
 /* After the table or the lkml lines: one line for each file whose
  * c->steal[k] is notable, "steal: PATH: the hypervisor took up to 35.4%
  * of a CPU's time in run 3 of TEST (steal in /proc/stat): its figures are

@@ -9,6 +9,7 @@
 #include "config.h"
 #include "suite/cmprow.h"
 
+#include <ctype.h>
 #include <string.h>
 
 /* The length of name without a trailing " mem=none" (no memory limit is
@@ -97,6 +98,54 @@ bool cmp_matched(const struct cmp *c, size_t k, const struct sf_test *t, size_t 
 			break;
 		}
 	return false;
+}
+
+const char *cmp_machine(const struct suitefile *f)
+{
+	const char *d = suitefile_sys(f, "description");
+	return *d ? d : suitefile_sys(f, "hostname");
+}
+
+static const char *label_of(const struct suitefile *f)
+{
+	const char *l = json_string_value(json_object_get(f->doc, "label"));
+	return l && *l ? l : NULL;
+}
+
+/* Does label hold kernel, letters and digits alone compared (kbench
+ * import's names drop a release's blanks and brackets: "2.4.0-pre +
+ * diff(153 bytes)" is in "2.4.0-pre_+_diff_153_bytes")? */
+static bool holds(const char *label, const char *kernel)
+{
+	char a[512], b[512];
+	size_t m = 0, n = 0;
+	for (const char *p = label; *p && m + 1 < sizeof(a); p++)
+		if (isalnum((unsigned char)*p))
+			a[m++] = (char)tolower((unsigned char)*p);
+	for (const char *p = kernel; *p && n + 1 < sizeof(b); p++)
+		if (isalnum((unsigned char)*p))
+			b[n++] = (char)tolower((unsigned char)*p);
+	a[m] = b[n] = 0;
+	return n && strstr(a, b);
+}
+
+const char *cmp_file_label(const struct suitefile *f, size_t nf, size_t k)
+{
+	const char *label = label_of(&f[k]), *kernel = suitefile_sys(&f[k], "kernel");
+	bool shared = false;
+	if (!label)
+		return NULL;
+	for (size_t j = 0; j < nf; j++)
+		shared |= j != k && label_of(&f[j]) && !strcmp(label_of(&f[j]), label);
+	if (!shared && (!*kernel || !holds(label, kernel)))
+		return label;
+	for (size_t j = 0; j < nf; j++) {
+		const char *other = label_of(&f[j]);
+		if (j != k && !strcmp(suitefile_sys(&f[j], "kernel"), kernel) &&
+		    !strcmp(cmp_machine(&f[j]), cmp_machine(&f[k])) && (!other || strcmp(other, label)))
+			return label;
+	}
+	return NULL;
 }
 
 const char *cmp_method_name(enum cmp_method m)

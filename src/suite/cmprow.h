@@ -115,6 +115,20 @@ double cmp_center(const struct cmp *c, const struct cmp_row *r, size_t k);
  * holds it (or k itself when none does). */
 bool cmp_matched(const struct cmp *c, size_t k, const struct sf_test *t, size_t *where);
 
+/* The machine of file f: its system.description (an imported report's
+ * machine line), else its host name; "" when neither is recorded. */
+const char *cmp_machine(const struct suitefile *f);
+
+/* The label of file k of f[0..nf-1] where the seeds' forms put the
+ * kernel's name (lkml's From:/To:, the runs' block heads, lmbench's OS
+ * column), or NULL when the kernel says it all: the label is shown when it
+ * does not contain the file's kernel release (letters and digits alone
+ * compared, as kbench import's names keep them) and no other file has it (a
+ * tester's own name for the build, kbench suite --label), or when another
+ * file of the same machine and kernel has a different label (builds the
+ * release cannot tell apart).  The string is the document's (not escaped). */
+const char *cmp_file_label(const struct suitefile *f, size_t nf, size_t k);
+
 /* The verdict's method as --test names it: "utest" or "welch". */
 const char *cmp_method_name(enum cmp_method m);
 

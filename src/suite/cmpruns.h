@@ -25,8 +25,10 @@ size_t cmp_runs_needed(const struct cmp *c, const struct cmp_row *r, size_t k);
 /* After the table, for every such row and file, one line: "runs: TEST
  * B: ~: the smallest change these 5 and 5 runs could show at 95% is
  * +-2.31% of A's mean (...)" or "runs: TEST B: too few runs: the U test
- * needs 4 runs a side at 95% (A has 3, B 3)"; a blank line first;
- * nothing when there is none. */
+ * needs 4 runs a side at 95% (A has 3, B 3)"; the rows of one file
+ * with the same "too few runs" line share one: "runs: 31 tests B: too
+ * few runs: ... (A has 1, B 1, each): NAME, NAME, NAME and 28 more";
+ * a blank line first; nothing when there is none. */
 void cmp_print_runs_needed(FILE *out, const struct cmp *c);
 
 #endif

@@ -401,13 +401,15 @@ static int report(struct cmp *c, const struct cmp_opts *o)
 			cmp_print_json(stdout, c);
 		} else {
 			cmp_print_table(stdout, c);
+			/* BYTE's index sets tools side by side though no row matches */
+			size_t scored = cmp_print_byte_index(stdout, c);
+			cmpmicro_lmbench(stdout, c->f, c->nf);
 			cmp_print_steal(stdout, c);
+			if (scored >= 2)
+				return 0;
 		}
 		fflush(stdout);
-		char shown[300];
-		fprintf(stderr, "%s: no test of A (%s) is in %s: nothing to compare\n", c->cmd,
-			esc_str(shown, sizeof(shown), c->f[0].path),
-			c->nf == 2 ? "B" : "any other file");
+		cmp_print_no_match(stderr, c);
 		return KB_EXIT_FAIL;
 	}
 	cmp_sort(c, o->sort);

@@ -18,6 +18,7 @@
 
 #include <stddef.h>
 
+#include "suite/cmpbyte.h"
 #include "suite/cmpcav.h"
 #include "suite/cmpforms.h"
 #include "suite/cmpjson.h"

@@ -17,10 +17,30 @@
 #include <string.h>
 #include <unistd.h>
 
+void fig_plain(char *buf, size_t n, double v, int sig)
+{
+	int dec = 0;
+	if (!isfinite(v)) {
+		snprintf(buf, n, "-");
+		return;
+	}
+	if (v != 0)
+		dec = sig - 1 - (int)floor(log10(fabs(v)));
+	dec = dec < 0 ? 0 : dec > 17 ? 17 : dec;
+	snprintf(buf, n, "%.*f", dec, v);
+	if (dec && strchr(buf, '.')) {      /* %g's trailing zeros dropped */
+		char *e = buf + strlen(buf) - 1;
+		while (*e == '0')
+			*e-- = 0;
+		if (*e == '.')
+			*e = 0;
+	}
+}
+
 void fig_fixed(char *buf, size_t n, double v, bool small)
 {
 	if (small)
-		snprintf(buf, n, "%.4g", v);
+		fig_plain(buf, n, v, 4);
 	else
 		snprintf(buf, n, "%.2f", v);
 }
@@ -30,7 +50,7 @@ void fig_text(char *buf, size_t n, double v)
 	if (!isfinite(v))
 		snprintf(buf, n, "-");
 	else if (fabs(v) >= 1e9)
-		snprintf(buf, n, "%.6g", v);
+		snprintf(buf, n, "%.0f", v);
 	else if (fabs(v) >= 100)
 		snprintf(buf, n, "%.1f", v);
 	else

@@ -20,13 +20,18 @@
 #define FIG_UNITS_NOTE "MB = 10^6 bytes (kbench load), MiB = 2^20 bytes (kbench disk)"
 
 /* A figure of a table column, into buf (n bytes): 4 significant digits
- * ("%.4g") when small (a row whose figures are all below 1 in size:
+ * (fig_plain) when small (a row whose figures are all below 1 in size:
  * micro latencies in us), else two decimals ("%.2f"). */
 void fig_fixed(char *buf, size_t n, double v, bool small);
 
+/* A figure with sig significant digits as %g gives them (trailing zeros
+ * dropped) but never in exponent form: 34226000 stays "34226000", 0.00001234
+ * at 4 digits is "0.00001234"; "-" when not finite.  buf: n bytes. */
+void fig_plain(char *buf, size_t n, double v, int sig);
+
 /* A figure in compare's text, into buf (n bytes): "-" when not finite;
- * 6 significant digits from 10^9 in size, one decimal from 100, else
- * fig_fixed (small below 1). */
+ * whole from 10^9 in size, one decimal from 100, else fig_fixed (small
+ * below 1); never in exponent form. */
 void fig_text(char *buf, size_t n, double v);
 
 /* A change in percent, into buf (n bytes): "+2.02%", or "n/a" when it is

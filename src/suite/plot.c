@@ -23,6 +23,7 @@
  */
 #include "config.h"
 #include "suite/child.h"
+#include "suite/cmpcav.h"
 #include "suite/escape.h"
 #include "suite/plot.h"
 #include "suite/plotbar.h"
@@ -105,32 +106,51 @@ static double jitter(const struct cmp *c, double x, size_t k, bool logx, double 
 }
 
 /* The load chart's data, inline: for each file k and memory limit m,
- * $Lk_m (a client count's centre and interval) and $Pk_m (every run, and
- * a failed run at 0).  Returns how many failed runs there are. */
+ * $Lk_m (a client count's centre and interval) and $Pk_m (every run with
+ * its caveats, cmp_cav_run's 0, 1, 2, and a failed run at 0).  Returns
+ * how many failed runs there are; *ncav: how many runs carry a caveat. */
 static size_t load_data(FILE *f, const struct cmp *c, const char **mems, size_t nmems,
-			bool logx, double span)
+			bool logx, double span, size_t *ncav)
 {
 	size_t nfail = 0;
+	*ncav = 0;
 	for (size_t k = 0; k < c->nf; k++)
 		for (size_t m = 0; m < nmems; m++) {
 			fprintf(f, "$L%zu_%zu << EOD\n", k, m);
-			for (size_t i = 0; i < c->nrows; i++) {
-				const struct cmp_row *r = &c->rows[i];
-				if (!plot_is_load(r) || !r->t[k] || !r->t[k]->n || strcmp(mem_of(r), mems[m]))
-					continue;
-				fprintf(f, "%ld %.10g %.10g\n", clients_of(r), cmp_center(c, r, k),
-					welch(c) && isfinite(r->ci[k]) ? r->ci[k] : 0.0);
+			/* by client count, whatever the rows' order: the line goes left
+			 * to right (a table sorted by change would zig-zag it) */
+			for (long last = -1, next;; last = next) {
+				next = -1;
+				for (size_t i = 0; i < c->nrows; i++) {
+					const struct cmp_row *r = &c->rows[i];
+					if (plot_is_load(r) && r->t[k] && r->t[k]->n &&
+					    !strcmp(mem_of(r), mems[m]) && clients_of(r) > last &&
+					    (next < 0 || clients_of(r) < next))
+						next = clients_of(r);
+				}
+				if (next < 0)
+					break;
+				for (size_t i = 0; i < c->nrows; i++) {
+					const struct cmp_row *r = &c->rows[i];
+					if (plot_is_load(r) && r->t[k] && r->t[k]->n &&
+					    !strcmp(mem_of(r), mems[m]) && clients_of(r) == next)
+						fprintf(f, "%ld %.10g %.10g\n", next, cmp_center(c, r, k),
+							welch(c) && isfinite(r->ci[k]) ? r->ci[k] : 0.0);
+				}
 			}
 			fprintf(f, "EOD\n$P%zu_%zu << EOD\n", k, m);
 			for (size_t i = 0; i < c->nrows; i++) {
 				const struct cmp_row *r = &c->rows[i];
 				if (!plot_is_load(r) || !r->t[k] || strcmp(mem_of(r), mems[m]))
 					continue;
-				for (size_t j = 0; j < r->t[k]->n; j++)
-					fprintf(f, "%.10g %.10g run\n", jitter(c, (double)clients_of(r), k,
-						logx, span), r->t[k]->v[j]);
+				for (size_t j = 0; j < r->t[k]->n; j++) {
+					int cav = cmp_cav_run(r->cav[k], j + 1);
+					*ncav += cav > 0;
+					fprintf(f, "%.10g %.10g run %d\n", jitter(c, (double)clients_of(r),
+						k, logx, span), r->t[k]->v[j], cav);
+				}
 				for (size_t j = plot_failed_runs(c, k, r->t[k]); j > 0; j--, nfail++)
-					fprintf(f, "%.10g 0 failed\n", jitter(c, (double)clients_of(r), k,
+					fprintf(f, "%.10g 0 failed 0\n", jitter(c, (double)clients_of(r), k,
 						logx, span));
 			}
 			fprintf(f, "EOD\n");
@@ -173,7 +193,7 @@ static void load_chart(FILE *f, const struct cmp *c, const char **mems, size_t n
 		fprintf(f, "set title \"kbench load: mean MB/s against clients (MB = 10^6 bytes)\\n"
 			   "points: every run; crosses at 0: failed runs; bars: %g%% interval of the "
 			   "mean\" noenhanced\n", c->conf);
-	fprintf(f, "set xlabel 'clients'\nset ylabel 'MB/s'\nset key outside right top box Left reverse\n"
+	fprintf(f, "set xlabel 'clients'\nset ylabel 'MB/s'\nset key outside top center horizontal box Left reverse maxcols 3\n"
 		   "set grid\nunset offsets\nset yrange [0:%.10g]\n", ymax > 0 ? ymax * 1.08 : 1);
 	if (logx)
 		fprintf(f, "set logscale x 2\nset xrange [%.10g:%.10g]\n", lo / 1.3, hi * 1.3);
@@ -188,7 +208,7 @@ static void load_chart(FILE *f, const struct cmp *c, const char **mems, size_t n
 			first = false;
 		}
 	fprintf(f, ")\n");
-	size_t nfail = load_data(f, c, mems, nmems, logx, span);
+	size_t ncav, nfail = load_data(f, c, mems, nmems, logx, span, &ncav);
 	fprintf(f, "plot ");
 	for (size_t k = 0; k < c->nf; k++)
 		for (size_t m = 0; m < nmems; m++) {
@@ -208,6 +228,10 @@ static void load_chart(FILE *f, const struct cmp *c, const char **mems, size_t n
 			plot_quoted(f, title);
 			fprintf(f, " noenhanced, \\\n     $P%zu_%zu using 1:(strcol(3) eq 'run' ? $2 : NaN) with points "
 				   "pt 6 ps 0.9 lc rgb '%s' notitle", k, m, color);
+			if (ncav)
+				fprintf(f, ", \\\n     $P%zu_%zu using 1:(strcol(3) eq 'run' && $4 > 0 ? "
+					   "$2 : NaN) with points pt 13 ps 1.4 lc rgb '%s' notitle", k, m,
+					color);
 		}
 	/* the failed runs, each file's in its colour; one key entry */
 	for (size_t k = 0; nfail && k < c->nf; k++)
@@ -217,6 +241,9 @@ static void load_chart(FILE *f, const struct cmp *c, const char **mems, size_t n
 	if (nfail)
 		fprintf(f, ", \\\n     NaN with points pt 2 ps 2 lw 3 lc black title 'failed run "
 			   "(no figure)'");
+	if (ncav)
+		fprintf(f, ", \\\n     NaN with points pt 13 ps 1.4 lc black title 'a run with a "
+			   "caveat'");
 	fprintf(f, "\n");
 }
 
@@ -233,12 +260,25 @@ static void cell(FILE *f, int top, int h, int total)
 		(double)h / total);
 }
 
+/* The page plot_script draws: 0 the first (load, disk, and the change
+ * rows that fit), else the change chart's rows page_lo to page_hi - 1. */
+static size_t page_no, page_lo, page_hi;
+
+/* The change rows the first page holds under its load and disk charts. */
+static size_t first_rows(const struct cmp *c, int hload, int hdisk)
+{
+	size_t all = plotbar_change_rows(c), fit = plotbar_rows_in(c, PLOT_PAGE_PX - hload - hdisk);
+	/* a first page with room for less than a few rows leaves them all to the next */
+	return all <= fit ? all : fit >= 8 ? fit : 0;
+}
+
 void plot_script(FILE *f, const struct cmp *c, const char *file)
 {
 	const char *mems[16];
-	size_t nmems = mem_groups(c, mems, 16);
-	int hload = nmems ? 460 : 0, hdisk = plotbar_disk_height(c),
-	    hchange = plotbar_change_height(c);
+	size_t nmems = page_no ? 0 : mem_groups(c, mems, 16);
+	int hload = nmems ? 460 : 0, hdisk = page_no ? 0 : plotbar_disk_height(c);
+	size_t lo = page_no ? page_lo : 0, hi = page_no ? page_hi : first_rows(c, hload, hdisk);
+	int hchange = plotbar_change_height(c, hi > lo ? hi - lo : 0);
 	int charts = (hload > 0) + (hdisk > 0) + (hchange > 0);
 	int png = strlen(file) > 4 && !strcmp(file + strlen(file) - 4, ".png");
 	int h = charts ? hload + hdisk + hchange : 560;
@@ -261,17 +301,9 @@ void plot_script(FILE *f, const struct cmp *c, const char *file)
 		plot_quoted_raw(f, file);
 	}
 	fprintf(f, "\nset encoding utf8\n");
-	/* room for the two-line titles and the key outside, as wide as its
-	 * longest title (A's in the change chart, " (the baseline): its runs"
-	 * added) */
-	size_t key = 0;
-	char title[300];
-	for (size_t k = 0; k < c->nf; k++) {
-		size_t len = strlen(plot_file_title(c, k, title, sizeof(title))) + (k ? 0 : 25);
-		key = len > key ? len : key;
-	}
-	fprintf(f, "set lmargin 10\nset rmargin %zu\nset tmargin 4\nset bmargin 4\n",
-		key + 8 < 34 ? 34 : key + 8 > 80 ? 80 : key + 8);
+	/* room for the two-line titles; each chart's key goes under it, so the
+	 * plot area keeps the width the key took beside it */
+	fprintf(f, "set lmargin 10\nset rmargin 6\nset tmargin\nset bmargin\n");
 	if (charts)
 		fprintf(f, "set multiplot\n");
 	if (hload) {
@@ -284,7 +316,7 @@ void plot_script(FILE *f, const struct cmp *c, const char *file)
 	}
 	if (hchange) {
 		cell(f, hload + hdisk, hchange, h);
-		plotbar_change(f, c);
+		plotbar_change(f, c, lo, hi);
 	}
 	if (charts)
 		fprintf(f, "unset multiplot\n");
@@ -298,9 +330,32 @@ void plot_script(FILE *f, const struct cmp *c, const char *file)
 			na ? " (a change against a mean of 0 is n/a)" : "");
 }
 
+const char *plot_page_name(const char *file, size_t page, char *buf, size_t n)
+{
+	const char *dot = strrchr(file, '.');
+	size_t stem = dot ? (size_t)(dot - file) : strlen(file);
+	snprintf(buf, n, "%.*s-%zu%s", (int)stem, file, page, dot ? dot : "");
+	return buf;
+}
+
 int plot_write(const struct cmp *c, const char *file)
 {
-	return plot_run(c, file, plot_script);
+	const char *mems[16];
+	int hload = mem_groups(c, mems, 16) ? 460 : 0;
+	size_t all = plotbar_change_rows(c), lo = first_rows(c, hload, plotbar_disk_height(c));
+	size_t per = plotbar_rows_in(c, PLOT_PAGE_PX);
+	page_no = 0;
+	int rc = plot_run(c, file, plot_script);
+	for (size_t page = 2; !rc && lo < all && per; page++) {
+		char name[PATH_MAX + 32];
+		page_no = page - 1;
+		page_lo = lo;
+		page_hi = lo + per < all ? lo + per : all;
+		rc = plot_run(c, plot_page_name(file, page, name, sizeof(name)), plot_script);
+		lo = page_hi;
+	}
+	page_no = 0;
+	return rc;
 }
 
 int plot_run(const struct cmp *c, const char *file,

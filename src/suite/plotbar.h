@@ -15,9 +15,15 @@
 
 #include "suite/cmprow.h"
 
-/* The height in pixels the change chart of c needs (0: no such row:
- * every compared test but load whose A has runs). */
-int plotbar_change_height(const struct cmp *c);
+/* The change chart's rows of c (tests and family headings; 0: no such
+ * test: every compared test but load whose A has runs). */
+size_t plotbar_change_rows(const struct cmp *c);
+
+/* The height in pixels a change chart of rows rows needs (0 for 0). */
+int plotbar_change_height(const struct cmp *c, size_t rows);
+
+/* How many rows a change chart of px pixels holds (0 when none). */
+size_t plotbar_rows_in(const struct cmp *c, int px);
 
 /* The change chart of c to f, as gnuplot commands (a plot of its own,
  * in the current multiplot cell): per test, each file B, C, ...'s change
@@ -27,8 +33,9 @@ int plotbar_change_height(const struct cmp *c);
  * A's centre (turned the same way), a failed run a cross at the left
  * edge, a run far off the scale a triangle at the edge with its figure;
  * a row's label "NAME (UNIT, lower is better; B: n/a)" says which way
- * the test goes and where a change against 0 has no bar. */
-void plotbar_change(FILE *f, const struct cmp *c);
+ * the test goes and where a change against 0 has no bar.  Only rows lo
+ * to hi - 1 (from 0; a page of a long chart, its title saying which). */
+void plotbar_change(FILE *f, const struct cmp *c, size_t lo, size_t hi);
 
 /* The height in pixels the disk chart needs (0: no disk row with runs). */
 int plotbar_disk_height(const struct cmp *c);

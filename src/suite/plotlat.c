@@ -196,12 +196,27 @@ static void series_chart(FILE *f, const struct cmp *c, size_t i)
 	fprintf(f, "%s\nunset object 1\n", lines ? "" : "NaN notitle");
 }
 
-void plotlat_script(FILE *f, const struct cmp *c, const char *file)
+/* The panels plotlat_script draws: from lat_first, at most LAT_PAGE of
+ * them (a page at most PLOT_PAGE_PX tall: 6 rows of 300 pixels). */
+#define LAT_PAGE (6 * COLS)
+static size_t lat_first;
+
+/* How many panels c's latency picture has: a chart per op and one of
+ * the seconds, for every load row. */
+static size_t panels_of(const struct cmp *c)
 {
 	const char *ops[64];
 	size_t panels = 0;
 	for (size_t i = 0; i < c->nrows; i++)
 		panels += ops_of(&c->rows[i], ops, 64) + (c->rows[i].t[0] && has_series(c->rows[i].t[0]));
+	return panels;
+}
+
+void plotlat_script(FILE *f, const struct cmp *c, const char *file)
+{
+	const char *ops[64];
+	size_t all = panels_of(c), panels = all > lat_first ? all - lat_first : 0, at = 0;
+	panels = panels < LAT_PAGE ? panels : LAT_PAGE;
 	size_t rows = panels ? (panels + COLS - 1) / COLS : 1;
 	int png = strlen(file) > 4 && !strcmp(file + strlen(file) - 4, ".png");
 	if (png)
@@ -215,14 +230,21 @@ void plotlat_script(FILE *f, const struct cmp *c, const char *file)
 	plot_quoted(f, file);
 	fprintf(f, "\nset encoding utf8\nset grid\nset multiplot layout %zu,%d title "
 		   "'kbench compare: each op''s latency distribution (every run merged) and "
-		   "MB/sec each second of every run'\n", rows, COLS);
+		   "MB/sec each second of every run", rows, COLS);
+	if (all > LAT_PAGE)
+		fprintf(f, " (charts %zu to %zu of %zu)", lat_first + 1, lat_first + panels, all);
+	fprintf(f, "'\n");
 	struct hist *h = malloc(sizeof(*h));
 	for (size_t i = 0; h && i < c->nrows; i++) {
 		size_t n = ops_of(&c->rows[i], ops, 64);
-		for (size_t o = 0; o < n; o++)
-			cdf_chart(f, c, i, o, ops[o], h);
-		if (c->rows[i].t[0] && has_series(c->rows[i].t[0]))
-			series_chart(f, c, i);
+		for (size_t o = 0; o < n; o++, at++)
+			if (at >= lat_first && at < lat_first + panels)
+				cdf_chart(f, c, i, o, ops[o], h);
+		if (c->rows[i].t[0] && has_series(c->rows[i].t[0])) {
+			if (at >= lat_first && at < lat_first + panels)
+				series_chart(f, c, i);
+			at++;
+		}
 	}
 	free(h);
 	fprintf(f, "unset multiplot\n");
@@ -232,6 +254,15 @@ int plotlat_write(const struct cmp *c, const char *file)
 {
 	if (!plotlat_wanted(c))
 		return 0;
-	char name[4200];
-	return plot_run(c, plotlat_name(file, name, sizeof(name)), plotlat_script);
+	char name[4200], page[4300];
+	size_t all = panels_of(c);
+	plotlat_name(file, name, sizeof(name));
+	lat_first = 0;
+	int rc = plot_run(c, name, plotlat_script);
+	for (size_t p = 2; !rc && (p - 1) * LAT_PAGE < all; p++) {
+		lat_first = (p - 1) * LAT_PAGE;
+		rc = plot_run(c, plot_page_name(name, p, page, sizeof(page)), plotlat_script);
+	}
+	lat_first = 0;
+	return rc;
 }

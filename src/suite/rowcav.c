@@ -150,10 +150,43 @@ static void put_caveat(FILE *f, const json_t *c)
 		fputc(')', f);
 }
 
+void rowcav_put_line(FILE *f, const char *head, const json_t *cav, json_t *seen)
+{
+	size_t j;
+	const json_t *c;
+	fputs("  ", f);
+	esc_put(f, head, 0);
+	fputs(": ", f);
+	json_array_foreach(cav, j, c) {
+		if (j)
+			fputs(", ", f);
+		put_caveat(f, c);
+		if (seen && !find(seen, json_string_value(json_object_get(c, "key"))))
+			json_array_append(seen, (json_t *)c);
+	}
+	fputc('\n', f);
+}
+
+void rowcav_put_meanings(FILE *f, const json_t *seen)
+{
+	size_t j;
+	const json_t *c;
+	json_array_foreach(seen, j, c) {
+		fputs("  ", f);
+		esc_put(f, json_string_value(json_object_get(c, "key")), 0);
+		fputs(": ", f);
+		const struct caveat_kind *k = caveat_kind(json_string_value(json_object_get(c, "key")));
+		esc_put(f, k ? k->meaning : json_string_value(json_object_get(c, "text")), 0);
+		fputs("; e.g. ", f);
+		esc_put(f, json_string_value(json_object_get(c, "text")), 0);
+		fputc('\n', f);
+	}
+}
+
 void rowcav_print_table_notes(FILE *f, const json_t *doc, const struct rowcav_opts *o)
 {
-	size_t i, j;
-	const json_t *t, *c;
+	size_t i;
+	const json_t *t;
 	json_t *seen = json_array();
 	if (!seen)
 		return;
@@ -165,28 +198,9 @@ void rowcav_print_table_notes(FILE *f, const json_t *doc, const struct rowcav_op
 		}
 		if (!json_array_size(seen))
 			fprintf(f, "\ncaveats (* : kbench compare gives no verdict on these runs):\n");
-		fputs("  ", f);
-		esc_put(f, json_string_value(json_object_get(t, "name")), 0);
-		fputs(": ", f);
-		json_array_foreach(cav, j, c) {
-			if (j)
-				fputs(", ", f);
-			put_caveat(f, c);
-			if (!find(seen, json_string_value(json_object_get(c, "key"))))
-				json_array_append(seen, (json_t *)c);
-		}
-		fputc('\n', f);
+		rowcav_put_line(f, json_string_value(json_object_get(t, "name")), cav, seen);
 		json_decref(cav);
 	}
-	json_array_foreach(seen, j, c) {
-		fputs("  ", f);
-		esc_put(f, json_string_value(json_object_get(c, "key")), 0);
-		fputs(": ", f);
-		const struct caveat_kind *k = caveat_kind(json_string_value(json_object_get(c, "key")));
-		esc_put(f, k ? k->meaning : json_string_value(json_object_get(c, "text")), 0);
-		fputs("; e.g. ", f);
-		esc_put(f, json_string_value(json_object_get(c, "text")), 0);
-		fputc('\n', f);
-	}
+	rowcav_put_meanings(f, seen);
 	json_decref(seen);
 }

@@ -40,4 +40,13 @@ json_t *rowcav_row(const json_t *row, const struct rowcav_opts *o);
  * when no row has one. */
 void rowcav_print_table_notes(FILE *f, const json_t *doc, const struct rowcav_opts *o);
 
+/* One line of caveats: "  HEAD: key (runs 1, 2), key* (runs 3)" (HEAD
+ * escaped; * marks the unsound keys), cav as rowcav_row makes it; each
+ * caveat whose key seen (an array, or NULL) lacks is appended to it. */
+void rowcav_put_line(FILE *f, const char *head, const json_t *cav, json_t *seen);
+
+/* For each caveat of seen: "  key: what it means; e.g. TEXT" (the
+ * caveat's own text), a line each. */
+void rowcav_put_meanings(FILE *f, const json_t *seen);
+
 #endif

@@ -39,6 +39,7 @@
 #include "suite/jobs.h"
 #include "suite/lock.h"
 #include "suite/opts.h"
+#include "suite/passon.h"
 #include "suite/precheck.h"
 #include "suite/progress.h"
 #include "suite/resfile.h"
@@ -260,6 +261,10 @@ static int one_run(struct suite *s, struct job *j, const struct run_pos *p)
 	result_time_now(started, sizeof(started));
 	if (run_child(s, j, &cr) < 0)
 		return -1;
+	if (!s->notes_seen)
+		s->notes_seen = json_array();
+	if (s->notes_seen)
+		passon_notes(stderr, s->child_log, s->notes_seen);
 	left_text(s, j, p->run, left, sizeof(left));
 	if (cr.status != 0 && jobs_micro_errors(s, j, line, sizeof(line)) == 0) {
 		/* a micro run where some tests gave no figure: the figures the
@@ -518,6 +523,7 @@ static void cleanup(struct series *x)
 	resfile_remove_tmp(&x->s);
 	results_unlock(&x->lock);
 	json_decref(x->s.doc);
+	json_decref(x->s.notes_seen);
 	opts_free(&x->s);
 	suitefile_free(&x->sf);
 	free(x->rargv);

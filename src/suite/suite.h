@@ -84,6 +84,7 @@ struct suite {
 	char tmpdir[PATH_MAX + 48];    /* beside it, for the children's documents */
 	char child_json[PATH_MAX + 80];    /* the child's --json document */
 	char child_out[PATH_MAX + 80], child_log[PATH_MAX + 80];  /* its stdout, stderr */
+	json_t *notes_seen;            /* the children's setup notes passed on (passon.h) */
 };
 
 #endif

@@ -104,7 +104,7 @@ expect_rc "A with errors: exit 3" 3 "$KBENCH" compare a-err.json b.json
 expect_out_grep "A with errors: named as A's" '^ +B +4 .*  not comparable: errors \(A.s run 1\)$'
 expect_out_grep "A with errors: beside A's figures" '^load 1 +MB/s +A +4 +101\.5 .*  \[caveats: errors\*\]$'
 expect_rc "A with errors: lkml" 3 "$KBENCH" compare --style lkml a-err.json b.json
-expect_out_grep "lkml: the mark" '^load 1 \(MB/s\) \|\| 101\.5 -> 304\.5 \+200\.00% not-comparable$'
+expect_out_grep "lkml: the mark, and the caveat of A's runs" '^load 1 \(MB/s\) \|\| 101\.5 -> 304\.5 \+200\.00% not-comparable  \[caveats A: errors\*\]$'
 expect_out_grep "lkml: the mark explained" '^\(not-comparable: a caveat of the runs'
 
 # --by mem: one file, a series each; too few runs is still refused

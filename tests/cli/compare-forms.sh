@@ -56,7 +56,8 @@ doc("ba.json", "6.1.0", [116000, 116500, 116700, 117000], [55, 55, 55, 55])
 doc("bb.json", "6.2.0", [466000, 466500, 466800, 467000], [220, 220, 220, 220])
 PY
 expect_rc "BYTE tests compared" 0 "$KBENCH" compare ba.json bb.json
-expect_out_grep "the index of each file beside the other" '^Dhrystone 2 using register variables +116700\.0 +10\.0 +40\.0$'
+expect_out_grep "the result and index of each file beside the other" '^Dhrystone 2 using register variables +116700\.0 +116600\.0 +10\.0 +466650\.0 +40\.0$'
+expect_out_grep "BYTE's columns, a RESULT and INDEX a file" '^TEST +BASELINE +A RESULT +A INDEX +B RESULT +B INDEX$'
 expect_out_grep "the final score of each file" '^FINAL SCORE +10\.0 +40\.0$'
 # the scores of the medians: sqrt(466650 / 116600 x 4) = 4.0011; four runs a
 # side without ties: the exact U test's smallest p, 2 / C(8, 4)
@@ -90,9 +91,10 @@ S003=$(ls "$SEEDS"/003_*.txt)
 "$KBENCH" import -o 'b-%k.json' "$S000" >/dev/null 2>&1
 expect_rc "000 compared" 0 "$KBENCH" compare b-2.4.0-test6-30.json b-2.4.0-test6-31.json b-2.4.0-test6-32.json
 expect_out_grep "000: FINAL SCORE of the three kernels" '^FINAL SCORE +136\.5 +135\.7 +129\.6$'
-expect_out_grep "000: an index line, one column per file" '^Process Creation +126\.0 +164\.5 +163\.9 +122\.7$'
-expect_out_grep "000: the score's change; one run each is too few for a verdict" '^  C against A: -5\.04%  too few runs'
-expect_lines "000: the eleven indexed tests" -eq 11 "$WORK/out" '^[A-Z].* [0-9]+\.0( +[0-9]+\.[0-9]){3}$'
+expect_out_grep "000: an index line, the result and index of each file" '^Process Creation +126\.0 +2073\.1 +164\.5 +2064\.7 +163\.9 +1545\.4 +122\.7$'
+expect_out_grep "000: the score's change; one run each is too few for a verdict" '^  C against A: -5\.04%  too few runs$'
+expect_out_grep "000: too few runs said once for B and C" '^  \(too few runs for the U test at 95% against A: B, C; 1 score of A.s runs\)$'
+expect_lines "000: the eleven indexed tests" -eq 11 "$WORK/out" '^[A-Z].* [0-9]+\.0( +[0-9]+\.[0-9]){6}$'
 
 # ---- 001: the lkml form, block for block ----
 "$KBENCH" import -o 'c-%k.json' "$S001" >/dev/null 2>&1

@@ -144,6 +144,28 @@ if missing or "MB/sec each second, every run (warm-up shaded)" not in svg or key
 EOF2
     expect_rc "--plot PNG" 0 "$KBENCH" compare --plot p.png a.json b.json
     expect_eq "--plot PNG: p-latency.png is a PNG" "$(head -c 4 p-latency.png | od -An -c | tr -d ' ')" '211PNG'
+    # three load tests: more charts than one page of at most 2000 pixels holds
+    for f in a b; do
+        python3 -c 'import copy, json, sys
+d = json.load(open(sys.argv[1]))
+t = d["tests"][0]
+for n in (2, 3):
+    u = copy.deepcopy(t); u["name"] = "load %d" % n; u["params"]["clients"] = n
+    d["tests"].append(u)
+json.dump(d, open(sys.argv[2], "w"))' $f.json m$f.json
+    done
+    expect_rc "--plot PNG of three load tests" 0 "$KBENCH" compare --plot m.png ma.json mb.json
+    expect_py "the latency charts on pages of at most 2000 pixels, 24 charts a page" a.json <<'EOF2'
+import json, os, struct, sys
+charts = 3 * (1 + sum(1 for h in json.load(open(sys.argv[1]))["tests"][0]["runs"][0]["document"]["results"]["histograms"].values() if h["count"]))
+npages = (charts + 23) // 24
+assert npages >= 2, charts
+names = ["m-latency.png"] + ["m-latency-%d.png" % p for p in range(2, npages + 1)]
+for f in names:
+    w, h = struct.unpack(">II", open(f, "rb").read(24)[16:24])
+    assert w == 1400 and 0 < h <= 2000, (f, w, h)
+assert not os.path.exists("m-latency-%d.png" % (npages + 1)), "a page too many"
+EOF2
 else
     skip "--plot: no gnuplot"
 fi

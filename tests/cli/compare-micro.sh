@@ -19,7 +19,7 @@ expect_status "compare of two micro documents: exit 0" 0
 expect_out_grep "micro documents: A named" "^A  $WORK/a.json: label micro, kernel $(uname -r), host $(uname -n), "
 expect_out_grep "micro documents: one run, no verdict" \
     "^ +B +1 .* too few runs"
-expect_lines "micro documents: every test of A compared" -eq 3 "$WORK/out" "^(lat_syscall_null|lat_pipe_1cpu|byte_syscall) "
+expect_lines "micro documents: every test of A compared" -eq 3 "$WORK/out" "^(lat_syscall_null|lat_pipe_1cpu|byte_syscall:) "
 expect_out_grep "micro documents: lmbench's banner" "^ +L M B E N C H  2 \\. 0   S U M M A R Y$"
 # Mhz: the document's system.mhz (/proc/cpuinfo's), "-" when it has none
 MHZ_B=$(jget "$WORK/b.json" 'd["system"].get("mhz", "-")')

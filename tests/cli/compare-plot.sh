@@ -45,10 +45,11 @@ python3 mk.py b4.json two 1.2 4
 
 expect_rc "--plot of 80 tests, three files" 0 "$KBENCH" compare --plot p.svg a.json b.json c.json
 expect_rc "--plot of 4 tests" 0 "$KBENCH" compare --plot small.svg a4.json b4.json
-expect_py "a label a test, families as headings, disk in its own chart too" p.svg <<'EOF2'
+expect_py "a label a test over the pages, families as headings, disk in its own chart too" p.svg p-2.svg p-3.svg <<'EOF2'
 import re, sys, xml.dom.minidom
-svg = open(sys.argv[1]).read()
-xml.dom.minidom.parseString(svg)
+svg = "".join(open(f).read() for f in sys.argv[1:])
+for f in sys.argv[1:]:
+    xml.dom.minidom.parseString(open(f).read())
 texts = [re.sub(r"<[^>]+>", "", t) for t in re.findall(r"<text\b.*?</text>", svg, re.S)]
 bad = []
 for i in range(40):
@@ -91,12 +92,20 @@ if missing or "kbench disk: each file's median in the test's unit, right is bett
     print(missing)
     sys.exit(1)
 EOF2
-expect_py "the picture grows with the count of tests" p.svg small.svg <<'EOF2'
+expect_py "the picture grows with the count of tests, a page at most 2000 pixels tall" p.svg p-2.svg p-3.svg small.svg <<'EOF2'
 import re, sys
 h = [float(re.search(r"<svg[^>]*\bviewBox=\"0 0 \d+ (\d+)\"", open(f).read()).group(1)) for f in sys.argv[1:]]
-sys.exit(0 if h[0] > 2000 and h[0] > 2.5 * h[1] else "heights %s" % h)
+sys.exit(0 if max(h) <= 2000 and sum(h[:3]) > 3 * h[3] and h[1] > 1500 else "heights %s" % h)
 EOF2
+expect_true "three pages, no fourth" test -s p-3.svg -a ! -e p-4.svg
+expect_true "a later page says which rows it holds" grep -q 'rows 31 to ' p-2.svg
 expect_rc "--plot PNG" 0 "$KBENCH" compare --plot p.png a.json b.json c.json
 expect_eq "--plot PNG: a PNG" "$(head -c 4 p.png | od -An -c | tr -d ' ')" '211PNG'
+expect_py "--plot PNG: every page at most 2000 pixels tall, 1200 wide" p.png p-2.png p-3.png <<'EOF2'
+import struct, sys
+for f in sys.argv[1:]:
+    w, h = struct.unpack(">II", open(f, "rb").read(24)[16:24])
+    assert w == 1200 and 0 < h <= 2000, (f, w, h)
+EOF2
 
 finish

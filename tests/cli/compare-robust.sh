@@ -143,7 +143,7 @@ EOF
 mk_results none-a.json x "load 1=1,2,3"
 mk_results none-b.json y "load 2=1,2,3"
 expect_rc "nothing in common: exit 1" 1 "$KBENCH" compare --plot none.svg none-a.json none-b.json
-expect_err_grep "nothing in common: says why" '^kbench compare: no test of A \(none-a\.json\) is in B: nothing to compare$'
+expect_err_grep "nothing in common: says why" '^kbench compare: no test of A \(none-a\.json\) is in B: nothing to compare: their tests differ in name or unit \(A: load 1, B: load 2, \.\.\.\)$'
 expect_out_grep "nothing in common: each file's tests listed" '^  B  load 2 \(MB/s\), 3 runs: only in B$'
 expect_true "nothing in common: no chart" test ! -e none.svg
 expect_rc "nothing in common, --json: exit 1" 1 "$KBENCH" compare --json none-a.json none-b.json

@@ -57,6 +57,7 @@ expect_true "sparse: --json verdict and reason" test "$(jget "$WORK/out" '[(r["f
 # ---- a written file: the device's figures, no caveat ----
 expect_rc "data: the series" 0 "$KBENCH" suite --clients none --disk "$DT" --runs 3 --pause 0 --mem-limit none,48M -o dt.json
 expect_no_grep "data: no caveat on any run's line" "$WORK/err" 'caveats'
+expect_lines "data: disk's setup note passed on, once for the series" -eq 1 "$WORK/err" "^kbench disk: $DT: warning: loop device in buffered mode; "
 expect_py "data: every -t run flushed, its backing file's pages gone, no hole, no caveat" dt.json <<'EOF'
 import json, sys
 d = json.load(open(sys.argv[1]))
