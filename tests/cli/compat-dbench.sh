@@ -158,7 +158,10 @@ expect_status "errors in the run: status 1" 1
 expect_eq "errors: nothing for LKP's parser" "$(lkp_parse "$WORK/out")" ""
 expect_out_grep "errors: said" '^kbench: no throughput figure: stopped at the first error'
 mkdir -p "$WORK/int"
-(cd "$WORK/int" && exec "$B/dbench" -t 60 --per-client-results 1 -c "$SMALL") >"$WORK/out" 2>"$WORK/err" &
+# a background job of this shell starts with SIGINT ignored: given its
+# default action here, as an interactive shell's job has it
+(cd "$WORK/int" && exec env --default-signal=INT "$B/dbench" -t 60 --per-client-results 1 \
+    -c "$SMALL") >"$WORK/out" 2>"$WORK/err" &
 P=$!
 wait_until 120 grep -q 'execute' "$WORK/out"
 kill -INT "$P"
@@ -171,6 +174,20 @@ expect_out_grep "SIGINT: said" '^kbench: no throughput figure: interrupted by SI
 # to read, no per-client line
 expect_eq "SIGINT: no table, nothing for mmtests' op rows" "$(mmtests_ops "$WORK/out")" ""
 expect_no_grep "SIGINT: no per-client line" "$WORK/out" '^Client '
+
+# SIGINT ignored when it starts (a background job of a shell without job
+# control): it stays ignored, as dbench keeps it; the run ends with its figure
+mkdir -p "$WORK/ign"
+(cd "$WORK/ign" && exec "$B/dbench" -t 3 1 -c "$SMALL") >"$WORK/out" 2>"$WORK/err" &
+P=$!
+wait_until 120 grep -q 'execute' "$WORK/out"
+IGN=$(sed -n 's/^SigIgn:[[:space:]]*//p' "/proc/$P/status")
+expect_eq "SIGINT ignored at the start: ignored still (SigIgn bit 2)" "$(( 0x$IGN & 2 ))" 2
+kill -INT "$P"
+wait "$P"
+RC=$?
+expect_status "SIGINT ignored at the start: the run completes, status 0" 0
+expect_eq "SIGINT ignored at the start: its figure" "$(pts_dbench "$WORK/out" | shape)" float
 
 # ---- a failed op stops the run at once, as dbench's "Child failed" ----
 M2=$WORK/mm2
