@@ -27,7 +27,8 @@ if what == "lkp-load":
     print("load.max_latency_ms: %s" % repr(r["max_latency_ms"]))
     print("load.errors: %d" % r["errors"])
     for o in r["ops"]:
-        print("load.%s.p99_ms: %s" % (o["name"], repr(o["p99_ms"])))
+        if o["count"]:
+            print("load.%s.p99_ms: %s" % (o["name"], repr(o["p99_ms"])))
         print("load.%s.count: %d" % (o["name"], o["count"]))
     for c in d["caveats"]:
         print("load.caveat.%s: 1" % c["key"])
@@ -35,7 +36,7 @@ elif what == "mm-tput":
     if clean:
         print(repr(r["throughput_MBps"]))
 elif what == "mm-p99":
-    for o in sorted(r["ops"], key=lambda o: o["name"]):
+    for o in sorted((o for o in r["ops"] if o["count"]), key=lambda o: o["name"]):
         print("p99-%s %s" % (o["name"], repr(o["p99_ms"])))
 PY
 }
@@ -82,6 +83,13 @@ if command -v ruby >/dev/null 2>&1; then
     expect_out_grep "a run with errors: its errors" '^load\.errors: 642$'
     expect_out_grep "a run with errors: its caveat's key" '^load\.caveat\.errors: 1$'
     unset RESULT_ROOT
+    # an op the measured window did not complete: a count, no percentile
+    python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); d["results"]["ops"][0]["count"] = 0
+json.dump(d, open(sys.argv[2], "w"))' "$R/load.json" "$WORK/zero.json"
+    run ruby "$P" "$WORK/zero.json"
+    expect_eq "LKP parse: no p99 for an op with no count" \
+        "$(grep -c '^load\.NTCreateX\.' "$WORK/out")/$(grep '^load\.NTCreateX\.count' "$WORK/out")" \
+        "1/load.NTCreateX.count: 0"
     run ruby "$P" "$R/disk.json"
     expect_eq "LKP parse, disk: the median of the runs" "$(cat "$WORK/out")" "disk.big.buffered_MBps: 959.3570632"
     run ruby "$P" "$R/micro.json"
