@@ -209,6 +209,12 @@ static const int fixed_stop[] = {
  * the start; filled once */
 static unsigned char taken[_NSIG];
 static volatile sig_atomic_t noted;
+static int keep_ignored_int;   /* cli_keep_ignored_sigint() was called */
+
+void cli_keep_ignored_sigint(void)
+{
+	keep_ignored_int = 1;
+}
 
 void cli_note_start_signals(void)
 {
@@ -221,8 +227,10 @@ void cli_note_start_signals(void)
 			continue;
 		/* a shell without job control ignores SIGINT in every command
 		 * it starts in the background (POSIX), so an ignored SIGINT
-		 * says nothing of the user's wish: it is taken all the same */
-		if (old.sa_handler == SIG_DFL || (sig == SIGINT && old.sa_handler == SIG_IGN))
+		 * says nothing of the user's wish: it is taken all the same,
+		 * but by a personality, which keeps it ignored as its tool does */
+		if (old.sa_handler == SIG_DFL ||
+		    (sig == SIGINT && old.sa_handler == SIG_IGN && !keep_ignored_int))
 			taken[sig] = 1;
 	}
 	for (int sig = SIGRTMIN; sig <= SIGRTMAX && sig < _NSIG; sig++)

@@ -97,6 +97,14 @@ int cli_popt_next(poptContext ctx, struct poptOption *options);
  * so that nothing a library installs later counts as "at the start". */
 void cli_note_start_signals(void);
 
+/* Keep an ignored SIGINT ignored, as other programs started by a shell
+ * do (dbench and hdparm among them): the personalities (src/compat/)
+ * call it, through main(), before cli_note_start_signals(); a call after
+ * that changes nothing.  A program started in the background by a shell
+ * without job control then runs to its end through a SIGINT, as the
+ * tool it stands for does. */
+void cli_keep_ignored_sigint(void);
+
 /* Install handler for every stop signal taken, each blocking all the
  * others while it runs; no SA_RESTART, so a blocking call returns EINTR
  * and the caller can look at what the handler noted. */

@@ -56,8 +56,10 @@ int main(int argc, char **argv)
 	const char **av = (const char **)argv;
 	/* the stop signals' actions as kbench got them, before any library
 	 * can change one (cli.h) */
-	cli_note_start_signals();
 	compat_fn personality = compat_find(argv[0]);
+	if (personality)  /* a SIGINT ignored stays so, as for the tools */
+		cli_keep_ignored_sigint();
+	cli_note_start_signals();
 	if (personality)  /* started as dbench, tbench, tbench_srv or hdparm */
 		return personality(argc, argv);
 	if (argc < 2) {

@@ -13,6 +13,12 @@
  * of timelimit/5 whole seconds, /usr/share/dbench/client.txt when it is
  * there, NPROCS processes of --clients-per-process clients each.
  * tbench is dbench with -B sockio: SERVER (default localhost, port 7003).
+ * As dbench, the run stops at the first op that does not end as the
+ * loadfile expects (kbench load --strict), prints no table then, and
+ * mmtests' options (--run-once, --show-execute-time, --warmup) name the
+ * ops as mmtests' dbench does (--output-form dbench-mmtests).  No NPROCS
+ * is dbench's "You need to specify NPROCS" and status 1; NPROCS 0 runs
+ * nothing, with dbench's words and status 0.
  * Options that only steer dbench's own shortcuts are accepted and change
  * nothing here: --no-resolve (kbench keeps loadfile paths in lower case,
  * so no name needs resolving), --one-byte-write-fix, --stat-check.
@@ -24,6 +30,7 @@
 #include "compat/compat.h"
 
 #include <popt.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -141,12 +148,15 @@ static void push_flags(struct dbench_args *d, struct argvec *a)
 		{ 1, "--reuse-trees" },  /* dbench replays on the trees it finds */
 		{ d->per_client, "--per-client-results" },
 		{ d->show_exec || d->machine, "--pass-times" },
+		{ 1, "--strict" },  /* dbench stops at the first failed op */
 	};
 	for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); i++)
 		if (flags[i].on)
 			av_push(a, flags[i].opt);
+	/* mmtests' own options say mmtests' dbench runs: its op names */
+	int mmtests = d->run_once || d->show_exec || d->warmup;
 	av_push(a, "--output-form");
-	av_push(a, d->machine ? "dbench-machine" : "dbench");
+	av_push(a, d->machine ? "dbench-machine" : mmtests ? "dbench-mmtests" : "dbench");
 	if (d->loadfile) {
 		av_push(a, "-c");
 		av_push(a, d->loadfile);
@@ -162,13 +172,22 @@ static void push_flags(struct dbench_args *d, struct argvec *a)
 	}
 }
 
-/* kbench load's argv from dbench's positional arguments and d. */
+/* kbench load's argv from dbench's positional arguments and d.  Returns
+ * 0, DB_NOTHING when dbench would run nothing, or an exit status. */
+#define DB_NOTHING (-1)
 static int translate(const char *tool, struct dbench_args *d, poptContext ctx, struct argvec *a)
 {
 	const char *nprocs = poptGetArg(ctx), *server = poptGetArg(ctx);
 	uint64_t n, cpp = 1;
-	if (!nprocs)
-		return cli_usage_error(tool, "missing NPROCS (the number of processes)");
+	if (!nprocs) {  /* dbench's words and status, its help on stdout */
+		printf("You need to specify NPROCS\n");
+		poptPrintHelp(ctx, stdout, 0);
+		return KB_EXIT_FAIL;
+	}
+	if (!strcmp(nprocs, "0")) {  /* dbench starts no process and says so, status 0 */
+		fprintf(stderr, "create 0 procs?  you must be kidding.\n");
+		return DB_NOTHING;
+	}
 	if (poptPeekArg(ctx))
 		return cli_usage_error(tool, "unexpected argument '%s'", poptPeekArg(ctx));
 	if (whole(nprocs, 1, &n) < 0)
@@ -254,6 +273,8 @@ static int run_personality(int argc, char **argv, const char *tool, const char *
 		status = translate(tool, &d, ctx, &a);
 	if (!status)
 		status = compat_run(tool, cmd_load, &a);
+	if (status == DB_NOTHING)
+		status = KB_EXIT_OK;
 	av_free(&a);
 	args_free(&d);
 	poptFreeContext(ctx);

@@ -5,6 +5,7 @@
  *
  * Debian's tbench_srv takes -t, dbench's socket option words, and listens
  * on port 7003 on every address; -p PORT (also kbench server's) moves it.
+ * Other arguments are ignored, as tbench_srv ignores them.
  * The server itself is kbench server: a process per connection, the same
  * protocol (load/tbench.h), requests bounded at 70,000 bytes as
  * tbench_srv's buffer is.
@@ -31,9 +32,8 @@ int compat_tbench_srv(int argc, char **argv)
 	const char *tool = "tbench_srv";
 	poptContext ctx = poptGetContext(tool, argc, (const char **)argv, options, 0);
 	poptSetOtherOptionHelp(ctx, "[-t OPTIONS] [-p PORT]");
+	/* tbench_srv reads no argument but its options and ignores the rest */
 	int status = cli_popt_done(ctx, tool, cli_popt_next(ctx, options));
-	if (!status && poptPeekArg(ctx))
-		status = cli_usage_error(tool, "unexpected argument '%s'", poptPeekArg(ctx));
 	struct argvec a = { 0 };
 	if (!status) {
 		av_push(&a, tool);

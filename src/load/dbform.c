@@ -10,7 +10,10 @@
  *   "Throughput %g MB/sec  %d clients  %d procs  max_latency=%.3f ms".
  * mmtests' dbench adds "%4d completed in %u ms at time %u ms" a pass per
  * client (--show-execute-time) and @-separated records
- * (--machine-readable).  Where kbench measures otherwise the lines keep
+ * (--machine-readable), and names the ops of its table as the loadfile
+ * does (FIND_FIRST, QUERY_PATH_INFORMATION, ...) in a 22-wide column,
+ * which mmtests keeps as its op-NAME latency metrics.  Neither prints an
+ * execute line for the second in which the time limit falls.  Where kbench measures otherwise the lines keep
  * the form and dbform_json() says how.  The personalities that ask for
  * these forms live in src/compat/.
  */
@@ -111,36 +114,44 @@ static void error_lines(FILE *f, const struct load_params *lp, const struct run_
 	}
 }
 
+/* The table of the measured window's ops: dbench 4.00's short names, or
+ * mmtests' dbench's long ones (the loadfile's) in its wider column. */
+static void op_table(FILE *f, const struct run_config *cfg, const struct run_result *res)
+{
+	int mm = cfg->form != LOAD_FORM_DBENCH;
+	fprintf(f, mm ? "\n Operation                Count    AvgLat    MaxLat\n"
+		" --------------------------------------------------\n" :
+		"\n Operation      Count    AvgLat    MaxLat\n"
+		" ----------------------------------------\n");
+	for (unsigned i = 0; i < OP_COUNT; i++) {
+		const struct hist *h = &res->hist[i];
+		if (!cfg->prog->count[i])
+			continue;
+		fprintf(f, cfg->form == LOAD_FORM_DBENCH_MACHINE ? ":%s:%llu:%.3f:%.3f:\n" :
+			mm ? " %-22s %7llu %9.3f %9.3f\n" : " %-12s %7llu %9.3f %9.3f\n",
+			mm ? op_file_name(i) : op_report_name(i), (unsigned long long)h->count,
+			hist_mean(h) / 1e6, (double)h->max_ns / 1e6);
+	}
+	fprintf(f, "\n");
+}
+
 void dbform_report(FILE *f, const struct run_config *cfg, const struct load_params *lp,
 			  const struct run_result *res)
 {
 	char why[256];
-	if (res->ops || res->errors) {
-		fprintf(f, "\n Operation      Count    AvgLat    MaxLat\n");
-		fprintf(f, " ----------------------------------------\n");
-		for (unsigned i = 0; i < OP_COUNT; i++) {
-			const struct hist *h = &res->hist[i];
-			if (!cfg->prog->count[i])
-				continue;
-			fprintf(f, cfg->form == LOAD_FORM_DBENCH_MACHINE ? ":%s:%llu:%.3f:%.3f:\n" :
-				" %-12s %7llu %9.3f %9.3f\n", op_report_name(i),
-				(unsigned long long)h->count, hist_mean(h) / 1e6,
-				(double)h->max_ns / 1e6);
-		}
-		fprintf(f, "\n");
-	}
-	if (lp->per_client_results && res->measured_s > 0)
-		for (unsigned c = 0; c < cfg->nclients; c++)
-			fprintf(f, "Client %u did %.0f bytes: %.2f MB/sec\n", c,
-				(double)res->client_bytes[c],
-				(double)res->client_bytes[c] / 1e6 / res->measured_s);
 	if (no_figure(res, why, sizeof(why))) {
-		/* nothing a harness would take for a figure */
+		/* nothing a harness would take for a figure or a table row */
 		fprintf(f, "kbench: no throughput figure: %s\n", why);
 		if (res->errors)
 			error_lines(f, lp, res);
 		return;
 	}
+	op_table(f, cfg, res);
+	if (lp->per_client_results)
+		for (unsigned c = 0; c < cfg->nclients; c++)
+			fprintf(f, "Client %u did %.0f bytes: %.2f MB/sec\n", c,
+				(double)res->client_bytes[c],
+				(double)res->client_bytes[c] / 1e6 / res->measured_s);
 	if (cfg->form == LOAD_FORM_DBENCH_MACHINE) {  /* mmtests' dbench's last record */
 		fprintf(f, ";%g;%u;%u;%.3f;\n", res->mbps,
 			res->nranks ? cfg->clients_total : cfg->nclients, res->nprocs,
@@ -157,7 +168,8 @@ void dbform_report(FILE *f, const struct run_config *cfg, const struct load_para
 json_t *dbform_json(enum load_form form)
 {
 	return json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s}",
-		"form", form == LOAD_FORM_DBENCH_MACHINE ? "dbench-machine" : "dbench",
+		"form", form == LOAD_FORM_DBENCH_MACHINE ? "dbench-machine" :
+		form == LOAD_FORM_DBENCH_MMTESTS ? "dbench-mmtests" : "dbench",
 		"progress_field2", "operations completed per client since the start "
 		"(dbench: loadfile lines per client)",
 		"progress_field3", "MB/sec (10^6 bytes) since warm-up ended over CLOCK_MONOTONIC, "
@@ -180,6 +192,8 @@ int load_form_parse(const char *word, enum load_form *form)
 		*form = LOAD_FORM_DBENCH;
 	else if (!strcmp(word, "dbench-machine"))
 		*form = LOAD_FORM_DBENCH_MACHINE;
+	else if (!strcmp(word, "dbench-mmtests"))
+		*form = LOAD_FORM_DBENCH_MMTESTS;
 	else
 		return -1;
 	return 0;

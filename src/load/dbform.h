@@ -19,10 +19,11 @@ enum load_form {
 	LOAD_FORM_KBENCH = 0,     /* kbench's own progress line and table */
 	LOAD_FORM_DBENCH,         /* dbench 4's lines (the dbench and tbench personalities) */
 	LOAD_FORM_DBENCH_MACHINE, /* mmtests' dbench --machine-readable records */
+	LOAD_FORM_DBENCH_MMTESTS, /* mmtests' dbench's lines: its table's long op names */
 };
 
-/* kbench load --output-form's word ("kbench", "dbench", "dbench-machine")
- * into *form.  Returns 0, or -1 for an unknown word. */
+/* kbench load --output-form's word ("kbench", "dbench", "dbench-machine",
+ * "dbench-mmtests") into *form.  Returns 0, or -1 for an unknown word. */
 int load_form_parse(const char *word, enum load_form *form);
 
 /* The line a second, in form (dbench: "%4d  %8d  %7.2f MB/sec  execute
@@ -47,11 +48,15 @@ void dbform_pass_line(int fd, enum load_form form, unsigned client, uint64_t pas
  * 'FILE' and minimum warmup W secs"). */
 void dbform_banner(FILE *f, double timelimit_s, double warmup_s, const char *loadfile);
 
-/* The end of a run under a dbench form: dbench 4's table (Operation,
- * Count, AvgLat, MaxLat in ms) and, only for a run that completed
- * without an error, its last line "Throughput X MB/sec  N clients  N procs
- * max_latency=Y ms"; a run cut short or with errors says why on a line a
- * harness takes for no figure. */
+/* The end of a run under a dbench form, only for a run that completed
+ * without an error: dbench 4's table (Operation, Count, AvgLat, MaxLat in
+ * ms; under dbench-mmtests and dbench-machine the op names and widths of
+ * mmtests' dbench, such as QUERY_PATH_INFORMATION where dbench 4.00 says
+ * Qpathinfo) and its last line "Throughput X MB/sec  N clients  N procs
+ * max_latency=Y ms".  A run cut short or with errors prints neither
+ * table nor per-client lines, as dbench, which stops at the first
+ * failure or signal, prints none: only a line saying why, which no
+ * harness takes for a figure or a table row. */
 struct run_config;
 struct run_result;
 struct load_params;

@@ -185,7 +185,8 @@ int load_opts_parse(struct load_opts *o, int argc, const char **argv, poptContex
 		  "--mpi: every rank's measurement ends when the first rank's does", NULL },
 		{ "output-form", 0, POPT_ARG_STRING, &o->output_form, 0,
 		  "the lines printed: kbench (default), dbench (dbench 4's lines, for harnesses "
-		  "that parse them), dbench-machine (mmtests' @ records)", "FORM" },
+		  "that parse them), dbench-mmtests (as mmtests' dbench names its ops), "
+		  "dbench-machine (mmtests' @ records)", "FORM" },
 		{ "pass-times", 0, POPT_ARG_NONE, &o->pass_times, 0,
 		  "a line per client at the end of each pass: its length and when (mmtests' "
 		  "dbench --show-execute-time)", NULL },
@@ -210,7 +211,7 @@ int load_opts_parse(struct load_opts *o, int argc, const char **argv, poptContex
 				       o->format);
 	if (o->output_form && load_form_parse(o->output_form, &o->form) < 0)
 		return cli_usage_error(o->cmd, "unknown --output-form '%s' (kbench, dbench, "
-				       "dbench-machine)", o->output_form);
+				       "dbench-mmtests, dbench-machine)", o->output_form);
 	status = parse_through_numbers(o);
 	if (!status)
 		status = check_backend(o);

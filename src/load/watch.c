@@ -83,11 +83,13 @@ struct live {
 };
 
 /* --output-form dbench: dbench's line, its seconds counted from the
- * start of the phase (warm-up, or the measured window) as dbench does. */
+ * start of the phase (warm-up, or the measured window) as dbench does;
+ * the second the time limit ends is a cleanup line, as dbench's (no
+ * execute line for it: -t 3 gives seconds 1 and 2). */
 static void form_progress(const struct run_config *cfg, const struct run_shared *sh,
 			    const struct live *l, uint64_t tick, double avg)
 {
-	int phase = tick > sh->end_ns ? 2 : tick > sh->warm_end_ns ? 1 : 0;
+	int phase = tick >= sh->end_ns ? 2 : tick > sh->warm_end_ns ? 1 : 0;
 	uint64_t from = phase ? sh->warm_end_ns : sh->t0_ns;
 	uint64_t sec = tick > from ? (tick - from + 500000000ull) / 1000000000ull : 0;
 	unsigned clients = l->clients;

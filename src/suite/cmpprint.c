@@ -151,6 +151,8 @@ static const char *adjusted_text(const struct cmp *c, const struct cmp_row *r, s
 	if (c->adjust != P_ADJ_NONE && c->ntested > 1 && isfinite(r->q[k]))
 		snprintf(buf, n, ", %s=%.3g", c->adjust == P_ADJ_BH ? "q" : "p_holm", r->q[k]);
 	return buf;
+}
+
 /* A system string of A and file k that differs: a note, the field's
  * words first ("machine", "CPU model", ...). */
 static void sys_note(FILE *out, const struct cmp *c, size_t k, const char *key, const char *what)
@@ -344,6 +346,8 @@ void cmp_print_adjust_line(FILE *out, const struct cmp *c)
 	esc_put(out, c->control->path, 0);
 	fputs(" (A run again): a row where it differs from A carries drift and gets no "
 	      "verdict\n", out);
+}
+
 /* The tool of file k's figures: an imported test's params.tool, else
  * kbench's own ("kbench"). */
 static const char *file_tool(const struct suitefile *f)

@@ -115,6 +115,34 @@ expect_file_grep "--machine-readable: op rows :name:count:avg:max:" "$WORK/out" 
 
 expect_no_grep "--machine-readable: no human line a second" "$WORK/out" 'MB/sec  execute'
 
+# ---- op names: Debian's dbench 4.00's short ones, mmtests' dbench's long
+# ones when mmtests' options say it runs (mmtests reads op-NAME rows) ----
+run "$B/dbench" -t 2 --warmup 0 --show-execute-time -D "$M" --loadfile "$DATA/allops.txt" 1
+expect_status "mmtests' options: status 0" 0
+mmtests_ops "$WORK/out" | awk '{ print $1 }' | sort >"$WORK/ops.mm"
+# mmtests' dbench (fileio.c) names each op as the loadfile does
+expect_eq "mmtests' op rows: its dbench's names" "$(tr '\n' ' ' <"$WORK/ops.mm")" \
+    "Close Deltree FIND_FIRST Flush Mkdir NTCreateX QUERY_FILE_INFORMATION QUERY_FS_INFORMATION QUERY_PATH_INFORMATION ReadX Rename Rmdir SET_FILE_INFORMATION Unlink WriteX "
+expect_out_grep "mmtests' table heading" '^ Operation                Count    AvgLat    MaxLat$'
+run "$B/dbench" -t 2 -D "$M" --loadfile "$DATA/allops.txt" 1
+expect_status "dbench 4.00's options: status 0" 0
+expect_eq "dbench 4.00's table: its short names" \
+    "$(mmtests_ops "$WORK/out" | awk '{ print $1 }' | grep -c -E '^(Qpathinfo|Qfileinfo|Qfsinfo|Sfileinfo|Find)$')" 5
+if [ -n "$HAVE_DEB" ]; then
+    in_dir ops-deb "$DEB" -t 2 1 -c "$DEB_LF"
+    mmtests_ops "$WORK/out" | awk '{ print $1 }' | sort >"$WORK/ops.deb"
+    in_dir ops-k "$B/dbench" -t 2 1 -c "$DEB_LF"
+    mmtests_ops "$WORK/out" | awk '{ print $1 }' | sort >"$WORK/ops.k"
+    expect_same_file "dbench 4.00's table: Debian's dbench's names on its client.txt" \
+        "$WORK/ops.k" "$WORK/ops.deb"
+fi
+
+# ---- no execute line for the second the time limit ends (dbench: -t 3
+# gives seconds 1 and 2) ----
+run "$B/dbench" -t 3 --warmup 0 -D "$M" --loadfile "$SMALL" 1
+expect_status "-t 3: status 0" 0
+expect_eq "-t 3: execute lines for seconds 1 and 2" "$(mmtests_exec "$WORK/out" | awk '{ print $2 }' | tr '\n' ' ')" "1 2 "
+
 # ---- --json under the personality: how the lines were measured ----
 in_dir js "$B/dbench" -t 2 --json "$WORK/d.json" 1 -c "$SMALL"
 expect_status "--json: status 0" 0
@@ -128,9 +156,12 @@ expect_eq "--json: dbench's warm-up of a fifth of -t, whole seconds" \
 in_dir bad "$B/dbench" -t 2 1 -c "$DATA/wrong-expect.txt"
 expect_status "errors in the run: status 1" 1
 expect_eq "errors: nothing for LKP's parser" "$(lkp_parse "$WORK/out")" ""
-expect_out_grep "errors: said" '^kbench: no throughput figure: [0-9]+ operations did not end'
+expect_out_grep "errors: said" '^kbench: no throughput figure: stopped at the first error'
 mkdir -p "$WORK/int"
-(cd "$WORK/int" && exec "$B/dbench" -t 60 1 -c "$SMALL") >"$WORK/out" 2>"$WORK/err" &
+# a background job of this shell starts with SIGINT ignored: given its
+# default action here, as an interactive shell's job has it
+(cd "$WORK/int" && exec env --default-signal=INT "$B/dbench" -t 60 --per-client-results 1 \
+    -c "$SMALL") >"$WORK/out" 2>"$WORK/err" &
 P=$!
 wait_until 120 grep -q 'execute' "$WORK/out"
 kill -INT "$P"
@@ -139,10 +170,55 @@ RC=$?
 expect_status "SIGINT: status 130" 130
 expect_eq "SIGINT: nothing for LKP's or PTS's parser" "$(lkp_parse "$WORK/out")$(pts_dbench "$WORK/out")" ""
 expect_out_grep "SIGINT: said" '^kbench: no throughput figure: interrupted by SIGINT'
+# dbench dies by the signal: no table for mmtests' grep -A 99 Operation
+# to read, no per-client line
+expect_eq "SIGINT: no table, nothing for mmtests' op rows" "$(mmtests_ops "$WORK/out")" ""
+expect_no_grep "SIGINT: no per-client line" "$WORK/out" '^Client '
+
+# SIGINT ignored when it starts (a background job of a shell without job
+# control): it stays ignored, as dbench keeps it; the run ends with its figure
+mkdir -p "$WORK/ign"
+(cd "$WORK/ign" && exec "$B/dbench" -t 3 1 -c "$SMALL") >"$WORK/out" 2>"$WORK/err" &
+P=$!
+wait_until 120 grep -q 'execute' "$WORK/out"
+IGN=$(sed -n 's/^SigIgn:[[:space:]]*//p' "/proc/$P/status")
+expect_eq "SIGINT ignored at the start: ignored still (SigIgn bit 2)" "$(( 0x$IGN & 2 ))" 2
+kill -INT "$P"
+wait "$P"
+RC=$?
+expect_status "SIGINT ignored at the start: the run completes, status 0" 0
+expect_eq "SIGINT ignored at the start: its figure" "$(pts_dbench "$WORK/out" | shape)" float
+
+# ---- a failed op stops the run at once, as dbench's "Child failed" ----
+M2=$WORK/mm2
+mkdir -p "$M2"
+run "$B/dbench" -t 60 --warmup 0 --show-execute-time -D "$M2" --loadfile "$DATA/wrong-expect.txt" 1
+expect_status "a failed op: status 1" 1
+expect_eq "a failed op: the first pass never completes (no completed-in line)" \
+    "$(mmtests_passes "$WORK/out")" ""
+expect_eq "a failed op: no table, nothing for mmtests' op rows" "$(mmtests_ops "$WORK/out")" ""
+expect_out_grep "a failed op: said, with the loadfile's line" 'wrong-expect\.txt:4: QUERY_PATH_INFORMATION'
+if [ -n "$HAVE_DEB" ]; then
+    in_dir bad-deb "$DEB" -t 60 1 -c "$DATA/wrong-expect.txt"
+    expect_status "a failed op: Debian's dbench's status too" 1
+fi
 
 # ---- bad input: one line, status 2, nothing run ----
-expect_bad "no NPROCS" '^dbench: missing NPROCS' "$B/dbench" -t 2
-expect_bad "NPROCS 0" '^dbench: NPROCS must be a whole number' "$B/dbench" 0
+# no NPROCS and NPROCS 0: dbench's words and statuses (1 and 0), nothing run
+in_dir none "$B/dbench" -t 2
+expect_status "no NPROCS: dbench's status 1" 1
+expect_out_grep "no NPROCS: dbench's words" '^You need to specify NPROCS$'
+in_dir zero "$B/dbench" 0
+expect_status "NPROCS 0: dbench's status 0" 0
+expect_err_grep "NPROCS 0: dbench's words" '^create 0 procs\?  you must be kidding\.$'
+expect_empty_dir "NPROCS 0: nothing run" "$WORK/zero"
+if [ -n "$HAVE_DEB" ]; then
+    in_dir none-deb "$DEB" -t 2
+    expect_status "no NPROCS: Debian's dbench's status" 1
+    in_dir zero-deb "$DEB" -t 1 0
+    expect_status "NPROCS 0: Debian's dbench's status" 0
+fi
+expect_bad "NPROCS x" '^dbench: NPROCS must be a whole number' "$B/dbench" x
 expect_bad "--fake-io" '^dbench: --fake-io would time no I/O' "$B/dbench" --fake-io 1
 expect_bad "-B nfs --protocol udp" '^dbench: --protocol udp' "$B/dbench" -B nfs --protocol udp 1
 expect_bad "-B iscsi" '^dbench: -B iscsi' "$B/dbench" -B iscsi 1

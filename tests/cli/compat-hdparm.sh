@@ -90,8 +90,51 @@ fi
 
 # ---- failures print no figure ----
 run "$B/hdparm" -t "$WORK/nothere"
-expect_true "no such device: status non-zero ($RC)" test "$RC" -ne 0
+expect_status "no such device: hdparm's status, the errno" 2
 expect_eq "no such device: nothing for PTS's parser" "$(pts_hdparm "$WORK/out")" ""
+expect_err_grep "no such device: hdparm's words" "^$WORK/nothere: No such file or directory\$"
+# the devices are taken in order: the first that fails ends the command
+run "$B/hdparm" -t "$L" "$WORK/nothere"
+expect_status "DEV then a missing one: status 2" 2
+expect_eq "DEV then a missing one: DEV is timed" "$(pts_hdparm "$WORK/out" | shape)" "float"
+run "$B/hdparm" -t "$WORK/nothere" "$L"
+expect_status "a missing one then DEV: status 2" 2
+expect_eq "a missing one then DEV: nothing timed" "$(cat "$WORK/out")" ""
+# -t on a regular file: hdparm's reads of it hit its end: status 5, no figure
+for f in "$IMG" "$DATA/small.txt"; do
+    run "$B/hdparm" -t -- "$f"
+    cp "$WORK/out" "$WORK/rf.k"
+    cp "$WORK/err" "$WORK/rf.kerr"
+    expect_status "-t -- a regular file: hdparm's status 5" 5
+    expect_eq "-t a regular file: nothing for PTS's parser" "$(pts_hdparm "$WORK/rf.k")" ""
+    if [ -n "$HAVE_DEB" ]; then
+        run "$DEB" -t "$f"
+        expect_status "-t a regular file: Debian's hdparm's status" 5
+        expect_same_file "-t a regular file: Debian's hdparm's lines" "$WORK/rf.k" "$WORK/out"
+        expect_eq "-t a regular file: Debian's hdparm's words" "$(head -n 1 "$WORK/rf.kerr")" \
+            "$(grep -v BLKFLSBUF "$WORK/err")"
+    fi
+done
+
+# ---- -I and -i: a loop device answers neither; hdparm's lines, words, status ----
+for flag in -I -i; do
+    for dev in "$L" "$IMG"; do
+        run "$B/hdparm" "$flag" "$dev"
+        got="$(cat "$WORK/out" "$WORK/err"; echo "$RC")"
+        case "$flag/$dev" in
+            -I/*) want=0 ;;
+            -i/"$L") want=22 ;;
+            *) want=25 ;;
+        esac
+        expect_status "hdparm $flag ${dev##*/}: hdparm's status" "$want"
+        expect_eq "hdparm $flag ${dev##*/}: the device's heading" "$(cat "$WORK/out")" "$(printf '\n%s:' "$dev")"
+        if [ -n "$HAVE_DEB" ]; then
+            run "$DEB" "$flag" "$dev"
+            expect_eq "hdparm $flag ${dev##*/}: Debian's hdparm's lines, words and status" "$got" \
+                "$(cat "$WORK/out" "$WORK/err"; echo "$RC")"
+        fi
+    done
+done
 
 # stopped before the buffered reads end (hdparm's real pauses: 1 s
 # before -T, 2 s of reads, 3 s before -t; the signal comes at the heading)
@@ -108,7 +151,16 @@ expect_eq "SIGTERM: nothing for PTS's parser" "$(pts_hdparm "$WORK/out")" ""
 SUM=$(cksum <"$IMG")
 expect_bad "-W1 (a setting)" '^hdparm: -W1: kbench.s hdparm times reads' "$B/hdparm" -W1 "$L"
 expect_bad "--yes-i-know-what-i-am-doing" '^hdparm: --yes' "$B/hdparm" --yes-i-know-what-i-am-doing "$L"
-expect_bad "no device" '^hdparm: give the DEVICE' "$B/hdparm" -t
+# no device, "-": hdparm's usage and status 22 (EINVAL)
+for args in "-t" "-" ""; do
+    # shellcheck disable=SC2086
+    expect_rc "hdparm $args without a device: hdparm's status 22" 22 "$B/hdparm" $args
+    expect_err_grep "hdparm $args without a device: hdparm's usage" '^Usage:  hdparm  \[options\] \[device \.\.\.\]$'
+    if [ -n "$HAVE_DEB" ]; then
+        # shellcheck disable=SC2086
+        expect_rc "Debian's hdparm $args: 22 too" 22 "$DEB" $args
+    fi
+done
 expect_bad "--offset not whole GiB" '^hdparm: --offset needs a whole number' "$B/hdparm" -t --offset 1.5 "$L"
 expect_eq "the device is unchanged" "$(cksum <"$IMG")" "$SUM"
 finish

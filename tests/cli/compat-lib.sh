@@ -31,6 +31,13 @@ mmtests_passes() {
     awk '/completed in/ { print $4, $8 }' "$1"
 }
 
+# mmtests_ops FILE: mmtests' dbench shellpack's op rows: grep -A 99
+# Operation, without dashes, blank lines, Throughput and the heading; its
+# parse-results keeps fields 1 (op-NAME) and 3 (the mean latency, ms)
+mmtests_ops() {
+    grep -A 99 Operation "$1" | sed -e '/-----/d' -e '/^$/d' -e '/Throughput/d' -e '/Operation/d'
+}
+
 # pts_dbench FILE: the Phoronix Test Suite's pts/dbench result template,
 # "Throughput #_RESULT_# MB/sec": the word after "Throughput".
 pts_dbench() {

@@ -88,8 +88,9 @@ else
     skip "Debian's tbench and tbench_srv (package dbench) are not installed"
 fi
 
-# ---- tbench_srv -p PORT, tbench SERVER:PORT; -t OPTIONS ----
-srv p "$B/tbench_srv" -p 7011 -t TCP_NODELAY
+# ---- tbench_srv -p PORT, tbench SERVER:PORT; -t OPTIONS; an argument
+# that tbench_srv ignores ----
+srv p "$B/tbench_srv" -p 7011 -t TCP_NODELAY foo
 wait_until 120 port_open 7011
 tb p.out "$B/tbench" -t 2 -c "$LF" 1 127.0.0.1:7011
 expect_status "tbench_srv -p 7011: status 0" 0
@@ -102,6 +103,7 @@ expect_true "no server: status non-zero ($RC)" test "$RC" -ne 0
 expect_eq "no server: nothing for LKP's parser" "$(lkp_parse "$WORK/none.out")" ""
 
 # ---- bad input ----
-expect_bad "tbench_srv: an argument" '^tbench_srv: unexpected argument' "$B/tbench_srv" x
-expect_bad "tbench: no NPROCS" '^tbench: missing NPROCS' "$B/tbench"
+expect_rc "tbench: no NPROCS: dbench's status 1" 1 "$B/tbench"
+expect_out_grep "tbench: no NPROCS: dbench's words" '^You need to specify NPROCS$'
+expect_bad "tbench_srv: a bad option" '^tbench_srv: ' "$B/tbench_srv" --bogus
 finish

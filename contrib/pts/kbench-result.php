@@ -1,0 +1,31 @@
+<?php
+// kbench's figure for the Phoronix Test Suite, read from kbench's JSON
+// document: one line "kbench KIND WHAT: VALUE UNIT" that the profile's
+// results-definition.xml matches.  Usage: php kbench-result.php FILE.json
+// Prints nothing for a run without a figure (errors, a signal).
+$doc = json_decode(@file_get_contents($argv[1] ?? ''), true);
+if (!is_array($doc) || !isset($doc['kind']))
+	exit(1);
+$r = $doc['results'];
+switch ($doc['kind']) {
+case 'load':
+	if ($r['errors'] || $r['interrupted_signal'] || $r['died'] || $r['strict_stop'])
+		exit(1);
+	printf("kbench load throughput: %.4f MB/sec\n", $r['throughput_MBps']);
+	printf("kbench load max latency: %.4f ms\n", $r['max_latency_ms']);
+	break;
+case 'disk':
+	foreach ($r as $dev) {
+		if (isset($dev['buffered']['median']))
+			printf("kbench disk buffered reads: %.2f MB/sec\n", $dev['buffered']['median']);
+		if (isset($dev['cached']['median']))
+			printf("kbench disk cached reads: %.2f MB/sec\n", $dev['cached']['median']);
+	}
+	break;
+case 'micro':
+	foreach ($r['tests'] as $t)
+		printf("kbench micro %s: %.6g %s\n", $t['name'], $t['value'], $t['unit']);
+	break;
+default:
+	exit(1);
+}

@@ -1,0 +1,171 @@
+#!/bin/sh
+# kbench - command-line tests: the harness definitions under contrib/ (LKP,
+# mmtests, the Phoronix Test Suite) are well-formed (YAML, XML, shell), and
+# their parsers, run as the harness runs them (ruby, perl, php), give the
+# figures of recorded kbench documents (tests/data/contrib/) under
+# kbench's own names; the PTS profile installs offline with kbench on PATH
+# and its wrapper's line is the one its template reads.  No harness
+# checkout is needed.
+# SPDX-License-Identifier: GPL-3.0-or-later
+. "$(dirname "$0")/lib.sh"
+
+C=$KBENCH_TOP_SRCDIR/contrib
+R=$DATA/contrib
+
+# expected KEY-VALUE lines worked out from a document by python, kbench's
+# JSON read independently of the parsers under test
+pyexp() {
+    python3 - "$@" <<'PY'
+import json, sys
+what, path = sys.argv[1], sys.argv[2]
+d = json.load(open(path))
+r = d["results"]
+clean = d["kind"] == "load" and not (r["errors"] or r["interrupted_signal"] or r["died"] or r["strict_stop"])
+if what == "lkp-load":
+    if clean:
+        print("load.throughput_MBps: %s" % repr(r["throughput_MBps"]))
+    print("load.max_latency_ms: %s" % repr(r["max_latency_ms"]))
+    print("load.errors: %d" % r["errors"])
+    for o in r["ops"]:
+        if o["count"]:
+            print("load.%s.p99_ms: %s" % (o["name"], repr(o["p99_ms"])))
+        print("load.%s.count: %d" % (o["name"], o["count"]))
+    for c in d["caveats"]:
+        print("load.caveat.%s: 1" % c["key"])
+elif what == "mm-tput":
+    if clean:
+        print(repr(r["throughput_MBps"]))
+elif what == "mm-p99":
+    for o in sorted((o for o in r["ops"] if o["count"]), key=lambda o: o["name"]):
+        print("p99-%s %s" % (o["name"], repr(o["p99_ms"])))
+PY
+}
+
+# ---- well-formed: YAML (ruby's), XML, shell ----
+if command -v ruby >/dev/null 2>&1; then
+    for f in "$C"/lkp/programs/kbench/meta.yaml "$C"/lkp/jobs/*.yaml \
+        "$C"/mmtests/shellpack_src/src/kbench/shellpack.yaml; do
+        expect_true "YAML: ${f#"$C"/}" ruby -ryaml -e 'YAML.load_stream(File.read(ARGV[0]))' "$f"
+    done
+    expect_eq "LKP job: the program's suite, mode load, 60 s" \
+        "$(ruby -ryaml -e 'j = YAML.load_stream(File.read(ARGV[0]))[0]; puts [j["suite"], j["kbench"]["mode"], j["runtime"]].join(" ")' \
+        "$C/lkp/jobs/kbench-load.yaml")" "kbench load 60s"
+else
+    skip "ruby is not installed: no YAML check, no LKP parse"
+fi
+for f in "$C"/pts/local/*/*.xml; do
+    expect_true "XML: ${f#"$C"/}" python3 -c 'import sys, xml.dom.minidom; xml.dom.minidom.parse(sys.argv[1])' "$f"
+done
+for f in "$C"/lkp/programs/kbench/run "$C"/mmtests/shellpack_src/src/kbench/kbench-bench \
+    "$C"/mmtests/shellpack_src/src/kbench/kbench-install "$C"/mmtests/drivers/driver-kbench.sh \
+    "$C"/mmtests/configs/config-workload-kbench-load "$C"/pts/local/*/install.sh; do
+    expect_true "bash -n: ${f#"$C"/}" bash -n "$f"
+done
+expect_no_grep "mmtests config: kbench's variables only" "$C/mmtests/configs/config-workload-kbench-load" '^export DBENCH'
+expect_file_grep "mmtests config: MMTESTS_THREAD_CUTOFF" "$C/mmtests/configs/config-workload-kbench-load" '^export MMTESTS_THREAD_CUTOFF='
+
+# ---- LKP: programs/kbench/parse (ruby) on recorded documents ----
+if command -v ruby >/dev/null 2>&1; then
+    P=$C/lkp/programs/kbench/parse
+    run ruby "$P" "$R/load.json"
+    expect_status "LKP parse: status 0" 0
+    pyexp lkp-load "$R/load.json" >"$WORK/lkp.want"
+    expect_same_file "LKP parse: every figure of the document, under kbench's names" "$WORK/out" "$WORK/lkp.want"
+    expect_out_grep "LKP parse: the recorded throughput" '^load\.throughput_MBps: 11\.1825$'
+    expect_no_grep "LKP parse: never dbench's names" "$WORK/out" 'throughput_MB/s|^dbench'
+    RESULT_ROOT=$WORK/rr
+    export RESULT_ROOT
+    mkdir -p "$RESULT_ROOT"
+    cp "$R/load-errors.json" "$RESULT_ROOT/kbench.json"
+    run ruby "$P"
+    expect_status "LKP parse of RESULT_ROOT/kbench.json: status 0" 0
+    expect_no_grep "a run with errors: no throughput" "$WORK/out" 'throughput'
+    expect_out_grep "a run with errors: its errors" '^load\.errors: 642$'
+    expect_out_grep "a run with errors: its caveat's key" '^load\.caveat\.errors: 1$'
+    unset RESULT_ROOT
+    # an op the measured window did not complete: a count, no percentile
+    python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); d["results"]["ops"][0]["count"] = 0
+json.dump(d, open(sys.argv[2], "w"))' "$R/load.json" "$WORK/zero.json"
+    run ruby "$P" "$WORK/zero.json"
+    expect_eq "LKP parse: no p99 for an op with no count" \
+        "$(grep -c '^load\.NTCreateX\.' "$WORK/out")/$(grep '^load\.NTCreateX\.count' "$WORK/out")" \
+        "1/load.NTCreateX.count: 0"
+    run ruby "$P" "$R/disk.json"
+    expect_eq "LKP parse, disk: the median of the runs" "$(cat "$WORK/out")" "disk.big.buffered_MBps: 959.3570632"
+    run ruby "$P" "$R/micro.json"
+    expect_eq "LKP parse, micro: each test and the index" "$(cat "$WORK/out")" \
+        "$(printf 'micro.lat_syscall_null: 1.014738011\nmicro.byte_syscall: 55726.53462\nmicro.byte_index: 37.15102308')"
+fi
+
+# ---- mmtests: parse-results (perl) on a results directory ----
+if command -v perl >/dev/null 2>&1 && perl -MJSON::PP -e 1 2>/dev/null; then
+    mkdir -p "$WORK/mm"
+    cp "$R/load.json" "$WORK/mm/kbench-2.json"
+    cp "$R/load-errors.json" "$WORK/mm/kbench-1.json"
+    run "$C/mmtests/shellpack_src/src/kbench/parse-results" "$WORK/mm"
+    expect_status "mmtests parse-results: status 0" 0
+    expect_eq "mmtests: tab-separated rows of six fields" "$(awk -F '\t' 'NF != 6' "$WORK/out")" ""
+    expect_eq "mmtests: tput for 2 clients only (1 had errors), the document's" \
+        "$(awk -F '\t' '$1 == "tput" { print $2, $5 }' "$WORK/out")" "2 $(pyexp mm-tput "$R/load.json")"
+    expect_eq "mmtests: p99 per op, the document's" \
+        "$(awk -F '\t' '$1 ~ /^p99-/ && $2 == 2 { print $1, $5 }' "$WORK/out" | sort)" \
+        "$(pyexp mm-p99 "$R/load.json")"
+    expect_eq "mmtests: persec rows, one per measured second" \
+        "$(awk -F '\t' '$1 == "persec" && $2 == 2 { print $4, $5 }' "$WORK/out" | tr '\n' ' ')" "1 9.435 2 12.93 "
+else
+    skip "perl with JSON::PP is not installed: no mmtests parse"
+fi
+
+# ---- PTS: kbench-result.php and the templates ----
+if command -v php >/dev/null 2>&1; then
+    PHPF=$C/pts/kbench-result.php
+    for p in kbench-load kbench-disk kbench-micro; do
+        sed -n "/^cat > kbench-result.php <<'PHP'\$/,/^PHP\$/p" "$C/pts/local/$p/install.sh" |
+            sed '1d;$d' >"$WORK/$p.php"
+        expect_same_file "PTS $p: install.sh writes kbench-result.php" "$WORK/$p.php" "$PHPF"
+    done
+    # template TEMPLATE FILE: what PTS reads from the line that matches
+    # TEMPLATE (#_RESULT_# the figure, #_ANY_# any word)
+    template() {
+        php -r '$t = preg_quote($argv[1], "/");
+            $t = str_replace(array(preg_quote("#_RESULT_#", "/"), preg_quote("#_ANY_#", "/")),
+                array("([0-9.]+)", "\\S+"), $t);
+            foreach (file($argv[2]) as $l) if (preg_match("/^$t$/", rtrim($l), $m)) echo $m[1], "\n";' "$1" "$2"
+    }
+    tmpl() {
+        python3 -c 'import sys, xml.dom.minidom as x
+d = x.parse(sys.argv[1])
+print(d.getElementsByTagName("OutputTemplate")[int(sys.argv[2])].firstChild.data)' "$C/pts/local/$1/results-definition.xml" "$2"
+    }
+    run php "$PHPF" "$R/load.json"
+    expect_status "PTS: kbench-result.php: status 0" 0
+    expect_eq "PTS kbench-load: its template reads the document's throughput" \
+        "$(template "$(tmpl kbench-load 0)" "$WORK/out")" 11.1825
+    expect_eq "PTS kbench-load: its second template the largest latency" \
+        "$(template "$(tmpl kbench-load 1)" "$WORK/out")" 17.0766
+    run php "$PHPF" "$R/load-errors.json"
+    expect_status "PTS: a run with errors: status 1" 1
+    expect_eq "PTS: a run with errors: no figure" "$(cat "$WORK/out")" ""
+    run php "$PHPF" "$R/disk.json"
+    expect_eq "PTS kbench-disk: its template reads the median" \
+        "$(template "$(tmpl kbench-disk 0)" "$WORK/out")" 959.36
+    run php "$PHPF" "$R/micro.json"
+    expect_eq "PTS kbench-micro: its template reads the us test only" \
+        "$(template "$(tmpl kbench-micro 0)" "$WORK/out")" 1.01474
+    # the profile installed offline (kbench on PATH) and run once, briefly
+    I=$WORK/pts
+    mkdir -p "$I/bin"
+    ln -s "$KBENCH" "$I/bin/kbench"
+    cp "$C/pts/local/kbench-load/install.sh" "$I/"
+    (cd "$I" && HOME=$I PATH=$I/bin:$PATH sh ./install.sh) >"$WORK/out" 2>"$WORK/err"
+    expect_eq "PTS kbench-load: install.sh, offline: status 0" "$(cat "$I/install-exit-status")" 0
+    (cd "$I" && HOME=$I LOG_FILE=$I/log KBENCH_RUNTIME=1 KBENCH_WARMUP=0 ./kbench-load 1) >"$WORK/out" 2>"$WORK/err"
+    expect_eq "PTS kbench-load: the run's status" "$(cat "$I/test-exit-status")" 0
+    expect_eq "PTS kbench-load: the template reads the run's document" \
+        "$(template "$(tmpl kbench-load 0)" "$I/log")" \
+        "$(jget "$I/kbench.json" '"%.4f" % d["results"]["throughput_MBps"]')"
+    expect_true "PTS kbench-load: its work directory is gone" test ! -e "$I/kbench-work"
+else
+    skip "php-cli is not installed: no PTS check"
+fi
+finish
