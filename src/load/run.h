@@ -162,6 +162,30 @@ struct run_series {
 	size_t cn, ccap;
 };
 
+/* What kbench itself held during a run, apart from what it measured: in a
+ * low-memory study that memory is the kernel's no longer (results.own_memory,
+ * ownmem.c).  This participant's figures (--mpi: each rank its own). */
+struct run_ownmem {
+	uint64_t program_bytes;     /* the program's memfd (packed ops), bytes:
+				     * shmem, in no process's RSS */
+	uint64_t arena_bytes;       /* its paths and directory table, bytes (the
+				     * parent's heap, shared with the clients
+				     * copy-on-write) */
+	uint64_t parent_peak_bytes; /* the parent's peak RSS up to the merge
+				     * (getrusage ru_maxrss), bytes */
+	uint64_t client_peak_bytes; /* the largest peak RSS of one client process
+				     * (wait4's ru_maxrss), bytes; 0: none reaped */
+	uint64_t client_peak_sum;   /* the sum of those peaks, bytes (pages
+				     * several share count in each) */
+	unsigned client_procs;      /* client processes the two cover */
+	uint64_t shared_bytes;      /* pages of the shared region (the clients'
+				     * slots) in memory at the end, bytes */
+	uint64_t charged_bytes;     /* --mem-limit: what of the cgroup's charge was
+				     * kbench's own: its processes' memory at the
+				     * highest sample (memcg_stats.proc_peak_bytes)
+				     * plus shared_bytes; MEMCG_UNKNOWN otherwise */
+};
+
 struct run_result {
 	int interrupted;          /* signal number that interrupted the run, or 0 */
 	int strict_stop;          /* --strict stopped the run at an error */
@@ -201,6 +225,7 @@ struct run_result {
 	struct memcg_stats mem;   /* what it did (with mem_limited) */
 	int oom_killed;           /* the OOM killer killed a client: no throughput */
 	int mem_left;             /* the cgroup could not be removed (said on stderr) */
+	struct run_ownmem own;    /* kbench's own memory */
 	/* --mpi (rank 0 holds the job's figures, the others their own) */
 	struct run_rank *ranks;   /* rank 0: nranks, every rank's figures; else NULL */
 	unsigned nranks;
