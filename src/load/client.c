@@ -262,11 +262,11 @@ static int account(struct client *c, const struct run_config *cfg, struct run_sh
 	 * when it was due */
 	uint64_t lat = cfg->latency_from_due ? t2 - sched : t2 - t1;
 	if (t2 >= sh->warm_end_ns && t2 < sh->end_ns) {
-		hist_rec_add(&st->hist[op->code], lat);
+		client_hist_add(st, &st->hist[op->code], lat);
 		st->ops++;
 		st->bytes += bytes;
 		if (cfg->prog->timed || cfg->target_rate > 0)
-			hist_rec_add(&st->lag, t1 - sched);
+			client_hist_add(st, &st->lag, t1 - sched);
 	}
 	if (!cfg->prog->timed && cfg->target_rate > 0 && t1 > sched)
 		note_late(st, t1 - sched);  /* -R: started after it was due */

@@ -39,6 +39,9 @@ struct err_slot {
 	uint64_t count;
 };
 
+/* every recorder of a slot can use every group: the pool never runs out */
+#define CLIENT_CHUNKS ((OP_COUNT + 1) * HIST_GROUPS)
+
 struct client_stats {
 	/* live counters, read by the parent each second */
 	uint64_t ops_all;                /* ops completed since the start */
@@ -67,7 +70,25 @@ struct client_stats {
 	struct hist_rec hist[OP_COUNT];  /* latencies in the window, ns */
 	struct hist_rec lag;             /* how late each op with a due time (a
 					  * timestamp, -R) started, in the window, ns */
+	uint32_t nchunks;                /* chunks of chunk[] handed out */
+	/* the buckets of hist[] and lag, 64 at a time as values land in them
+	 * (hist.h): a client touches the pages of the groups it uses */
+	struct hist_chunk chunk[CLIENT_CHUNKS] __attribute__((aligned(4096)));
 } __attribute__((aligned(64)));
+
+/* Record ns into r, one of st's recorders (its hist[] or lag). */
+static inline void client_hist_add(struct client_stats *st, struct hist_rec *r, uint64_t ns)
+{
+	const struct hist_pool pool = { st->chunk, CLIENT_CHUNKS, &st->nchunks };
+	hist_rec_add(r, &pool, ns);
+}
+
+/* dst += r, one of st's recorders. */
+static inline void client_hist_merge(struct hist *dst, const struct client_stats *st,
+				     const struct hist_rec *r)
+{
+	hist_merge_rec(dst, r, st->chunk, st->nchunks < CLIENT_CHUNKS ? st->nchunks : CLIENT_CHUNKS);
+}
 
 struct run_shared {
 	volatile int stop;               /* parent -> clients: stop now */
