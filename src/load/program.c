@@ -39,8 +39,10 @@ void prog_cursor_start(struct prog_cursor *cur)
 	progcode_start(&cur->prev);
 }
 
-/* The packed bytes one read takes: about 16 an op (client.txt averages
- * about 8), and room for one whole op at the least */
+/* The packed bytes one read takes: 24 an op (client.txt averages 7, its
+ * NTCreateX lines 12: a window of 128 ops is then one read, as it was
+ * when ops were stored whole), and room for one whole op at the least */
+#define READ_PER_OP 24
 #define READ_MAX 4096
 
 long prog_read_ops(const struct program *p, struct prog_cursor *cur, struct op *buf, size_t max)
@@ -50,7 +52,7 @@ long prog_read_ops(const struct program *p, struct prog_cursor *cur, struct op *
 		return 0;
 	if (max > p->nops - cur->index)
 		max = p->nops - cur->index;
-	size_t want = max * 16 + PROGCODE_MAX;
+	size_t want = max * READ_PER_OP + PROGCODE_MAX;
 	if (want > sizeof(raw))
 		want = sizeof(raw);
 	if (cur->at >= p->code_bytes) {
