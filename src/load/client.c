@@ -26,14 +26,14 @@
 #include <time.h>
 #include <unistd.h>
 
-#define WINDOW 128           /* ops per read of the program: 6 KiB */
+#define WINDOW 128           /* ops per read of the program: 6 KiB unpacked */
 
 struct client {
 	unsigned id;
 	struct client_stats *st;
 	struct backend_ctx ctx;
 	struct op win[WINDOW];
-	size_t win_first;        /* program index of win[0] */
+	struct prog_cursor cur;  /* where the next window starts */
 	size_t win_n;            /* ops in win */
 	size_t pos;              /* next op in win */
 	uint64_t pass_t0;        /* when this pass started, ns */
@@ -109,13 +109,14 @@ static void record_error(struct client_stats *st, const struct op *op, int err)
 	e->count = 1;
 }
 
-/* Load the window holding program index `first`.  Returns ops loaded. */
-static long load_window(struct client *c, const struct program *prog, size_t first)
+/* Load the next window (from op 0 when restart).  Returns ops loaded. */
+static long load_window(struct client *c, const struct program *prog, int restart)
 {
-	long n = prog_read_ops(prog, first, c->win, WINDOW);
+	if (restart)
+		prog_cursor_start(&c->cur);
+	long n = prog_read_ops(prog, &c->cur, c->win, WINDOW);
 	if (n < 0)
 		return -1;
-	c->win_first = first;
 	c->win_n = (size_t)n;
 	c->pos = 0;
 	return n;
@@ -147,7 +148,7 @@ static int setup_client(struct client *c, const struct run_config *cfg, const st
 		x ^= x << 5;
 		c->ctx.iobuf[i] = (char)x;
 	}
-	if (load_window(c, cfg->prog, 0) <= 0)
+	if (load_window(c, cfg->prog, 1) <= 0)
 		return errno ? errno : EIO;
 	return 0;
 }
@@ -216,7 +217,7 @@ static int next_pass(struct client *c, const struct run_config *cfg, struct pclo
 		return 0;
 	}
 	c->pass_t0 = clock_read(k);
-	if (load_window(c, cfg->prog, 0) <= 0)
+	if (load_window(c, cfg->prog, 1) <= 0)
 		return errno ? errno : EIO;
 	return 0;
 }
@@ -261,11 +262,11 @@ static int account(struct client *c, const struct run_config *cfg, struct run_sh
 	 * when it was due */
 	uint64_t lat = cfg->latency_from_due ? t2 - sched : t2 - t1;
 	if (t2 >= sh->warm_end_ns && t2 < sh->end_ns) {
-		hist_rec_add(&st->hist[op->code], lat);
+		client_hist_add(st, &st->hist[op->code], lat);
 		st->ops++;
 		st->bytes += bytes;
 		if (cfg->prog->timed || cfg->target_rate > 0)
-			hist_rec_add(&st->lag, t1 - sched);
+			client_hist_add(st, &st->lag, t1 - sched);
 	}
 	if (!cfg->prog->timed && cfg->target_rate > 0 && t1 > sched)
 		note_late(st, t1 - sched);  /* -R: started after it was due */
@@ -301,11 +302,10 @@ static int client_step(struct client *c, const struct run_config *cfg, struct ru
 			return 0;
 	}
 	if (c->pos == c->win_n) {
-		size_t next = c->win_first + c->win_n;
-		if (next >= cfg->prog->nops)
+		if (c->cur.index >= cfg->prog->nops)
 			return next_pass(c, cfg, k);
 		k->fresh = 0;
-		if (load_window(c, cfg->prog, next) <= 0)
+		if (load_window(c, cfg->prog, 0) <= 0)
 			return errno ? errno : EIO;
 	}
 	const struct op *op = &c->win[c->pos];

@@ -116,9 +116,9 @@ void lat_client_of(const struct client_stats *st, double window_s, struct run_cl
 	out->window_s = window_s;
 	hist_init(scratch);
 	for (unsigned i = 0; i < OP_COUNT; i++)
-		hist_merge_rec(scratch, &st->hist[i]);
+		client_hist_merge(scratch, st, &st->hist[i]);
 	hist_init(lag);
-	hist_merge_rec(lag, &st->lag);
+	client_hist_merge(lag, st, &st->lag);
 	out->lag_n = lag->count;
 	out->lag_p99_ns = hist_percentile(lag, 99);
 	out->nb = hist_sparse(scratch, out->idx, out->cnt);

@@ -11,6 +11,7 @@
 #include "load/loadfile.h"
 #include "load/lfintern.h"
 #include "load/lfparse.h"
+#include "load/progcode.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -369,7 +370,7 @@ void lf_op_init(struct parser *ps, struct op *op)
 
 int lf_flush(struct parser *ps)
 {
-	size_t want = ps->nbatch * sizeof(struct op), done = 0;
+	size_t want = ps->nbatch, done = 0;
 	while (done < want) {
 		ssize_t n = write(ps->prog->fd, (char *)ps->batch + done, want - done);
 		if (n < 0) {
@@ -379,6 +380,7 @@ int lf_flush(struct parser *ps)
 		}
 		done += (size_t)n;
 	}
+	ps->prog->code_bytes += want;
 	ps->nbatch = 0;
 	return 0;
 }
@@ -389,9 +391,13 @@ void lf_emit(struct parser *ps, const struct op *op)
 	if (ps->nerrors)
 		return;  /* keep checking, but stop building */
 	p->count[op->code]++;
-	ps->batch[ps->nbatch] = *op;
-	if (op->code == OP_NTCREATEX)
-		ps->batch[ps->nbatch].open = op_open_bits(op);
+	if (!p->nops)
+		progcode_start(&ps->last);
+	struct op o = *op;
+	if (o.code == OP_NTCREATEX)
+		o.open = op_open_bits(op);
+	ps->nbatch += progcode_put(&o, &ps->last, ps->batch + ps->nbatch);
+	ps->last = o;
 	if (op->code == OP_READX || op->code == OP_WRITEX) {
 		if (op->len > p->max_io)
 			p->max_io = op->len;
@@ -408,8 +414,7 @@ void lf_emit(struct parser *ps, const struct op *op)
 	}
 	if ((op->flags & OPF_TIMED) && op->ts_ns)
 		p->timed = 1;
-	ps->nbatch++;
 	p->nops++;
-	if (ps->nbatch == LF_BATCH && lf_flush(ps) < 0)
+	if (ps->nbatch > LF_BATCH - PROGCODE_MAX && lf_flush(ps) < 0)
 		ps->io_failed = errno ? errno : EIO;
 }

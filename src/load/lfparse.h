@@ -20,7 +20,7 @@
 #include "load/program.h"
 
 #define LF_MAX_TOKENS 32
-#define LF_BATCH 1024
+#define LF_BATCH 16384   /* bytes of packed ops written to the memfd at once */
 
 struct parser {
 	const char *name;
@@ -34,8 +34,9 @@ struct parser {
 	size_t dirs_cap;     /* room in prog->dirs */
 	struct strtab paths;
 	struct numtab handles;
-	struct op batch[LF_BATCH];
-	size_t nbatch;
+	unsigned char batch[LF_BATCH];  /* packed ops not yet written (progcode.h) */
+	size_t nbatch;       /* bytes in batch */
+	struct op last;      /* the op stored last (the packed form's base) */
 	int io_failed;
 	int holding;         /* reading the lines that decide the format */
 };
@@ -86,12 +87,12 @@ int lf_handle_tok(struct parser *ps, const char *tok, struct op *op);
 void lf_op_init(struct parser *ps, struct op *op);
 
 /* Store a finished op (counts, byte totals, largest I/O; an NTCreateX's
- * open bits decoded by op_open_bits); ops go to the program's memfd in
- * batches of LF_BATCH. */
+ * open bits decoded by op_open_bits); ops go packed (progcode.h) to the
+ * program's memfd in batches of at most LF_BATCH bytes. */
 void lf_emit(struct parser *ps, const struct op *op);
 
-/* Write the ops of the batch not yet written.  Returns 0, or -1 with
- * errno. */
+/* Write the packed ops of the batch not yet written (and count them in
+ * prog->code_bytes).  Returns 0, or -1 with errno. */
 int lf_flush(struct parser *ps);
 
 #endif

@@ -57,7 +57,9 @@ static void dispatch(struct parser *ps, char *line)
 
 #define MAX_LINE (16u << 20)    /* a longer line is not a loadfile line */
 #define GIVE_UP_ERRORS 1000     /* errors after which reading stops */
-#define READ_CHUNK (256u << 10) /* the first size of the line buffer */
+#define READ_CHUNK (64u << 10)  /* the first size of the line buffer: the
+				 * parser's read buffers are most of the
+				 * parent's peak anonymous memory */
 
 /* The input, read in chunks into a buffer of its own (mmap'd, so that
  * nothing of it stays in the heap every client inherits) and cut into
@@ -482,7 +484,7 @@ int loadfile_load(const char *path, enum lf_format format, struct program *prog,
 			fprintf(errs, "%s: cannot open loadfile: out of memory\n", path);
 		return -1;
 	}
-	gzbuffer(gz, 128 * 1024);
+	gzbuffer(gz, 32 * 1024);  /* zlib takes it and twice it for its output */
 	cookie_io_functions_t io = { .read = gz_cookie_read, .close = gz_cookie_close };
 	FILE *in = fopencookie(gz, "r", io);
 	if (!in) {

@@ -198,7 +198,7 @@ int run_result_client_of(struct run_result *one, const struct client_stats *st,
 	one->max_latency_ns = 0;
 	for (unsigned i = 0; i < OP_COUNT; i++) {
 		hist_init(&one->hist[i]);
-		hist_merge_rec(&one->hist[i], &st->hist[i]);
+		client_hist_merge(&one->hist[i], st, &st->hist[i]);
 		/* a Sleep is the loadfile's pause, not a file-system latency */
 		if (i != OP_SLEEP && one->hist[i].max_ns > one->max_latency_ns)
 			one->max_latency_ns = one->hist[i].max_ns;

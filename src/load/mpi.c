@@ -267,12 +267,12 @@ int kbmpi_share_program(int status, struct program *prog)
 	if (status)
 		return status;
 	struct program head;
-	uint64_t lens[4] = { 0, 0, 0, 0 };  /* source, arena, ops, directory table bytes */
+	uint64_t lens[4] = { 0, 0, 0, 0 };  /* source, arena, packed ops, directory table bytes */
 	if (m.rank == 0) {
 		head = *prog;
 		lens[0] = strlen(prog->source) + 1;
 		lens[1] = prog->arena_len;
-		lens[2] = (uint64_t)prog->nops * sizeof(struct op);
+		lens[2] = prog->code_bytes;
 		lens[3] = (uint64_t)prog->ndirs * sizeof(*prog->dirs);
 	}
 	uint64_t deadline = kbmpi_after_s(setup_patience());

@@ -14,6 +14,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -99,14 +100,26 @@ void procs_kill_all(struct procs *p)
 			kill_proc(p, i, KILLED_ABORT);
 }
 
+/* A reaped client process's peak RSS into own (ru_maxrss is in KiB). */
+static void own_peak(struct run_ownmem *own, const struct rusage *ru)
+{
+	uint64_t b = (uint64_t)ru->ru_maxrss * 1024;
+	if (b > own->client_peak_bytes)
+		own->client_peak_bytes = b;
+	own->client_peak_sum += b;
+	own->client_procs++;
+}
+
 int procs_reap(struct procs *p, const struct run_config *cfg, struct run_result *res)
 {
 	int bad = 0;
 	while (p->alive) {
 		int status;
-		pid_t pid = waitpid(-1, &status, WNOHANG);
+		struct rusage ru;
+		pid_t pid = wait4(-1, &status, WNOHANG, &ru);
 		if (pid <= 0)
 			break;
+		own_peak(&res->own, &ru);
 		for (unsigned i = 0; i < p->n; i++) {
 			if (p->pid[i] != pid)
 				continue;

@@ -30,7 +30,8 @@ enum { KILLED_NOT, KILLED_STUCK, KILLED_ABORT };
  * killed by signal 9 (Killed)", or by the OOM killer at the memory limit
  * when the cgroup's OOM count rose), res->setup_failed for status 3, and
  * res->stuck / stuck_msg for a process killed by procs_kill_stuck; one
- * killed by procs_kill_all is not described.  Returns 1 if a process
+ * killed by procs_kill_all is not described.  Each reaped process's peak
+ * RSS (wait4's ru_maxrss) goes into res->own.  Returns 1 if a process
  * ended abnormally (kbench's own kills of stuck clients included), else 0. */
 int procs_reap(struct procs *p, const struct run_config *cfg, struct run_result *res);
 

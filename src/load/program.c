@@ -1,8 +1,9 @@
-/* kbench - opcode names and program storage
+/* kbench - opcode names and program storage: reading the packed ops
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include "config.h"
 #include "load/program.h"
+#include "load/progcode.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -31,28 +32,62 @@ const char *op_report_name(enum opcode code)
 	return (unsigned)code < OP_COUNT ? report_names[code] : "?";
 }
 
-long prog_read_ops(const struct program *p, size_t first, struct op *buf, size_t max)
+void prog_cursor_start(struct prog_cursor *cur)
 {
-	if (first >= p->nops)
+	cur->index = 0;
+	cur->at = 0;
+	progcode_start(&cur->prev);
+}
+
+/* The packed bytes one read takes: 24 an op (client.txt averages 7, its
+ * NTCreateX lines 12: a window of 128 ops is then one read, as it was
+ * when ops were stored whole), and room for one whole op at the least */
+#define READ_PER_OP 24
+#define READ_MAX 4096
+
+long prog_read_ops(const struct program *p, struct prog_cursor *cur, struct op *buf, size_t max)
+{
+	unsigned char raw[READ_MAX];
+	if (cur->index >= p->nops)
 		return 0;
-	if (max > p->nops - first)
-		max = p->nops - first;
-	size_t want = max * sizeof(struct op), got = 0;
-	off_t at = (off_t)(first * sizeof(struct op));
+	if (max > p->nops - cur->index)
+		max = p->nops - cur->index;
+	size_t want = max * READ_PER_OP + PROGCODE_MAX;
+	if (want > sizeof(raw))
+		want = sizeof(raw);
+	if (cur->at >= p->code_bytes) {
+		errno = EIO;
+		return -1;
+	}
+	if (want > p->code_bytes - cur->at)
+		want = (size_t)(p->code_bytes - cur->at);
+	size_t got = 0;
 	while (got < want) {
-		ssize_t n = pread(p->fd, (char *)buf + got, want - got, at + (off_t)got);
+		ssize_t n = pread(p->fd, raw + got, want - got, (off_t)(cur->at + got));
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
 			return -1;
 		}
-		if (n == 0) {
-			errno = EIO;
-			return -1;
-		}
+		if (n == 0)
+			break;
 		got += (size_t)n;
 	}
-	return (long)max;
+	size_t used = 0, k = 0;
+	while (k < max) {
+		long n = progcode_get(raw + used, got - used, &cur->prev, &buf[k]);
+		if (n <= 0)
+			break;
+		cur->prev = buf[k++];
+		used += (size_t)n;
+	}
+	if (!k) {
+		errno = EIO;  /* short, or not ops */
+		return -1;
+	}
+	cur->index += k;
+	cur->at += used;
+	return (long)k;
 }
 
 int prog_for_each(const struct program *p, int (*fn)(void *arg, const struct op *op), void *arg)
@@ -64,8 +99,10 @@ int prog_for_each(const struct program *p, int (*fn)(void *arg, const struct op 
 		errno = ENOMEM;
 		return -1;
 	}
-	for (size_t at = 0; at < p->nops && !rc;) {
-		long n = prog_read_ops(p, at, win, FOREACH_WINDOW);
+	struct prog_cursor cur;
+	prog_cursor_start(&cur);
+	while (cur.index < p->nops && !rc) {
+		long n = prog_read_ops(p, &cur, win, FOREACH_WINDOW);
 		if (n <= 0) {
 			if (n == 0)
 				errno = EIO;  /* shorter than nops says */
@@ -74,7 +111,6 @@ int prog_for_each(const struct program *p, int (*fn)(void *arg, const struct op 
 		}
 		for (long k = 0; k < n && !rc; k++)
 			rc = fn(arg, &win[k]);
-		at += (size_t)n;
 	}
 	free(win);
 	return rc;

@@ -18,8 +18,10 @@
  *    which a client's cache of directory fds is indexed by;
  *  - each loadfile handle number (fnum) is mapped to a dense index below
  *    nhandles, so a client's handle table is a plain array;
- *  - the ops live in a sealed memfd (prog->fd) that clients read in small
- *    windows, so the program is held in memory once, not once per client.
+ *  - the ops live in a sealed memfd (prog->fd), packed (progcode.h: about
+ *    8 bytes an op of dbench's client.txt), that clients read and unpack in
+ *    small windows, so the program is held in memory once, not once per
+ *    client, and small.
  */
 #ifndef KBENCH_PROGRAM_H
 #define KBENCH_PROGRAM_H
@@ -85,7 +87,8 @@ enum expect {
 
 #define NO_PATH UINT32_MAX
 
-/* One operation: 48 bytes.  Field use by opcode:
+/* One operation as it is replayed: 48 bytes (the memfd holds it packed,
+ * progcode.h).  Field use by opcode:
  *   NTCreateX  path1, handle, arg = create_options, aux = disposition,
  *              open = OPEN_* (what those two mean), off = size to give
  *              the file (OPF_SETSIZE)
@@ -147,8 +150,10 @@ struct path_info {
 
 struct program {
 	char *source;        /* loadfile name as given (for messages) */
-	int fd;              /* memfd holding nops struct op, read-only */
+	int fd;              /* memfd holding the nops ops packed (progcode.h),
+			      * read-only */
 	size_t nops;         /* number of ops */
+	uint64_t code_bytes; /* the memfd's size, bytes */
 	char *arena;         /* path strings */
 	size_t arena_len;    /* bytes used in arena */
 	uint32_t *dirs;      /* directory index -> arena offset of its path
@@ -193,9 +198,24 @@ static inline const struct path_info *prog_info(const struct program *p, uint32_
 	return (const struct path_info *)(const void *)(p->arena + off - sizeof(struct path_info));
 }
 
-/* Read up to max ops starting at op index first into buf.  Returns the
- * number read (0 at the end of the program) or -1 with errno set. */
-long prog_read_ops(const struct program *p, size_t first, struct op *buf, size_t max);
+/* Where a reader of the program is: the next op's index and byte offset
+ * in the memfd, and the op before it (the packed form is sequential).
+ * prog_cursor_start() puts it at op 0. */
+struct prog_cursor {
+	size_t index;        /* the next op's index */
+	uint64_t at;         /* its byte offset in prog->fd */
+	struct op prev;      /* the op before it */
+};
+
+void prog_cursor_start(struct prog_cursor *cur);
+
+/* Read and unpack up to max ops (max >= 1) from cur into buf, one pread
+ * of at most 4 KiB (on the stack: no allocation), and move cur past them.
+ * Returns the number read, at least 1 while ops remain (fewer than max
+ * when their packed bytes did not fit the read), 0 at the end of the
+ * program, or -1 with errno set (EIO: the memfd is shorter than nops
+ * says or holds bytes that are not ops). */
+long prog_read_ops(const struct program *p, struct prog_cursor *cur, struct op *buf, size_t max);
 
 /* Call fn(arg, op) for every op of the program in order, reading it a
  * window of 1024 ops at a time (the program is never copied whole).  The

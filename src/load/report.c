@@ -15,6 +15,7 @@
 #include "load/backend.h"
 #include "load/latency.h"
 #include "load/load.h"
+#include "load/ownmem.h"
 #include "cli.h"
 
 #include <math.h>
@@ -164,6 +165,7 @@ void load_report_text(FILE *f, const struct run_config *cfg, const struct load_p
 		if (res->mem_limited) {
 			fprintf(f, "\n");
 			load_report_memory(f, &res->mem);
+			ownmem_text(f, cfg, res);
 		}
 		if (res->interrupted)
 			fprintf(f, "\ninterrupted by %s before anything was measured\n",
@@ -205,6 +207,7 @@ void load_report_text(FILE *f, const struct run_config *cfg, const struct load_p
 	if (res->mem_limited) {
 		fprintf(f, "\n");
 		load_report_memory(f, &res->mem);
+		ownmem_text(f, cfg, res);
 	}
 	if (res->interrupted)
 		fprintf(f, "\ninterrupted by %s: partial results over %.2f s measured\n",
@@ -358,6 +361,7 @@ json_t *load_report_json(const struct run_config *cfg, const struct load_params 
 		"interrupted_signal", res->interrupted);
 	if (results) {
 		json_object_set_new(results, "memory", memory_json(res));
+		json_object_set_new(results, "own_memory", ownmem_json(cfg, res));
 		json_object_set_new(results, LOAD_JSON_OOM_KILLED, json_boolean(res->oom_killed));
 		json_object_set_new(results, "stuck_killed", json_integer(res->stuck));
 		json_object_set_new(results, "steal_pct", num_or_null(res->steal_pct));

@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 /* Empty merged histograms: a run cut short reports zeros, not garbage. */
@@ -274,6 +275,8 @@ static int launch(const struct run_config *cfg, struct run_state *rs, struct run
 	close(rs->barrier[0]);
 	if (!start)
 		start = wait_ready(cfg, rs->sh, &rs->p, res);
+	if (!start && rs->p.cg)
+		memcg_sample(rs->p.cg);  /* the clients' memory as they start */
 	*t0 = kb_now_ns();
 	int j = cfg->coord->start(start == 0, t0, &res->clock_bound_ms);
 	if (j < 0)
@@ -328,13 +331,53 @@ static int measure(const struct run_config *cfg, struct run_state *rs, struct ru
 	return 0;
 }
 
-/* Once every client process has gone: what the cgroup did read and the
- * cgroup removed, the mapping and the process table released. */
-static void run_teardown(struct run_state *rs, struct run_result *res)
+/* Bytes of the mapping at p (len bytes, page aligned) in memory. */
+static uint64_t resident_bytes(void *p, size_t len)
 {
+	long page = sysconf(_SC_PAGESIZE);
+	unsigned char vec[4096];
+	uint64_t n = 0;
+	if (page <= 0)
+		return 0;
+	size_t step = sizeof(vec) * (size_t)page;
+	for (size_t at = 0; at < len; at += step) {
+		size_t part = len - at < step ? len - at : step;
+		if (mincore((char *)p + at, part, vec) < 0)
+			return 0;
+		for (size_t i = 0; i < (part + (size_t)page - 1) / (size_t)page; i++)
+			n += vec[i] & 1;
+	}
+	return n * (uint64_t)page;
+}
+
+/* kbench's own memory (struct run_ownmem) but the clients' peaks, which
+ * procs_reap() noted: read once every client has gone. */
+static void own_memory(const struct run_config *cfg, const struct run_state *rs,
+		       struct run_result *res)
+{
+	struct run_ownmem *o = &res->own;
+	struct rusage ru;
+	if (getrusage(RUSAGE_SELF, &ru) == 0)
+		o->parent_peak_bytes = (uint64_t)ru.ru_maxrss * 1024;
+	o->program_bytes = cfg->prog->code_bytes;
+	o->arena_bytes = cfg->prog->arena_len + (uint64_t)cfg->prog->ndirs * sizeof(*cfg->prog->dirs);
+	o->shared_bytes = resident_bytes(rs->sh, rs->size);
+	o->charged_bytes = MEMCG_UNKNOWN;
+	if (rs->p.cg && res->mem.proc_peak_bytes != MEMCG_UNKNOWN)
+		o->charged_bytes = res->mem.proc_peak_bytes + o->shared_bytes;
+}
+
+/* Once every client process has gone: what the cgroup did read and the
+ * cgroup removed, kbench's own memory noted, the mapping and the process
+ * table released. */
+static void run_teardown(const struct run_config *cfg, struct run_state *rs,
+			 struct run_result *res)
+{
+	if (rs->p.cg)
+		memcg_read(rs->p.cg, &res->mem);
+	own_memory(cfg, rs, res);
 	if (rs->p.cg) {
 		char why[PATH_MAX + 160];
-		memcg_read(rs->p.cg, &res->mem);
 		if (memcg_remove(rs->p.cg, why, sizeof(why)) < 0) {
 			fprintf(stderr, "kbench load: --mem-limit: %s\n", why);
 			res->mem_left = 1;
@@ -372,7 +415,7 @@ int run_load(const struct run_config *cfg, struct run_result *res)
 			rc = measure(cfg, &rs, res);
 		}
 	}
-	run_teardown(&rs, res);
+	run_teardown(cfg, &rs, res);
 	return rc;
 }
 

@@ -39,6 +39,9 @@ struct err_slot {
 	uint64_t count;
 };
 
+/* every recorder of a slot can use every group: the pool never runs out */
+#define CLIENT_CHUNKS ((OP_COUNT + 1) * HIST_GROUPS)
+
 struct client_stats {
 	/* live counters, read by the parent each second */
 	uint64_t ops_all;                /* ops completed since the start */
@@ -67,7 +70,25 @@ struct client_stats {
 	struct hist_rec hist[OP_COUNT];  /* latencies in the window, ns */
 	struct hist_rec lag;             /* how late each op with a due time (a
 					  * timestamp, -R) started, in the window, ns */
+	uint32_t nchunks;                /* chunks of chunk[] handed out */
+	/* the buckets of hist[] and lag, 64 at a time as values land in them
+	 * (hist.h): a client touches the pages of the groups it uses */
+	struct hist_chunk chunk[CLIENT_CHUNKS] __attribute__((aligned(4096)));
 } __attribute__((aligned(64)));
+
+/* Record ns into r, one of st's recorders (its hist[] or lag). */
+static inline void client_hist_add(struct client_stats *st, struct hist_rec *r, uint64_t ns)
+{
+	const struct hist_pool pool = { st->chunk, CLIENT_CHUNKS, &st->nchunks };
+	hist_rec_add(r, &pool, ns);
+}
+
+/* dst += r, one of st's recorders. */
+static inline void client_hist_merge(struct hist *dst, const struct client_stats *st,
+				     const struct hist_rec *r)
+{
+	hist_merge_rec(dst, r, st->chunk, st->nchunks < CLIENT_CHUNKS ? st->nchunks : CLIENT_CHUNKS);
+}
 
 struct run_shared {
 	volatile int stop;               /* parent -> clients: stop now */
@@ -162,6 +183,30 @@ struct run_series {
 	size_t cn, ccap;
 };
 
+/* What kbench itself held during a run, apart from what it measured: in a
+ * low-memory study that memory is the kernel's no longer (results.own_memory,
+ * ownmem.c).  This participant's figures (--mpi: each rank its own). */
+struct run_ownmem {
+	uint64_t program_bytes;     /* the program's memfd (packed ops), bytes:
+				     * shmem, in no process's RSS */
+	uint64_t arena_bytes;       /* its paths and directory table, bytes (the
+				     * parent's heap, shared with the clients
+				     * copy-on-write) */
+	uint64_t parent_peak_bytes; /* the parent's peak RSS up to the merge
+				     * (getrusage ru_maxrss), bytes */
+	uint64_t client_peak_bytes; /* the largest peak RSS of one client process
+				     * (wait4's ru_maxrss), bytes; 0: none reaped */
+	uint64_t client_peak_sum;   /* the sum of those peaks, bytes (pages
+				     * several share count in each) */
+	unsigned client_procs;      /* client processes the two cover */
+	uint64_t shared_bytes;      /* pages of the shared region (the clients'
+				     * slots) in memory at the end, bytes */
+	uint64_t charged_bytes;     /* --mem-limit: what of the cgroup's charge was
+				     * kbench's own: its processes' memory at the
+				     * highest sample (memcg_stats.proc_peak_bytes)
+				     * plus shared_bytes; MEMCG_UNKNOWN otherwise */
+};
+
 struct run_result {
 	int interrupted;          /* signal number that interrupted the run, or 0 */
 	int strict_stop;          /* --strict stopped the run at an error */
@@ -204,6 +249,7 @@ struct run_result {
 	struct memcg_stats mem;   /* what it did (with mem_limited) */
 	int oom_killed;           /* the OOM killer killed a client: no throughput */
 	int mem_left;             /* the cgroup could not be removed (said on stderr) */
+	struct run_ownmem own;    /* kbench's own memory */
 	/* --mpi (rank 0 holds the job's figures, the others their own) */
 	struct run_rank *ranks;   /* rank 0: nranks, every rank's figures; else NULL */
 	unsigned nranks;

@@ -106,7 +106,7 @@ double hist_mean(const struct hist *h)
 	return h->count ? (double)h->sum_ns / (double)h->count : 0.0;
 }
 
-static void spill(struct hist_rec *r, unsigned idx)
+static void spill(struct hist_rec *r, uint32_t *b, unsigned idx)
 {
 	for (uint32_t i = 0; i < r->nspill; i++) {
 		if (r->spill_idx[i] == idx) {
@@ -120,29 +120,43 @@ static void spill(struct hist_rec *r, unsigned idx)
 		return;
 	}
 	/* no room: keep the bucket full rather than wrap it to zero */
-	r->bucket[idx] = UINT32_MAX;
+	*b = UINT32_MAX;
 	r->lost++;
 }
 
-void hist_rec_add(struct hist_rec *r, uint64_t ns)
+void hist_rec_add(struct hist_rec *r, const struct hist_pool *pool, uint64_t ns)
 {
-	unsigned i = hist_bucket_of(ns);
-	if (__builtin_expect(++r->bucket[i] == 0, 0))
-		spill(r, i);
+	unsigned i = hist_bucket_of(ns), g = i / HIST_GROUP;
 	if (r->count++ == 0 || ns < r->min_ns)
 		r->min_ns = ns;
 	if (ns > r->max_ns)
 		r->max_ns = ns;
 	r->sum_ns += ns;
+	if (__builtin_expect(!r->chunk[g], 0)) {
+		if (*pool->used >= pool->cap) {
+			r->lost++;
+			return;
+		}
+		r->chunk[g] = (uint16_t)++*pool->used;
+	}
+	uint32_t *b = &pool->chunk[r->chunk[g] - 1].n[i % HIST_GROUP];
+	if (__builtin_expect(++*b == 0, 0))
+		spill(r, b, i);
 }
 
-void hist_merge_rec(struct hist *dst, const struct hist_rec *src)
+void hist_merge_rec(struct hist *dst, const struct hist_rec *src, const struct hist_chunk *chunk,
+		    uint32_t nchunks)
 {
 	if (!src->count)
 		return;
 	merge_head(dst, src->count - src->lost, src->sum_ns, src->min_ns, src->max_ns);
-	for (unsigned i = 0; i < HIST_BUCKETS; i++)
-		dst->bucket[i] += src->bucket[i];
+	for (unsigned g = 0; g < HIST_GROUPS; g++) {
+		unsigned c = src->chunk[g];
+		if (!c || c > nchunks)
+			continue;
+		for (unsigned k = 0; k < HIST_GROUP; k++)
+			dst->bucket[g * HIST_GROUP + k] += chunk[c - 1].n[k];
+	}
 	for (uint32_t i = 0; i < src->nspill && i < HIST_SPILLS; i++)
 		if (src->spill_idx[i] < HIST_BUCKETS)
 			dst->bucket[src->spill_idx[i]] += (uint64_t)src->spill_n[i] << 32;

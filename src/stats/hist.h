@@ -9,8 +9,9 @@
  * combine exactly.  Values of 2^40 ns (about 18 minutes) and more land in
  * the last bucket; the exact maximum is kept beside it.
  *
- * The struct is plain data with no pointers: it can live in a MAP_SHARED
- * mapping written by one process and read by another.
+ * The structs are plain data with no pointers (struct hist_pool, which
+ * says where a recorder's chunks are, is kept apart): they can live in a
+ * MAP_SHARED mapping written by one process and read by another.
  */
 #ifndef KBENCH_HIST_H
 #define KBENCH_HIST_H
@@ -30,30 +31,55 @@ struct hist {
 	uint64_t bucket[HIST_BUCKETS]; /* counts per bucket */
 };
 
-/* The recording form, for a histogram that one client writes in shared
+/* The recording form, for histograms that one client writes in shared
  * memory: the same buckets with 32-bit counts (a count that would wrap
- * spills, in units of 2^32, into a small table), page-aligned so that the
- * values most operations take (below about 1.5 ms) touch only its first
- * page.  All-zero memory is an empty recorder: no initialisation needed.
- * It is read by merging it into a struct hist. */
+ * spills, in units of 2^32, into a small table), held in chunks of 64
+ * buckets (a power of two's worth, HIST_GROUP) that the recorders of one
+ * writer draw from one pool as values first land in them: a recorder
+ * costs the groups its values use, not the whole range (a latency of
+ * each op kind spans a few powers of two), and the pool's pages are
+ * touched in the order they are handed out.  All-zero memory is an empty
+ * recorder and an empty pool: no initialisation needed.  A recorder is
+ * read by merging it, with its pool, into a struct hist. */
+#define HIST_GROUP 64                        /* buckets a chunk */
+#define HIST_GROUPS (HIST_BUCKETS / HIST_GROUP)  /* chunks a recorder can use */
 #define HIST_SPILLS 8
+struct hist_chunk {
+	uint32_t n[HIST_GROUP];          /* counts of buckets g*64 .. g*64+63 */
+};
 struct hist_rec {
 	uint64_t count;                 /* values recorded */
 	uint64_t sum_ns;                /* their sum, ns */
 	uint64_t min_ns;                /* smallest, ns (meaningless if count == 0) */
 	uint64_t max_ns;                /* largest, ns */
-	uint64_t lost;                  /* counts lost when the spill table was full */
+	uint64_t lost;                  /* counts lost: the spill table or the
+					 * pool was full */
 	uint32_t nspill;
 	uint32_t spill_idx[HIST_SPILLS];
 	uint32_t spill_n[HIST_SPILLS];  /* units of 2^32 */
-	uint32_t bucket[HIST_BUCKETS];
-} __attribute__((aligned(4096)));
+	uint16_t chunk[HIST_GROUPS];    /* 1 + the pool's chunk of each group of
+					 * buckets; 0: none yet */
+};
 
-/* Record one duration of ns nanoseconds.  Never fails. */
-void hist_rec_add(struct hist_rec *r, uint64_t ns);
+/* Where the recorders of one writer take their chunks: cap chunks at
+ * chunk, used of them handed out (*used starts at 0).  A pool of
+ * HIST_GROUPS chunks a recorder never runs out; cap is at most 65535. */
+struct hist_pool {
+	struct hist_chunk *chunk;
+	uint32_t cap;
+	uint32_t *used;
+};
 
-/* dst += src: add every count of a recorder into a histogram. */
-void hist_merge_rec(struct hist *dst, const struct hist_rec *src);
+/* Record one duration of ns nanoseconds into r, taking a chunk from pool
+ * the first time a value lands in a group.  Never fails: with the pool
+ * exhausted the value is counted (count, sum, min, max) and in r->lost. */
+void hist_rec_add(struct hist_rec *r, const struct hist_pool *pool, uint64_t ns);
+
+/* dst += src: add every count of a recorder into a histogram; its chunks
+ * are in chunk[], of which nchunks were handed out (a chunk index beyond
+ * them is ignored). */
+void hist_merge_rec(struct hist *dst, const struct hist_rec *src, const struct hist_chunk *chunk,
+		    uint32_t nchunks);
 
 /* Empty the histogram.  Takes h (not NULL). */
 void hist_init(struct hist *h);

@@ -336,6 +336,7 @@ void memcg_init(struct memcg *cg)
 {
 	memset(cg, 0, sizeof(*cg));
 	cg->parentfd = cg->dirfd = cg->procs_fd = -1;
+	cg->sampled_proc = MEMCG_UNKNOWN;
 }
 
 int memcg_create(const struct memcg_site *site, const char *name, uint64_t limit_bytes,
@@ -421,6 +422,25 @@ int memcg_join(const struct memcg *cg, pid_t pid)
 	return w < 0 ? errno : EIO;
 }
 
+/* The memory of the group's processes themselves (not the page cache they
+ * bring in), bytes: v1 memory.stat total_rss (anonymous); v2 memory.stat
+ * anon + kernel_stack + pagetables.  MEMCG_UNKNOWN when not reported. */
+static uint64_t proc_bytes(const struct memcg *cg)
+{
+	static const char *const v1[] = { "total_rss", NULL };
+	static const char *const v2[] = { "anon", "kernel_stack", "pagetables", NULL };
+	char buf[16384];
+	uint64_t sum = 0, v;
+	if (read_at(cg->dirfd, "memory.stat", buf, sizeof(buf)) < 0)
+		return MEMCG_UNKNOWN;
+	for (const char *const *k = cg->version == MEMCG_V1 ? v1 : v2; *k; k++) {
+		if (memcg_key_value(buf, *k, &v) < 0)
+			return MEMCG_UNKNOWN;
+		sum += v;
+	}
+	return sum;
+}
+
 void memcg_sample(struct memcg *cg)
 {
 	if (cg->dirfd < 0)
@@ -429,6 +449,9 @@ void memcg_sample(struct memcg *cg)
 						      : "memory.current");
 	if (v != MEMCG_UNKNOWN && v > cg->sampled_peak)
 		cg->sampled_peak = v;
+	v = proc_bytes(cg);
+	if (v != MEMCG_UNKNOWN && (cg->sampled_proc == MEMCG_UNKNOWN || v > cg->sampled_proc))
+		cg->sampled_proc = v;
 }
 
 int memcg_read(struct memcg *cg, struct memcg_stats *st)
@@ -437,6 +460,7 @@ int memcg_read(struct memcg *cg, struct memcg_stats *st)
 	st->limit_bytes = cg->limit_bytes;
 	st->peak_bytes = st->limit_hits = st->oom_kills = st->cache_bytes = MEMCG_UNKNOWN;
 	st->peak_sampled = 0;
+	st->proc_peak_bytes = MEMCG_UNKNOWN;
 	if (cg->dirfd < 0) {
 		errno = EBADF;
 		return -1;
@@ -458,6 +482,7 @@ int memcg_read(struct memcg *cg, struct memcg_stats *st)
 		st->oom_kills = key_at(cg->dirfd, "memory.events", "oom_kill");
 		st->cache_bytes = key_at(cg->dirfd, "memory.stat", "file");
 	}
+	st->proc_peak_bytes = cg->sampled_proc;
 	if (st->peak_bytes == MEMCG_UNKNOWN && cg->sampled_peak) {
 		st->peak_bytes = cg->sampled_peak;
 		st->peak_sampled = 1;

@@ -51,6 +51,9 @@ struct memcg {
 	char name[64];           /* its name under the site */
 	uint64_t limit_bytes;    /* the limit as the kernel holds it, bytes */
 	uint64_t sampled_peak;   /* highest usage seen by memcg_sample(), bytes */
+	uint64_t sampled_proc;   /* highest memory of the processes themselves
+				    seen by memcg_sample() (memcg_stats'
+				    proc_peak_bytes), bytes; MEMCG_UNKNOWN: none */
 };
 
 /* What a cgroup did, read by memcg_read().  Every figure is MEMCG_UNKNOWN
@@ -71,6 +74,12 @@ struct memcg_stats {
 	uint64_t cache_bytes;    /* page cache charged to the group now, bytes:
 				    v1 memory.stat total_cache (or cache), v2
 				    memory.stat file */
+	uint64_t proc_peak_bytes; /* the highest sample (memcg_sample, about
+				    once a second, and at memcg_read) of the
+				    memory of the group's processes themselves,
+				    not the page cache they bring in: v1
+				    memory.stat total_rss (anonymous memory),
+				    v2 anon + kernel_stack + pagetables */
 };
 
 /* ---- pure parsing (tested on sample text) ---- */
@@ -143,7 +152,9 @@ int memcg_join(const struct memcg *cg, pid_t pid);
 
 /* Read the current usage (v1 memory.usage_in_bytes, v2 memory.current)
  * and keep the highest in cg->sampled_peak: the peak on kernels without
- * memory.peak.  Meant to be called about once a second. */
+ * memory.peak; and the memory of the group's processes themselves
+ * (memory.stat: see proc_peak_bytes), the highest in cg->sampled_proc.
+ * Meant to be called about once a second. */
 void memcg_sample(struct memcg *cg);
 
 /* Fill st from the cgroup's files (see struct memcg_stats).  Returns 0,

@@ -165,6 +165,21 @@ assert 0 < m["cache_bytes"] <= 64 * MIB, m
 assert d["results"]["bytes"] == 2 * 128 * MIB, d["results"]["bytes"]
 assert d["results"]["oom_killed"] is False
 ' "$WORK/lim.json"
+expect_out_grep "64M: kbench's own memory line" \
+    "^kbench's own memory \\(2\\^20\\): program [0-9]+\\.[0-9]{2} MiB \\([0-9]+\\.[0-9] bytes an op\\), parent peak [0-9]+\\.[0-9]{2} MiB, client peak [0-9]+\\.[0-9]{2} MiB; charged to the limit [0-9]+\\.[0-9]{2} MiB\$"
+expect_py "64M: JSON own memory: charged, below the cgroup's peak" "$WORK/lim.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))["results"]
+o, m = r["own_memory"], r["memory"]
+# the clients' own memory (anonymous, stacks, page tables) and the slots
+# they wrote: something, and far below what the page cache took
+assert 0 < o["charged_bytes"] < m["peak_bytes"], (o, m)
+assert o["shared_bytes"] < o["charged_bytes"], o
+assert o["charged_bytes"] < 16 * 1048576, o
+assert 0 < o["program_bytes"] <= 16 * 258, o   # big.txt: 258 ops
+assert o["client_procs"] == 1 and o["client_peak_bytes"] > 0, o
+assert o["parent_peak_bytes"] > 0, o
+PY
 # the text line and the JSON give the same count
 hits=$(sed -n 's/^Memory limit.* limit hit \([0-9]*\) time.*/\1/p' "$WORK/out")
 expect_true "64M: text and JSON agree ($hits hits)" [ "$hits" = "$(jget "$WORK/lim.json" 'd["results"]["memory"]["limit_hits"]')" ]

@@ -171,59 +171,121 @@ static void test_empty_and_huge(void **state)
 	assert_int_equal(hist_percentile(&h, 50), UINT64_C(1) << 50);  /* clamped to max */
 }
 
+/* a pool of n chunks, all zero: empty */
+static struct hist_pool pool_new(uint32_t n)
+{
+	struct hist_pool p = { calloc(n, sizeof(struct hist_chunk)), n, calloc(1, sizeof(uint32_t)) };
+	assert_non_null(p.chunk);
+	assert_non_null(p.used);
+	return p;
+}
+
+static void pool_free(struct hist_pool *p)
+{
+	free(p->chunk);
+	free(p->used);
+}
+
 static void test_recorder_merges_exactly(void **state)
 {
 	(void)state;
-	struct hist_rec *r = aligned_alloc(4096, sizeof(*r));
-	struct hist *h = malloc(sizeof(*h)), *m = malloc(sizeof(*m));
-	memset(r, 0, sizeof(*r));  /* all-zero memory is an empty recorder */
+	struct hist_rec *r = calloc(1, sizeof(*r)), *r2 = calloc(1, sizeof(*r2));
+	struct hist *h = malloc(sizeof(*h)), *m = malloc(sizeof(*m)), *h2 = malloc(sizeof(*h2));
+	struct hist_pool pool = pool_new(2 * HIST_GROUPS);
+	/* all-zero memory is an empty recorder */
 	hist_init(h);
+	hist_init(h2);
 	hist_init(m);
-	hist_merge_rec(m, r);
+	hist_merge_rec(m, r, pool.chunk, *pool.used);
 	assert_int_equal(m->count, 0);
 	assert_int_equal(m->min_ns, UINT64_MAX);
+	/* two recorders on one pool, their values interleaved */
 	for (int i = 0; i < 100000; i++) {
 		uint64_t v = 50 + xorshift() % 20000000;
-		hist_rec_add(r, v);
+		hist_rec_add(r, &pool, v);
 		hist_add(h, v);
+		v = 1000 + xorshift() % 3000;
+		hist_rec_add(r2, &pool, v);
+		hist_add(h2, v);
 	}
-	hist_merge_rec(m, r);
+	hist_merge_rec(m, r, pool.chunk, *pool.used);
 	assert_int_equal(m->count, h->count);
 	assert_int_equal(m->sum_ns, h->sum_ns);
 	assert_int_equal(m->min_ns, h->min_ns);
 	assert_int_equal(m->max_ns, h->max_ns);
 	assert_memory_equal(m->bucket, h->bucket, sizeof(h->bucket));
-	/* the recorder fits the page layout it promises */
-	assert_int_equal(sizeof(*r) % 4096, 0);
-	assert_true(offsetof(struct hist_rec, bucket) + 4 * hist_bucket_of(1000000) < 4096);
+	hist_init(m);
+	hist_merge_rec(m, r2, pool.chunk, *pool.used);
+	assert_memory_equal(m->bucket, h2->bucket, sizeof(h2->bucket));
+	/* one chunk for each group of buckets a recorder used, no more */
+	unsigned want = 0;
+	for (unsigned g = 0; g < HIST_GROUPS; g++) {
+		int used = 0, used2 = 0;
+		for (unsigned k = 0; k < HIST_GROUP; k++) {
+			used |= h->bucket[g * HIST_GROUP + k] != 0;
+			used2 |= h2->bucket[g * HIST_GROUP + k] != 0;
+		}
+		want += (unsigned)used + (unsigned)used2;
+	}
+	assert_true(want >= 3 + 10);
+	assert_int_equal(*pool.used, want);
 	free(r);
+	free(r2);
 	free(h);
+	free(h2);
 	free(m);
+	pool_free(&pool);
+}
+
+/* a pool that runs dry: the values still count, as lost */
+static void test_recorder_pool_full(void **state)
+{
+	(void)state;
+	struct hist_rec *r = calloc(1, sizeof(*r));
+	struct hist *m = malloc(sizeof(*m));
+	struct hist_pool pool = pool_new(1);
+	hist_init(m);
+	hist_rec_add(r, &pool, 100);       /* group 1: the pool's one chunk */
+	hist_rec_add(r, &pool, 100);
+	hist_rec_add(r, &pool, 1000000);   /* another group: no chunk left */
+	assert_int_equal(*pool.used, 1);
+	assert_int_equal(r->count, 3);
+	assert_int_equal(r->lost, 1);
+	hist_merge_rec(m, r, pool.chunk, *pool.used);
+	assert_int_equal(m->count, 2);
+	assert_int_equal(m->bucket[hist_bucket_of(100)], 2);
+	assert_int_equal(m->max_ns, 1000000);
+	free(r);
+	free(m);
+	pool_free(&pool);
 }
 
 static void test_recorder_spills_past_32_bits(void **state)
 {
 	(void)state;
-	struct hist_rec *r = aligned_alloc(4096, sizeof(*r));
+	struct hist_rec *r = calloc(1, sizeof(*r));
 	struct hist *m = malloc(sizeof(*m));
-	memset(r, 0, sizeof(*r));
+	struct hist_pool pool = pool_new(HIST_GROUPS);
 	hist_init(m);
 	unsigned i = hist_bucket_of(5000);
 	/* pretend 2^32 - 1 values of 5000 ns were recorded, then add two */
-	r->bucket[i] = UINT32_MAX;
+	hist_rec_add(r, &pool, 5000);
+	uint32_t *b = &pool.chunk[r->chunk[i / HIST_GROUP] - 1].n[i % HIST_GROUP];
+	*b = UINT32_MAX;
 	r->count = UINT32_MAX;
 	r->min_ns = r->max_ns = 5000;
 	r->sum_ns = 5000ull * UINT32_MAX;
-	hist_rec_add(r, 5000);
-	hist_rec_add(r, 5000);
-	assert_int_equal(r->bucket[i], 1);
+	hist_rec_add(r, &pool, 5000);
+	hist_rec_add(r, &pool, 5000);
+	assert_int_equal(*b, 1);
 	assert_int_equal(r->nspill, 1);
-	hist_merge_rec(m, r);
+	hist_merge_rec(m, r, pool.chunk, *pool.used);
 	assert_int_equal(m->bucket[i], (UINT64_C(1) << 32) + 1);
 	assert_int_equal(m->count, (UINT64_C(1) << 32) + 1);
 	assert_int_equal(hist_percentile(m, 99.9), 5000);
 	free(r);
 	free(m);
+	pool_free(&pool);
 }
 
 /* the coarse scheme: 4 buckets as one, its percentile within 1/32 */
@@ -305,6 +367,7 @@ int main(void)
 		cmocka_unit_test(test_merge_equals_combined),
 		cmocka_unit_test(test_empty_and_huge),
 		cmocka_unit_test(test_recorder_merges_exactly),
+		cmocka_unit_test(test_recorder_pool_full),
 		cmocka_unit_test(test_recorder_spills_past_32_bits),
 		cmocka_unit_test(test_coarse),
 		cmocka_unit_test(test_json_round_trip),

@@ -33,7 +33,15 @@ static int parse(const char *text, size_t len, struct program *prog, struct op *
 	*ops = NULL;
 	if (rc == 0) {
 		*ops = calloc(prog->nops + 1, sizeof(struct op));
-		assert_int_equal(prog_read_ops(prog, 0, *ops, prog->nops), (long)prog->nops);
+		struct prog_cursor cur;
+		prog_cursor_start(&cur);
+		for (size_t got = 0; got < prog->nops;) {
+			long n = prog_read_ops(prog, &cur, *ops + got, prog->nops - got);
+			assert_true(n > 0);
+			got += (size_t)n;
+		}
+		assert_int_equal(prog_read_ops(prog, &cur, *ops, 1), 0);
+		assert_int_equal(cur.at, prog->code_bytes);
 	}
 	return rc;
 }

@@ -34,8 +34,8 @@ static void slot(struct client_stats *st, unsigned ops, uint64_t lat, uint32_t l
 {
 	memset(st, 0, sizeof(*st));
 	for (unsigned k = 0; k < ops; k++)
-		hist_rec_add(&st->hist[OP_READX], lat);
-	hist_rec_add(&st->hist[OP_SLEEP], 5000000000ull);  /* no latency: a pause */
+		client_hist_add(st, &st->hist[OP_READX], lat);
+	client_hist_add(st, &st->hist[OP_SLEEP], 5000000000ull);  /* no latency: a pause */
 	st->ops = ops + 1;
 	st->bytes = 1000ull * ops;
 	st->errors = 1;
