@@ -21,7 +21,7 @@
 #include <stdint.h>
 #include <jansson.h>
 
-#include "load/options.h"
+#include "load/options/options.h"
 #include "sys/memcg.h"
 
 #define SUITE_MAX_RUNS 1000      /* --runs */
@@ -51,7 +51,7 @@ struct suite {
 	char *mpi;                     /* --mpi "mpirun ...": the load children's prefix */
 	int drop_caches, micro;
 	/* passed through to kbench load as given: load's own through table
-	 * (load/options.h) fills it; load_opts_init'ed, never copied */
+	 * (load/options/options.h) fills it; load_opts_init'ed, never copied */
 	struct load_opts load;
 	/* passed to kbench micro */
 	char *copies_arg;

@@ -11,7 +11,7 @@
 #include "stats/summary.h"
 #include "suite/escape.h"
 #include "suite/suitefile.h"
-#include "suite/cmpmicro.h"
+#include "compare/cmpmicro.h"
 
 #include <ctype.h>
 #include <errno.h>

@@ -26,9 +26,9 @@
 
 #include "cli.h"
 #include "sys/fsutil.h"
-#include "load/load.h"
-#include "load/options.h"
-#include "load/run.h"
+#include "load/rules.h"
+#include "load/options/options.h"
+#include "load/run/run.h"
 #include "result/result.h"
 
 static void test_durations(void **state)

@@ -1,0 +1,83 @@
+/* kbench - which loadfile kbench load reads: the default and bare names
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The one rule, shared with kbench suite (load.h), that turns -c NAME (or
+ * no -c) into a path.  The shipped loadfiles are looked for where
+ * $KBENCH_LOADFILE_DIR says, else in loadfiles/ beside the src/ directory
+ * of a build tree this binary runs from, else in the installed data
+ * directory.  No path of the build is compiled in: the binary finds its
+ * build tree from /proc/self/exe, and the tests (an out-of-tree build
+ * too) name the source tree's loadfiles/ in the variable.  Nothing is
+ * opened here; a path that does not exist is returned as it is, and
+ * opening it then fails with its name.
+ */
+#include "config.h"
+#include "load/rules.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define DEFAULT_LOADFILE "client.txt"
+
+/* "dir/name", malloc'd; NULL when out of memory. */
+static char *path_join(const char *dir, const char *name)
+{
+	size_t n = strlen(dir) + 1 + strlen(name) + 1;
+	char *p = malloc(n);
+	if (p)
+		snprintf(p, n, "%s/%s", dir, name);
+	return p;
+}
+
+/* When this binary is TOP/src/kbench (it runs from a build tree, not
+ * installed) and TOP/loadfiles holds a readable client.txt: TOP/loadfiles
+ * in dir (dirlen bytes), 1.  Else 0. */
+static int build_tree_dir(char *dir, size_t dirlen)
+{
+	char exe[PATH_MAX], file[PATH_MAX + 64];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n <= 0)
+		return 0;
+	exe[n] = '\0';
+	char *slash = strrchr(exe, '/');
+	if (!slash)
+		return 0;
+	*slash = '\0';                   /* TOP/src */
+	slash = strrchr(exe, '/');
+	if (!slash || strcmp(slash + 1, "src") != 0)
+		return 0;
+	*slash = '\0';                   /* TOP */
+	if ((size_t)snprintf(dir, dirlen, "%s/loadfiles", exe) >= dirlen ||
+	    (size_t)snprintf(file, sizeof(file), "%s/" DEFAULT_LOADFILE, dir) >= sizeof(file))
+		return 0;
+	return access(file, R_OK) == 0;
+}
+
+/* The directory of the shipped loadfiles, in dir (dirlen bytes). */
+static void shipped_dir(char *dir, size_t dirlen)
+{
+	const char *env = getenv("KBENCH_LOADFILE_DIR");
+	if (env && *env)
+		snprintf(dir, dirlen, "%s", env);
+	else if (!build_tree_dir(dir, dirlen))
+		snprintf(dir, dirlen, "%s", KBENCH_PKGDATADIR);
+}
+
+/* load.h: the default, or NAME as given, or a shipped one by a bare name */
+char *load_loadfile_path(const char *name)
+{
+	char dir[PATH_MAX];
+	if (name && (strchr(name, '/') || access(name, F_OK) == 0))
+		return strdup(name);
+	shipped_dir(dir, sizeof(dir));
+	if (!name)
+		return path_join(dir, DEFAULT_LOADFILE);
+	char *p = path_join(dir, name);
+	if (p && access(p, R_OK) == 0)
+		return p;
+	free(p);
+	return strdup(name);
+}
