@@ -35,7 +35,7 @@
 #include "config.h"
 #include "load/backend/backend.h"
 #include "load/backend/nfs/nfs_opts.h"
-#include "load/target/trees.h"
+#include "load/backend/trees.h"
 #include "cli.h"
 #include "sys/clock.h"
 

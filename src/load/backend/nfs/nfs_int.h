@@ -20,7 +20,7 @@
 #include <nfsc/libnfs-raw-nlm.h>
 #include "load/backend/backend.h"
 #include "load/backend/nfs/nfs_opts.h"
-#include "load/target/trees.h"
+#include "load/backend/trees.h"
 
 /* libnfs is not linked into kbench: prepare() dlopens LIBNFS_SONAME (what
  * configure read from libnfs.so) and fills this table once, before any

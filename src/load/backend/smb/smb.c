@@ -29,7 +29,7 @@
  */
 #include "config.h"
 #include "load/backend/backend.h"
-#include "load/target/trees.h"
+#include "load/backend/trees.h"
 #include "load/backend/smb/smb_opts.h"
 #include "cli.h"
 

@@ -19,7 +19,7 @@
 #include <libsmbclient.h>
 #include "load/backend/backend.h"
 #include "load/backend/smb/smb_opts.h"
-#include "load/target/trees.h"
+#include "load/backend/trees.h"
 
 /* libsmbclient is not linked into kbench: prepare() dlopens
  * SMBCLIENT_SONAME (what configure read from libsmbclient.so) and fills

@@ -25,8 +25,8 @@
  * was there always stays).
  */
 #include "config.h"
-#include "load/target/cleanup.h"
-#include "load/target/trees.h"
+#include "load/dir/cleanup.h"
+#include "load/backend/trees.h"
 #include "sys/fsutil.h"
 
 #include <dirent.h>

@@ -15,7 +15,7 @@
 #include <limits.h>
 #include <stdio.h>
 #include "load/backend/backend.h"
-#include "load/target/cleanup.h"
+#include "load/dir/cleanup.h"
 
 struct coord;
 struct load_opts;

@@ -11,7 +11,7 @@
  * decisions and the words are here.
  */
 #include "config.h"
-#include "load/target/trees.h"
+#include "load/backend/trees.h"
 #include "cli.h"
 
 #include <errno.h>

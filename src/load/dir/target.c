@@ -11,7 +11,7 @@
 #include "cli.h"
 #include "load/run/coord.h"
 #include "load/options/options.h"
-#include "load/target/target.h"
+#include "load/dir/target.h"
 #include "result/result.h"
 
 #include <errno.h>
