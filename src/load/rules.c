@@ -1,8 +1,9 @@
-/* kbench - which loadfile kbench load reads: the default and bare names
+/* kbench - the rules kbench load shares with kbench suite (rules.h)
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * The one rule, shared with kbench suite (load.h), that turns -c NAME (or
- * no -c) into a path.  The shipped loadfiles are looked for where
+ * --warmup's default, --mem-limit's value and its floor, and which
+ * loadfile kbench load reads: the one rule that turns -c NAME (or no -c)
+ * into a path.  The shipped loadfiles are looked for where
  * $KBENCH_LOADFILE_DIR says, else in loadfiles/ beside the src/ directory
  * of a build tree this binary runs from, else in the installed data
  * directory.  No path of the build is compiled in: the binary finds its
@@ -12,6 +13,7 @@
  * opening it then fails with its name.
  */
 #include "config.h"
+#include "cli.h"
 #include "load/rules.h"
 
 #include <limits.h>
@@ -21,6 +23,30 @@
 #include <unistd.h>
 
 #define DEFAULT_LOADFILE "client.txt"
+
+/* a fifth of the time limit */
+double load_default_warmup_s(double timelimit_s)
+{
+	return timelimit_s / 5;
+}
+
+/* "none", or a size above 0 */
+int load_mem_limit_parse(const char *text, uint64_t *bytes)
+{
+	if (strcmp(text, "none") == 0) {
+		*bytes = 0;
+		return 0;
+	}
+	if (cli_parse_size(text, bytes) < 0)
+		return LOAD_MEM_LIMIT_BAD;
+	return *bytes ? 0 : LOAD_MEM_LIMIT_ZERO;
+}
+
+uint64_t load_mem_floor(uint64_t nclients, unsigned per_proc, uint32_t max_io)
+{
+	uint64_t nprocs = (nclients + (per_proc ? per_proc : 1) - 1) / (per_proc ? per_proc : 1);
+	return nprocs * LOAD_MEM_FLOOR_PER_PROC + nclients * max_io;
+}
 
 /* "dir/name", malloc'd; NULL when out of memory. */
 static char *path_join(const char *dir, const char *name)
@@ -66,7 +92,7 @@ static void shipped_dir(char *dir, size_t dirlen)
 		snprintf(dir, dirlen, "%s", KBENCH_PKGDATADIR);
 }
 
-/* load.h: the default, or NAME as given, or a shipped one by a bare name */
+/* rules.h: the default, or NAME as given, or a shipped one by a bare name */
 char *load_loadfile_path(const char *name)
 {
 	char dir[PATH_MAX];

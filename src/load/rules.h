@@ -5,10 +5,10 @@
  * before the series starts, must know which loadfile that child will read
  * (to refuse a results file written over it), guesses how long a run
  * takes, and reads the figure back from the child's JSON document.  Each
- * of those rules is written once, here, and used by both.
+ * of those rules is written once, here (rules.c), and used by both.
  */
-#ifndef KBENCH_LOAD_H
-#define KBENCH_LOAD_H
+#ifndef KBENCH_LOAD_RULES_H
+#define KBENCH_LOAD_RULES_H
 
 #include <stdint.h>
 

@@ -70,7 +70,7 @@ struct suite {
 	double until_pct;              /* its PCT */
 	unsigned max_runs;             /* --max-runs; runs without --until-stable */
 	double timelimit_s, warmup_s, pause_s;   /* warmup_s < 0: load's default */
-	char *loadfile_path;           /* the loadfile kbench load reads (load.h), owned */
+	char *loadfile_path;           /* the loadfile kbench load reads (load/rules.h), owned */
 	bool load_mem_limit, load_drop_caches;   /* what this kbench load accepts */
 	struct memcg_site memcg_site;  /* where disk and micro children's cgroups go */
 	bool have_memcg_site;

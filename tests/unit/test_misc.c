@@ -110,7 +110,7 @@ static void test_sizes_and_counts(void **state)
 	assert_int_equal(cli_parse_uint("99999999999999999999999", 1, UINT64_MAX, &v), -1);
 }
 
-/* the --mem-limit values and the default warm-up of load.h, which kbench
+/* the --mem-limit values and the default warm-up of load/rules.h, which kbench
  * load and kbench suite both apply */
 static void test_load_shared_values(void **state)
 {

@@ -7,8 +7,8 @@
  * Only the command line is looked at here (and the limits of this machine
  * on processes, for NCLIENTS; under --mpi the loadfile's bytes, summed for
  * the ranks to compare); parsing the loadfile, the directory and what
- * needs root are cmd_load's.  The value rules kbench suite shares (load.h) are
- * defined here too.
+ * needs root are cmd_load's; the value rules kbench suite shares too
+ * (load/rules.h) are applied here.
  */
 #include "config.h"
 #include "cli.h"
@@ -23,12 +23,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
-
-uint64_t load_mem_floor(uint64_t nclients, unsigned per_proc, uint32_t max_io)
-{
-	uint64_t nprocs = (nclients + (per_proc ? per_proc : 1) - 1) / (per_proc ? per_proc : 1);
-	return nprocs * LOAD_MEM_FLOOR_PER_PROC + nclients * max_io;
-}
 
 /* The rows of o->through (options.h): what kbench suite passes through. */
 static void fill_through(struct load_opts *o)
@@ -275,12 +269,6 @@ static int check_nclients(struct load_opts *o, poptContext ctx)
 	return KB_EXIT_OK;
 }
 
-/* load.h: a fifth of the time limit */
-double load_default_warmup_s(double timelimit_s)
-{
-	return timelimit_s / 5;
-}
-
 /* --timelimit and --warmup, and their defaults. */
 static int check_times(struct load_opts *o)
 {
@@ -297,18 +285,6 @@ static int check_times(struct load_opts *o)
 	if (o->warmup_s < 0)
 		o->warmup_s = o->run_once ? 0 : load_default_warmup_s(o->timelimit_s);
 	return KB_EXIT_OK;
-}
-
-/* load.h: "none", or a size above 0 */
-int load_mem_limit_parse(const char *text, uint64_t *bytes)
-{
-	if (strcmp(text, "none") == 0) {
-		*bytes = 0;
-		return 0;
-	}
-	if (cli_parse_size(text, bytes) < 0)
-		return LOAD_MEM_LIMIT_BAD;
-	return *bytes ? 0 : LOAD_MEM_LIMIT_ZERO;
 }
 
 /* --mem-limit SIZE: bytes in *out (0 for "none").  Returns 0 or usage. */
