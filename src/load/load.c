@@ -25,6 +25,7 @@
 #include "load/loadfile/loadfile.h"
 #include "load/options/options.h"
 #include "load/report/report.h"
+#include "load/record/merge.h"
 #include "load/run/run.h"
 #include "load/run/signals.h"
 #include "load/dir/target.h"

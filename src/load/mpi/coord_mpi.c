@@ -18,7 +18,7 @@
 #include "load/mpi/mpi.h"
 #include "load/mpi/mpi_job.h"
 #include "load/options/options.h"
-#include "load/run/run.h"
+#include "load/record/record.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -13,7 +13,7 @@
 #include "load/record/merge.h"
 #include "load/mpi/mpi.h"
 #include "load/mpi/mpi_job.h"
-#include "load/run/run.h"
+#include "load/record/record.h"
 #include "sys/clock.h"
 
 #include <limits.h>

@@ -14,7 +14,7 @@
 
 #include <stdio.h>
 #include <jansson.h>
-#include "load/run/run.h"
+#include "load/record/record.h"
 
 /* Append to ser the seconds from ser->n up to (not including) second
  * index upto (second k ends k+1 s after sh->t0_ns), read from the rings of

@@ -359,3 +359,13 @@ int run_result_unpack(const void *buf, size_t len, struct run_result *res)
 		return -1;
 	return u.at == len ? 0 : -1;
 }
+
+void run_result_free(struct run_result *res)
+{
+	lat_result_free(res);
+	free(res->hist);
+	free(res->client_bytes);
+	free(res->errs);
+	free(res->ranks);
+	memset(res, 0, sizeof(*res));
+}

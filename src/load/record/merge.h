@@ -13,7 +13,7 @@
 #define KBENCH_LOAD_MERGE_H
 
 #include <stddef.h>
-#include "load/run/run.h"
+#include "load/record/record.h"
 
 /* Add src into dst (dst->hist must be allocated, OP_COUNT histograms; src->hist
  * may be NULL: no histograms):
@@ -57,5 +57,10 @@ void *run_result_pack(const struct run_result *res, size_t *len);
  * parts allocated: run_result_free releases them).  Returns 0, or -1 when
  * the buffer is cut short or malformed, or memory ran out. */
 int run_result_unpack(const void *buf, size_t len, struct run_result *res);
+
+/* Release what a result holds (its histograms, clients, series, errors,
+ * ranks) and zero it: a result of run_load, of run_result_add, of
+ * run_result_unpack, or one zeroed and never filled. */
+void run_result_free(struct run_result *res);
 
 #endif

@@ -19,8 +19,7 @@
 #include "load/report/dbench_form.h"
 #include "load/backend/backend.h"
 #include "load/report/report.h"
-#include "load/run/run.h"
-#include "load/run/signals.h"
+#include "load/record/record.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -6,16 +6,8 @@
 
 #include <stdio.h>
 #include <jansson.h>
-#include "load/run/run.h"
+#include "load/record/record.h"
 #include "result/sysinfo.h"
-
-struct load_params {
-	const char *loadfile;
-	const char *directory;
-	int per_client_results;
-	uint64_t mem_limit;       /* --mem-limit, bytes (0: none) */
-	int drop_caches;          /* --drop-caches */
-};
 
 /* Print dbench's final table (Operation Count AvgLat P50 P99 MaxLat, ms),
  * the errors, the schedule lateness, the run's caveats (caveats: the list

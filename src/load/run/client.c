@@ -11,7 +11,7 @@
 #include "cli.h"
 #include "load/report/dbench_form.h"
 #include "load/run/client.h"
-#include "load/run/run.h"
+#include "load/record/record.h"
 #include "sys/fsutil.h"
 #include "sys/clock.h"
 

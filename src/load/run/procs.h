@@ -11,7 +11,7 @@
 
 #include <stdint.h>
 #include <sys/types.h>
-#include "load/run/run.h"
+#include "load/record/record.h"
 #include "sys/memcg.h"
 
 struct procs {

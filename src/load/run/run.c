@@ -9,6 +9,7 @@
  * and hands the result to the coordinator's gather.
  */
 #include "config.h"
+#include "load/run/client.h"
 #include "load/run/coord.h"
 #include "load/record/latency.h"
 #include "load/run/procs.h"
@@ -17,6 +18,7 @@
 #include "load/run/signals.h"
 #include "load/run/watch.h"
 #include "sys/caches.h"
+#include "sys/clock.h"
 #include "sys/memcg.h"
 
 #include <errno.h>
@@ -373,14 +375,4 @@ int run_load(const struct run_config *cfg, struct run_result *res)
 	}
 	run_teardown(&rs, res);
 	return rc;
-}
-
-void run_result_free(struct run_result *res)
-{
-	lat_result_free(res);
-	free(res->hist);
-	free(res->client_bytes);
-	free(res->errs);
-	free(res->ranks);
-	memset(res, 0, sizeof(*res));
 }

@@ -11,11 +11,13 @@
  * run's figures by participant 0.
  */
 #include "config.h"
+#include "load/run/client.h"
 #include "load/run/coord.h"
 #include "load/report/dbench_form.h"
 #include "load/record/latency.h"
 #include "load/run/signals.h"
 #include "load/run/watch.h"
+#include "sys/clock.h"
 #include "sys/memcg.h"
 #include "sys/steal.h"
 

@@ -13,7 +13,7 @@
 
 #include <stdint.h>
 #include "load/run/procs.h"
-#include "load/run/run.h"
+#include "load/record/record.h"
 
 /* Stop the clients now: nothing that completes after this is measured.
  * *stop_at gets now unless it holds a time already. */
