@@ -12,6 +12,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "load/loadfile/lfparse.h"
 #include "load/loadfile/loadfile.h"
 
 /* Parse text; on success return ops in *ops (caller frees). Errors go to

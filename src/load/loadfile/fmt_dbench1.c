@@ -36,8 +36,8 @@
  */
 #include "config.h"
 #include "load/loadfile/lfintern.h"
+#include "load/loadfile/formats.h"
 #include "load/loadfile/lfparse.h"
-#include "load/loadfile/loadfile.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -10,8 +10,8 @@
  *            ops on a path are not checked (the trace does not say).
  */
 #include "config.h"
+#include "load/loadfile/formats.h"
 #include "load/loadfile/lfparse.h"
-#include "load/loadfile/loadfile.h"
 
 #include <errno.h>
 #include <math.h>

@@ -11,7 +11,6 @@
  */
 #include "config.h"
 #include "load/loadfile/lfintern.h"
-#include "load/loadfile/lfparse.h"
 
 #include <stdint.h>
 #include <stdlib.h>

@@ -1,7 +1,7 @@
 /* kbench - the loadfile parser's interning tables (lfintern.c)
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * The tables struct parser (lfparse.h) holds while a loadfile is read:
+ * The tables struct parser (parser.h) holds while a loadfile is read:
  * paths into the program's arena, handle numbers into dense indexes.
  * Nothing here prints: a failure is out of memory (or a table past its
  * 32-bit limit), and the caller names it on the loadfile's line.
@@ -9,21 +9,8 @@
 #ifndef KBENCH_LFINTERN_H
 #define KBENCH_LFINTERN_H
 
-#include <stddef.h>
 #include <stdint.h>
-
-struct parser;
-
-struct strtab {          /* path -> arena offset */
-	uint32_t *slot;      /* arena offset + 1; 0 = empty */
-	size_t cap, used;
-};
-
-struct numtab {          /* fnum -> dense handle index */
-	uint64_t *key;
-	uint32_t *val;       /* index + 1; 0 = empty */
-	size_t cap, used;
-};
+#include "load/loadfile/parser.h"
 
 /* Intern the normalised path s (loadfile_path()'s form: relative, lower
  * case, '/'-separated); *off receives its offset in ps->prog->arena.  A

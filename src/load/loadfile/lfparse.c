@@ -8,7 +8,6 @@
  * tables live only while parsing.
  */
 #include "config.h"
-#include "load/loadfile/loadfile.h"
 #include "load/loadfile/lfintern.h"
 #include "load/loadfile/lfparse.h"
 

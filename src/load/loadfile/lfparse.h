@@ -1,12 +1,13 @@
-/* kbench - loadfile parser internals shared by the format readers
+/* kbench - the helpers the loadfile format readers share (lfparse.c)
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * loadfile.c reads lines, detects the format and drives one reader; the
  * helpers here (lfparse.c) read tokens, numbers, statuses, paths and
  * patterns and store ops; paths and handle numbers are interned by
  * lfintern.c (lfintern.h, whose lf_handle() readers may call too).
- * Each format is one struct lf_reader, exported by its own file
- * (fmt_dbench4.c for dbench 4 and 2, fmt_dbench1.c for dbench 1), that
+ * Each format is one struct lf_reader (parser.h), exported by its own
+ * file (formats.h: fmt_dbench4.c for dbench 4 and 2, fmt_dbench1.c for
+ * dbench 1), that
  * turns one line into zero or more ops with these helpers and keeps any
  * state across lines to itself.  Every helper that can fail reports
  * "FILE:LINE: message" itself and returns -1.
@@ -14,48 +15,9 @@
 #ifndef KBENCH_LFPARSE_H
 #define KBENCH_LFPARSE_H
 
+#include <stddef.h>
 #include <stdint.h>
-#include <stdio.h>
-#include "load/loadfile/lfintern.h"
-#include "load/loadfile/program.h"
-
-#define LF_MAX_TOKENS 32
-#define LF_BATCH 1024
-
-struct parser {
-	const char *name;
-	FILE *errs;
-	unsigned max_errors, nerrors;
-	uint64_t lineno;
-	const struct lf_reader *reader;  /* the format being read */
-	void *state;         /* the reader's own, state_size bytes, zeroed */
-	struct program *prog;
-	size_t arena_cap;
-	size_t dirs_cap;     /* room in prog->dirs */
-	struct strtab paths;
-	struct numtab handles;
-	struct op batch[LF_BATCH];
-	size_t nbatch;
-	int io_failed;
-	int holding;         /* reading the lines that decide the format */
-};
-
-/* One loadfile format: a row of the driver's table (loadfile.c), which
- * asks the rows in order which one the first operation lines are. */
-struct lf_reader {
-	enum lf_format format;
-	const char *name;    /* its --format word and lf_format_name() */
-	const char *alias;   /* another --format word for it, or NULL */
-	/* 1 if lines[0..n-1], the first operation lines (never blank or a
-	 * comment; NULL for a line with a NUL byte), are of this format */
-	int (*looks)(char *const *lines, size_t n);
-	size_t state_size;   /* bytes of state the reader keeps, or 0 */
-	void (*begin)(struct parser *ps);  /* before the first line, or NULL */
-	void (*line)(struct parser *ps, char *line);  /* one operation line */
-	void (*end)(struct parser *ps);    /* at the end of the file, or NULL */
-};
-
-extern const struct lf_reader lf_reader_dbench4, lf_reader_dbench2, lf_reader_dbench1;
+#include "load/loadfile/parser.h"
 
 void lf_error(struct parser *ps, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
@@ -72,6 +34,13 @@ int lf_num(struct parser *ps, const char *tok, const char *what, uint64_t max, u
 
 /* Status token -> enum expect.  Returns 0, or -1 if tok is not a status. */
 int lf_status(const char *tok, uint8_t *expect);
+
+/* Turn a loadfile path (backslashes, any case) into a program path.
+ * Writes the result to out (size outsz) and sets *shared to 0 for a path
+ * under \clients\client1 (stored relative to the client's tree) or 1 for
+ * any other path (relative to the run directory).  Returns NULL on success
+ * or a static message ("path climbs out of the directory", ...). */
+const char *loadfile_path(const char *in, char *out, size_t outsz, int *shared);
 
 /* Loadfile path -> interned program path; sets *shared. */
 int lf_path(struct parser *ps, const char *tok, uint32_t *off, int *shared);

@@ -14,6 +14,7 @@
 #include "config.h"
 #include "load/loadfile/loadfile.h"
 #include "load/loadfile/lfintern.h"
+#include "load/loadfile/formats.h"
 #include "load/loadfile/lfparse.h"
 
 #include <errno.h>

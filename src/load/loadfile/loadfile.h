@@ -16,9 +16,6 @@
 #include <stdio.h>
 #include "load/loadfile/program.h"
 
-/* Largest ReadX/WriteX size accepted, bytes (64 MiB). */
-#define LOADFILE_MAX_IO (64u << 20)
-
 /* Parse the loadfile at path (plain or gzip-compressed) into prog, in
  * the given format (LF_AUTO: detected from its first operation lines).
  * Every malformed line is reported to errs as "FILE:LINE: message" (at
@@ -47,12 +44,5 @@ int lf_format_parse(const char *s, enum lf_format *out);
 /* The format's --format word: "dbench4", "dbench2", "dbench1", or "auto"
  * for LF_AUTO and any value without a reader.  A static string. */
 const char *lf_format_name(enum lf_format f);
-
-/* Turn a loadfile path (backslashes, any case) into a program path.
- * Writes the result to out (size outsz) and sets *shared to 0 for a path
- * under \clients\client1 (stored relative to the client's tree) or 1 for
- * any other path (relative to the run directory).  Returns NULL on success
- * or a static message ("path climbs out of the directory", ...). */
-const char *loadfile_path(const char *in, char *out, size_t outsz, int *shared);
 
 #endif

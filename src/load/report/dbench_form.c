@@ -18,7 +18,6 @@
 #include "cli.h"
 #include "load/report/dbench_form.h"
 #include "load/backend/backend.h"
-#include "load/report/report.h"
 #include "load/record/record.h"
 
 #include <math.h>
