@@ -21,6 +21,7 @@
 #include "load/backend/backend.h"
 #include "load/backend/nfs/nfs_opts.h"
 #include "load/backend/trees.h"
+#include "sys/dynlib.h"
 
 /* libnfs is not linked into kbench: prepare() dlopens LIBNFS_SONAME (what
  * configure read from libnfs.so) and fills this table once, before any
@@ -40,11 +41,7 @@
 	X(rpc_get_fd) X(rpc_which_events) X(rpc_service) \
 	X(rpc_connect_program_async) X(rpc_nlm4_lock_async) X(rpc_nlm4_unlock_async)
 
-struct libnfs_fns {
-#define LIBNFS_POINTER(name) __typeof__(name) *name;
-	LIBNFS_FUNCTIONS(LIBNFS_POINTER)
-#undef LIBNFS_POINTER
-};
+DYNLIB_TABLE(libnfs_fns, LIBNFS_FUNCTIONS);
 extern struct libnfs_fns libnfs;
 
 /* ftype3 NF3DIR, NF3LNK (RFC 1813), the types libnfs gives directory entries */

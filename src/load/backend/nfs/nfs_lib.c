@@ -20,25 +20,8 @@
 
 struct libnfs_fns libnfs;
 
-/* dlopen libnfs and resolve the table, once.  Returns 0, or -1 after one
- * line on stderr naming the library and dlerror(). */
-int libnfs_load(const char *cmd)
-{
-#define LIBNFS_NAME(name) #name,
-	static const char *const names[] = { LIBNFS_FUNCTIONS(LIBNFS_NAME) };
-#undef LIBNFS_NAME
-	static void *h;
-	void *addr[sizeof(names) / sizeof(names[0])];
-	size_t i = 0;
-	int rc = dynlib_load(&h, LIBNFS_SONAME, names, addr, sizeof(addr) / sizeof(addr[0]),
-			     cmd, "-B nfs");
-	if (rc)
-		return rc < 0 ? -1 : 0;
-#define LIBNFS_SET(name) libnfs.name = (__typeof__(libnfs.name))addr[i++];
-	LIBNFS_FUNCTIONS(LIBNFS_SET)
-#undef LIBNFS_SET
-	return 0;
-}
+/* dlopen the library and fill libnfs, once (sys/dynlib.h) */
+DYNLIB_LOADER(libnfs_load, libnfs, LIBNFS_FUNCTIONS, LIBNFS_SONAME, "-B nfs")
 
 /* Contexts whose connection failed, kept to the process's end.  libnfs's
  * synchronous calls that end with the transport ("nfs_service failed", a

@@ -20,6 +20,7 @@
 #include "load/backend/backend.h"
 #include "load/backend/smb/smb_opts.h"
 #include "load/backend/trees.h"
+#include "sys/dynlib.h"
 
 /* libsmbclient is not linked into kbench: prepare() dlopens
  * SMBCLIENT_SONAME (what configure read from libsmbclient.so) and fills
@@ -42,11 +43,7 @@
 	X(smbc_getFunctionUnlink) X(smbc_getFunctionMkdir) X(smbc_getFunctionRmdir) \
 	X(smbc_getFunctionReaddirPlus)
 
-struct libsmb_fns {
-#define LIBSMB_POINTER(name) __typeof__(name) *name;
-	LIBSMB_FUNCTIONS(LIBSMB_POINTER)
-#undef LIBSMB_POINTER
-};
+DYNLIB_TABLE(libsmb_fns, LIBSMB_FUNCTIONS);
 extern struct libsmb_fns libsmb;
 
 /* Each request waits at most this long for the server's reply (and a

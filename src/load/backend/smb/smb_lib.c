@@ -20,25 +20,8 @@
 
 struct libsmb_fns libsmb;
 
-/* dlopen libsmbclient and resolve the table, once.  Returns 0, or -1
- * after one line on stderr naming the library and dlerror(). */
-int libsmb_load(const char *cmd)
-{
-#define LIBSMB_NAME(name) #name,
-	static const char *const names[] = { LIBSMB_FUNCTIONS(LIBSMB_NAME) };
-#undef LIBSMB_NAME
-	static void *h;
-	void *addr[sizeof(names) / sizeof(names[0])];
-	size_t i = 0;
-	int rc = dynlib_load(&h, SMBCLIENT_SONAME, names, addr, sizeof(addr) / sizeof(addr[0]),
-			     cmd, "-B smb");
-	if (rc)
-		return rc < 0 ? -1 : 0;
-#define LIBSMB_SET(name) libsmb.name = (__typeof__(libsmb.name))addr[i++];
-	LIBSMB_FUNCTIONS(LIBSMB_SET)
-#undef LIBSMB_SET
-	return 0;
-}
+/* dlopen the library and fill libsmb, once (sys/dynlib.h) */
+DYNLIB_LOADER(libsmb_load, libsmb, LIBSMB_FUNCTIONS, SMBCLIENT_SONAME, "-B smb")
 
 /* ---- URLs ---- */
 
