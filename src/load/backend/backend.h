@@ -217,6 +217,23 @@ extern const struct backend nfs_backend;
  * client; .missing is "libsmbclient" when kbench was built without it. */
 extern const struct backend smb_backend;
 
+/* The hooks of a backend whose files are more than one (nfs, smb): P_check,
+ * P_endpoint, P_prepare, P_cleanup, P_release, P_describe, P_client_open,
+ * P_close_all and P_client_close, each what struct backend's member of
+ * that name says; its shared header declares them with BACKEND_HOOKS(P)
+ * and its row names them. */
+#define BACKEND_HOOKS(p)									\
+	int p##_check(const struct backend_opts *o, const char *cmd);				\
+	int p##_endpoint(const struct backend_opts *o, char *host, size_t hostlen, char *port,	\
+			 size_t portlen);							\
+	int p##_prepare(struct backend_opts *o, unsigned nclients, const char *cmd);		\
+	int p##_cleanup(struct backend_opts *o, unsigned nclients, const char *cmd);		\
+	void p##_release(struct backend_opts *o);						\
+	const char *p##_describe(const struct backend_opts *o);					\
+	int p##_client_open(struct backend_ctx *c);						\
+	void p##_close_all(struct backend_ctx *c);						\
+	void p##_client_close(struct backend_ctx *c)
+
 /* What an op's result means, for reports: strerror(), but for BE_ESHORT
  * "moved another size than the line's ret_size", for EXDEV "crosses into
  * another mount (left alone)", and the other BE_* values' meanings.

@@ -65,7 +65,7 @@ static int set_size(struct backend_ctx *c, int fd, const struct stat *st, const 
 	return 0;
 }
 
-static int do_ntcreatex(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
+static int fio_ntcreatex(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
 {
 	int base = base1(c, op), fd;
 	const char *path = path1(c, op);
@@ -125,7 +125,7 @@ static int do_ntcreatex(struct backend_ctx *c, const struct op *op, uint64_t *by
 	return 0;
 }
 
-static int do_close(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
+static int fio_close(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
 {
 	(void)bytes;
 	int fd = handle_fd(c, op);
@@ -135,7 +135,7 @@ static int do_close(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
 	return close(fd) < 0 ? errno : 0;
 }
 
-static int do_rename(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
+static int fio_rename(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
 {
 	(void)bytes;
 	const char *to = prog_path(c->prog, op->path2);
@@ -155,7 +155,7 @@ static int do_rename(struct backend_ctx *c, const struct op *op, uint64_t *bytes
 	return fio_sync_dirs(c, base2(c, op), to);
 }
 
-static int do_unlink(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
+static int fio_unlink(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
 {
 	(void)bytes;
 	struct name n;
@@ -167,7 +167,7 @@ static int do_unlink(struct backend_ctx *c, const struct op *op, uint64_t *bytes
 	return e ? e : fio_sync_dirs(c, base1(c, op), path1(c, op));
 }
 
-static int do_deltree(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
+static int fio_deltree(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
 {
 	(void)bytes;
 	const char *path = path1(c, op);
@@ -177,7 +177,7 @@ static int do_deltree(struct backend_ctx *c, const struct op *op, uint64_t *byte
 	return fs_remove_tree(base1(c, op), path, strcmp(path, ".") == 0, NULL);
 }
 
-static int do_rmdir(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
+static int fio_rmdir(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
 {
 	(void)bytes;
 	struct name n;
@@ -192,7 +192,7 @@ static int do_rmdir(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
 	return fio_sync_dirs(c, base1(c, op), path1(c, op));
 }
 
-static int do_mkdir(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
+static int fio_mkdir(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
 {
 	(void)bytes;
 	/* a directory that is already there is what the loadfile asked for:
@@ -208,7 +208,7 @@ static int do_mkdir(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
 	return fio_sync_dirs(c, base1(c, op), path1(c, op));
 }
 
-static int do_qpathinfo(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
+static int fio_qpathinfo(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
 {
 	struct stat st;
 	struct name n;
@@ -228,7 +228,7 @@ static int do_qpathinfo(struct backend_ctx *c, const struct op *op, uint64_t *by
 	return e;
 }
 
-static int do_qfileinfo(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
+static int fio_qfileinfo(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
 {
 	struct stat st;
 	(void)bytes;
@@ -242,7 +242,7 @@ static int do_qfileinfo(struct backend_ctx *c, const struct op *op, uint64_t *by
 	return 0;
 }
 
-static int do_qfsinfo(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
+static int fio_qfsinfo(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
 {
 	struct statvfs sv;
 	(void)op;
@@ -279,7 +279,7 @@ static int sfileinfo_path(struct backend_ctx *c, const struct op *op)
 	return rc;
 }
 
-static int do_sfileinfo(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
+static int fio_sfileinfo(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
 {
 	struct stat st;
 	(void)bytes;
@@ -313,7 +313,7 @@ static inline int ends_with(const char *name, const char *tail, size_t tail_len)
 /* FIND_FIRST: a plain name is a lookup; a pattern lists the directory
  * (at most maxcnt matches, as the request asks) and succeeds if anything
  * matches.  getdents64 into the client's buffer: no allocation. */
-static int do_find_first(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
+static int fio_find_first(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
 {
 	struct stat st;
 	struct name n;
@@ -382,7 +382,7 @@ static int do_find_first(struct backend_ctx *c, const struct op *op, uint64_t *b
 	return matches ? 0 : ENOENT;
 }
 
-static int do_writex(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
+static int fio_writex(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
 {
 	int fd = handle_fd(c, op);
 	if (fd < 0)
@@ -395,7 +395,7 @@ static int do_writex(struct backend_ctx *c, const struct op *op, uint64_t *bytes
 	return be_write_done(op, bytes);
 }
 
-static int do_readx(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
+static int fio_readx(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
 {
 	int fd = handle_fd(c, op);
 	if (fd < 0)
@@ -427,19 +427,19 @@ static int lock_range(const struct backend_ctx *c, const struct op *op, short ty
 	return fcntl(fd, F_SETLK, &fl) < 0 ? errno : 0;
 }
 
-static int do_lockx(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
+static int fio_lockx(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
 {
 	(void)bytes;
 	return lock_range(c, op, F_WRLCK);
 }
 
-static int do_unlockx(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
+static int fio_unlockx(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
 {
 	(void)bytes;
 	return lock_range(c, op, F_UNLCK);
 }
 
-static int do_flush(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
+static int fio_flush(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
 {
 	(void)bytes;
 	int fd = handle_fd(c, op);
@@ -456,22 +456,22 @@ const struct backend fileio_backend = {
 	.close_all = fio_close_all,
 	.client_close = fio_client_close,
 	.op = {
-		[OP_NTCREATEX] = do_ntcreatex,
-		[OP_CLOSE] = do_close,
-		[OP_RENAME] = do_rename,
-		[OP_UNLINK] = do_unlink,
-		[OP_DELTREE] = do_deltree,
-		[OP_RMDIR] = do_rmdir,
-		[OP_MKDIR] = do_mkdir,
-		[OP_QPATHINFO] = do_qpathinfo,
-		[OP_QFILEINFO] = do_qfileinfo,
-		[OP_QFSINFO] = do_qfsinfo,
-		[OP_SFILEINFO] = do_sfileinfo,
-		[OP_FIND_FIRST] = do_find_first,
-		[OP_WRITEX] = do_writex,
-		[OP_READX] = do_readx,
-		[OP_LOCKX] = do_lockx,
-		[OP_UNLOCKX] = do_unlockx,
-		[OP_FLUSH] = do_flush,
+		[OP_NTCREATEX] = fio_ntcreatex,
+		[OP_CLOSE] = fio_close,
+		[OP_RENAME] = fio_rename,
+		[OP_UNLINK] = fio_unlink,
+		[OP_DELTREE] = fio_deltree,
+		[OP_RMDIR] = fio_rmdir,
+		[OP_MKDIR] = fio_mkdir,
+		[OP_QPATHINFO] = fio_qpathinfo,
+		[OP_QFILEINFO] = fio_qfileinfo,
+		[OP_QFSINFO] = fio_qfsinfo,
+		[OP_SFILEINFO] = fio_sfileinfo,
+		[OP_FIND_FIRST] = fio_find_first,
+		[OP_WRITEX] = fio_writex,
+		[OP_READX] = fio_readx,
+		[OP_LOCKX] = fio_lockx,
+		[OP_UNLOCKX] = fio_unlockx,
+		[OP_FLUSH] = fio_flush,
 	},
 };

@@ -56,14 +56,7 @@ void nfs_options(void *mine, struct poptOption *rows)
 
 #ifndef HAVE_LIBNFS
 
-const struct backend nfs_backend = {
-	.name = "nfs",
-	.help = "an NFS export (--nfs), through libnfs",
-	.missing = "libnfs",
-	.opts_size = sizeof(struct nfs_opts),
-	.options = nfs_options,
-	.opts_heading = NFS_OPTS_HEADING,
-};
+const struct backend nfs_backend = { NFS_BACKEND_ROW, .missing = "libnfs" };
 
 #else
 

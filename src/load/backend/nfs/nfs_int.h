@@ -195,22 +195,13 @@ int kbnfs_nolink_path(struct nfs_context *nfs, const char *path, size_t *bad);
 int kbnfs_claim_trees(struct nfs_context *nfs, struct nfs_target *t, unsigned nclients,
 		      const char *cmd);
 
-/* The hooks of nfs_backend (backend.h says what each does). */
 /* The port an NFS server is reached on when --nfs names none (RFC 1813's
  * 2049). */
 #define NFS_PORT "2049"
 /* backend.h's check and endpoint of -B nfs (nfs_export.c): --nfs's form
  * (nfs://SERVER[:PORT]/EXPORT, its version=, nfsport=), -x and -S
- * refused, -D a path inside the export; the server's host and port. */
-int nfs_check(const struct backend_opts *o, const char *cmd);
-int nfs_endpoint(const struct backend_opts *o, char *host, size_t hostlen, char *port,
-		 size_t portlen);
-int nfs_prepare(struct backend_opts *o, unsigned nclients, const char *cmd);
-int nfs_cleanup(struct backend_opts *o, unsigned nclients, const char *cmd);
-void nfs_release(struct backend_opts *o);
-const char *nfs_describe(const struct backend_opts *o);
-int nfs_client_open(struct backend_ctx *c);
-void nfs_close_all(struct backend_ctx *c);
-void nfs_client_close(struct backend_ctx *c);
+ * refused, -D a path inside the export; the server's host and port.
+ * These and the other hooks of nfs_backend, each what backend.h says. */
+BACKEND_HOOKS(nfs);
 
 #endif

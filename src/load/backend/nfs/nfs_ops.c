@@ -74,7 +74,7 @@ int kbnfs_is_dir(struct backend_ctx *c, const char *path)
 	return S_ISDIR(st.nfs_mode) ? 0 : ENOTDIR;
 }
 
-static int do_ntcreatex(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
+static int kbnfs_ntcreatex(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
 {
 	struct nfs_client *nc = c->priv;
 	struct nfsfh *fh = NULL;
@@ -153,7 +153,7 @@ static int do_ntcreatex(struct backend_ctx *c, const struct op *op, uint64_t *by
 	return 0;
 }
 
-static int do_close(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
+static int kbnfs_close(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
 {
 	struct nfs_client *nc = c->priv;
 	struct nfs_handle *h = kbnfs_handle(c, op);
@@ -173,7 +173,7 @@ static int do_close(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
 	return r < 0 ? kbnfs_fail(c, r) : e;
 }
 
-static int do_rename(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
+static int kbnfs_rename(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
 {
 	struct nfs_client *nc = c->priv;
 	int e;
@@ -184,7 +184,7 @@ static int do_rename(struct backend_ctx *c, const struct op *op, uint64_t *bytes
 	return r < 0 ? kbnfs_fail(c, r) : 0;
 }
 
-static int do_unlink(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
+static int kbnfs_unlink(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
 {
 	struct nfs_client *nc = c->priv;
 	int e;
@@ -195,7 +195,7 @@ static int do_unlink(struct backend_ctx *c, const struct op *op, uint64_t *bytes
 	return r < 0 ? kbnfs_fail(c, r) : 0;
 }
 
-static int do_rmdir(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
+static int kbnfs_rmdir(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
 {
 	struct nfs_client *nc = c->priv;
 	int e;
@@ -206,7 +206,7 @@ static int do_rmdir(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
 	return r < 0 ? kbnfs_fail(c, r) : 0;
 }
 
-static int do_mkdir(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
+static int kbnfs_mkdir(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
 {
 	struct nfs_client *nc = c->priv;
 	int e;
@@ -221,7 +221,7 @@ static int do_mkdir(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
 	return r < 0 ? kbnfs_fail(c, r) : 0;
 }
 
-static int do_deltree(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
+static int kbnfs_deltree(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
 {
 	struct nfs_client *nc = c->priv;
 	int e;
@@ -239,7 +239,7 @@ static int do_deltree(struct backend_ctx *c, const struct op *op, uint64_t *byte
 	return r < 0 ? kbnfs_fail(c, r) : 0;
 }
 
-static int do_qpathinfo(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
+static int kbnfs_qpathinfo(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
 {
 	struct nfs_client *nc = c->priv;
 	struct nfs_stat_64 st;
@@ -267,7 +267,7 @@ static int handle_stat(struct backend_ctx *c, const struct nfs_handle *h, struct
 	return r < 0 ? kbnfs_fail(c, r) : 0;
 }
 
-static int do_qfileinfo(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
+static int kbnfs_qfileinfo(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
 {
 	struct nfs_stat_64 st;
 	struct nfs_handle *h = kbnfs_handle(c, op);
@@ -277,7 +277,7 @@ static int do_qfileinfo(struct backend_ctx *c, const struct op *op, uint64_t *by
 	return handle_stat(c, h, &st);
 }
 
-static int do_qfsinfo(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
+static int kbnfs_qfsinfo(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
 {
 	struct nfs_client *nc = c->priv;
 	struct nfs_statvfs_64 sv;
@@ -301,7 +301,7 @@ static int set_times(struct backend_ctx *c, const char *path, const struct nfs_s
 	return r < 0 ? kbnfs_fail(c, r) : 0;
 }
 
-static int do_sfileinfo(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
+static int kbnfs_sfileinfo(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
 {
 	struct nfs_client *nc = c->priv;
 	struct nfs_stat_64 st;
@@ -329,7 +329,7 @@ static int do_sfileinfo(struct backend_ctx *c, const struct op *op, uint64_t *by
 /* FIND_FIRST: a plain name is a lookup; a pattern lists the directory
  * (READDIRPLUS, libnfs's directory cache off) and succeeds if anything
  * matches, counting at most maxcnt matches, as fileio. */
-static int do_find_first(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
+static int kbnfs_find_first(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
 {
 	struct nfs_client *nc = c->priv;
 	struct nfs_stat_64 st;
@@ -359,7 +359,7 @@ static int do_find_first(struct backend_ctx *c, const struct op *op, uint64_t *b
 	return matches ? 0 : ENOENT;
 }
 
-static int do_writex(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
+static int kbnfs_writex(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
 {
 	struct nfs_client *nc = c->priv;
 	struct nfs_handle *h = kbnfs_handle(c, op);
@@ -378,7 +378,7 @@ static int do_writex(struct backend_ctx *c, const struct op *op, uint64_t *bytes
 	return be_write_done(op, bytes);
 }
 
-static int do_readx(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
+static int kbnfs_readx(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
 {
 	struct nfs_client *nc = c->priv;
 	struct nfs_handle *h = kbnfs_handle(c, op);
@@ -392,7 +392,7 @@ static int do_readx(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
 	return be_read_done(op, (uint64_t)n, bytes);
 }
 
-static int do_flush(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
+static int kbnfs_flush(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
 {
 	struct nfs_client *nc = c->priv;
 	struct nfs_handle *h = kbnfs_handle(c, op);
@@ -407,11 +407,7 @@ static int do_flush(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
 }
 
 const struct backend nfs_backend = {
-	.name = "nfs",
-	.help = "an NFS export (--nfs), through libnfs",
-	.opts_size = sizeof(struct nfs_opts),
-	.options = nfs_options,
-	.opts_heading = NFS_OPTS_HEADING,
+	NFS_BACKEND_ROW,
 	.check = nfs_check,
 	.endpoint = nfs_endpoint,
 	.prepare = nfs_prepare,
@@ -422,23 +418,23 @@ const struct backend nfs_backend = {
 	.release = nfs_release,
 	.describe = nfs_describe,
 	.op = {
-		[OP_NTCREATEX] = do_ntcreatex,
-		[OP_CLOSE] = do_close,
-		[OP_RENAME] = do_rename,
-		[OP_UNLINK] = do_unlink,
-		[OP_DELTREE] = do_deltree,
-		[OP_RMDIR] = do_rmdir,
-		[OP_MKDIR] = do_mkdir,
-		[OP_QPATHINFO] = do_qpathinfo,
-		[OP_QFILEINFO] = do_qfileinfo,
-		[OP_QFSINFO] = do_qfsinfo,
-		[OP_SFILEINFO] = do_sfileinfo,
-		[OP_FIND_FIRST] = do_find_first,
-		[OP_WRITEX] = do_writex,
-		[OP_READX] = do_readx,
+		[OP_NTCREATEX] = kbnfs_ntcreatex,
+		[OP_CLOSE] = kbnfs_close,
+		[OP_RENAME] = kbnfs_rename,
+		[OP_UNLINK] = kbnfs_unlink,
+		[OP_DELTREE] = kbnfs_deltree,
+		[OP_RMDIR] = kbnfs_rmdir,
+		[OP_MKDIR] = kbnfs_mkdir,
+		[OP_QPATHINFO] = kbnfs_qpathinfo,
+		[OP_QFILEINFO] = kbnfs_qfileinfo,
+		[OP_QFSINFO] = kbnfs_qfsinfo,
+		[OP_SFILEINFO] = kbnfs_sfileinfo,
+		[OP_FIND_FIRST] = kbnfs_find_first,
+		[OP_WRITEX] = kbnfs_writex,
+		[OP_READX] = kbnfs_readx,
 		[OP_LOCKX] = kbnfs_lockx,
 		[OP_UNLOCKX] = kbnfs_unlockx,
-		[OP_FLUSH] = do_flush,
+		[OP_FLUSH] = kbnfs_flush,
 	},
 };
 

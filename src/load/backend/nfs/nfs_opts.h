@@ -21,6 +21,14 @@ struct nfs_opts {
 /* backend.h's options(): the rows of --nfs into mine, a struct nfs_opts. */
 void nfs_options(void *mine, struct poptOption *rows);
 
+/* The head of nfs_backend's row, the same whether kbench was built with
+ * libnfs (nfs_ops.c's row) or without it (nfs.c's, which adds .missing):
+ * its name, help and options. */
+#define NFS_BACKEND_ROW							\
+	.name = "nfs", .help = "an NFS export (--nfs), through libnfs",	\
+	.opts_size = sizeof(struct nfs_opts), .options = nfs_options,	\
+	.opts_heading = NFS_OPTS_HEADING
+
 /* --nfs's URL as given (NULL when not given). */
 static inline const char *nfs_url(const struct backend_opts *o)
 {

@@ -56,16 +56,7 @@ void smb_options(void *mine, struct poptOption *rows)
 
 #ifndef HAVE_LIBSMBCLIENT
 
-const struct backend smb_backend = {
-	.name = "smb",
-	.help = "SMB2/3 through libsmbclient (--smb-share //SERVER/SHARE)",
-	.missing = "libsmbclient",
-	.opts_size = sizeof(struct smb_opts),
-	.options = smb_options,
-	.opts_heading = SMB_OPTS_HEADING,
-	.logins = smb_logins,
-	.secret = SMB_SECRET,
-};
+const struct backend smb_backend = { SMB_BACKEND_ROW, .missing = "libsmbclient" };
 
 #else
 
@@ -96,7 +87,7 @@ static int mkdir_there(struct smb_client *sc, const char *url)
 	return 0;
 }
 
-static int smb_client_open(struct backend_ctx *c)
+static int smb_connect(struct backend_ctx *c)
 {
 	struct smb_target *t = c->opts->target;
 	struct smb_client *sc = calloc(1, sizeof(*sc));
@@ -175,7 +166,7 @@ void smb_close_all(struct backend_ctx *c)
 	}
 }
 
-static void smb_client_close(struct backend_ctx *c)
+static void smb_disconnect(struct backend_ctx *c)
 {
 	struct smb_client *sc = SC(c);
 	if (!sc)
@@ -196,25 +187,25 @@ static void smb_client_close(struct backend_ctx *c)
 }
 
 /* client_open, with the sockets it opened watched for the run's end */
-int smb_client_open_watched(struct backend_ctx *c)
+int smb_client_open(struct backend_ctx *c)
 {
 	struct sw_snap before;
 	int e = sw_snapshot(&before);
 	if (e)
 		return e;
-	int rc = smb_client_open(c);
+	int rc = smb_connect(c);
 	e = sw_watch_new(&before, c, c->end_ns, SMB_GRACE_NS);
 	return rc ? rc : e;
 }
 
 /* client_close, the watch of its sockets ended first; a client whose
  * connection was shut down sends nothing more */
-void smb_client_close_watched(struct backend_ctx *c)
+void smb_client_close(struct backend_ctx *c)
 {
 	sw_forget(c);
 	if (sw_fired())
 		c->dead = 1;
-	smb_client_close(c);
+	smb_disconnect(c);
 }
 
 #endif /* HAVE_LIBSMBCLIENT */

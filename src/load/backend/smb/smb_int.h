@@ -170,22 +170,13 @@ int smb_claim_trees(SMBCCTX *x, struct smb_target *t, unsigned nclients, const c
 /* Close h's file (if any) and mark it unused. */
 void smb_unbind(struct smb_client *sc, struct smb_handle *h);
 
-/* The hooks of smb_backend (backend.h says what each does). */
 /* The port an SMB server is reached on when --smb-share names none (SMB
  * over TCP's 445, MS-SMB2's direct TCP transport). */
 #define SMB_PORT 445u
 /* backend.h's check and endpoint of -B smb (smb_share.c): the share's
  * form, the login (--smb-user or --smb-user-file, read; or $USER), -D,
- * -s -S -F -x refused; the server's host and port. */
-int smb_check(const struct backend_opts *o, const char *cmd);
-int smb_endpoint(const struct backend_opts *o, char *host, size_t hostlen, char *port,
-		 size_t portlen);
-int smb_prepare(struct backend_opts *o, unsigned nclients, const char *cmd);
-int smb_cleanup(struct backend_opts *o, unsigned nclients, const char *cmd);
-void smb_release(struct backend_opts *o);
-const char *smb_describe(const struct backend_opts *o);
-int smb_client_open_watched(struct backend_ctx *c);
-void smb_close_all(struct backend_ctx *c);
-void smb_client_close_watched(struct backend_ctx *c);
+ * -s -S -F -x refused; the server's host and port.  These and the
+ * other hooks of smb_backend, each what backend.h says. */
+BACKEND_HOOKS(smb);
 
 #endif

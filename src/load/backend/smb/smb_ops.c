@@ -70,7 +70,7 @@ static int set_size(struct backend_ctx *c, SMBCFILE *f, const struct op *op)
 	return 0;
 }
 
-static int do_ntcreatex(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
+static int smb_ntcreatex(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
 {
 	struct smb_client *sc = SC(c);
 	int shared = (op->flags & OPF_SHARED1) != 0;
@@ -130,7 +130,7 @@ static int do_ntcreatex(struct backend_ctx *c, const struct op *op, uint64_t *by
 	return 0;
 }
 
-static int do_close(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
+static int smb_close(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
 {
 	struct smb_client *sc = SC(c);
 	(void)bytes;
@@ -144,7 +144,7 @@ static int do_close(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
 	return f && sc->close(sc->x, f) < 0 ? smb_fail(c) : 0;
 }
 
-static int do_rename(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
+static int smb_rename(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
 {
 	struct smb_client *sc = SC(c);
 	(void)bytes;
@@ -157,7 +157,7 @@ static int do_rename(struct backend_ctx *c, const struct op *op, uint64_t *bytes
 	return sc->rename(sc->x, sc->u1, sc->x, sc->u2) < 0 ? smb_fail(c) : 0;
 }
 
-static int do_unlink(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
+static int smb_unlink(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
 {
 	struct smb_client *sc = SC(c);
 	(void)bytes;
@@ -168,7 +168,7 @@ static int do_unlink(struct backend_ctx *c, const struct op *op, uint64_t *bytes
 	return sc->unlink(sc->x, sc->u1) < 0 ? smb_fail(c) : 0;
 }
 
-static int do_deltree(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
+static int smb_deltree(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
 {
 	struct smb_client *sc = SC(c);
 	(void)bytes;
@@ -185,7 +185,7 @@ static int do_deltree(struct backend_ctx *c, const struct op *op, uint64_t *byte
 	return e;
 }
 
-static int do_rmdir(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
+static int smb_rmdir(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
 {
 	struct smb_client *sc = SC(c);
 	(void)bytes;
@@ -196,7 +196,7 @@ static int do_rmdir(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
 	return sc->rmdir(sc->x, sc->u1) < 0 ? smb_fail(c) : 0;
 }
 
-static int do_mkdir(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
+static int smb_mkdir(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
 {
 	struct smb_client *sc = SC(c);
 	struct stat st;
@@ -216,7 +216,7 @@ static int do_mkdir(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
 	return S_ISDIR(st.st_mode) ? 0 : ENOTDIR;
 }
 
-static int do_qpathinfo(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
+static int smb_qpathinfo(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
 {
 	struct smb_client *sc = SC(c);
 	struct stat st;
@@ -235,7 +235,7 @@ static int handle_url(struct backend_ctx *c, const struct smb_handle *h)
 	return smb_url_of(sc, sc->u1, h->shared, prog_path(c->prog, h->path));
 }
 
-static int do_qfileinfo(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
+static int smb_qfileinfo(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
 {
 	struct smb_client *sc = SC(c);
 	struct stat st;
@@ -252,7 +252,7 @@ static int do_qfileinfo(struct backend_ctx *c, const struct op *op, uint64_t *by
 	return sc->stat(sc->x, sc->u1, &st) < 0 ? smb_fail(c) : 0;
 }
 
-static int do_qfsinfo(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
+static int smb_qfsinfo(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
 {
 	struct smb_client *sc = SC(c);
 	struct statvfs sv;
@@ -275,7 +275,7 @@ static int set_times(struct backend_ctx *c, const struct stat *st)
 	return sc->utimes(sc->x, sc->u1, tv) < 0 ? smb_fail(c) : 0;
 }
 
-static int do_sfileinfo(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
+static int smb_sfileinfo(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
 {
 	struct smb_client *sc = SC(c);
 	struct stat st;
@@ -304,7 +304,7 @@ static int do_sfileinfo(struct backend_ctx *c, const struct op *op, uint64_t *by
 
 /* FIND_FIRST, as fileio.c: a plain name is a lookup; a pattern lists the
  * directory and succeeds if at most maxcnt names counted match. */
-static int do_find_first(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
+static int smb_find_first(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
 {
 	struct smb_client *sc = SC(c);
 	struct stat st;
@@ -348,7 +348,7 @@ static int do_find_first(struct backend_ctx *c, const struct op *op, uint64_t *b
 	return matches ? 0 : ENOENT;
 }
 
-static int do_writex(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
+static int smb_writex(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
 {
 	struct smb_handle *h = handle_of(c, op);
 	if (!h || !h->f)
@@ -359,7 +359,7 @@ static int do_writex(struct backend_ctx *c, const struct op *op, uint64_t *bytes
 	return be_write_done(op, bytes);
 }
 
-static int do_readx(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
+static int smb_readx(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
 {
 	struct smb_client *sc = SC(c);
 	struct smb_handle *h = handle_of(c, op);
@@ -375,37 +375,31 @@ static int do_readx(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
 }
 
 const struct backend smb_backend = {
-	.name = "smb",
-	.help = "SMB2/3 through libsmbclient (--smb-share //SERVER/SHARE)",
-	.opts_size = sizeof(struct smb_opts),
-	.options = smb_options,
-	.opts_heading = SMB_OPTS_HEADING,
-	.logins = smb_logins,
-	.secret = SMB_SECRET,
+	SMB_BACKEND_ROW,
 	.check = smb_check,
 	.endpoint = smb_endpoint,
 	.prepare = smb_prepare,
-	.client_open = smb_client_open_watched,
+	.client_open = smb_client_open,
 	.close_all = smb_close_all,
-	.client_close = smb_client_close_watched,
+	.client_close = smb_client_close,
 	.cleanup = smb_cleanup,
 	.release = smb_release,
 	.describe = smb_describe,
 	.op = {
-		[OP_NTCREATEX] = do_ntcreatex,
-		[OP_CLOSE] = do_close,
-		[OP_RENAME] = do_rename,
-		[OP_UNLINK] = do_unlink,
-		[OP_DELTREE] = do_deltree,
-		[OP_RMDIR] = do_rmdir,
-		[OP_MKDIR] = do_mkdir,
-		[OP_QPATHINFO] = do_qpathinfo,
-		[OP_QFILEINFO] = do_qfileinfo,
-		[OP_QFSINFO] = do_qfsinfo,
-		[OP_SFILEINFO] = do_sfileinfo,
-		[OP_FIND_FIRST] = do_find_first,
-		[OP_WRITEX] = do_writex,
-		[OP_READX] = do_readx,
+		[OP_NTCREATEX] = smb_ntcreatex,
+		[OP_CLOSE] = smb_close,
+		[OP_RENAME] = smb_rename,
+		[OP_UNLINK] = smb_unlink,
+		[OP_DELTREE] = smb_deltree,
+		[OP_RMDIR] = smb_rmdir,
+		[OP_MKDIR] = smb_mkdir,
+		[OP_QPATHINFO] = smb_qpathinfo,
+		[OP_QFILEINFO] = smb_qfileinfo,
+		[OP_QFSINFO] = smb_qfsinfo,
+		[OP_SFILEINFO] = smb_sfileinfo,
+		[OP_FIND_FIRST] = smb_find_first,
+		[OP_WRITEX] = smb_writex,
+		[OP_READX] = smb_readx,
 		/* libsmbclient has no byte-range locks, and no fsync (SMB2
 		 * FLUSH): counted as unsupported */
 		[OP_LOCKX] = backend_refuse,

@@ -29,6 +29,14 @@ extern const char *const smb_logins[];
  * struct smb_opts. */
 void smb_options(void *mine, struct poptOption *rows);
 
+/* The head of smb_backend's row, the same whether kbench was built with
+ * libsmbclient (smb_ops.c's row) or without it (smb.c's, which adds
+ * .missing): its name, help, options and logins. */
+#define SMB_BACKEND_ROW								\
+	.name = "smb", .help = "SMB2/3 through libsmbclient (--smb-share //SERVER/SHARE)",	\
+	.opts_size = sizeof(struct smb_opts), .options = smb_options,		\
+	.opts_heading = SMB_OPTS_HEADING, .logins = smb_logins, .secret = SMB_SECRET
+
 /* o's own options, -B smb's. */
 static inline const struct smb_opts *smb_opts_of(const struct backend_opts *o)
 {
