@@ -1,4 +1,4 @@
-/* kbench - suite: a series of runs, its jobs, options and files
+/* kbench - suite: the types of a series of runs, its jobs, options and files
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * A job is one kind of child command the suite repeats: "disk -T",
@@ -12,8 +12,8 @@
  * (opts.h), where it writes (resfile.h), its jobs in run order (jobs.h)
  * and the results document (suitefile.h gives its layout).
  */
-#ifndef KBENCH_SUITE_H
-#define KBENCH_SUITE_H
+#ifndef KBENCH_SUITE_SERIES_H
+#define KBENCH_SUITE_SERIES_H
 
 #include <limits.h>
 #include <stdbool.h>
