@@ -40,6 +40,13 @@ struct backend_opts {
  * its popt table (POPT_TABLEEND included). */
 #define BACKEND_OPTS_MAX 64
 #define BACKEND_OPT_ROWS 8
+/* A backend's options(): its rows r (an array ending with POPT_TABLEEND)
+ * copied into rows; a table longer than BACKEND_OPT_ROWS does not build. */
+#define BACKEND_OPTS_COPY(rows, r)								\
+	do {											\
+		_Static_assert(sizeof(r) / sizeof((r)[0]) <= BACKEND_OPT_ROWS, "BACKEND_OPT_ROWS"); \
+		memcpy(rows, r, sizeof(r));							\
+	} while (0)
 /* The most rows backends[] has. */
 #define BACKENDS_MAX 8
 

@@ -50,8 +50,7 @@ void smb_options(void *mine, struct poptOption *rows)
 		  "(username=, password=, domain=)", "FILE" },
 		POPT_TABLEEND
 	};
-	_Static_assert(sizeof(r) / sizeof(r[0]) <= BACKEND_OPT_ROWS, "BACKEND_OPT_ROWS");
-	memcpy(rows, r, sizeof(r));
+	BACKEND_OPTS_COPY(rows, r);
 }
 
 #ifndef HAVE_LIBSMBCLIENT

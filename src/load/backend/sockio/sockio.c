@@ -66,8 +66,7 @@ static void sio_options(void *mine, struct poptOption *rows)
 		  "-B sockio: socket options (default: TCP_NODELAY SO_REUSEADDR)", "OPTIONS" },
 		POPT_TABLEEND
 	};
-	_Static_assert(sizeof(r) / sizeof(r[0]) <= BACKEND_OPT_ROWS, "BACKEND_OPT_ROWS");
-	memcpy(rows, r, sizeof(r));
+	BACKEND_OPTS_COPY(rows, r);
 }
 
 struct sockio_target {
