@@ -15,7 +15,7 @@ int cmd_load(int argc, const char **argv);     /* src/load/load.c */
 int cmd_disk(int argc, const char **argv);     /* src/disk/disk.c */
 int cmd_micro(int argc, const char **argv);    /* src/micro/micro.c */
 int cmd_suite(int argc, const char **argv);    /* src/suite/suite.c */
-int cmd_compare(int argc, const char **argv);  /* src/suite/compare.c */
+int cmd_compare(int argc, const char **argv);  /* src/compare/compare.c */
 int cmd_import(int argc, const char **argv);  /* src/import/import.c */
 int cmd_server(int argc, const char **argv);   /* src/server/server.c */
 

@@ -7,7 +7,7 @@
  * on port 7003 on every address; -p PORT (also kbench server's) moves it.
  * Other arguments are ignored, as tbench_srv ignores them.
  * The server itself is kbench server: a process per connection, the same
- * protocol (load/tbench.h), requests bounded at 70,000 bytes as
+ * protocol (load/backend/tbproto.h), requests bounded at 70,000 bytes as
  * tbench_srv's buffer is.
  */
 #include "config.h"

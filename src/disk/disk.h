@@ -27,7 +27,7 @@
 #define DISK_BUFFERED_GUESS_S (DISK_BUFFERED_PAUSE + DISK_BUFFERED_SECONDS + DISK_FLUSH_GUESS_S)
 
 /* The smallest memory limit a kbench disk run can start under (kbench
- * suite --mem-limit): a process's floor (load.h's 4 MiB: its stack, heap
+ * suite --mem-limit): a process's floor (load/rules.h's 4 MiB: its stack, heap
  * and data) and the read buffer of one request.  Bytes. */
 #define DISK_MEM_FLOOR ((4ull << 20) + DISK_REQ_BYTES)
 

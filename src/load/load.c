@@ -4,7 +4,7 @@
  * usage: kbench load [OPTIONS] NCLIENTS
  *        kbench load --check FILE [--format FORMAT]
  *
- * Order of work: choose the run's coordinator (load/coord.h: alone, or
+ * Order of work: choose the run's coordinator (load/run/coord.h: alone, or
  * with --mpi a rank of a job), check the command line (options.c), agree
  * on the input through the coordinator (the whole loadfile parsed), check
  * what --drop-caches and --mem-limit need (root, a memory controller, a
@@ -18,17 +18,18 @@
 #include "config.h"
 #include "commands.h"
 #include "cli.h"
-#include "load/check.h"
-#include "load/coord.h"
-#include "load/coord_mpi.h"
-#include "load/load.h"
-#include "load/loadfile.h"
-#include "load/options.h"
-#include "load/report.h"
-#include "load/run.h"
-#include "load/signals.h"
-#include "load/target.h"
-#include "load/trees.h"
+#include "load/loadfile/check.h"
+#include "load/run/coord.h"
+#include "load/mpi/coord_mpi.h"
+#include "load/rules.h"
+#include "load/loadfile/loadfile.h"
+#include "load/options/options.h"
+#include "load/report/report.h"
+#include "load/record/merge.h"
+#include "load/run/run.h"
+#include "load/run/signals.h"
+#include "load/dir/target.h"
+#include "load/backend/trees.h"
 #include "result/caveat.h"
 #include "result/result.h"
 #include "result/sysinfo.h"
@@ -102,7 +103,7 @@ static int read_loadfile(const struct load_opts *o, struct load_state *st)
 	return KB_EXIT_OK;
 }
 
-/* coord_read_fn: the loadfile read on participant 0 (load/coord.h). */
+/* coord_read_fn: the loadfile read on participant 0 (load/run/coord.h). */
 static int read_input(void *arg)
 {
 	struct load_state *st = arg;
@@ -327,7 +328,7 @@ static int run_command(struct load_opts *o, poptContext ctx, struct load_state *
 {
 	const struct coord *co = st->co;
 	/* a stop signal from here on ends the command cleanly: at once while
-	 * nothing has been made, then through the run (load/signals.h) */
+	 * nothing has been made, then through the run (load/run/signals.h) */
 	load_signals_catch(load_opts_json_stdout(o) ? STDERR_FILENO : STDOUT_FILENO);
 	int status = load_opts_check(o, ctx);
 	st->o = o;

@@ -7,7 +7,7 @@
  * The other end of kbench load -B sockio and of dbench's tbench: per
  * connection, read a request (its first word: the bytes after it; its
  * second: the bytes the reply carries after its own first word), then
- * send the reply, whose first word is its length (load/tbench.h).  Each
+ * send the reply, whose first word is its length (load/backend/tbproto.h).  Each
  * connection gets its own process, as smbd and tbench_srv give each
  * client: the scheduler's work is part of what tbench measures.
  *
@@ -33,7 +33,7 @@
 #include "config.h"
 #include "cli.h"
 #include "commands.h"
-#include "load/tbench.h"
+#include "load/backend/tbproto.h"
 #include "sys/clock.h"
 
 #include <errno.h>

@@ -11,7 +11,7 @@
 #include "config.h"
 #include "disk/devinfo.h"
 #include "disk/disk.h"
-#include "load/load.h"
+#include "load/rules.h"
 #include "result/caveat.h"
 #include "suite/figures.h"
 #include "suite/jobs.h"

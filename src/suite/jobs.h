@@ -1,7 +1,7 @@
 /* kbench - suite: the jobs of a series, their children and figures
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * What a job is, and the series that holds them, is in suite.h; the
+ * What a job is, and the series that holds them, is in series.h; the
  * options that make the jobs are parsed and checked in opts.h.
  */
 #ifndef KBENCH_JOBS_H
@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <jansson.h>
 
-#include "suite/suite.h"
+#include "suite/series.h"
 
 /* The jobs of s's options in run order, into s->jobs (njobs): under each
  * --mem-limit item in turn (named "... mem=X"; once without --mem-limit),

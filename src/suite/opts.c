@@ -9,8 +9,8 @@
  * one line and status 2 with nothing run.
  */
 #include "config.h"
-#include "load/load.h"
-#include "load/optrows.h"
+#include "load/rules.h"
+#include "load/options/optrows.h"
 #include "cli.h"
 #include "suite/child.h"
 #include "suite/escape.h"

@@ -6,7 +6,7 @@
 
 #include <popt.h>
 
-#include "suite/suite.h"
+#include "suite/series.h"
 
 /* Parse the suite's options (argv[0] is the command name) into s, leaving
  * popt's context in *ctx for the caller to free (with poptFreeContext,

@@ -2,7 +2,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * Each check uses the rule the child itself applies, from its header
- * (load.h's memory floor, disk.h's), so the suite refuses exactly what
+ * (load/rules.h's memory floor, disk.h's), so the suite refuses exactly what
  * the child would refuse, only before the series instead of after hours
  * of it.  The load floor needs the loadfile's largest ReadX or WriteX: the
  * loadfile is read here once (loadfile.h), as kbench load reads it.  A
@@ -13,10 +13,10 @@
 #include "config.h"
 #include "cli.h"
 #include "disk/disk.h"
-#include "load/load.h"
-#include "load/loadfile.h"
-#include "load/program.h"
-#include "load/options.h"
+#include "load/rules.h"
+#include "load/loadfile/loadfile.h"
+#include "load/loadfile/program.h"
+#include "load/options/options.h"
 #include "suite/escape.h"
 #include "suite/jobs.h"
 #include "suite/precheck.h"

@@ -10,7 +10,7 @@
 #ifndef KBENCH_PRECHECK_H
 #define KBENCH_PRECHECK_H
 
-#include "suite/suite.h"
+#include "suite/series.h"
 
 /* Check every job of s (s->per_proc becomes the load jobs' clients per
  * process, as load parses them).  The memory controller is found (s->memcg_site,

@@ -6,7 +6,7 @@
 
 #include <stddef.h>
 
-#include "suite/suite.h"
+#include "suite/series.h"
 
 /* --resume: does the document's progress agree with itself and with the
  * command line?  Every done count is a whole number from 0 to --runs and

@@ -10,7 +10,7 @@
  */
 #include "config.h"
 #include "cli.h"
-#include "load/load.h"
+#include "load/rules.h"
 #include "result/result.h"
 #include "result/sysinfo.h"
 #include "suite/escape.h"
@@ -85,7 +85,7 @@ static void sweep_tmp(const struct suite *s, const char *dir)
 
 /* Would kbench load take the results file path for the loadfile -c
  * NAME once it exists?  A bare NAME is looked for in the current
- * directory first (load.h), so the first save would change which file
+ * directory first (load/rules.h), so the first save would change which file
  * the next run and a later --resume replay. */
 static bool shadows_loadfile(const char *loadfile, const char *path)
 {
@@ -115,7 +115,7 @@ static int take_lock(const struct suite *s, const char *opt, const char *shown,
 
 /* The results file passes the check every --json FILE passes
  * (result_destination: a new or regular file, a link followed to its
- * target, not the loadfile kbench load will read (load.h: the default or
+ * target, not the loadfile kbench load will read (load/rules.h: the default or
  * a bare name found where load finds it) or the disk, not inside DIR,
  * whose load cleanup removes what it did not find there); it is locked
  * (lock.h) unless --resume locked it already; its directory must take a

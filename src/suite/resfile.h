@@ -7,7 +7,7 @@
 
 #include <popt.h>
 
-#include "suite/suite.h"
+#include "suite/series.h"
 #include "suite/lock.h"
 #include "suite/suitefile.h"
 

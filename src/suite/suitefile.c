@@ -11,7 +11,7 @@
 #include "stats/summary.h"
 #include "suite/escape.h"
 #include "suite/suitefile.h"
-#include "suite/cmpmicro.h"
+#include "suite/sfmicro.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -264,9 +264,9 @@ int suitefile_read(const char *cmd, const char *name, FILE *in, FILE *errs, bool
 			 jerr.line, esc_str(text, sizeof(text), jerr.text));
 		return refuse(errs, cmd, name, why);
 	}
-	if (cmpmicro_is_micro(doc)) {
+	if (sfmicro_is_micro(doc)) {
 		/* a plain kbench micro --json document: one run of each test */
-		json_t *as = cmpmicro_as_suite(doc);
+		json_t *as = sfmicro_as_suite(doc);
 		json_decref(doc);
 		if (!as)
 			return refuse(errs, cmd, name, "a kbench micro document without "

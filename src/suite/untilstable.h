@@ -22,7 +22,7 @@
 #include <stdio.h>
 #include <jansson.h>
 
-#include "suite/suite.h"
+#include "suite/series.h"
 
 /* --until-stable and --max-runs (s->until_arg, s->max_runs_arg) into
  * s->until_pct and s->max_runs, after --runs is parsed (s->runs); without

@@ -13,8 +13,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "load/check.h"
-#include "load/loadfile.h"
+#include "load/loadfile/check.h"
+#include "load/loadfile/loadfile.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -22,9 +22,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "suite/cmpexport.h"
-#include "suite/compare.h"
-#include "suite/plot.h"
+#include "compare/cmpexport.h"
+#include "compare/compare.h"
+#include "compare/plot.h"
 #include "suite/progress.h"
 #include "suite/suitefile.h"
 

@@ -17,8 +17,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "load/backend.h"
-#include "load/options.h"
+#include "load/backend/backend.h"
+#include "load/options/options.h"
 
 static void test_every_opcode(void **state)
 {

@@ -12,7 +12,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "load/loadfile.h"
+#include "load/loadfile/lfparse.h"
+#include "load/loadfile/loadfile.h"
 
 /* Parse text; on success return ops in *ops (caller frees). Errors go to
  * a buffer returned in *errs (caller frees). Returns loadfile's rc. */

@@ -15,8 +15,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "load/latency.h"
-#include "load/merge.h"
+#include "load/record/latency.h"
+#include "load/record/merge.h"
 
 /* an empty run result with its histograms, as run.c makes it */
 static void empty(struct run_result *r)

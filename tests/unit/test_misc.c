@@ -26,9 +26,9 @@
 
 #include "cli.h"
 #include "sys/fsutil.h"
-#include "load/load.h"
-#include "load/options.h"
-#include "load/run.h"
+#include "load/rules.h"
+#include "load/options/options.h"
+#include "load/run/run.h"
 #include "result/result.h"
 
 static void test_durations(void **state)
@@ -110,7 +110,7 @@ static void test_sizes_and_counts(void **state)
 	assert_int_equal(cli_parse_uint("99999999999999999999999", 1, UINT64_MAX, &v), -1);
 }
 
-/* the --mem-limit values and the default warm-up of load.h, which kbench
+/* the --mem-limit values and the default warm-up of load/rules.h, which kbench
  * load and kbench suite both apply */
 static void test_load_shared_values(void **state)
 {

@@ -16,8 +16,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "load/loadfile.h"
-#include "load/progcode.h"
+#include "load/loadfile/loadfile.h"
+#include "load/loadfile/progcode.h"
 
 static struct op plain(enum opcode code, uint32_t line)
 {

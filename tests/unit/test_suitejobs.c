@@ -11,12 +11,12 @@
  * printed "n/a", and the steal compare reads from each run's document.
  */
 #include "config.h"
-#include "suite/compare.h"
+#include "compare/compare.h"
 #include "suite/escape.h"
 #include "suite/figures.h"
 #include "suite/jobs.h"
 #include "suite/lock.h"
-#include "suite/plot.h"
+#include "compare/plot.h"
 #include "suite/precheck.h"
 #include "suite/progress.h"
 #include "suite/suitefile.h"

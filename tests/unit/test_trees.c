@@ -15,7 +15,7 @@
 #include <cmocka.h>
 
 #include "cli.h"
-#include "load/trees.h"
+#include "load/backend/trees.h"
 
 /* A fake DIR: up to 8 names, each with a kind and whether it is empty. */
 struct fake {
