@@ -40,7 +40,6 @@
 #include "compare/cmpadj.h"
 #include "compare/cmpdrift.h"
 #include "compare/cmpgate.h"
-#include "suite/cmpmicro.h"
 #include "suite/escape.h"
 #include "compare/plot.h"
 #include "compare/cmplat.h"
