@@ -226,22 +226,30 @@ void load_report_text(FILE *f, const struct run_config *cfg, const struct load_p
 	/* every doubt about the figure, as the document lists it */
 	caveat_print(f, caveats);
 
-	if (isfinite(res->mbps) && cut_short(res))
+	char why[256];
+	const char *failed = run_failure(res, why, sizeof(why));
+	unsigned clients = res->nranks ? cfg->clients_total : cfg->nclients;
+	if (isfinite(res->mbps) && failed && cut_short(res))
 		/* not dbench's line: the harnesses that read dbench take every
 		 * line that starts with "Throughput" as a result */
 		fprintf(f, "\n%s after %.2f s measured: %g MB/sec (partial, not a result)%s%s"
 			"  %u clients  %u procs  max_latency=%.3f ms\n",
 			res->interrupted ? "Interrupted" : "Stopped early", res->measured_s,
 			res->mbps, cfg->bopts.sync_open ? " (sync open)" : "",
-			cfg->bopts.sync_dirs ? " (sync dirs)" : "",
-			res->nranks ? cfg->clients_total : cfg->nclients, res->nprocs,
+			cfg->bopts.sync_dirs ? " (sync dirs)" : "", clients, res->nprocs,
+			ms(res->max_latency_ns));
+	else if (isfinite(res->mbps) && failed)
+		/* a whole run that failed (its ops did not end as expected) */
+		fprintf(f, "\nFailed after %.2f s measured: %g MB/sec (not a result: %s)%s%s"
+			"  %u clients  %u procs  max_latency=%.3f ms\n", res->measured_s,
+			res->mbps, why, cfg->bopts.sync_open ? " (sync open)" : "",
+			cfg->bopts.sync_dirs ? " (sync dirs)" : "", clients, res->nprocs,
 			ms(res->max_latency_ns));
 	else if (isfinite(res->mbps))
 		/* dbench's line, to the character, sync notes included */
 		fprintf(f, "\nThroughput %g MB/sec%s%s  %u clients  %u procs  max_latency=%.3f ms\n",
 			res->mbps, cfg->bopts.sync_open ? " (sync open)" : "",
-			cfg->bopts.sync_dirs ? " (sync dirs)" : "",
-			res->nranks ? cfg->clients_total : cfg->nclients, res->nprocs,
+			cfg->bopts.sync_dirs ? " (sync dirs)" : "", clients, res->nprocs,
 			ms(res->max_latency_ns));
 }
 
@@ -361,6 +369,10 @@ json_t *load_report_json(const struct run_config *cfg, const struct load_params 
 		json_object_set_new(results, LOAD_JSON_OOM_KILLED, json_boolean(res->oom_killed));
 		json_object_set_new(results, "stuck_killed", json_integer(res->stuck));
 		json_object_set_new(results, "steal_pct", num_or_null(res->steal_pct));
+		char why[256];
+		const char *failed = run_failure(res, why, sizeof(why));
+		json_object_set_new(results, LOAD_JSON_FAILURE, failed ? json_string(failed) :
+				    json_null());
 	}
 	json_t *unsup = results ? json_object() : NULL;
 	for (unsigned i = 0; unsup && i < OP_COUNT; i++)

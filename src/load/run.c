@@ -9,6 +9,7 @@
  * and hands the result to the coordinator's gather.
  */
 #include "config.h"
+#include "cli.h"
 #include "load/coord.h"
 #include "load/latency.h"
 #include "load/procs.h"
@@ -373,6 +374,36 @@ int run_load(const struct run_config *cfg, struct run_result *res)
 	}
 	run_teardown(&rs, res);
 	return rc;
+}
+
+const char *run_failure(const struct run_result *res, char *buf, size_t len)
+{
+	char sig[CLI_SIGNAME_LEN];
+	if (res->job_broken)
+		snprintf(buf, len, "the job lost a rank");
+	else if (res->interrupted)
+		snprintf(buf, len, "interrupted by %s", cli_signal_name(res->interrupted, sig));
+	else if (res->setup_failed)
+		snprintf(buf, len, "clients could not start");
+	else if (res->died)
+		snprintf(buf, len, "%s", res->died_msg);
+	else if (res->nfatal)
+		snprintf(buf, len, "client %u stopped early: %s", res->fatal_client,
+			 backend_strerror(res->fatal_err));
+	else if (res->stuck)
+		snprintf(buf, len, "%s did not stop and was killed", res->stuck_msg);
+	else if (res->strict_stop)
+		snprintf(buf, len, "stopped at the first error (--strict)");
+	else if (res->nranks && res->stop_rank >= 0 && (unsigned)res->stop_rank < res->nranks)
+		snprintf(buf, len, "rank %d stopped the job early", res->stop_rank);
+	else if (res->errors)
+		snprintf(buf, len, "%llu operation%s did not end as the loadfile expects",
+			 (unsigned long long)res->errors, res->errors == 1 ? "" : "s");
+	else if (res->measured_s <= 0 || !res->ops || !isfinite(res->mbps))
+		snprintf(buf, len, "nothing was measured");
+	else
+		return NULL;
+	return buf;
 }
 
 void run_result_free(struct run_result *res)

@@ -233,6 +233,16 @@ int run_load(const struct run_config *cfg, struct run_result *res);
  * window is empty (end_ns <= start_ns): no window, no figure. */
 double run_throughput_mbps(uint64_t bytes, uint64_t start_ns, uint64_t end_ns);
 
+/* The run's outcome, the one rule every output form follows: whether
+ * its figure is a result.  Returns NULL for a run that went its whole
+ * course (no stop signal, --strict stop, lost client, rank or stuck
+ * process), in which every operation ended as its line expects and
+ * something was measured; otherwise buf (len bytes, a phrase such as
+ * "12 operations did not end as the loadfile expects") saying why its
+ * figure, if any, is not a result.  Such a run prints no line that starts
+ * with "Throughput" in any form, and exits non-zero. */
+const char *run_failure(const struct run_result *res, char *buf, size_t len);
+
 /* Release what run_load allocated in res. */
 void run_result_free(struct run_result *res);
 
