@@ -59,10 +59,7 @@ exec 3<>pipe
 sh -c 'kill -STOP $$; exec "$@"' sh "$KBENCH" suite -D d --clients 1 --runs 2 -t 0.3 \
     --warmup 0 --pause 0 -c "$LF" -o p.json >pipe 2>p.err 3<&- &
 SP=$!
-stopped() {
-    [ "$(sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | cut -c1)" = T ]
-}
-wait_until 120 stopped "$SP" || fail "pipe: the suite stopped before it starts"
+wait_until 120 is_stopped "$SP" || fail "pipe: the suite stopped before it starts"
 exec 3<&-
 kill -CONT "$SP"
 wait "$SP"
