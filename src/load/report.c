@@ -226,31 +226,27 @@ void load_report_text(FILE *f, const struct run_config *cfg, const struct load_p
 	/* every doubt about the figure, as the document lists it */
 	caveat_print(f, caveats);
 
+	if (!isfinite(res->mbps))
+		return;
 	char why[256];
 	const char *failed = run_failure(res, why, sizeof(why));
-	unsigned clients = res->nranks ? cfg->clients_total : cfg->nclients;
-	if (isfinite(res->mbps) && failed && cut_short(res))
+	if (failed && cut_short(res))
 		/* not dbench's line: the harnesses that read dbench take every
 		 * line that starts with "Throughput" as a result */
-		fprintf(f, "\n%s after %.2f s measured: %g MB/sec (partial, not a result)%s%s"
-			"  %u clients  %u procs  max_latency=%.3f ms\n",
+		fprintf(f, "\n%s after %.2f s measured: %g MB/sec (partial, not a result)",
 			res->interrupted ? "Interrupted" : "Stopped early", res->measured_s,
-			res->mbps, cfg->bopts.sync_open ? " (sync open)" : "",
-			cfg->bopts.sync_dirs ? " (sync dirs)" : "", clients, res->nprocs,
-			ms(res->max_latency_ns));
-	else if (isfinite(res->mbps) && failed)
+			res->mbps);
+	else if (failed)
 		/* a whole run that failed (its ops did not end as expected) */
-		fprintf(f, "\nFailed after %.2f s measured: %g MB/sec (not a result: %s)%s%s"
-			"  %u clients  %u procs  max_latency=%.3f ms\n", res->measured_s,
-			res->mbps, why, cfg->bopts.sync_open ? " (sync open)" : "",
-			cfg->bopts.sync_dirs ? " (sync dirs)" : "", clients, res->nprocs,
-			ms(res->max_latency_ns));
-	else if (isfinite(res->mbps))
+		fprintf(f, "\nFailed after %.2f s measured: %g MB/sec (not a result: %s)",
+			res->measured_s, res->mbps, why);
+	else
 		/* dbench's line, to the character, sync notes included */
-		fprintf(f, "\nThroughput %g MB/sec%s%s  %u clients  %u procs  max_latency=%.3f ms\n",
-			res->mbps, cfg->bopts.sync_open ? " (sync open)" : "",
-			cfg->bopts.sync_dirs ? " (sync dirs)" : "", clients, res->nprocs,
-			ms(res->max_latency_ns));
+		fprintf(f, "\nThroughput %g MB/sec", res->mbps);
+	fprintf(f, "%s%s  %u clients  %u procs  max_latency=%.3f ms\n",
+		cfg->bopts.sync_open ? " (sync open)" : "", cfg->bopts.sync_dirs ? " (sync dirs)" : "",
+		res->nranks ? cfg->clients_total : cfg->nclients, res->nprocs,
+		ms(res->max_latency_ns));
 }
 
 static json_t *num_or_null(double v)
