@@ -240,6 +240,25 @@ void cli_note_start_signals(void)
 	noted = 1;
 }
 
+static struct sigaction pipe_start;
+static int pipe_noted;
+
+void cli_ignore_sigpipe(void)
+{
+	struct sigaction ign;
+	memset(&ign, 0, sizeof(ign));
+	ign.sa_handler = SIG_IGN;
+	sigemptyset(&ign.sa_mask);
+	if (sigaction(SIGPIPE, &ign, &pipe_start) == 0)
+		pipe_noted = 1;
+}
+
+void cli_start_sigpipe(void)
+{
+	if (pipe_noted)
+		sigaction(SIGPIPE, &pipe_start, NULL);
+}
+
 int cli_is_stop_signal(int sig)
 {
 	cli_note_start_signals();

@@ -88,8 +88,10 @@ int cli_popt_next(poptContext ctx, struct poptOption *options);
  * control ignores it in every command it starts in the background
  * (POSIX), which is no wish of the user's.
  * Left out on purpose: SIGPIPE (a write to a closed pipe or socket;
- * commands that could leave something behind ignore it and report the
- * write's EPIPE), SIGQUIT (asks for a core dump of the process as it
+ * every command ignores it, cli_ignore_sigpipe, so that a reader that
+ * goes away (kbench suite | head -1) never kills one before it has saved
+ * its files and removed its lock and temporary files; the write's EPIPE
+ * is reported instead), SIGQUIT (asks for a core dump of the process as it
  * is) and the fault signals (SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT,
  * SIGTRAP, SIGSYS: the process's state cannot be trusted to clean up).
  * The first call of any of these functions notes the dispositions at
@@ -104,6 +106,20 @@ void cli_note_start_signals(void);
  * without job control then runs to its end through a SIGINT, as the
  * tool it stands for does. */
 void cli_keep_ignored_sigint(void);
+
+/* Ignore SIGPIPE, noting its action at the start first.  main() calls
+ * it before any command: a write to a closed pipe or socket then fails
+ * with EPIPE, which the command reports (main() turns an output that
+ * could not be written into exit status 1), and the command ends as it
+ * would otherwise, its files saved and its lock and temporary files
+ * removed. */
+void cli_ignore_sigpipe(void);
+
+/* Give SIGPIPE its action at the start again (before
+ * cli_ignore_sigpipe: the default).  Async-signal-safe: a forked child
+ * calls it before an exec, so the program it runs gets SIGPIPE as kbench
+ * got it. */
+void cli_start_sigpipe(void);
 
 /* Install handler for every stop signal taken, each blocking all the
  * others while it runs; no SA_RESTART, so a blocking call returns EINTR

@@ -10,6 +10,7 @@
 #include "cli.h"
 #include "compat/compat.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -48,7 +49,13 @@ static int run(const struct kb_command *c, int argc, const char **argv)
 	char name[64];
 	snprintf(name, sizeof(name), "kbench %s", c->name);
 	argv[0] = name;
-	return c->fn(argc, argv);
+	int status = c->fn(argc, argv);
+	/* SIGPIPE is ignored (cli.h): an output nobody read is a failure */
+	if ((fflush(stdout) == EOF || ferror(stdout)) && status == 0) {
+		fprintf(stderr, "%s: cannot write the output: %s\n", name, strerror(errno));
+		status = 1;
+	}
+	return status;
 }
 
 int main(int argc, char **argv)
@@ -60,6 +67,7 @@ int main(int argc, char **argv)
 	if (personality)  /* a SIGINT ignored stays so, as for the tools */
 		cli_keep_ignored_sigint();
 	cli_note_start_signals();
+	cli_ignore_sigpipe();
 	if (personality)  /* started as dbench, tbench, tbench_srv or hdparm */
 		return personality(argc, argv);
 	if (argc < 2) {

@@ -26,6 +26,7 @@
 #include "load/options/options.h"
 #include "load/report/report.h"
 #include "load/record/merge.h"
+#include "load/record/outcome.h"
 #include "load/run/run.h"
 #include "load/run/signals.h"
 #include "load/dir/target.h"
@@ -256,6 +257,7 @@ static int report(const struct load_opts *o, const struct run_config *cfg,
 	struct load_params lp = { st->loadfile, st->t.base, o->per_client,
 				  o->mem_limit_bytes, o->drop_caches };
 	int status = KB_EXIT_OK;
+	char why[256];
 	if (res->job_broken) {
 		/* a rank is gone: what is left would be a made-up total */
 		if (st->co->rank == 0)
@@ -266,8 +268,7 @@ static int report(const struct load_opts *o, const struct run_config *cfg,
 		/* participant 0 reports the run; another's status is its own */
 		if (res->interrupted)
 			return 128 + res->interrupted;
-		return r || res->errors || res->measured_s <= 0 || !res->ops ? KB_EXIT_FAIL :
-		       KB_EXIT_OK;
+		return r || run_failure(res, why, sizeof(why)) ? KB_EXIT_FAIL : KB_EXIT_OK;
 	}
 	json_t *doc = run_document(cfg, &lp, st);
 	load_report_text(cfg->out, cfg, &lp, res, json_object_get(doc, "caveats"));
@@ -280,7 +281,7 @@ static int report(const struct load_opts *o, const struct run_config *cfg,
 		status = KB_EXIT_FAIL;
 	if (res->interrupted)
 		status = 128 + res->interrupted;
-	else if (r || res->errors || res->measured_s <= 0 || !res->ops)
+	else if (r || run_failure(res, why, sizeof(why)))
 		status = status ? status : KB_EXIT_FAIL;
 	return status;
 }

@@ -2,7 +2,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * usage: kbench server [--port PORT] [--address ADDR] [--idle-timeout SECONDS]
- *                      [--max-connections N] [-T OPTIONS]
+ *                      [--header-timeout SECONDS] [--max-connections N] [-T OPTIONS]
  *
  * The other end of kbench load -B sockio and of dbench's tbench: per
  * connection, read a request (its first word: the bytes after it; its
@@ -15,12 +15,13 @@
  * through a signalfd, so none is lost between two system calls.  A
  * request or reply of more than TB_MAX_MSG bytes (tbench_srv's buffer)
  * closes that connection alone with one line on stderr.  A client that
- * sends half a request and stalls holds only its own process, and only
- * for --idle-timeout: a connection's socket has SO_RCVTIMEO and
- * SO_SNDTIMEO of that length, and a receive that got no byte in it (or a
- * send that gave none away) closes the connection with one line.  At
- * most --max-connections connections are served at once: one more is
- * accepted and closed at once, with one line.  A stop signal (cli.h:
+ * sends half a request and stalls holds only its own process, and not
+ * for long: a request's 8-byte header must be whole --header-timeout (5 s)
+ * after its first byte, as web servers bound a header apart from the
+ * keep-alive time; no byte may come more than --idle-timeout (1 h: load
+ * -R's slow clients) after the last (SO_RCVTIMEO, SO_SNDTIMEO).  Either
+ * closes the connection with one line.  At most --max-connections are
+ * served at once: one more is accepted and closed, with one line.  A stop signal (cli.h:
  * SIGINT, SIGTERM, SIGHUP, SIGUSR1, ...; not one ignored at the start)
  * stops every connection's process; the server then prints what it
  * served and exits 0.
@@ -56,7 +57,9 @@
 #define CMD "kbench server"
 #define BACKLOG 4096        /* 1,000 clients connecting at once queue here */
 #define STOP_WAIT_NS 3000000000ull  /* SIGTERM, then SIGKILL after this */
-#define IDLE_DEFAULT_S 60.0 /* --idle-timeout's default */
+#define IDLE_DEFAULT_S 3600.0  /* --idle-timeout's default: an hour between
+			       * requests (load -R's slowest clients) */
+#define HEADER_DEFAULT_S 5.0  /* --header-timeout's default */
 #define IDLE_MAX_S 86400.0  /* ... and its largest value, a day */
 #define MAX_CONNS_DEFAULT 1024u      /* --max-connections' default */
 #define MAX_CONNS_LIMIT 1000000u     /* ... and its largest value */
@@ -73,6 +76,7 @@ struct server {
 	int hup;               /* SIGHUP stops the server (it was not ignored) */
 	int any;               /* listening on every address (no --address) */
 	double idle_s;         /* --idle-timeout: seconds, 0 for no bound */
+	double header_s;       /* --header-timeout: seconds, 0 for no bound */
 	size_t max_conns;      /* --max-connections */
 	pid_t *pids;           /* live connections' processes */
 	size_t npids, cap;
@@ -89,7 +93,7 @@ static void on_child_stop(int sig)
 }
 
 struct server_args {
-	char *port, *addr, *tcp, *idle, *max;
+	char *port, *addr, *tcp, *idle, *header, *max;
 };
 
 static int parse_options(int argc, const char **argv, struct server_args *a)
@@ -102,7 +106,10 @@ static int parse_options(int argc, const char **argv, struct server_args *a)
 		  "address to listen on (default: every IPv6 and IPv4 address)", "ADDR" },
 		{ "idle-timeout", 0, POPT_ARG_STRING, &a->idle, 0,
 		  "close a connection that sends (or takes) no byte for this long "
-		  "(default 60 s; 0: never)", "SECONDS" },
+		  "(default 1 h; 0: never)", "SECONDS" },
+		{ "header-timeout", 0, POPT_ARG_STRING, &a->header, 0,
+		  "close a connection whose request header (8 bytes) is not whole this long "
+		  "after its first byte (default 5 s; 0: only the idle bound)", "SECONDS" },
 		{ "max-connections", 0, POPT_ARG_STRING, &a->max, 0,
 		  "connections served at once, at most (default 1024); more are refused", "N" },
 		{ "tcp-options", 'T', POPT_ARG_STRING, tcp, 0,
@@ -112,7 +119,7 @@ static int parse_options(int argc, const char **argv, struct server_args *a)
 	};
 	poptContext ctx = poptGetContext(argv[0], argc, argv, options, 0);
 	poptSetOtherOptionHelp(ctx, "[--port PORT] [--address ADDR] [--idle-timeout SECONDS] "
-			       "[--max-connections N] [-T OPTIONS]");
+			       "[--header-timeout SECONDS] [--max-connections N] [-T OPTIONS]");
 	int status = cli_popt_done(ctx, CMD, cli_popt_next(ctx, options));
 	if (!status && poptPeekArg(ctx))
 		status = cli_usage_error(CMD, "unexpected argument '%s'", poptPeekArg(ctx));
@@ -219,6 +226,41 @@ static int get(int fd, unsigned char *p, size_t n, int flags)
 	return 0;
 }
 
+/* n bytes into p by deadline_ns (CLOCK_MONOTONIC; 0: none), each within
+ * idle_s of the last (0: no bound); a recv first, a poll only when
+ * nothing is there.  Returns 0, -1 on an end, an error or a stop, -2 when
+ * no byte came within idle_s, -3 at the deadline. */
+static int get_by(int fd, unsigned char *p, size_t n, uint64_t deadline_ns, double idle_s)
+{
+	while (n) {
+		ssize_t got = recv(fd, p, n, MSG_DONTWAIT);
+		if (got > 0) {
+			n -= (size_t)got;
+			p += got;
+			continue;
+		}
+		if (got == 0 || (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) ||
+		    child_stop)
+			return -1;
+		int wait = idle_s > 0 ? (int)(idle_s * 1000.0 + 0.999) : -1, at_deadline = 0;
+		if (deadline_ns) {
+			uint64_t now = kb_now_ns();
+			uint64_t left = now < deadline_ns ? (deadline_ns - now + 999999) / 1000000 : 0;
+			if (wait < 0 || left <= (uint64_t)wait) {
+				wait = (int)left;
+				at_deadline = 1;
+			}
+		}
+		struct pollfd pf = { fd, POLLIN, 0 };
+		int r = poll(&pf, 1, wait);
+		if (r < 0 && errno != EINTR)
+			return -1;
+		if (r == 0)
+			return at_deadline ? -3 : -2;
+	}
+	return 0;
+}
+
 /* n bytes from p.  Returns 0, -1, or -2 when the client took no byte
  * within the idle bound. */
 static int put(int fd, const unsigned char *p, size_t n)
@@ -255,7 +297,17 @@ static void serve(struct server *sv, int fd, const char *peer)
 	set_idle(fd, sv->idle_s);
 	int g = 0;
 	while (!child_stop) {
-		if ((g = get(fd, head, 4, 0)) < 0)
+		/* between requests: the idle bound; from a request's first byte
+		 * on, its header by the header deadline too */
+		ssize_t r = recv(fd, head, 4, 0);  /* the idle bound: SO_RCVTIMEO */
+		if (r <= 0) {
+			if (r < 0 && errno == EINTR && !child_stop)
+				continue;
+			g = r < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) ? -2 : -1;
+			break;
+		}
+		uint64_t by = sv->header_s > 0 ? kb_now_ns() + (uint64_t)(sv->header_s * 1e9) : 0;
+		if ((g = get_by(fd, head + r, 4 - (size_t)r, by, sv->idle_s)) < 0)
 			break;
 		uint32_t n = tb_get32(head);
 		if (n > TB_MAX_MSG - 4 || n < 4) {
@@ -264,7 +316,7 @@ static void serve(struct server *sv, int fd, const char *peer)
 				"more than the 70000 a request may have");
 			break;
 		}
-		if ((g = get(fd, head + 4, 4, 0)) < 0)
+		if ((g = get_by(fd, head + 4, 4, by, sv->idle_s)) < 0)
 			break;
 		uint32_t m = tb_get32(head + 4);
 		if (m > TB_MAX_MSG - 4) {
@@ -286,6 +338,9 @@ static void serve(struct server *sv, int fd, const char *peer)
 	}
 	if (g == -2 && !child_stop)
 		say_idle(sv, peer, "no byte received");
+	if (g == -3 && !child_stop)
+		fprintf(stderr, "%s: %s: a request's header was not whole %g s after its first byte "
+			"(--header-timeout); connection closed\n", CMD, peer, sv->header_s);
 	__atomic_fetch_add(&sv->tot->requests, t.requests, __ATOMIC_RELAXED);
 	__atomic_fetch_add(&sv->tot->bytes_in, t.bytes_in, __ATOMIC_RELAXED);
 	__atomic_fetch_add(&sv->tot->bytes_out, t.bytes_out, __ATOMIC_RELAXED);
@@ -449,13 +504,15 @@ static int run(struct server *sv, const char *addr, const char *port)
 	char where[64] = "?";
 	if (getsockname(sv->lfd, (struct sockaddr *)&ss, &len) == 0)
 		tb_addr_str((struct sockaddr *)&ss, len, where, sizeof(where));
-	char idle[64] = "never closed when idle";
+	char idle[64] = "never closed when idle", header[64] = "";
 	if (sv->idle_s > 0)
 		snprintf(idle, sizeof(idle), "closed after %g s idle", sv->idle_s);
+	if (sv->header_s > 0)
+		snprintf(header, sizeof(header), " or a header not whole in %g s", sv->header_s);
 	printf("%s: listening on %s (%s; tbench protocol, a process per connection, at most "
-	       "%zu at once, %s)\n", CMD, where, !sv->any ? "this address only" :
+	       "%zu at once, %s%s)\n", CMD, where, !sv->any ? "this address only" :
 	       sv->family == AF_INET6 ? "every IPv6 and IPv4 address" : "every IPv4 address",
-	       sv->max_conns, idle);
+	       sv->max_conns, idle, header);
 	fflush(stdout);
 
 	int sig = loop(sv);
@@ -474,15 +531,20 @@ static int run(struct server *sv, const char *addr, const char *port)
 	return sig > 0 ? KB_EXIT_OK : KB_EXIT_FAIL;
 }
 
-/* --idle-timeout's and --max-connections' values into sv.  Returns 0 or
+/* --idle-timeout's, --header-timeout's and --max-connections' values into sv.  Returns 0 or
  * KB_EXIT_USAGE after one line. */
 static int check_limits(struct server *sv, const struct server_args *a)
 {
 	sv->idle_s = IDLE_DEFAULT_S;
+	sv->header_s = HEADER_DEFAULT_S;
 	sv->max_conns = MAX_CONNS_DEFAULT;
 	if (a->idle && (cli_parse_duration(a->idle, &sv->idle_s) < 0 || sv->idle_s > IDLE_MAX_S))
 		return cli_usage_error(CMD, "--idle-timeout '%s': a duration of 0 (never) to 86400 s, "
 				       "e.g. 60, 1.5, 2m", a->idle);
+	if (a->header && (cli_parse_duration(a->header, &sv->header_s) < 0 ||
+			  sv->header_s > IDLE_MAX_S))
+		return cli_usage_error(CMD, "--header-timeout '%s': a duration of 0 (only the idle "
+				       "bound) to 86400 s, e.g. 5, 0.5, 1m", a->header);
 	uint64_t v;
 	if (a->max) {
 		if (cli_parse_uint(a->max, 1, MAX_CONNS_LIMIT, &v) < 0)
@@ -531,6 +593,7 @@ int cmd_server(int argc, const char **argv)
 	free(addr);
 	free(tcp);
 	free(a.idle);
+	free(a.header);
 	free(a.max);
 	return status;
 }

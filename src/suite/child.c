@@ -2,6 +2,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include "config.h"
+#include "cli.h"
 #include "suite/child.h"
 #include "sys/memcg.h"
 #include "sys/clock.h"
@@ -100,6 +101,7 @@ int child_run_in(const char *exe, const char *const *args, const char *out, cons
 		if (in < 0 || ofd < 0 || efd < 0 || dup2(in, 0) < 0 || dup2(ofd, 1) < 0 ||
 		    dup2(efd, 2) < 0)
 			_exit(127);
+		cli_start_sigpipe();  /* the child gets SIGPIPE as kbench did */
 		if (strchr(exe, '/'))
 			execv(exe, (char *const *)argv);
 		else

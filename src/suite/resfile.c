@@ -16,6 +16,7 @@
 #include "suite/escape.h"
 #include "suite/opts.h"
 #include "suite/resfile.h"
+#include "suite/plan.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -283,6 +284,12 @@ int resfile_resume(struct suite *s, struct results_lock *lock, struct suitefile 
 	if (status || s->resume) {
 		fprintf(stderr, "%s: %s: its stored command line is not usable\n", s->cmd,
 			esc_str(shown, sizeof(shown), path));
+		free(format);
+		return KB_EXIT_USAGE;
+	}
+	/* the series runs what it started with, where it started */
+	if (plan_check(s->cmd, esc_str(shown, sizeof(shown), path), sf->doc,
+		       s->dir ? s->dir : ".") < 0) {
 		free(format);
 		return KB_EXIT_USAGE;
 	}

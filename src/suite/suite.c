@@ -40,9 +40,11 @@
 #include "suite/lock.h"
 #include "suite/opts.h"
 #include "suite/passon.h"
+#include "suite/plan.h"
 #include "suite/precheck.h"
 #include "suite/progress.h"
 #include "suite/resfile.h"
+#include "suite/runtrees.h"
 #include "suite/suitefile.h"
 #include "suite/untilstable.h"
 #include "sys/caches.h"
@@ -214,9 +216,20 @@ static int run_child(struct suite *s, struct job *j, struct child_result *cr)
 		exe = argv[0];
 		args = argv + 1;
 	}
+	/* a local load: the trees in DIR before it, so that those a killed
+	 * run leaves (and only those) go before the next run */
+	struct run_trees rt = { .dirfd = -1 };
+	const char *be = load_opts_backend_given(&s->load);
+	if (j->kind == JOB_LOAD && !s->mpi && (!be || !strcmp(be, "fileio")) &&
+	    runtrees_note(&rt, s->dir ? s->dir : ".", j->clients) < 0)
+		fprintf(stderr, "%s: cannot note the client trees in %s: %s\n", s->cmd,
+			s->dir ? s->dir : ".", strerror(errno));
 	int rc = child_run_in(exe, args, s->child_out, s->child_log,
 			      j->mem_bytes && j->kind != JOB_LOAD ? &cg : NULL, &stop_signal, cr);
 	int e = errno;
+	if (rc == 0 && cr->status != 0)
+		runtrees_sweep(&rt, s->dir ? s->dir : ".", s->cmd);
+	runtrees_free(&rt);
 	if (cg.dirfd >= 0) {
 		struct memcg_stats ms;
 		int got = rc == 0 && memcg_read(&cg, &ms) == 0;
@@ -409,7 +422,8 @@ static int start_document(struct suite *s, int argc, const char **argv)
 			fprintf(stderr, "%s: out of memory\n", s->cmd);
 			return KB_EXIT_FAIL;
 		}
-		return 0;
+		/* what --resume checks it carries on with (plan.h) */
+		return plan_seal(s->cmd, s->doc, s->dir ? s->dir : ".") < 0 ? KB_EXIT_FAIL : 0;
 	}
 	json_t *res = json_object_get(s->doc, "resumed");
 	if (!json_is_array(res)) {

@@ -194,6 +194,15 @@ wait_until() {
     done
 }
 
+# is_stopped PID: the process is stopped (SIGSTOP; under a tracer too),
+# a state it holds until it gets SIGCONT (for wait_until).
+is_stopped() {
+    case "$(sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | cut -c1)" in
+    T | t) return 0 ;;
+    *) return 1 ;;
+    esac
+}
+
 # not_running PID: the process is gone (for wait_until).
 not_running() {
     ! kill -0 "$1" 2>/dev/null

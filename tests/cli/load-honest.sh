@@ -110,7 +110,9 @@ EOT
     expect_out_grep "full disk: the reads are failures" \
         "full.txt:3: ReadX expected success, failed: moved another size than the line's ret_size"
     expect_eq "full disk: no bytes counted" "$(counted)" 0
-    expect_out_grep "full disk: a Throughput of 0, not thousands of MB/sec" '^Throughput 0(\.0+)? MB/sec'
+    expect_out_grep "full disk: a failed 0, not thousands of MB/sec" \
+        '^Failed after [0-9.]+ s measured: 0(\.0+)? MB/sec \(not a result: '
+    expect_lines "full disk: no Throughput line" -eq 0 "$WORK/out" '^Throughput'
 else
     skip "full disk (needs root to mount a small tmpfs)"
 fi

@@ -22,6 +22,7 @@
 #include "load/report/dbench_form.h"
 #include "load/backend/backend.h"
 #include "load/record/record.h"
+#include "load/record/outcome.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -73,33 +74,6 @@ void dbform_banner(FILE *f, double timelimit_s, double warmup_s, const char *loa
 	fflush(f);
 }
 
-/* Why a run has no Throughput line, or NULL when it has one. */
-static const char *no_figure(const struct run_result *res, char *buf, size_t len)
-{
-	char sig[CLI_SIGNAME_LEN];
-	if (res->interrupted)
-		snprintf(buf, len, "interrupted by %s", cli_signal_name(res->interrupted, sig));
-	else if (res->died)
-		snprintf(buf, len, "%s", res->died_msg);
-	else if (res->nfatal)
-		snprintf(buf, len, "client %u stopped early: %s", res->fatal_client,
-			 backend_strerror(res->fatal_err));
-	else if (res->stuck)
-		snprintf(buf, len, "%s did not stop and was killed", res->stuck_msg);
-	else if (res->strict_stop)
-		snprintf(buf, len, "stopped at the first error (--strict)");
-	else if (res->job_broken)
-		snprintf(buf, len, "the job lost a rank");
-	else if (res->errors)
-		snprintf(buf, len, "%llu operations did not end as the loadfile expects",
-			 (unsigned long long)res->errors);
-	else if (res->measured_s <= 0 || !res->ops || !isfinite(res->mbps))
-		snprintf(buf, len, "nothing was measured");
-	else
-		return NULL;
-	return buf;
-}
-
 /* The first errors, as kbench load names them (file:line, op, outcome). */
 static void error_lines(FILE *f, const struct load_params *lp, const struct run_result *res)
 {
@@ -137,7 +111,7 @@ void dbform_report(FILE *f, const struct run_config *cfg, const struct load_para
 			  const struct run_result *res)
 {
 	char why[256];
-	if (no_figure(res, why, sizeof(why))) {
+	if (run_failure(res, why, sizeof(why))) {
 		/* nothing a harness would take for a figure or a table row */
 		fprintf(f, "kbench: no throughput figure: %s\n", why);
 		if (res->errors)

@@ -14,6 +14,7 @@
 #include "load/report/dbench_form.h"
 #include "load/backend/backend.h"
 #include "load/record/latency.h"
+#include "load/record/outcome.h"
 #include "load/rules.h"
 #include "load/record/ownmem.h"
 #include "cli.h"
@@ -229,23 +230,27 @@ void load_report_text(FILE *f, const struct run_config *cfg, const struct load_p
 	/* every doubt about the figure, as the document lists it */
 	caveat_print(f, caveats);
 
-	if (isfinite(res->mbps) && cut_short(res))
+	if (!isfinite(res->mbps))
+		return;
+	char why[256];
+	const char *failed = run_failure(res, why, sizeof(why));
+	if (failed && cut_short(res))
 		/* not dbench's line: the harnesses that read dbench take every
 		 * line that starts with "Throughput" as a result */
-		fprintf(f, "\n%s after %.2f s measured: %g MB/sec (partial, not a result)%s%s"
-			"  %u clients  %u procs  max_latency=%.3f ms\n",
+		fprintf(f, "\n%s after %.2f s measured: %g MB/sec (partial, not a result)",
 			res->interrupted ? "Interrupted" : "Stopped early", res->measured_s,
-			res->mbps, cfg->bopts.sync_open ? " (sync open)" : "",
-			cfg->bopts.sync_dirs ? " (sync dirs)" : "",
-			res->nranks ? cfg->clients_total : cfg->nclients, res->nprocs,
-			ms(res->max_latency_ns));
-	else if (isfinite(res->mbps))
+			res->mbps);
+	else if (failed)
+		/* a whole run that failed (its ops did not end as expected) */
+		fprintf(f, "\nFailed after %.2f s measured: %g MB/sec (not a result: %s)",
+			res->measured_s, res->mbps, why);
+	else
 		/* dbench's line, to the character, sync notes included */
-		fprintf(f, "\nThroughput %g MB/sec%s%s  %u clients  %u procs  max_latency=%.3f ms\n",
-			res->mbps, cfg->bopts.sync_open ? " (sync open)" : "",
-			cfg->bopts.sync_dirs ? " (sync dirs)" : "",
-			res->nranks ? cfg->clients_total : cfg->nclients, res->nprocs,
-			ms(res->max_latency_ns));
+		fprintf(f, "\nThroughput %g MB/sec", res->mbps);
+	fprintf(f, "%s%s  %u clients  %u procs  max_latency=%.3f ms\n",
+		cfg->bopts.sync_open ? " (sync open)" : "", cfg->bopts.sync_dirs ? " (sync dirs)" : "",
+		res->nranks ? cfg->clients_total : cfg->nclients, res->nprocs,
+		ms(res->max_latency_ns));
 }
 
 static json_t *num_or_null(double v)
@@ -366,6 +371,10 @@ json_t *load_report_json(const struct run_config *cfg, const struct load_params 
 		json_object_set_new(results, "stuck_killed", json_integer(res->stuck));
 		json_object_set_new(results, "steal_pct", num_or_null(res->steal_pct));
 		json_object_set_new(results, "other_cpu_pct", num_or_null(res->other_cpu_pct));
+		char why[256];
+		const char *failed = run_failure(res, why, sizeof(why));
+		json_object_set_new(results, LOAD_JSON_FAILURE, failed ? json_string(failed) :
+				    json_null());
 	}
 	json_t *unsup = results ? json_object() : NULL;
 	for (unsigned i = 0; unsup && i < OP_COUNT; i++)

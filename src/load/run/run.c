@@ -17,6 +17,7 @@
 #include "load/run/run.h"
 #include "load/run/signals.h"
 #include "load/run/watch.h"
+#include "cli.h"
 #include "sys/caches.h"
 #include "sys/clock.h"
 #include "sys/memcg.h"
@@ -420,3 +421,4 @@ int run_load(const struct run_config *cfg, struct run_result *res)
 	run_teardown(cfg, &rs, res);
 	return rc;
 }
+

@@ -65,7 +65,6 @@ unsigned load_signal_count(void)
 
 void load_signals_release(void)
 {
-	cli_default_stop_signals();
-	signal(SIGPIPE, SIG_DFL);
+	cli_default_stop_signals();  /* SIGPIPE stays ignored (cli.h) */
 	armed = 0;
 }
