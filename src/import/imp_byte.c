@@ -28,6 +28,8 @@
  */
 #include "config.h"
 #include "import/import.h"
+#include "import/imp_util.h"
+#include "import/impstore.h"
 
 #include <math.h>
 #include <stdio.h>

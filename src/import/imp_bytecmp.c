@@ -21,6 +21,8 @@
  */
 #include "config.h"
 #include "import/import.h"
+#include "import/imp_util.h"
+#include "import/impstore.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -24,8 +24,9 @@
  * that restates a figure of it is that figure, not a second run.
  */
 #include "config.h"
-#include "import/impstore.h"
 #include "import/import.h"
+#include "import/impstore.h"
+#include "import/imp_util.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -28,8 +28,9 @@
  * bad input: one line, im->bad set (status 2), nothing written.
  */
 #include "config.h"
-#include "import/impstore.h"
 #include "import/import.h"
+#include "import/impstore.h"
+#include "import/imp_util.h"
 
 #include <ctype.h>
 #include <jansson.h>

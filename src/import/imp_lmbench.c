@@ -22,6 +22,8 @@
  */
 #include "config.h"
 #include "import/import.h"
+#include "import/imp_util.h"
+#include "import/impstore.h"
 
 #include <ctype.h>
 #include <stdio.h>

@@ -6,7 +6,7 @@
  * word as a number only when all of it is one, and read uname -a's line.
  */
 #include "config.h"
-#include "import/import.h"
+#include "import/imp_util.h"
 
 #include <ctype.h>
 #include <errno.h>

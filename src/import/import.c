@@ -20,6 +20,7 @@
 #include "cli.h"
 #include "import/impstore.h"
 #include "import/import.h"
+#include "import/imp_util.h"
 
 #include <errno.h>
 #include <popt.h>

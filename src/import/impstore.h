@@ -10,7 +10,7 @@
 #ifndef KBENCH_IMPSTORE_H
 #define KBENCH_IMPSTORE_H
 
-#include "import/import.h"
+#include "import/imptypes.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -76,5 +76,46 @@ struct imp {
 int imp_write_all(struct imp *im, const char *out, const char *label, const char **files);
 
 void imp_free(struct imp *im);
+
+/* ---- what the readers call to keep a figure and to speak of a line ---- */
+
+/* Add figure f, read at line f->line of file, of system sys.  A figure
+ * for a test and run that already has one is dropped: silently when the
+ * value is the same (the same run printed twice, as a comparison's "To"
+ * side), else with an imp_skip() line.  Returns 0, or -1 when memory runs
+ * out. */
+int imp_add(struct imp *im, const struct imp_file *file, const struct imp_sys *sys,
+	    const struct imp_fig *f);
+
+/* A caveat on the figure imp_add() kept last (none kept: nothing): key
+ * (result/caveat.h's kinds, as "printed_differs"), the report's printed
+ * figure and kbench's own working of it as evidence, and one line of
+ * words (printf format).  It reaches the results file as the run's
+ * document's "caveats", so compare shows it.  Returns 0, -1 when memory
+ * runs out. */
+int imp_caveat(struct imp *im, const char *key, double printed, double worked,
+	       const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+/* Say that line (from 1) of file was not read, and why (printf format),
+ * on stderr: "kbench import: FILE:LINE: skipped: WHY". */
+void imp_skip(struct imp *im, const struct imp_file *file, size_t line, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+/* Say something about line (from 1) that --verbose asks for (a line of
+ * prose not read, a figure checked against the report's own). */
+void imp_note(struct imp *im, const struct imp_file *file, size_t line, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+/* Say something about line (from 1) that a reader of the results must
+ * know (a split of runs between systems that the report does not
+ * prove), always, on stderr: "kbench import: FILE:LINE: WHAT". */
+void imp_warn(struct imp *im, const struct imp_file *file, size_t line, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+/* Mark line (from 1) as read, so --verbose does not name it. */
+void imp_used(struct imp *im, size_t line);
+
+/* The kernel --kernel names for inputs that do not say (or ""). */
+const char *imp_default_kernel(const struct imp *im);
 
 #endif

@@ -35,6 +35,7 @@
  *   test idea; kbench's own method).
  */
 #include "config.h"
+#include "micro/place.h"
 #include "micro/byte.h"
 #include "micro/byte_tests.h"
 #include "micro/harness.h"

@@ -19,6 +19,7 @@
  * Every child is made with micro_fork() and reaped before return.
  */
 #include "config.h"
+#include "micro/place.h"
 #include "micro/lmbench.h"
 
 #include <arpa/inet.h>

@@ -19,6 +19,7 @@
  *   when one is named (select.c).
  */
 #include "config.h"
+#include "micro/place.h"
 #include "micro/lmbench.h"
 
 #ifdef HAVE_LIBTIRPC

@@ -14,6 +14,7 @@
  * the table); the other columns of those tables repeat in every row.
  */
 #include "config.h"
+#include "micro/place.h"
 #include "micro/harness.h"
 #include "micro/lmreport.h"
 #include "result/sysinfo.h"

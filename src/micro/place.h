@@ -22,17 +22,12 @@
 #ifndef KBENCH_MICRO_PLACE_H
 #define KBENCH_MICRO_PLACE_H
 
+#include "micro/test.h"
+
 #include <sched.h>
 #include <stddef.h>
 
 struct micro_opts;
-
-enum micro_place {
-	MICRO_PLACE_NONE = 0,   /* left to the scheduler (tests of one process) */
-	MICRO_PLACE_ONE,        /* both ends on one CPU */
-	MICRO_PLACE_SMT,        /* two SMT siblings of one core */
-	MICRO_PLACE_CORES,      /* two CPUs on different cores */
-};
 
 #define PLACE_MAX_CPUS 1024
 

@@ -6,6 +6,7 @@
  * command line chooses, each once.
  */
 #include "config.h"
+#include "micro/place.h"
 #include "micro/select.h"
 #include "cli.h"
 #include "micro/byte.h"

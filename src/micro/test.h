@@ -18,11 +18,18 @@
 #ifndef KBENCH_MICRO_TEST_H
 #define KBENCH_MICRO_TEST_H
 
-#include "micro/place.h"
-
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+/* Where the two ends of an IPC test run (place.h finds the CPUs). */
+enum micro_place {
+	MICRO_PLACE_NONE = 0,   /* left to the scheduler (tests of one process) */
+	MICRO_PLACE_ONE,        /* both ends on one CPU */
+	MICRO_PLACE_SMT,        /* two SMT siblings of one core */
+	MICRO_PLACE_CORES,      /* two CPUs on different cores */
+};
+
 
 enum micro_family {
 	MICRO_LMBENCH,

@@ -111,7 +111,7 @@ print(" ".join("%s:%+.2f%%" % (n, c) for c, n in sorted(rows, reverse=True)))
 EOF
 )
 expect_eq "lkml lines, sorted by change" \
-    "$(grep -F '||' "$WORK/out" | sed -E 's/^(load [0-9]+) \(MB\/s\) \|\| [0-9.]+ -> [0-9.]+ ([+-][0-9.]+%) better$/\1:\2/' | tr '\n' ' ' | sed 's/ $//')" \
+    "$(grep -F '||' "$WORK/out" | sed -E 's/^(load [0-9]+) \(MB\/s\) \|\| [0-9.]+ -> [0-9.]+ ([+-][0-9.]+%) better(  \[caveats [^]]*\])?$/\1:\2/' | tr '\n' ' ' | sed 's/ $//')" \
     "$want" "$(cat "$WORK/out")"
 
 # ---- the Go benchmark format ----

@@ -91,7 +91,7 @@ for p in sys.argv[1:]:
             runs = doc["results"][0]["buffered"]["runs"] if " -t" in t["name"] else []
             hole = any(x["first_hole_byte"] is not None for x in runs)
             assert ("sparse_file" in keys) == hole, (p, t["name"], keys)
-            assert not [k for k in keys if k not in ("sparse_file", "cache_timed", "steal",
+            assert not [k for k in keys if k not in ("sparse_file", "cache_timed", "steal", "busy",
                                                       "stuck_clients")], keys
             assert " -t" in t["name"] or not [k for k in keys if k in ("sparse_file", "cache_timed")]
 EOF

@@ -199,8 +199,6 @@ long progcode_get(const unsigned char *in, size_t avail, const struct op *prev, 
 #undef BYTE
 	if (mask & F_RET_LEN)
 		o.ret = o.len;
-	if (o.code == OP_NTCREATEX)
-		o.open = op_open_bits(&o);
 	*op = o;
 	return (long)(p - in);
 }

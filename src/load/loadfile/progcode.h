@@ -15,9 +15,9 @@
  * and adds per field, no allocation and no system call; a client decodes
  * a window of ops at a time (program.h: prog_read_ops).
  *
- * An NTCreateX's OPEN_* bits are not stored: the decoder makes them again
- * from its disposition, create_options and flags (op_open_bits), as
- * lf_emit did.
+ * An NTCreateX's OPEN_* bits are not stored: progcode_get leaves them 0,
+ * and the program's reader (prog_read_ops) makes them again from the
+ * disposition, create_options and flags (op_open_bits), as lf_emit did.
  */
 #ifndef KBENCH_PROGCODE_H
 #define KBENCH_PROGCODE_H
@@ -38,7 +38,7 @@ size_t progcode_put(const struct op *op, const struct op *prev, unsigned char *o
 /* Decode one op from in (avail bytes) into op, prev being the op decoded
  * before it.  Returns the bytes it took, 0 when avail does not hold a
  * whole op (nothing is written then), or -1 when the bytes are not an op
- * (an opcode out of range, a varint too long). */
+ * (an opcode out of range, a varint too long).  op->open is 0. */
 long progcode_get(const unsigned char *in, size_t avail, const struct op *prev, struct op *op);
 
 /* The op that comes "before" the first: what progcode_put and

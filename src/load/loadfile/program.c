@@ -78,6 +78,8 @@ long prog_read_ops(const struct program *p, struct prog_cursor *cur, struct op *
 		long n = progcode_get(raw + used, got - used, &cur->prev, &buf[k]);
 		if (n <= 0)
 			break;
+		if (buf[k].code == OP_NTCREATEX)  /* not stored: decoded again */
+			buf[k].open = op_open_bits(&buf[k]);
 		cur->prev = buf[k++];
 		used += (size_t)n;
 	}

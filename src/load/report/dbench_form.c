@@ -130,9 +130,14 @@ void dbform_report(FILE *f, const struct run_config *cfg, const struct load_para
 			(double)res->max_latency_ns / 1e6);
 		return;
 	}
-	fprintf(f, "Throughput %g MB/sec%s%s  %u clients  %u procs  max_latency=%.3f ms\n",
-		res->mbps, cfg->bopts.sync_open ? " (sync open)" : "",
-		cfg->bopts.sync_dirs ? " (sync dirs)" : "",
+	fprintf(f, "Throughput %g MB/sec", res->mbps);
+	dbform_line_tail(f, cfg, res);
+}
+
+void dbform_line_tail(FILE *f, const struct run_config *cfg, const struct run_result *res)
+{
+	fprintf(f, "%s%s  %u clients  %u procs  max_latency=%.3f ms\n",
+		cfg->bopts.sync_open ? " (sync open)" : "", cfg->bopts.sync_dirs ? " (sync dirs)" : "",
 		res->nranks ? cfg->clients_total : cfg->nclients, res->nprocs,
 		(double)res->max_latency_ns / 1e6);
 }

@@ -63,6 +63,13 @@ struct load_params;
 void dbform_report(FILE *f, const struct run_config *cfg, const struct load_params *lp,
 			  const struct run_result *res);
 
+/* The tail of dbench's Throughput line after its figure, written once for
+ * every form that prints one (dbench's, kbench's text report, and the
+ * line of a failed run that takes its shape): the sync notes, then
+ * "  N clients  N procs  max_latency=Y ms" and a newline (N clients: the
+ * whole job's under --mpi; Y in ms, from res->max_latency_ns). */
+void dbform_line_tail(FILE *f, const struct run_config *cfg, const struct run_result *res);
+
 /* How kbench measured what the dbench form prints: a JSON object for the
  * document's "output_form" (NULL when out of memory). */
 json_t *dbform_json(enum load_form form);

@@ -247,10 +247,7 @@ void load_report_text(FILE *f, const struct run_config *cfg, const struct load_p
 	else
 		/* dbench's line, to the character, sync notes included */
 		fprintf(f, "\nThroughput %g MB/sec", res->mbps);
-	fprintf(f, "%s%s  %u clients  %u procs  max_latency=%.3f ms\n",
-		cfg->bopts.sync_open ? " (sync open)" : "", cfg->bopts.sync_dirs ? " (sync dirs)" : "",
-		res->nranks ? cfg->clients_total : cfg->nclients, res->nprocs,
-		ms(res->max_latency_ns));
+	dbform_line_tail(f, cfg, res);
 }
 
 static json_t *num_or_null(double v)
