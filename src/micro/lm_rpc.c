@@ -60,9 +60,19 @@ static struct {
 } tirpc;
 
 /* dlopen libtirpc and fill the table, once.  Returns 0, or -1 after one
- * line on stderr naming the library and dlerror(). */
+ * line on stderr naming the library and dlerror().  A build with
+ * AddressSanitizer links libtirpc instead (configure: LIBTIRPC_LINKED):
+ * its interceptors of the xdr functions look the real ones up once, at
+ * start-up, and a libtirpc loaded later would call them through a null
+ * pointer. */
 static int tirpc_load(void)
 {
+#ifdef LIBTIRPC_LINKED
+#define TIRPC_SET(name) tirpc.name = name;
+	TIRPC_FUNCTIONS(TIRPC_SET)
+#undef TIRPC_SET
+	return 0;
+#else
 #define TIRPC_NAME(name) #name,
 	static const char *const names[] = { TIRPC_FUNCTIONS(TIRPC_NAME) };
 #undef TIRPC_NAME
@@ -77,6 +87,7 @@ static int tirpc_load(void)
 	TIRPC_FUNCTIONS(TIRPC_SET)
 #undef TIRPC_SET
 	return 0;
+#endif
 }
 
 struct rpc_ctx {

@@ -31,8 +31,13 @@ if wait_until 120 a_client && wait_progress; then
     expect_no_grep "a fileio client maps no libnfs" "$WORK/client.maps" 'libnfs'
     expect_no_grep "the parent of a fileio run maps neither" "$WORK/parent.maps" 'libsmbclient|libnfs'
     # micro's libtirpc is dlopened by lat_rpc only: no libtirpc, nor the
-    # Kerberos libraries it brings, in a load run
-    expect_no_grep "a fileio client maps no libtirpc or libkrb5" "$WORK/client.maps" 'libtirpc|libkrb5|libgssapi'
+    # Kerberos libraries it brings, in a load run (a build with
+    # AddressSanitizer links it: configure.ac)
+    if ldd "$KBENCH" 2>/dev/null | grep -q libtirpc; then
+        skip "a fileio client maps no libtirpc: this build links it (AddressSanitizer)"
+    else
+        expect_no_grep "a fileio client maps no libtirpc or libkrb5" "$WORK/client.maps" 'libtirpc|libkrb5|libgssapi'
+    fi
 else
     fail "the fileio run's clients start" "stderr: $(head -c 600 "$WORK/err")"
 fi
