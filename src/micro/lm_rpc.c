@@ -14,9 +14,13 @@
  *   the fork and the client is given its port, so no rpcbind is needed and
  *   nothing is registered on the machine (the timed calls are the same).
  *   Placed as the other tests between processes (place.h): the server is
- *   the partner.  Built only with libtirpc (configure: pkg-config
- *   libtirpc); without it the rows are absent and kbench micro says why
- *   when one is named (select.c).
+ *   the partner.  Built only with libtirpc's headers (configure:
+ *   pkg-config libtirpc); without them the rows are absent and kbench
+ *   micro says why when one is named (select.c).  libtirpc is not linked:
+ *   the test dlopens it (LIBTIRPC_SONAME, src/sys/dynlib.c) when it runs,
+ *   since a linked libtirpc brings libgssapi_krb5, libkrb5 and four more
+ *   into every kbench process, and their relocations (about 100 KiB of
+ *   dirty pages) into every forked load client.
  */
 #include "config.h"
 #include "micro/place.h"
@@ -32,6 +36,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
+#include "sys/dynlib.h"
 
 /* kbench's own program number (in the range for private use); the
  * procedure is lmbench's RPC_XACT */
@@ -39,6 +44,52 @@
 #define RPC_VERS 1UL
 #define RPC_XACT 1UL
 #define RPC_ANSWER 123
+
+/* libtirpc's functions this test calls, resolved once by tirpc_load()
+ * (svc_getargs, clnt_call and clnt_destroy are macros through the
+ * handles' tables, not functions) */
+#define TIRPC_FUNCTIONS(X)                                                       \
+	X(svc_sendreply) X(svcerr_noproc) X(svcerr_decode) X(svctcp_create)        \
+	X(svcudp_create) X(svc_register) X(svc_run) X(clnt_sperrno)               \
+	X(clnttcp_create) X(clntudp_create) X(clnt_spcreateerror) X(xdr_void)     \
+	X(xdr_char)
+
+static struct {
+#define TIRPC_FIELD(name) __typeof__(name) *name;
+	TIRPC_FUNCTIONS(TIRPC_FIELD)
+#undef TIRPC_FIELD
+} tirpc;
+
+/* dlopen libtirpc and fill the table, once.  Returns 0, or -1 after one
+ * line on stderr naming the library and dlerror().  A build with
+ * AddressSanitizer links libtirpc instead (configure: LIBTIRPC_LINKED):
+ * its interceptors of the xdr functions look the real ones up once, at
+ * start-up, and a libtirpc loaded later would call them through a null
+ * pointer. */
+static int tirpc_load(void)
+{
+#ifdef LIBTIRPC_LINKED
+#define TIRPC_SET(name) tirpc.name = name;
+	TIRPC_FUNCTIONS(TIRPC_SET)
+#undef TIRPC_SET
+	return 0;
+#else
+#define TIRPC_NAME(name) #name,
+	static const char *const names[] = { TIRPC_FUNCTIONS(TIRPC_NAME) };
+#undef TIRPC_NAME
+	static void *h;
+	void *addr[sizeof(names) / sizeof(names[0])];
+	size_t i = 0;
+	int rc = dynlib_load(&h, LIBTIRPC_SONAME, names, addr, sizeof(addr) / sizeof(addr[0]),
+			     "kbench micro", "lat_rpc");
+	if (rc)
+		return rc < 0 ? -1 : 0;
+#define TIRPC_SET(name) tirpc.name = (__typeof__(tirpc.name))addr[i++];
+	TIRPC_FUNCTIONS(TIRPC_SET)
+#undef TIRPC_SET
+	return 0;
+#endif
+}
 
 struct rpc_ctx {
 	CLIENT *cl;
@@ -50,29 +101,29 @@ static void dispatch(struct svc_req *rq, SVCXPRT *xp)
 	char arg = 0, answer = RPC_ANSWER;
 	if (rq->rq_proc == NULLPROC) {
 		/* xdr_void takes no argument: through void (*)(void), the generic type */
-		svc_sendreply(xp, (xdrproc_t)(void (*)(void))xdr_void, NULL);
+		tirpc.svc_sendreply(xp, (xdrproc_t)(void (*)(void))tirpc.xdr_void, NULL);
 		return;
 	}
 	if (rq->rq_proc != RPC_XACT) {
-		svcerr_noproc(xp);
+		tirpc.svcerr_noproc(xp);
 		return;
 	}
-	if (!svc_getargs(xp, (xdrproc_t)xdr_char, (char *)&arg)) {
-		svcerr_decode(xp);
+	if (!svc_getargs(xp, (xdrproc_t)tirpc.xdr_char, (char *)&arg)) {
+		tirpc.svcerr_decode(xp);
 		return;
 	}
-	svc_sendreply(xp, (xdrproc_t)xdr_char, &answer);
+	tirpc.svc_sendreply(xp, (xdrproc_t)tirpc.xdr_char, &answer);
 }
 
 /* The server, in the child: never returns. */
 static void serve(int s, int tcp, const struct micro_opts *o)
 {
 	place_partner(o);
-	SVCXPRT *xp = tcp ? svctcp_create(s, 0, 0) : svcudp_create(s);
+	SVCXPRT *xp = tcp ? tirpc.svctcp_create(s, 0, 0) : tirpc.svcudp_create(s);
 	/* protocol 0: not registered with the portmapper */
-	if (!xp || !svc_register(xp, RPC_PROG, RPC_VERS, dispatch, 0))
+	if (!xp || !tirpc.svc_register(xp, RPC_PROG, RPC_VERS, dispatch, 0))
 		_exit(1);
-	svc_run();
+	tirpc.svc_run();
 	_exit(1);
 }
 
@@ -82,10 +133,10 @@ static int run_calls(void *ctx, uint64_t n, char *why)
 	struct timeval total = { 5, 0 };
 	for (uint64_t i = 0; i < n; i++) {
 		char arg = 1, res = 0;
-		enum clnt_stat st = clnt_call(c->cl, RPC_XACT, (xdrproc_t)xdr_char, (char *)&arg,
-					      (xdrproc_t)xdr_char, (char *)&res, total);
+		enum clnt_stat st = clnt_call(c->cl, RPC_XACT, (xdrproc_t)tirpc.xdr_char, (char *)&arg,
+					      (xdrproc_t)tirpc.xdr_char, (char *)&res, total);
 		if (st != RPC_SUCCESS) {
-			snprintf(why, 160, "RPC call: %s", clnt_sperrno(st));
+			snprintf(why, 160, "RPC call: %s", tirpc.clnt_sperrno(st));
 			return -1;
 		}
 		if (res != RPC_ANSWER) {
@@ -120,6 +171,8 @@ static int server_socket(int tcp, struct sockaddr_in *sa)
 int lm_lat_rpc(const struct micro_test *t, const struct micro_opts *o, struct micro_result *r)
 {
 	int tcp = *(const int *)t->arg == LM_TCP;
+	if (tirpc_load() < 0)
+		return lm_note(r, -1, "cannot load %s", LIBTIRPC_SONAME);
 	struct sockaddr_in sa;
 	int s = server_socket(tcp, &sa);
 	if (s < 0)
@@ -136,11 +189,11 @@ int lm_lat_rpc(const struct micro_test *t, const struct micro_opts *o, struct mi
 	close(s);
 	struct rpc_ctx c = { .sock = RPC_ANYSOCK };
 	struct timeval retry = { 0, 2500 };
-	c.cl = tcp ? clnttcp_create(&sa, RPC_PROG, RPC_VERS, &c.sock, 0, 0) :
-		     clntudp_create(&sa, RPC_PROG, RPC_VERS, retry, &c.sock);
+	c.cl = tcp ? tirpc.clnttcp_create(&sa, RPC_PROG, RPC_VERS, &c.sock, 0, 0) :
+		     tirpc.clntudp_create(&sa, RPC_PROG, RPC_VERS, retry, &c.sock);
 	int rc;
 	if (!c.cl) {
-		const char *why = clnt_spcreateerror("127.0.0.1");
+		const char *why = tirpc.clnt_spcreateerror("127.0.0.1");
 		rc = lm_note(r, -1, "cannot make the RPC client: %.*s", (int)strcspn(why, "\n"),
 			     why);
 	} else {
