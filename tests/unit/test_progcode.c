@@ -39,7 +39,8 @@ static size_t round_trip(const struct op *o, const struct op *prev)
 	memset(&back, 0x55, sizeof(back));
 	assert_int_equal(progcode_get(buf, sizeof(buf), prev, &back), (long)n);
 	struct op want = *o;
-	want.open = 0;  /* not stored: prog_read_ops decodes it again */
+	if (want.code == OP_NTCREATEX)
+		want.open = 0;  /* not stored: prog_read_ops decodes it again */
 	assert_memory_equal(&back, &want, sizeof(want));
 	/* every shorter prefix holds no whole op */
 	for (size_t k = 0; k < n; k++)

@@ -871,19 +871,20 @@ static void plot_points(void **state)
 	fclose(o);
 	/* lat_y of B: its three runs in percent of A's mean (11), turned
 	 * (a latency that grew is drawn to the left, worse), at B's slot of
-	 * the first row (0.2), and its failure */
-	assert_non_null(strstr(out, "\n-18.18181818 0.2 \"\" 0\n"));
-	assert_non_null(strstr(out, "\n-36.36363636 0.2 \"\" 0\n"));
-	assert_non_null(strstr(out, "\n-81.81818182 0.2 \"\" 0\n"));
-	assert_non_null(strstr(out, " 0.2 \"failed\" 2\n"));
+	 * the first row (0.2), and its failure; the last column 1 marks a run
+	 * with a caveat (none here) */
+	assert_non_null(strstr(out, "\n-18.18181818 0.2 \"\" 0 0\n"));
+	assert_non_null(strstr(out, "\n-36.36363636 0.2 \"\" 0 0\n"));
+	assert_non_null(strstr(out, "\n-81.81818182 0.2 \"\" 0 0\n"));
+	assert_non_null(strstr(out, " 0.2 \"failed\" 2 0\n"));
 	/* its bar: from the turned change to 0 (x mid, y, x from, x to) */
 	char bar[120];
 	snprintf(bar, sizeof(bar), "\n%.10g 0.2 %.10g 0 ", -c.rows[0].d[1].pct / 2,
 		 -c.rows[0].d[1].pct);
 	assert_non_null(strstr(out, bar));
 	/* load 2: every run, and the failed one at 0 */
-	assert_non_null(strstr(out, " 61 run\n"));
-	assert_non_null(strstr(out, " 0 failed\n"));
+	assert_non_null(strstr(out, " 61 run 0\n"));
+	assert_non_null(strstr(out, " 0 failed 0\n"));
 	assert_non_null(strstr(out, "title 'failed run (no figure)'"));
 	/* the x range of the change chart holds the bar and its interval,
 	 * turned, and the runs */
