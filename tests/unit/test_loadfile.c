@@ -2,6 +2,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include "config.h"
+#include "load/loadfile/progread.h"
 
 #include <setjmp.h>
 #include <stdarg.h>

@@ -25,6 +25,7 @@
  * was there always stays).
  */
 #include "config.h"
+#include "load/loadfile/progread.h"
 #include "load/dir/cleanup.h"
 #include "load/backend/trees.h"
 #include "sys/fsutil.h"

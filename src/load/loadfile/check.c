@@ -9,6 +9,7 @@
  * files below keep their sizes, which is all the peak figure needs.
  */
 #include "config.h"
+#include "load/loadfile/progread.h"
 #include "load/loadfile/check.h"
 #include "load/loadfile/loadfile.h"
 

@@ -8,6 +8,7 @@
  * process interleaves K clients one op at a time.
  */
 #include "config.h"
+#include "load/loadfile/progread.h"
 #include "cli.h"
 #include "load/report/dbench_form.h"
 #include "load/run/client.h"
