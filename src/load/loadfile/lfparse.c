@@ -10,7 +10,6 @@
 #include "config.h"
 #include "load/loadfile/lfintern.h"
 #include "load/loadfile/lfparse.h"
-#include "load/loadfile/loadfile.h"
 #include "load/loadfile/progcode.h"
 
 #include <ctype.h>
