@@ -31,6 +31,8 @@
 #include "result/caveat.h"
 #include "result/result.h"
 #include "result/sysinfo.h"
+#include "sys/clock.h"
+#include "sys/cpubusy.h"
 #include "disk/devinfo.h"
 #include "disk/hdform.h"
 
@@ -41,6 +43,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define MAX_RUNS 1000
 #define CACHED_PCT_LIMIT 1.0      /* more still cached after a flush: not flushed */
@@ -124,7 +127,8 @@ static int check_size(const struct disk_cmd *c, const struct disk_result *r, enu
 }
 
 /* One run of test k on r, in the order of the hdparm method (timer.c):
- * flush, pause, timed reads, then the size checked again.  Returns 0
+ * flush, pause, timed reads (with the CPU time other processes took
+ * meanwhile: sys/cpubusy.h), then the size checked again.  Returns 0
  * with run filled, or -1 with run telling how far it got and why. */
 static int run_once(const struct disk_cmd *c, struct disk_result *r, enum disk_test k,
 		    struct disk_run *run)
@@ -134,6 +138,9 @@ static int run_once(const struct disk_cmd *c, struct disk_result *r, enum disk_t
 	memset(run, 0, sizeof(*run));
 	flush(c, r, k, run);
 	disk_pause(k == DISK_CACHED ? DISK_CACHED_PAUSE : DISK_BUFFERED_PAUSE);
+	struct cpubusy_snap ca, cb;
+	cpubusy_take(&ca, NULL, 0);
+	double t0 = kb_now_s();
 	if (k == DISK_CACHED) {
 		size_t want = r->t.size < DISK_REQ_BYTES ? (size_t)r->t.size : DISK_REQ_BYTES;
 		rc = disk_time_cached(r->t.fd, &c->buf, want, align, DISK_CACHED_SECONDS, &run->tm);
@@ -141,6 +148,9 @@ static int run_once(const struct disk_cmd *c, struct disk_result *r, enum disk_t
 		rc = disk_time_buffered(r->t.fd, &c->buf, c->p.offset, r->t.size, align,
 					DISK_BUFFERED_SECONDS, &run->tm);
 	}
+	run->window_s = kb_now_s() - t0;
+	cpubusy_take(&cb, NULL, 0);
+	run->other_cpu_pct = cpubusy_other_pct(&ca, &cb, run->window_s, sysconf(_SC_CLK_TCK));
 	rc = check_size(c, r, k, run, rc);
 	if (rc == 0 && (run->tm.bytes == 0 || !(run->tm.seconds > 0))) {
 		run->tm.err = ENODATA;  /* nothing read, or no time: no figure */

@@ -97,6 +97,9 @@ static json_t *run_json(enum disk_test k, const struct disk_params *p, const str
 			      "cache_flushed", r->flushed);
 	if (!o)
 		return NULL;
+	/* the busy caveat's fields (result/caveat.c), as load's and micro's */
+	json_object_set_new(o, "other_cpu_pct", num(r->other_cpu_pct));
+	json_object_set_new(o, "window_s", num(r->window_s));
 	if (k == DISK_CACHED) {
 		json_object_set_new(o, "loop_seconds", json_real(r->tm.loop_seconds));
 		json_object_set_new(o, "overhead_seconds", json_real(r->tm.overhead_seconds));

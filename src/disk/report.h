@@ -40,6 +40,11 @@ struct disk_run {
 	uint64_t size_after; /* bytes, the size re-read after the run */
 	int size_errno;      /* errno when the size could not be re-read (the
 			      * run failed), else 0 */
+	double window_s;     /* wall seconds from just before the timed reads to
+			      * just after them (-T: its overhead loop too) */
+	double other_cpu_pct; /* CPU time other processes took in that window
+			       * (sys/cpubusy.h), percent of one CPU; NAN when
+			       * /proc could not tell */
 };
 
 /* All runs of one test on one device. */
@@ -89,7 +94,8 @@ void disk_print_summary(FILE *out, enum disk_test k, const struct disk_params *p
 			const struct disk_test_result *tr);
 
 /* The results as JSON: an array with one object per device (device, type,
- * size_bytes, and per test its runs with MB, seconds, MB_per_s, and min,
+ * size_bytes, and per test its runs with MB, seconds, MB_per_s,
+ * other_cpu_pct and window_s (null where undefined), and min,
  * median, max, cov_pct of MB_per_s; null where undefined; a failed test's
  * error, with size_bytes_after when the size changed).  Returns a new
  * reference, NULL only when out of memory. */

@@ -97,50 +97,7 @@ int caveat_add(json_t *list, const char *key, json_t *evidence, const char *fmt,
 	return 1;
 }
 
-/* ---- disk: each device's -t runs ---- */
-
-static void disk_caveats(const json_t *doc, json_t *list)
-{
-	size_t d, i;
-	const json_t *dev, *run;
-	json_array_foreach(json_object_get(doc, "results"), d, dev) {
-		const char *path = json_string_value(json_object_get(dev, "device"));
-		path = path ? path : "?";
-		json_array_foreach(json_object_get(json_object_get(dev, "buffered"), "runs"), i, run) {
-			const json_t *nf = json_object_get(run, "not_flushed");
-			const char *why = json_string_value(json_object_get(nf, "why"));
-			json_t *hole = json_object_get(run, "first_hole_byte");
-			bool direct = json_is_true(json_object_get(json_object_get(doc, "params"),
-								   "direct"));
-			if (json_is_false(json_object_get(run, "cache_flushed")) && !direct) {
-				bool failed = json_is_true(json_object_get(nf, "flush_failed"));
-				caveat_add(list, failed ? "flush_failed" : "cache_timed",
-					   json_pack("{s:s, s:I, s:s?, s:O?, s:O?}", "device", path,
-						     "run", (json_int_t)i + 1, "why", why,
-						     "cached_pct_after_flush",
-						     json_object_get(run, "cached_pct_after_flush"),
-						     "backing_cached_pct_after_flush",
-						     json_object_get(run, "backing_cached_pct_after_flush")),
-					   "%s: buffer cache not flushed before -t run %zu: %s; its figure "
-					   "may be memory's", path,
-					   i + 1, why ? why : "(no reason recorded)");
-			}
-			if (json_is_integer(hole))
-				caveat_add(list, "sparse_file", json_pack("{s:s, s:I, s:O}", "device",
-					   path, "run", (json_int_t)i + 1, "first_hole_byte", hole),
-					   "%s: the data -t reads has a hole at byte %lld (read as "
-					   "zeros from no disk, at memory speed)", path, (long long)json_integer_value(hole));
-		}
-	}
-}
-
-/* ---- load: one run's results ---- */
-
-static json_int_t int_of(const json_t *o, const char *key)
-{
-	const json_t *v = json_object_get(o, key);
-	return json_is_integer(v) ? json_integer_value(v) : 0;
-}
+/* ---- steal and busy: the rules of a measured window, every kind's ---- */
 
 static void steal_caveat(json_t *list, const json_t *o, const char *wall_key,
 			 const char *test, long ticks_per_s)
@@ -155,19 +112,93 @@ static void steal_caveat(json_t *list, const json_t *o, const char *wall_key,
 		   test ? test : "", test ? ": " : "", json_number_value(p), json_number_value(w));
 }
 
-/* other processes' CPU time in the window (sys/cpubusy.h) */
-static void busy_caveat(json_t *list, const json_t *o, const char *wall_key, const char *test,
-			long ticks_per_s)
+/* other processes' CPU time in the window of o (sys/cpubusy.h): its
+ * other_cpu_pct over the wall seconds of its wall_key.  The one rule of
+ * every kind: what (NULL: none) heads the text, where's keys (stolen;
+ * NULL: none) join the evidence. */
+static void busy_caveat(json_t *list, const json_t *o, const char *wall_key, const char *what,
+			json_t *where, long ticks_per_s)
 {
 	const json_t *p = json_object_get(o, "other_cpu_pct"), *w = json_object_get(o, wall_key);
 	if (!json_is_number(p) || !json_is_number(w) ||
-	    !cpubusy_notable(json_number_value(p), json_number_value(w), ticks_per_s))
+	    !cpubusy_notable(json_number_value(p), json_number_value(w), ticks_per_s)) {
+		json_decref(where);
 		return;
-	caveat_add(list, "busy", json_pack("{s:f, s:f, s:s?}", "other_cpu_pct",
-		   json_number_value(p), "seconds", json_number_value(w), "test", test),
-		   "%s%sother processes took %.0f%% of a CPU's time over %.1f s (/proc/stat less "
-		   "the run's own)", test ? test : "", test ? ": " : "", json_number_value(p),
-		   json_number_value(w));
+	}
+	json_t *ev = json_pack("{s:f, s:f}", "other_cpu_pct", json_number_value(p), "seconds",
+			       json_number_value(w));
+	if (ev && where)
+		json_object_update_new(ev, where);
+	else
+		json_decref(where);
+	caveat_add(list, "busy", ev, "%s%sother processes took %.0f%% of a CPU's time over %.1f s "
+		   "(/proc/stat less the run's own)", what ? what : "", what ? ": " : "",
+		   json_number_value(p), json_number_value(w));
+}
+
+/* ---- disk: each device's -T and -t runs ---- */
+
+/* The caveats of run i (from 0) of test k (0: cached -T, 1: buffered -t)
+ * on the device path. */
+static void disk_run_caveats(json_t *list, const char *path, size_t k, size_t i,
+			     const json_t *run, bool direct, long ticks_per_s)
+{
+	static const char *const tests[] = { "cached", "buffered" };
+	char what[300];
+	snprintf(what, sizeof(what), "%s: %s run %zu", path, k ? "-t" : "-T", i + 1);
+	json_t *where = json_pack("{s:s, s:s, s:I}", "device", path, "test", tests[k], "run",
+				  (json_int_t)i + 1);
+	if (!k) {   /* the flush and the holes are -t's (-T reads the cache on purpose) */
+		busy_caveat(list, run, "window_s", what, where, ticks_per_s);
+		return;
+	}
+	const json_t *nf = json_object_get(run, "not_flushed");
+	const char *why = json_string_value(json_object_get(nf, "why"));
+	json_t *hole = json_object_get(run, "first_hole_byte");
+	if (json_is_false(json_object_get(run, "cache_flushed")) && !direct) {
+		bool failed = json_is_true(json_object_get(nf, "flush_failed"));
+		caveat_add(list, failed ? "flush_failed" : "cache_timed",
+			   json_pack("{s:s, s:I, s:s?, s:O?, s:O?}", "device", path,
+				     "run", (json_int_t)i + 1, "why", why,
+				     "cached_pct_after_flush",
+				     json_object_get(run, "cached_pct_after_flush"),
+				     "backing_cached_pct_after_flush",
+				     json_object_get(run, "backing_cached_pct_after_flush")),
+			   "%s: buffer cache not flushed before -t run %zu: %s; its figure "
+			   "may be memory's", path,
+			   i + 1, why ? why : "(no reason recorded)");
+	}
+	if (json_is_integer(hole))
+		caveat_add(list, "sparse_file", json_pack("{s:s, s:I, s:O}", "device",
+			   path, "run", (json_int_t)i + 1, "first_hole_byte", hole),
+			   "%s: the data -t reads has a hole at byte %lld (read as "
+			   "zeros from no disk, at memory speed)", path, (long long)json_integer_value(hole));
+	busy_caveat(list, run, "window_s", what, where, ticks_per_s);
+}
+
+static void disk_caveats(const json_t *doc, json_t *list, long ticks_per_s)
+{
+	size_t d, i;
+	const json_t *dev, *run;
+	bool direct = json_is_true(json_object_get(json_object_get(doc, "params"), "direct"));
+	json_array_foreach(json_object_get(doc, "results"), d, dev) {
+		const char *path = json_string_value(json_object_get(dev, "device"));
+		path = path ? path : "?";
+		for (size_t k = 0; k < 2; k++) {
+			const json_t *runs = json_object_get(json_object_get(dev, k ? "buffered" :
+									     "cached"), "runs");
+			json_array_foreach(runs, i, run)
+				disk_run_caveats(list, path, k, i, run, direct, ticks_per_s);
+		}
+	}
+}
+
+/* ---- load: one run's results ---- */
+
+static json_int_t int_of(const json_t *o, const char *key)
+{
+	const json_t *v = json_object_get(o, key);
+	return json_is_integer(v) ? json_integer_value(v) : 0;
 }
 
 static void load_caveats(const json_t *doc, json_t *list, long ticks_per_s, double conf)
@@ -196,7 +227,7 @@ static void load_caveats(const json_t *doc, json_t *list, long ticks_per_s, doub
 		caveat_add(list, "stuck_clients", json_pack("{s:I}", "stuck_killed", stuck),
 			   "%lld client%s killed as stuck", (long long)stuck, stuck == 1 ? "" : "s");
 	steal_caveat(list, r, "measured_s", NULL, ticks_per_s);
-	busy_caveat(list, r, "measured_s", NULL, ticks_per_s);
+	busy_caveat(list, r, "measured_s", NULL, NULL, ticks_per_s);
 	struct trend tr;
 	if (trend_of_series(json_object_get(r, "series"), conf, &tr) == 1 && tr.trending)
 		caveat_add(list, "unsteady", trend_evidence(&tr),
@@ -217,7 +248,7 @@ static void micro_caveats(const json_t *doc, json_t *list, long ticks_per_s)
 			caveat_add(list, "errors", json_pack("{s:s?, s:s}", "test", name, "error", err),
 				   "%s: %s", name ? name : "?", err);
 		steal_caveat(list, t, "run_s", name, ticks_per_s);
-		busy_caveat(list, t, "run_s", name, ticks_per_s);
+		busy_caveat(list, t, "run_s", name, json_pack("{s:s?}", "test", name), ticks_per_s);
 	}
 }
 
@@ -236,7 +267,7 @@ json_t *caveat_derive(const json_t *doc, long ticks_per_s, double conf)
 	if (!kind)
 		return list;
 	if (!strcmp(kind, "disk"))
-		disk_caveats(doc, list);
+		disk_caveats(doc, list, ticks_per_s);
 	else if (!strcmp(kind, "load"))
 		load_caveats(doc, list, ticks_per_s, conf);
 	else if (!strcmp(kind, "micro"))

@@ -53,13 +53,17 @@ int caveat_add(json_t *list, const char *key, json_t *evidence, const char *fmt,
 /* The caveats of a run's document doc: those it lists under "caveats"
  * (kept as they are), then those its fields show that are not listed
  * yet: disk (a -t run whose cache was not flushed: flush_failed or
- * cache_timed; a hole in the data: sparse_file), load (errors, a client
+ * cache_timed; a hole in the data: sparse_file; a -T or -t run's
+ * other_cpu_pct over its window_s: busy), load (errors, a client
  * that died or a strict stop: errors; interrupted; oom; stuck_clients;
- * steal that surely reached 1% of a CPU: steal; throughput still
- * trending in results.series: unsteady), micro (a test's error: errors;
- * its steal).  ticks_per_s is USER_HZ for the steal rule
- * (sys/steal.h's steal_notable), conf the confidence in percent for the
- * trend test.  Returns a new array (empty for other kinds), NULL when
+ * steal that surely reached 1% of a CPU: steal; other_cpu_pct over
+ * measured_s: busy; throughput still trending in results.series:
+ * unsteady), micro (a test's error: errors; its steal; its other_cpu_pct
+ * over run_s: busy).  busy is one rule for the three (sys/cpubusy.h's
+ * cpubusy_notable), its evidence other_cpu_pct and seconds (and where:
+ * a micro test; a disk run's device, test and run).  ticks_per_s is
+ * USER_HZ for the steal and busy rules (sys/steal.h's steal_notable),
+ * conf the confidence in percent for the trend test.  Returns a new array (empty for other kinds), NULL when
  * out of memory. */
 json_t *caveat_derive(const json_t *doc, long ticks_per_s, double conf);
 

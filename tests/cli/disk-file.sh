@@ -46,7 +46,8 @@ s=$(line_field 2 2)
 expect_true "-t: to the end (64 MB) or 3 s ($mb MB in $s s)" \
     awk -v mb="$mb" -v s="$s" 'BEGIN { exit !(mb == 64 || (mb < 64 && s >= 3.0)) }'
 if [ "$WORK_FS" != tmpfs ]; then
-    expect_true "nothing printed on stderr" [ ! -s "$WORK/err" ]
+    # (but the busy caveat: the machine may be running other work)
+    expect_true "nothing printed on stderr" [ -z "$(grep -Ev '^(warning: busy: .*)?$' "$WORK/err")" ]
 fi
 
 # ---- only what was asked ----

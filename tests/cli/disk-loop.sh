@@ -140,7 +140,7 @@ b = d["results"][0]["buffered"]["runs"][0]
 assert b["cache_flushed"] is True, b
 assert b["backing_cached_pct_after_flush"] < 1.0, b
 assert b["first_hole_byte"] is None, b
-assert d["caveats"] == [], d["caveats"]'
+assert [c for c in d["caveats"] if c["key"] != "busy"] == [], d["caveats"]'
         # a sparse backing file: its holes are read from no disk
         truncate -s 16M "$WORK/sparse"
         if attach "$WORK/sparse"; then
@@ -154,7 +154,7 @@ assert w and w == ["%s: %s" % (c["key"], c["text"]) for c in d["caveats"]], (w, 
 PY
             expect_json "sparse backing file: the caveat" "$WORK/sp.json" "$WORK/out" '
 c = d["caveats"]
-assert [x["key"] for x in c] == ["sparse_file"], c
+assert [x["key"] for x in c if x["key"] != "busy"] == ["sparse_file"], c
 assert c[0]["evidence"]["first_hole_byte"] == 0, c
 assert d["results"][0]["buffered"]["runs"][0]["first_hole_byte"] == 0'
         else

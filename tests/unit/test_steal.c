@@ -1,4 +1,6 @@
-/* kbench - unit tests of the steal-time reader (sys/steal.h)
+/* kbench - unit tests of the steal-time reader (sys/steal.h), other
+ * processes' CPU time (sys/cpubusy.h) and the busy caveat's one rule for
+ * load, micro and disk documents (result/caveat.c)
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * The samples are shaped like /proc/stat of Linux 6.x: a "cpu" line of
@@ -6,6 +8,7 @@
  * other counters.
  */
 #include "config.h"
+#include "result/caveat.h"
 #include "sys/cpubusy.h"
 #include "sys/steal.h"
 
@@ -252,6 +255,63 @@ static void cpubusy(void **state)
 	assert_int_equal(cpubusy_notable(NAN, 2.0, 100), 0);
 }
 
+/* The busy caveats caveat_derive finds in the JSON text doc (100 ticks a
+ * second), as "KEY|TEXT|EVIDENCE" lines, evidence keys sorted. */
+static char *busy_of(const char *doc)
+{
+	json_t *d = json_loads(doc, 0, NULL);
+	assert_non_null(d);
+	json_t *list = caveat_derive(d, 100, CAVEAT_CONF);
+	assert_non_null(list);
+	char *out = calloc(1, 4096);
+	assert_non_null(out);
+	size_t i;
+	json_t *c;
+	json_array_foreach(list, i, c) {
+		char *ev = json_dumps(json_object_get(c, "evidence"), JSON_SORT_KEYS | JSON_COMPACT);
+		size_t n = strlen(out);
+		snprintf(out + n, 4096 - n, "%s|%s|%s\n", json_string_value(json_object_get(c, "key")),
+			 json_string_value(json_object_get(c, "text")), ev);
+		free(ev);
+	}
+	json_decref(list);
+	json_decref(d);
+	return out;
+}
+
+/* One rule, every kind: 27% of a CPU over 2 s is busy, 26.9% is not (the
+ * 4 ticks' slack of cpubusy_notable); a disk run names its device, test
+ * and run; a window of 5 ms never is, whatever the share. */
+static void busy_rule(void **state)
+{
+	(void)state;
+	char *s = busy_of("{\"kind\": \"disk\", \"params\": {\"direct\": false}, \"results\": "
+			  "[{\"device\": \"/dev/x\", \"cached\": {\"runs\": [{\"other_cpu_pct\": 26.9, "
+			  "\"window_s\": 2.0}, {\"other_cpu_pct\": 27.0, \"window_s\": 2.0}]}, "
+			  "\"buffered\": {\"runs\": [{\"other_cpu_pct\": 190.0, \"window_s\": 0.005, "
+			  "\"cache_flushed\": true, \"first_hole_byte\": null}]}}]}");
+	assert_string_equal(s, "busy|/dev/x: -T run 2: other processes took 27% of a CPU's time "
+			    "over 2.0 s (/proc/stat less the run's own)|{\"device\":\"/dev/x\","
+			    "\"other_cpu_pct\":27.0,\"run\":2,\"seconds\":2.0,\"test\":\"cached\"}\n");
+	free(s);
+	s = busy_of("{\"kind\": \"disk\", \"results\": [{\"device\": \"/dev/x\", \"buffered\": "
+		    "{\"runs\": [{\"other_cpu_pct\": 190.0, \"window_s\": 0.005}, "
+		    "{\"other_cpu_pct\": null, \"window_s\": 3.0}]}}]}");
+	assert_string_equal(s, "");
+	free(s);
+	s = busy_of("{\"kind\": \"load\", \"results\": {\"other_cpu_pct\": 27.0, \"measured_s\": 2.0}}");
+	assert_string_equal(s, "busy|other processes took 27% of a CPU's time over 2.0 s (/proc/stat "
+			    "less the run's own)|{\"other_cpu_pct\":27.0,\"seconds\":2.0}\n");
+	free(s);
+	s = busy_of("{\"kind\": \"micro\", \"results\": {\"tests\": [{\"name\": \"a\", "
+		    "\"other_cpu_pct\": 26.9, \"run_s\": 2.0}, {\"name\": \"b\", \"other_cpu_pct\": "
+		    "27.0, \"run_s\": 2.0}]}}");
+	assert_string_equal(s, "busy|b: other processes took 27% of a CPU's time over 2.0 s "
+			    "(/proc/stat less the run's own)|{\"other_cpu_pct\":27.0,\"seconds\":2.0,"
+			    "\"test\":\"b\"}\n");
+	free(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -263,6 +323,7 @@ int main(void)
 		cmocka_unit_test(takes_a_file),
 		cmocka_unit_test(notable),
 		cmocka_unit_test(cpubusy),
+		cmocka_unit_test(busy_rule),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
