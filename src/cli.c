@@ -209,12 +209,6 @@ static const int fixed_stop[] = {
  * the start; filled once */
 static unsigned char taken[_NSIG];
 static volatile sig_atomic_t noted;
-static int keep_ignored_int;   /* cli_keep_ignored_sigint() was called */
-
-void cli_keep_ignored_sigint(void)
-{
-	keep_ignored_int = 1;
-}
 
 void cli_note_start_signals(void)
 {
@@ -223,14 +217,11 @@ void cli_note_start_signals(void)
 	struct sigaction old;
 	for (size_t i = 0; i < NFIXED; i++) {
 		int sig = fixed_stop[i];
-		if (sigaction(sig, NULL, &old) < 0 || (old.sa_flags & SA_SIGINFO))
-			continue;
-		/* a shell without job control ignores SIGINT in every command
-		 * it starts in the background (POSIX), so an ignored SIGINT
-		 * says nothing of the user's wish: it is taken all the same,
-		 * but by a personality, which keeps it ignored as its tool does */
-		if (old.sa_handler == SIG_DFL ||
-		    (sig == SIGINT && old.sa_handler == SIG_IGN && !keep_ignored_int))
+		/* one ignored stays ignored, SIGINT too: a shell without job
+		 * control starts its background commands with SIGINT (and
+		 * SIGQUIT) ignored (POSIX), and they keep it, as dbench does */
+		if (sigaction(sig, NULL, &old) == 0 && old.sa_handler == SIG_DFL &&
+		    !(old.sa_flags & SA_SIGINFO))
 			taken[sig] = 1;
 	}
 	for (int sig = SIGRTMIN; sig <= SIGRTMAX && sig < _NSIG; sig++)

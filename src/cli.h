@@ -83,10 +83,11 @@ int cli_popt_next(poptContext ctx, struct poptOption *options);
  * resource limit about a healthy process, SIGXCPU and SIGXFSZ.  Each is
  * taken only if its action was the default when kbench started: one
  * ignored then (nohup(1) ignores SIGHUP) stays ignored, and one a
- * profiler or sanitizer caught before main() keeps that handler.  The
- * exception is SIGINT, taken when ignored too: a shell without job
- * control ignores it in every command it starts in the background
- * (POSIX), which is no wish of the user's.
+ * profiler or sanitizer caught before main() keeps that handler.
+ * SIGINT is no exception: a shell without job control starts every
+ * command it runs in the background with SIGINT ignored (POSIX), and a
+ * program is expected to keep it so (dbench does): such a kbench runs
+ * through a SIGINT to its end, whatever the command.
  * Left out on purpose: SIGPIPE (a write to a closed pipe or socket;
  * every command ignores it, cli_ignore_sigpipe, so that a reader that
  * goes away (kbench suite | head -1) never kills one before it has saved
@@ -98,14 +99,6 @@ int cli_popt_next(poptContext ctx, struct poptOption *options);
  * the start; main() calls cli_note_start_signals() before any command
  * so that nothing a library installs later counts as "at the start". */
 void cli_note_start_signals(void);
-
-/* Keep an ignored SIGINT ignored, as other programs started by a shell
- * do (dbench and hdparm among them): the personalities (src/compat/)
- * call it, through main(), before cli_note_start_signals(); a call after
- * that changes nothing.  A program started in the background by a shell
- * without job control then runs to its end through a SIGINT, as the
- * tool it stands for does. */
-void cli_keep_ignored_sigint(void);
 
 /* Ignore SIGPIPE, noting its action at the start first.  main() calls
  * it before any command: a write to a closed pipe or socket then fails

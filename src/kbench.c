@@ -61,11 +61,11 @@ static int run(const struct kb_command *c, int argc, const char **argv)
 int main(int argc, char **argv)
 {
 	const char **av = (const char **)argv;
-	/* the stop signals' actions as kbench got them, before any library
-	 * can change one (cli.h) */
 	compat_fn personality = compat_find(argv[0]);
-	if (personality)  /* a SIGINT ignored stays so, as for the tools */
-		cli_keep_ignored_sigint();
+	/* the stop signals' actions as kbench got them, before any library
+	 * can change one (cli.h): one rule for every command and personality,
+	 * a signal ignored at the start stays ignored, SIGINT too (a shell
+	 * without job control ignores it in its background commands) */
 	cli_note_start_signals();
 	cli_ignore_sigpipe();
 	if (personality)  /* started as dbench, tbench, tbench_srv or hdparm */

@@ -552,7 +552,7 @@ int cmd_disk(int argc, const char **argv)
 
 	/* kbench disk makes nothing to remove: a stop signal (cli.h) ends it
 	 * where it is, with 128 + the signal; the run in progress prints no
-	 * line.  SIGINT too when a shell started it in the background */
+	 * line (one ignored at the start stays ignored, SIGINT too) */
 	cli_default_stop_signals();
 	poptContext ctx = poptGetContext(c.cmd, argc, argv, options, 0);
 	poptSetOtherOptionHelp(ctx, "[-T] [-t] [OPTIONS] DEVICE|FILE...");

@@ -353,7 +353,8 @@ static void child_main(struct server *sv, int fd, const struct sockaddr *sa, soc
 	struct sigaction sa_stop = { .sa_handler = on_child_stop };  /* no SA_RESTART */
 	sigemptyset(&sa_stop.sa_mask);
 	sigaction(SIGTERM, &sa_stop, NULL);
-	sigaction(SIGINT, &sa_stop, NULL);
+	if (cli_is_stop_signal(SIGINT))  /* one ignored at the start stays so */
+		sigaction(SIGINT, &sa_stop, NULL);
 	signal(SIGCHLD, SIG_DFL);
 	sigset_t all;
 	sigemptyset(&all);

@@ -227,11 +227,14 @@ kload() {
 
 # bg_load ARGS...: kbench load ARGS in the background, its stdout and
 # stderr in $WORK/out and $WORK/err (emptied first: wait_progress reads
-# them), its pid in $BG.
+# them), its pid in $BG.  SIGINT has its default action there, as in an
+# interactive shell's job: a background job of this shell (no job
+# control) starts with SIGINT ignored, and kbench keeps it ignored
+# (coreutils' env >= 8.31 execs kbench in the same process, $BG).
 bg_load() {
     : >"$WORK/out"
     : >"$WORK/err"
-    "$KBENCH" load "$@" >"$WORK/out" 2>"$WORK/err" &
+    env --default-signal=INT "$KBENCH" load "$@" >"$WORK/out" 2>"$WORK/err" &
     BG=$!
 }
 

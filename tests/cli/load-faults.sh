@@ -65,7 +65,10 @@ if command -v strace >/dev/null 2>&1 &&
     for sig in INT TERM HUP; do
         want=$(sigwant "$sig")
         rm -rf "$D"; mkdir -p "$D"
-        ASAN_OPTIONS=$ASAN_NOLEAK strace -o "$WORK/strace" -e trace=clone,clone3 -e inject=clone,clone3:delay_exit=100000 \
+        # SIGINT at its default, not ignored as in this shell's
+        # background jobs (bg_load, lib.sh); strace passes it on
+        ASAN_OPTIONS=$ASAN_NOLEAK env --default-signal=INT strace -o "$WORK/strace" \
+            -e trace=clone,clone3 -e inject=clone,clone3:delay_exit=100000 \
             "$KBENCH" load -t 4 --warmup 0 -q -c "$L" -D "$D" 40 >"$WORK/out" 2>"$WORK/err" &
         ST=$!
         KB=""
@@ -84,7 +87,8 @@ if command -v strace >/dev/null 2>&1 &&
     # a signal while the loadfile is being read (each read of kbench takes
     # 0.3 s): nothing has been made yet, kbench says so and ends at once
     rm -rf "$D"; mkdir -p "$D"
-    ASAN_OPTIONS=$ASAN_NOLEAK strace -o "$WORK/strace" -e trace=openat,read -e inject=read:delay_exit=300000 \
+    ASAN_OPTIONS=$ASAN_NOLEAK env --default-signal=INT strace -o "$WORK/strace" \
+        -e trace=openat,read -e inject=read:delay_exit=300000 \
         "$KBENCH" load -t 2 --warmup 0 -q -c "$L" -D "$D" 2 >"$WORK/out" 2>"$WORK/err" &
     ST=$!
     wait_until 120 grep -qs "small.txt" "$WORK/strace"

@@ -38,7 +38,9 @@ session_empty() {
 stop() {
     sig=$1 at=$2 want=$3
     rm -rf "$WORK/tmp" && mkdir -p "$WORK/tmp"
-    TMPDIR="$WORK/tmp" setsid "$KBENCH" micro --enough 2 "$at" lat_syscall_null \
+    # SIGINT at its default, not ignored as in this shell's background
+    # jobs (bg_load, lib.sh)
+    TMPDIR="$WORK/tmp" setsid env --default-signal=INT "$KBENCH" micro --enough 2 "$at" lat_syscall_null \
         >"$WORK/out" 2>"$WORK/err" &
     pid=$!
     wait_until 120 grep -qs "\\[1/2\\] $at" "$WORK/err"

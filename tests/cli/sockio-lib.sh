@@ -21,7 +21,10 @@ start_server() {
     sname=$1
     shift
     : >"$WORK/$sname.out"
-    "$KBENCH" server --port 0 --address 127.0.0.1 "$@" >"$WORK/$sname.out" 2>"$WORK/$sname.err" &
+    # SIGINT at its default, not ignored as in this shell's background
+    # jobs (lib.sh's bg_load): server.sh stops one with SIGINT
+    env --default-signal=INT "$KBENCH" server --port 0 --address 127.0.0.1 "$@" \
+        >"$WORK/$sname.out" 2>"$WORK/$sname.err" &
     SRV=$!
     SRV_PIDS="$SRV_PIDS $SRV"
     wait_until 120 grep -q 'listening on' "$WORK/$sname.out" || return 1

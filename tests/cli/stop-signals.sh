@@ -4,7 +4,9 @@
 # stops kbench load and kbench micro the same way: what the run made is
 # removed, DIR is left as it was, the status is 128 + the signal, and an
 # interrupted load prints its partial figure on a line that does not
-# start with "Throughput"; a signal ignored at the start stays ignored
+# start with "Throughput"; a signal ignored at the start stays ignored,
+# SIGINT too: a background kbench of this shell (no job control: SIGINT
+# ignored, POSIX) runs through a SIGINT to its end; SIGQUIT is never caught
 # SPDX-License-Identifier: GPL-3.0-or-later
 . "$(dirname "$0")/lib.sh"
 
@@ -172,5 +174,106 @@ RC=$?
 expect_status "micro, SIGALRM ignored at the start: the run completes" 0
 expect_out_grep "micro, SIGALRM ignored: figures printed" 'lat_sig_send'
 expect_empty_dir "micro, SIGALRM ignored: no temporary directory left" "$WORK/tmp"
+
+# ---- SIGINT: ignored at the start, it stays ignored (every command) ----
+# A background job of this shell (no job control) starts with SIGINT
+# ignored (POSIX): kbench keeps it so, as dbench does, and runs through a
+# SIGINT to its end; given its default action (env --default-signal, as
+# in an interactive shell's job) SIGINT stops it with 130 and no figure.
+# The ignored SIGINT is sent while kbench is held by SIGSTOP after the
+# run has printed a line: it comes before the run's end, certainly.
+# SIGQUIT is not caught either way (its core dump).
+
+# sigbit FIELD PID N: bit N (a signal 1..8) of /proc/PID/status's FIELD
+# (SigIgn, SigCgt), 1 or 0; the last two hex digits alone (the whole
+# mask may not fit the shell's arithmetic)
+sigbit() {
+    sb=$(sed -n "s/^$1:[[:space:]]*//p" "/proc/$2/status")
+    sb=${sb#"${sb%??}"}
+    echo $(( (0x${sb:-0} >> ($3 - 1)) & 1 ))
+}
+INT=$(signum INT)
+QUIT=$(signum QUIT)
+
+# held_int NAME PID: PID stopped, its SIGINT ignored, not caught, and
+# SIGQUIT not caught; SIGINT sent, then SIGCONT
+held_int() {
+    kill -STOP "$2"
+    wait_until 120 is_stopped "$2"
+    expect_eq "$1: SIGINT ignored by its shell, ignored still" "$(sigbit SigIgn "$2" "$INT")" 1
+    expect_eq "$1: SIGINT not caught" "$(sigbit SigCgt "$2" "$INT")" 0
+    expect_eq "$1: SIGQUIT not caught" "$(sigbit SigCgt "$2" "$QUIT")" 0
+    expect_true "$1: SIGINT sent while the run goes (held)" kill -s INT "$2"
+    kill -s CONT "$2"
+}
+
+# load: the run completes, its Throughput line, status 0
+bg_plain() {
+    : >"$WORK/out"
+    : >"$WORK/err"
+    "$KBENCH" load "$@" >"$WORK/out" 2>"$WORK/err" &
+    BG=$!
+}
+bg_plain -t 2 --warmup 0 -c "$L" -D "$D" 2
+wait_progress      # the clients run
+held_int "load, SIGINT ignored" "$BG"
+wait "$BG"
+RC=$?
+expect_status "load, SIGINT ignored: the run completes, status 0" 0
+expect_out_grep "load, SIGINT ignored: the whole run's Throughput" '^Throughput [0-9.]+ MB/sec  2 clients  2 procs'
+expect_no_grep "load, SIGINT ignored: not interrupted" "$WORK/out" '[Ii]nterrupted'
+listing "$D" >"$WORK/after"
+expect_true "load, SIGINT ignored: DIR as it was" cmp -s "$WORK/before" "$WORK/after"
+
+# load, SIGINT at its default: stopped in the warm-up (600 s), 130, no figure
+bg_load -t 5 --warmup 600 -c "$L" -D "$D" 2
+wait_progress      # in the warm-up
+expect_eq "load, SIGINT at its default: caught" "$(sigbit SigCgt "$BG" "$INT")" 1
+expect_eq "load, SIGINT at its default: SIGQUIT not caught" "$(sigbit SigCgt "$BG" "$QUIT")" 0
+kill -s INT "$BG"
+wait "$BG"
+RC=$?
+expect_status "load, SIGINT at its default: exit 130" 130
+expect_out_grep "load, SIGINT at its default: said" '^interrupted by SIGINT before anything was measured$'
+expect_no_grep "load, SIGINT at its default: no figure (no table, Throughput or partial line)" \
+    "$WORK/out" '^(Throughput|Interrupted after| *(NTCreateX|ReadX|WriteX) )'
+listing "$D" >"$WORK/after"
+expect_true "load, SIGINT at its default: DIR as it was" cmp -s "$WORK/before" "$WORK/after"
+
+# micro: the tests run to their end, their figures, status 0
+rm -rf "$WORK/tmp" && mkdir -p "$WORK/tmp"
+: >"$WORK/out"
+: >"$WORK/err"
+TMPDIR="$WORK/tmp" "$KBENCH" micro --enough 0.05 lat_syscall_null lat_sig_send \
+    >"$WORK/out" 2>"$WORK/err" &
+pid=$!
+wait_until 120 grep -qs "\\[1/2\\] lat_syscall_null" "$WORK/err" ||
+    fail "micro, SIGINT ignored: its progress line" "$(cat "$WORK/err")"
+held_int "micro, SIGINT ignored" "$pid"
+wait "$pid"
+RC=$?
+expect_status "micro, SIGINT ignored: the run completes, status 0" 0
+expect_out_grep "micro, SIGINT ignored: figures printed" 'lat_sig_send'
+expect_no_grep "micro, SIGINT ignored: not interrupted" "$WORK/err" 'interrupted'
+expect_empty_dir "micro, SIGINT ignored: no temporary directory left" "$WORK/tmp"
+
+# micro, SIGINT at its default: 130, no figure, its directory gone
+rm -rf "$WORK/tmp" && mkdir -p "$WORK/tmp"
+: >"$WORK/out"
+: >"$WORK/err"
+TMPDIR="$WORK/tmp" env --default-signal=INT "$KBENCH" micro --enough 10 lat_syscall_null \
+    >"$WORK/out" 2>"$WORK/err" &
+pid=$!
+wait_until 120 grep -qs "\\[1/1\\] lat_syscall_null" "$WORK/err" ||
+    fail "micro, SIGINT at its default: its progress line" "$(cat "$WORK/err")"
+expect_eq "micro, SIGINT at its default: caught" "$(sigbit SigCgt "$pid" "$INT")" 1
+expect_eq "micro, SIGINT at its default: SIGQUIT not caught" "$(sigbit SigCgt "$pid" "$QUIT")" 0
+kill -s INT "$pid"
+wait "$pid"
+RC=$?
+expect_status "micro, SIGINT at its default: exit 130" 130
+expect_err_grep "micro, SIGINT at its default: said so" "^kbench micro: interrupted; children stopped, temporary files removed, no figures reported$"
+expect_empty_file "micro, SIGINT at its default: no figure printed" "$WORK/out"
+expect_empty_dir "micro, SIGINT at its default: no temporary directory left" "$WORK/tmp"
 
 finish

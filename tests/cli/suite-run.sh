@@ -142,7 +142,9 @@ load_child() {
     [ -n "$child" ]
 }
 # shellcheck disable=SC2086
-"$KBENCH" suite $RUNS1S -o r.json >r.out 2>r.err &
+# (SIGINT at its default, not ignored as in this shell's background jobs:
+# bg_load, lib.sh)
+env --default-signal=INT "$KBENCH" suite $RUNS1S -o r.json >r.out 2>r.err &
 pid=$!
 wait_until 120 runs_done r.json 2
 kill -INT $pid
@@ -210,7 +212,8 @@ expect_true "the next suite: a directory holding another file kept" test -e .kbe
 rm -rf .kbench-suite.*
 
 # ---- one writer per results file: a second one is refused, named ----
-"$KBENCH" suite -D "$D" --clients 1 --runs 1 -t 1 --warmup 0 --pause 30 -c "$LF" -o same.json >same.out 2>same.err &
+env --default-signal=INT "$KBENCH" suite -D "$D" --clients 1 --runs 1 -t 1 --warmup 0 --pause 30 -c "$LF" \
+    -o same.json >same.out 2>same.err &
 pid=$!
 wait_until 120 writing same.json $pid
 expect_true "the lock beside the results file holds the suite's PID" test "$(cat same.json.lock 2>/dev/null)" = "$pid"

@@ -443,25 +443,35 @@ static handler_fn handler_of(int sig)
 }
 
 /* In a child (the first call of cli_catch_stop_signals there), with SIGHUP
- * ignored or not at the start: exit status 0 if the policy held. */
-static int stop_signals_child(int hup_ignored)
+ * and SIGINT ignored or not at the start (a shell without job control
+ * ignores SIGINT in its background commands): exit status 0 if the policy
+ * held, an ignored one staying ignored, SIGINT as any other. */
+static int stop_signals_child(int ignored)
 {
-	signal(SIGHUP, hup_ignored ? SIG_IGN : SIG_DFL);
+	signal(SIGHUP, ignored ? SIG_IGN : SIG_DFL);
+	signal(SIGINT, ignored ? SIG_IGN : SIG_DFL);
 	cli_catch_stop_signals(note_signal);
-	if (handler_of(SIGINT) != note_signal || handler_of(SIGTERM) != note_signal)
+	if (handler_of(SIGINT) != (ignored ? SIG_IGN : note_signal) ||
+	    handler_of(SIGTERM) != note_signal)
 		return 1;
 	raise(SIGHUP);   /* ignored, or caught: kbench never dies of it here */
-	if (caught != (hup_ignored ? 0 : SIGHUP))
+	if (caught != (ignored ? 0 : SIGHUP))
 		return 2;
+	caught = 0;
+	raise(SIGINT);
+	if (caught != (ignored ? 0 : SIGINT))
+		return 6;
 	caught = 0;
 	raise(SIGTERM);
 	if (caught != SIGTERM)
 		return 3;
 	cli_default_stop_signals();
-	if (handler_of(SIGINT) != SIG_DFL || handler_of(SIGTERM) != SIG_DFL)
+	if (handler_of(SIGINT) != (ignored ? SIG_IGN : SIG_DFL) || handler_of(SIGTERM) != SIG_DFL)
 		return 4;
-	if (handler_of(SIGHUP) != (hup_ignored ? SIG_IGN : SIG_DFL))
+	if (handler_of(SIGHUP) != (ignored ? SIG_IGN : SIG_DFL))
 		return 5;
+	if (cli_is_stop_signal(SIGQUIT) || handler_of(SIGQUIT) == note_signal)
+		return 7;   /* SIGQUIT keeps its core dump */
 	return 0;
 }
 
