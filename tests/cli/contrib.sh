@@ -41,6 +41,12 @@ elif what == "mm-p99":
 PY
 }
 
+# results.failure is the one rule: a run it names failed has no
+# throughput, whatever its other fields say (a client that did not stop)
+python3 -c 'import json, sys; d = json.load(open(sys.argv[1]))
+d["results"]["failure"] = "client 0 did not stop and was killed"
+json.dump(d, open(sys.argv[2], "w"))' "$R/load.json" "$WORK/failed.json"
+
 # ---- well-formed: YAML (ruby's), XML, shell ----
 if command -v ruby >/dev/null 2>&1; then
     for f in "$C"/lkp/programs/kbench/meta.yaml "$C"/lkp/jobs/*.yaml \
@@ -83,6 +89,8 @@ if command -v ruby >/dev/null 2>&1; then
     expect_out_grep "a run with errors: its errors" '^load\.errors: 642$'
     expect_out_grep "a run with errors: its caveat's key" '^load\.caveat\.errors: 1$'
     unset RESULT_ROOT
+    run ruby "$P" "$WORK/failed.json"
+    expect_no_grep "LKP parse: results.failure set: no throughput" "$WORK/out" 'throughput'
     # an op the measured window did not complete: a count, no percentile
     python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); d["results"]["ops"][0]["count"] = 0
 json.dump(d, open(sys.argv[2], "w"))' "$R/load.json" "$WORK/zero.json"
@@ -102,10 +110,11 @@ if command -v perl >/dev/null 2>&1 && perl -MJSON::PP -e 1 2>/dev/null; then
     mkdir -p "$WORK/mm"
     cp "$R/load.json" "$WORK/mm/kbench-2.json"
     cp "$R/load-errors.json" "$WORK/mm/kbench-1.json"
+    cp "$WORK/failed.json" "$WORK/mm/kbench-3.json"
     run "$C/mmtests/shellpack_src/src/kbench/parse-results" "$WORK/mm"
     expect_status "mmtests parse-results: status 0" 0
     expect_eq "mmtests: tab-separated rows of six fields" "$(awk -F '\t' 'NF != 6' "$WORK/out")" ""
-    expect_eq "mmtests: tput for 2 clients only (1 had errors), the document's" \
+    expect_eq "mmtests: tput for 2 clients only (1 had errors, 3 results.failure), the document's" \
         "$(awk -F '\t' '$1 == "tput" { print $2, $5 }' "$WORK/out")" "2 $(pyexp mm-tput "$R/load.json")"
     expect_eq "mmtests: p99 per op, the document's" \
         "$(awk -F '\t' '$1 ~ /^p99-/ && $2 == 2 { print $1, $5 }' "$WORK/out" | sort)" \
@@ -143,6 +152,8 @@ print(d.getElementsByTagName("OutputTemplate")[int(sys.argv[2])].firstChild.data
         "$(template "$(tmpl kbench-load 0)" "$WORK/out")" 11.1825
     expect_eq "PTS kbench-load: its second template the largest latency" \
         "$(template "$(tmpl kbench-load 1)" "$WORK/out")" 17.0766
+    run php "$PHPF" "$WORK/failed.json"
+    expect_status "PTS: results.failure set: status 1" 1
     run php "$PHPF" "$R/load-errors.json"
     expect_status "PTS: a run with errors: status 1" 1
     expect_eq "PTS: a run with errors: no figure" "$(cat "$WORK/out")" ""
