@@ -10,8 +10,8 @@ mkdir -p "$WORK/tmp"
 
 # ---- kbench-execl: count, look at the stop pipe, exec again ----
 expect_true "the helper is built beside kbench" test -x "$HELPER"
-# fd 3 at end of file: the first image stops and reports itself
-run sh -c ': | "$1" 0 3<&0 4>&1' sh "$HELPER"
+# fd 3 at end of file (/dev/null, readable at once): the first image stops and reports itself
+run sh -c '"$1" 0 3</dev/null 4>&1' sh "$HELPER"
 expect_status "helper, stop at once: exit 0" 0
 expect_eq "helper, stop at once: one image ran" "$(cat "$WORK/out")" "1"
 # the counter is passed on: COUNT 41 given, the 42nd image stops
