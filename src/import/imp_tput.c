@@ -192,6 +192,8 @@ static bool numbered(const struct imp_file *f, size_t ln, const char *l, char *o
 	next += dl + strspn(next + dl, " \t");
 	if (strncmp(next, "Throughput ", 11) && strncmp(next, "Timing ", 7))
 		return false;
+	if (names_word(l, "dbench") || names_word(l, "tbench") || names_word(l, "hdparm"))
+		return false;  /* "1. ./dbench 16" is a command, not a system */
 	snprintf(copy, sizeof(copy), "%s", l + digits + 1);
 	size_t nw = imp_words(copy, w, 8);
 	if (!nw || nw > 6)
@@ -298,9 +300,11 @@ static void label_sys(char **w, size_t n, struct imp_sys *sys)
 		snprintf(label + strlen(label), sizeof(label) - strlen(label), "%s%s", i ? " " : "",
 			 w[i]);
 	const char *l = label + strspn(label, "-:,;= \t");
+	double v;
 	if (!*l || !strncmp(l, "max_latency", 11) ||
-	    (!isalpha((unsigned char)*l) && !isdigit((unsigned char)*l)))
-		return;
+	    (!isalpha((unsigned char)*l) && !isdigit((unsigned char)*l)) ||
+	    imp_number(w[0] + strspn(w[0], "-:,;="), &v))
+		return;  /* no words, dbench 4's latency, or a figure: no label */
 	if (!strchr(l, ' ') && imp_kernel_word(l, k, sizeof(k))) {
 		memset(sys, 0, sizeof(*sys));
 		snprintf(sys->kernel, sizeof(sys->kernel), "%s", k);

@@ -19,9 +19,14 @@ systems() {
 # ---- a label after "N procs" names the line's system ----
 mkdir labels && cd labels
 expect_rc "dbench lines with trailing labels" 0 "$KBENCH" import -o '%k.json' "$IN/dbench-labels.txt"
-expect_eq "a kernel label is the kernel, other words the heading; two lines of one label one system" \
+expect_eq "a kernel label is the kernel, other words the heading; two lines of one label one system; a figure is no label" \
     "$(systems | tr '\n' ' ')" \
-    "2.4.10-ac12||dbench 16=40.1 2.4.13||dbench 16=38.2 |with patch|dbench 8=21.5 |without patch|dbench 8=20.1,19.9 "
+    "2.4.10-ac12||dbench 16=40.1 2.4.13||dbench 16=38.2 |with patch|dbench 8=21.5 |without patch|dbench 8=20.1,19.9 ||dbench 8=20.3 "
+rm -f ./*.json
+expect_rc "the same lines and one ending in a figure" 0 "$KBENCH" import -o '%k.json' "$IN/dbench-labels.txt" "$IN/dbench.txt"
+expect_eq "a figure after 'N procs' and dbench 4's max_latency= name no system: those runs are the kernel-less system's" \
+    "$(jget unknown.json '[(t["name"], [r["value"] for r in t["runs"]]) for t in d["tests"]]')" \
+    "[('dbench 8', [20.3]), ('dbench 10', [590.123]), ('dbench 5', [7.97753, 8.13792, 8.1])]"
 cd ..
 
 # ---- supercite: " AE> " is a quote mark ----
