@@ -232,6 +232,9 @@ int cmd_import(int argc, const char **argv)
 	im.kernel = kernel;
 	for (size_t i = 0; !status && files[i]; i++)
 		status = import_file(&im, files[i]);
+	if (!status && nrows && !im.rows_used)
+		fprintf(stderr, "%s: --rows %s: no runs in the inputs whose split is unproven: "
+			"not used\n", argv[0], rows);
 	if (!status)
 		status = imp_write_all(&im, out, label, files);
 	imp_free(&im);

@@ -92,6 +92,9 @@ print(" ".join("%s||%s" % (k, " ".join(v)) for k, v in sorted(out.items())), end
 rm -f ./*.json
 expect_rc "--rows 1: fewer runs than a count has" 2 "$KBENCH" import --rows 1 -o '%k.json' "$ARCH/022-dbench1-interleaved-kernels.txt"
 expect_err_grep "the run named" "skipped: dbench 48's run 2: --rows places fewer runs of each test"
+rm -f ./*.json
+expect_rc "--rows over a report with no unproven split" 0 "$KBENCH" import --rows 1,1 -o '%k.json' "$IN/dbench-labels.txt"
+expect_err_grep "said, not silently passed over" "--rows 1,1: no runs in the inputs whose split is unproven: not used"
 expect_rc "--rows 0" 2 "$KBENCH" import --rows 0 -o x.json "$ARCH/022-dbench1-interleaved-kernels.txt"
 expect_rc "--rows 1,x" 2 "$KBENCH" import --rows 1,x -o x.json "$ARCH/022-dbench1-interleaved-kernels.txt"
 expect_err_grep "the option named" "--rows 1,x: give counts of 1 or more"
