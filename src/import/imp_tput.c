@@ -71,10 +71,11 @@ struct split_runs {
 	size_t runs[SPLIT_TESTS], ntests;
 };
 
-/* Under a split not proven, the system of run ln of test name as --rows
- * places it: kernel i of the line when --rows gives as many groups as it
- * named kernels, else "runs A-B of each test".  false, and im->bad after
- * a line, when --rows places fewer runs; sys alone without --rows. */
+/* Under a split not proven, the system --rows places the run of test
+ * name on line ln in: kernel i of the line when --rows gives as many
+ * groups as it named kernels, else "runs A-B of each test".  false, and
+ * im->bad after a line, when --rows places fewer runs; sys alone without
+ * --rows. */
 static bool rows_sys(struct imp *im, const struct imp_file *f, size_t ln,
 		     const struct tput_ctx *c, const char *name, struct imp_sys *sys)
 {
