@@ -19,6 +19,12 @@
  * kbench micro test measures the same way names it (params.lm_name), so
  * compare prints lmbench's tables of imported runs too, each run in its
  * row (its run_no).
+ * The OS column is 13 characters wide: a longer name is cut ("Linux
+ * 2.4.0-t"), so the row does not say its kernel and two kernels' rows may
+ * look alike.  Such rows are never pooled: each is a system of its own
+ * (no kernel, "row K" and the cut name its heading), said once on
+ * stderr, unless --rows N,N,... groups them (row k of every table in the
+ * same group).
  */
 #include "config.h"
 #include "import/import.h"
@@ -105,7 +111,12 @@ struct lm_ctx {
 	const char *unit;
 	bool hib;
 	size_t row;              /* rows of this table so far */
+	bool cut_said;           /* the cut OS column named (once a summary) */
 };
+
+/* lmbench's getsummary prints the OS column 13 characters wide and cuts a
+ * longer name there ("Linux 2.4.0-test9" as "Linux 2.4.0-t") */
+#define OS_WIDTH 13
 
 /* One row of a known table. */
 static int lm_row(struct imp *im, const struct imp_file *f, size_t ln, struct lm_ctx *c)
@@ -131,6 +142,33 @@ static int lm_row(struct imp *im, const struct imp_file *f, size_t ln, struct lm
 	snprintf(sys.host, sizeof(sys.host), "%s", w[0]);
 	snprintf(sys.kernel, sizeof(sys.kernel), "%s", w[2]);
 	snprintf(run, sizeof(run), "%s | row %zu", c->run, c->row);
+	if (strlen(w[1]) + 1 + strlen(w[2]) >= OS_WIDTH) {
+		/* the name is cut: it may be two kernels' ("2.4.0-test9",
+		 * "2.4.0-test10") or hide which this one is; the rows are kept
+		 * apart, each its own system, or grouped by --rows */
+		size_t first, last;
+		int g = imp_rows_group(im, c->row, &first, &last);
+		if (im->nrows && g < 0) {
+			imp_skip(im, f, ln, "--rows places fewer rows than this table's %zu", c->row);
+			im->bad = true;
+			return 0;
+		}
+		if (!c->cut_said) {
+			c->cut_said = true;
+			imp_warn(im, f, ln, "OS column cut at %d characters ('%s %s'): which kernel "
+				 "each row is, is not printed; %s", OS_WIDTH, w[1], w[2],
+				 im->nrows ? "rows grouped by --rows" :
+				 "each row kept apart, their split into kernels not proven "
+				 "(--rows N,N,... groups them)");
+		}
+		sys.kernel[0] = '\0';
+		if (g >= 0)
+			snprintf(sys.desc, sizeof(sys.desc), "rows %zu-%zu, OS '%.20s %.40s' cut",
+				 first, last, w[1], w[2]);
+		else
+			snprintf(sys.desc, sizeof(sys.desc), "row %zu, OS '%.20s %.40s' cut (split "
+				 "not proven)", c->row, w[1], w[2]);
+	}
 	for (size_t i = 0; i < nnum; i++) {
 		const char *col = c->lay->cols[i];
 		if (!imp_number(w[3 + i], &v)) {
@@ -203,6 +241,7 @@ int imp_read_lmbench(struct imp *im, const struct imp_file *f)
 					ver[k++] = *v, ver[k] = '\0';
 			snprintf(c.tool, sizeof(c.tool), "lmbench %s", ver);
 			snprintf(c.run, sizeof(c.run), "%s:%zu", f->path, ln);
+			c.cut_said = false;
 			in = true;
 			imp_used(im, ln);
 			continue;
@@ -222,8 +261,8 @@ int imp_read_lmbench(struct imp *im, const struct imp_file *f)
 		c.unit = unit;
 		c.hib = hib;
 		c.row = 0;
-		for (ln = rows; ln <= f->nlines && isalnum((unsigned char)f->line[ln - 1][0]);
-		     ln++) {
+		for (ln = rows; !im->bad && ln <= f->nlines &&
+			     isalnum((unsigned char)f->line[ln - 1][0]); ln++) {
 			int rc = lm_row(im, f, ln, &c);
 			if (rc < 0)
 				return -1;

@@ -58,7 +58,58 @@ struct tput_ctx {
 	size_t split;          /* a line naming several kernels above, not yet
 				* said (split_said), or 0 */
 	bool split_said;
+	struct split_runs *runs; /* under that line: each test's runs so far */
 };
+
+/* Under a line naming several kernels, for --rows: the kernels it named
+ * and how many runs of each test were read so far. */
+#define SPLIT_TESTS 64
+struct split_runs {
+	char kernel[4][160];
+	size_t nkernels;
+	char test[SPLIT_TESTS][64];
+	size_t runs[SPLIT_TESTS], ntests;
+};
+
+/* Under a split not proven, the system --rows places the run of test
+ * name on line ln in: kernel i of the line when --rows gives as many
+ * groups as it named kernels, else "runs A-B of each test".  false, and
+ * im->bad after a line, when --rows places fewer runs; sys alone without
+ * --rows. */
+static bool rows_sys(struct imp *im, const struct imp_file *f, size_t ln,
+		     const struct tput_ctx *c, const char *name, struct imp_sys *sys)
+{
+	struct split_runs *r = c->runs;
+	size_t t = 0, first, last;
+	if (!c->split || !im->nrows)
+		return true;
+	while (t < r->ntests && strcmp(r->test[t], name))
+		t++;
+	if (t == r->ntests) {
+		if (t == SPLIT_TESTS) {
+			imp_skip(im, f, ln, "more than %d tests under one split", SPLIT_TESTS);
+			im->bad = true;
+			return false;
+		}
+		snprintf(r->test[t], sizeof(r->test[t]), "%s", name);
+		r->runs[t] = 0;
+		r->ntests++;
+	}
+	int g = imp_rows_group(im, ++r->runs[t], &first, &last);
+	if (g < 0) {
+		imp_skip(im, f, ln, "%s's run %zu: --rows places fewer runs of each test", name,
+			 r->runs[t]);
+		im->bad = true;
+		return false;
+	}
+	memset(sys, 0, sizeof(*sys));
+	if (im->nrows == r->nkernels)
+		snprintf(sys->kernel, sizeof(sys->kernel), "%s", r->kernel[g]);
+	else
+		snprintf(sys->desc, sizeof(sys->desc), "runs %zu-%zu of each test (--rows)", first,
+			 last);
+	return true;
+}
 
 /* Said once, at the first figure under it: the line above that named
  * several kernels leaves their split unproven. */
@@ -67,8 +118,13 @@ static void say_split(struct imp *im, const struct imp_file *f, struct tput_ctx 
 	if (!c->split || c->split_said)
 		return;
 	c->split_said = true;
-	imp_warn(im, f, c->split, "names several kernels: the runs below are kept together in "
-		 "the order printed, their split between them not proven");
+	if (im->nrows)
+		imp_warn(im, f, c->split, "names several kernels: each test's runs below split "
+			 "between them by --rows, in the order printed");
+	else
+		imp_warn(im, f, c->split, "names several kernels: the runs below are kept together "
+			 "in the order printed, their split between them not proven (--rows N,N,... "
+			 "splits them)");
 }
 
 /* The system the lines above line ln name for it: the quoted lines' for
@@ -119,6 +175,34 @@ static bool caption(const struct imp_file *f, size_t ln, const char *l)
 	return imp_words(copy, w, 12) <= 10;
 }
 
+static size_t device_of(const char *l, char *dev, size_t n);
+
+/* Does line ln (l) head the runs right under it as an item of a numbered
+ * list ("2) 2.4 w/apm", "3. with the patch"): a number and ')' or '.',
+ * then at most 6 words, and the next line a Throughput or Timing line
+ * (after hdparm's "/dev/X:")?  Its words after the number into out. */
+static bool numbered(const struct imp_file *f, size_t ln, const char *l, char *out, size_t n)
+{
+	char copy[200], *w[8], dev[64];
+	size_t digits = strspn(l, "0123456789");
+	if (ln >= f->nlines || !digits || digits > 3 || (l[digits] != ')' && l[digits] != '.') ||
+	    !strchr(" \t", l[digits + 1]) || strlen(l) >= sizeof(copy))
+		return false;
+	const char *next = f->line[ln] + strspn(f->line[ln], " \t");
+	size_t dl = device_of(next, dev, sizeof(dev));
+	next += dl + strspn(next + dl, " \t");
+	if (strncmp(next, "Throughput ", 11) && strncmp(next, "Timing ", 7))
+		return false;
+	if (names_word(l, "dbench") || names_word(l, "tbench") || names_word(l, "hdparm"))
+		return false;  /* "1. ./dbench 16" is a command, not a system */
+	snprintf(copy, sizeof(copy), "%s", l + digits + 1);
+	size_t nw = imp_words(copy, w, 8);
+	if (!nw || nw > 6)
+		return false;
+	imp_trim_copy(out, n, l + digits + 1, strlen(l + digits + 1));
+	return true;
+}
+
 static void note_line(struct imp *im, const struct imp_file *f, size_t ln, struct tput_ctx *c,
 		      const char *l)
 {
@@ -135,7 +219,10 @@ static void note_line(struct imp *im, const struct imp_file *f, size_t ln, struc
 		if (n)
 			c->clients = n;
 	}
-	if (sscanf(l, "%zu clients started", &started) == 1 && started >= 1)
+	/* sscanf counts "%zu" alone: "37.580u 115.730s ..." (time's line) is
+	 * no "37 clients started"; %n proves the words after it matched */
+	int end = 0;
+	if (sscanf(l, "%zu clients started%n", &started, &end) == 1 && end > 0 && started >= 1)
 		c->clients = started;
 	char heading[160];
 	struct imp_sys *to = (struct imp_sys *)ctx_sys(c, f, ln);
@@ -146,6 +233,12 @@ static void note_line(struct imp *im, const struct imp_file *f, size_t ln, struc
 		imp_used(im, ln);
 	} else if (imp_heading_line(l, heading, sizeof(heading))) {
 		/* "Before:" and "After:" over the same tests are two systems */
+		snprintf(to->desc, sizeof(to->desc), "%s", heading);
+		c->split = 0;
+		imp_used(im, ln);
+	} else if (numbered(f, ln, l, heading, sizeof(heading))) {
+		/* an item of a list of systems: nothing of the one above is its */
+		memset(to, 0, sizeof(*to));
 		snprintf(to->desc, sizeof(to->desc), "%s", heading);
 		c->split = 0;
 		imp_used(im, ln);
@@ -162,6 +255,12 @@ static void note_line(struct imp *im, const struct imp_file *f, size_t ln, struc
 			 heading);
 		c->split = ln;
 		c->split_said = false;
+		memset(c->runs, 0, sizeof(*c->runs));
+		for (char *k = heading, *e; *k && c->runs->nkernels < 4; k = e + (*e ? 2 : 0)) {
+			e = k + strcspn(k, ",");
+			snprintf(c->runs->kernel[c->runs->nkernels++], sizeof(c->runs->kernel[0]),
+				 "%.*s", (int)(e - k), k);
+		}
 	}
 }
 
@@ -190,6 +289,31 @@ static size_t device_of(const char *l, char *dev, size_t n)
 	return len + 1;
 }
 
+/* The label after "N procs" on a Throughput line ("16 procs  2.4.10-ac",
+ * "8 procs  -- with patch", "16 procs    ext3 (patched but disabled)")
+ * names the line's system: a kernel alone is its kernel, other words its
+ * heading under the kernel above.  dbench 4's "max_latency=..." is no
+ * label.  w: the n words after "procs"; sys is changed in place. */
+static void label_sys(char **w, size_t n, struct imp_sys *sys)
+{
+	char label[160] = "", k[160];
+	for (size_t i = 0; i < n; i++)
+		snprintf(label + strlen(label), sizeof(label) - strlen(label), "%s%s", i ? " " : "",
+			 w[i]);
+	const char *l = label + strspn(label, "-:,;= \t");
+	double v;
+	if (!*l || !strncmp(l, "max_latency", 11) ||
+	    (!isalpha((unsigned char)*l) && !isdigit((unsigned char)*l)) ||
+	    imp_number(w[0] + strspn(w[0], "-:,;="), &v))
+		return;  /* no words, dbench 4's latency, or a figure: no label */
+	if (!strchr(l, ' ') && imp_kernel_word(l, k, sizeof(k))) {
+		memset(sys, 0, sizeof(*sys));
+		snprintf(sys->kernel, sizeof(sys->kernel), "%s", k);
+	} else {
+		snprintf(sys->desc, sizeof(sys->desc), "%s", l);
+	}
+}
+
 static int throughput(struct imp *im, const struct imp_file *f, size_t ln, const char *l,
 		      const struct tput_ctx *c)
 {
@@ -204,9 +328,12 @@ static int throughput(struct imp *im, const struct imp_file *f, size_t ln, const
 		imp_skip(im, f, ln, "a Throughput line without 'N MB/sec'");
 		goto done;
 	}
+	size_t at = 0;  /* the word after "N procs" */
 	for (size_t i = 3; i < n; i++)
-		if (!strcmp(w[i], "procs") && imp_number(w[i - 1], &p) && p >= 1 && p == (size_t)p)
+		if (!strcmp(w[i], "procs") && imp_number(w[i - 1], &p) && p >= 1 && p == (size_t)p) {
 			procs = (size_t)p;
+			at = i + 1;
+		}
 	if (!procs)
 		procs = c->clients;
 	if (!procs) {
@@ -224,7 +351,12 @@ static int throughput(struct imp *im, const struct imp_file *f, size_t ln, const
 	snprintf(run, sizeof(run), "%s:%zu", f->path, ln);
 	struct imp_fig fig = { name, name, "MB/s", true, tool, NULL, 0, v, ln, run, NULL, NULL,
 			       0, NULL };
-	struct imp_sys sys = sys_of(f, ln, ctx_sys(c, f, ln));
+	struct imp_sys own = *ctx_sys(c, f, ln);
+	if (!rows_sys(im, f, ln, c, name, &own))
+		goto done;
+	if (at && at < n)
+		label_sys(w + at, n - at, &own);
+	struct imp_sys sys = sys_of(f, ln, &own);
 	rc = imp_add(im, f, &sys, &fig) < 0 ? -1 : 1;
 done:
 	free(block);
@@ -385,7 +517,8 @@ static int labelled(struct imp *im, const struct imp_file *f, size_t ln, const c
 
 int imp_read_tput(struct imp *im, const struct imp_file *f)
 {
-	struct tput_ctx c = { 0 };
+	struct split_runs runs;
+	struct tput_ctx c = { .runs = &runs };
 	int added = 0;
 	for (size_t ln = 1; ln <= f->nlines; ln++) {
 		const char *l = f->line[ln - 1] + strspn(f->line[ln - 1], " \t");

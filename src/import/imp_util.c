@@ -82,11 +82,30 @@ bool imp_number(const char *s, double *v)
 	return true;
 }
 
+/* Supercite's mark (Emacs' mail modes): the quoted poster's initials,
+ * one to four letters the first a capital, before '>' and then a blank or
+ * the line's end (" ES> text"): its length up to and with the '>', or 0. */
+static size_t initials_mark(const char *s)
+{
+	size_t n = 0;
+	while (n < 5 && isalpha((unsigned char)s[n]))
+		n++;
+	if (!n || n > 4 || !isupper((unsigned char)s[0]) || s[n] != '>' ||
+	    (s[n + 1] && s[n + 1] != ' ' && s[n + 1] != '\t'))
+		return 0;
+	return n + 1;
+}
+
 size_t imp_quote_len(const char *s)
 {
 	size_t i = 0, marks = 0;
 	for (;;) {
-		size_t b = i + strspn(s + i, " \t");
+		size_t b = i + strspn(s + i, " \t"), sc = initials_mark(s + b);
+		if (sc) {  /* " ES> ": the initials are the mark */
+			i = b + sc;
+			marks++;
+			continue;
+		}
 		if (!strchr(">|~", s[b]) || !s[b])
 			break;
 		/* "|| " joins a comparison's sides, "> 5" or "| 3.2" is a figure's

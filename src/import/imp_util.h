@@ -24,8 +24,10 @@ void *imp_all_words(const char *s, char ***w, size_t *n);
 bool imp_number(const char *s, double *v);
 
 /* The quote prefix a mail reply put before line s ("> ", ">> ", "| ",
- * "~ ", with the blanks before and between): its length in bytes, or 0.
- * A '|' or '>' followed by a figure or an operator is not a prefix. */
+ * "~ ", supercite's initials " ES> ", with the blanks before and
+ * between): its length in bytes, or 0.  A '|' or '>' followed by a figure
+ * or an operator is not a prefix; initials are one to four letters, the
+ * first a capital, right before '>' and a blank or the line's end. */
 size_t imp_quote_len(const char *s);
 
 /* Parse uname -a's text from s ("Linux HOST RELEASE #BUILD ... YEAR MACHINE

@@ -1,7 +1,8 @@
 /* kbench - the import command: old text reports into results files
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * usage: kbench import [--label TEXT] [--kernel RELEASE] [--clients N] [--verbose]
+ * usage: kbench import [--label TEXT] [--kernel RELEASE] [--clients N] [--rows N,N,...]
+ *                      [--verbose]
  *                      -o RESULTS.json FILE...
  *
  * Every FILE is read whole and given to each reader (import.h); what they
@@ -22,6 +23,7 @@
 #include "import/import.h"
 #include "import/imp_util.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <popt.h>
 #include <stdio.h>
@@ -134,7 +136,7 @@ static int import_file(struct imp *im, const char *path)
 	int rc = im->used ? 0 : -1;
 	int (*const readers[])(struct imp *, const struct imp_file *) = {
 		imp_read_harness, imp_read_byte, imp_read_bytecmp, imp_read_bytecols,
-		imp_read_lmbench, imp_read_table, imp_read_tput,
+		imp_read_lmbench, imp_read_table, imp_read_avgtable, imp_read_tput,
 	};
 	size_t before = im->nfigs;
 	for (size_t i = 0; !rc && i < f.nlines; i++)
@@ -160,9 +162,32 @@ static int import_file(struct imp *im, const char *path)
 	return im->bad ? KB_EXIT_USAGE : 0;
 }
 
+/* --rows' text ("2,3") into v (at most max counts, each 1 to 10^6), *n
+ * their number.  Returns 0, or -1 when it is not that. */
+static int parse_rows(const char *s, size_t *v, size_t max, size_t *n)
+{
+	*n = 0;
+	for (;;) {
+		char *end;
+		if (!isdigit((unsigned char)*s) || *n == max)
+			return -1;
+		errno = 0;
+		unsigned long x = strtoul(s, &end, 10);
+		if (errno || x < 1 || x > 1000000)
+			return -1;
+		v[(*n)++] = x;
+		if (!*end)
+			return 0;
+		if (*end != ',')
+			return -1;
+		s = end + 1;
+	}
+}
+
 int cmd_import(int argc, const char **argv)
 {
-	char *out = NULL, *label = NULL, *kernel = NULL;
+	char *out = NULL, *label = NULL, *kernel = NULL, *rows = NULL;
+	size_t rowv[64], nrows = 0;
 	int verbose = 0, clients = 0;
 	struct poptOption options[] = {
 		{ "output", 'o', POPT_ARG_STRING, &out, 0,
@@ -175,6 +200,10 @@ int cmd_import(int argc, const char **argv)
 		{ "clients", 0, POPT_ARG_INT, &clients, 0,
 		  "the client count of the dbench and tbench figures of an LKP stats.json or "
 		  "matrix.json without dbench.clients", "N" },
+		{ "rows", 0, POPT_ARG_STRING, &rows, 0,
+		  "where a report does not prove which runs are whose (a line naming several "
+		  "kernels over runs, LMbench rows whose OS column is cut): of each test's runs in "
+		  "report order, the first N are one system's, the next N the next's", "N,N,..." },
 		{ "verbose", 'v', POPT_ARG_NONE, &verbose, 0,
 		  "also name every line not read, and each figure checked against the report's "
 		  "own", NULL },
@@ -192,17 +221,27 @@ int cmd_import(int argc, const char **argv)
 		status = cli_usage_error(argv[0], "give the report files to read");
 	if (!status && clients < 0)
 		status = cli_usage_error(argv[0], "--clients %d: give a count of 1 or more", clients);
+	if (!status && rows && parse_rows(rows, rowv, sizeof(rowv) / sizeof(rowv[0]), &nrows) < 0)
+		status = cli_usage_error(argv[0], "--rows %s: give counts of 1 or more, comma "
+					 "separated (at most %zu)", rows,
+					 sizeof(rowv) / sizeof(rowv[0]));
+	im.rows = nrows ? rowv : NULL;
+	im.nrows = nrows;
 	im.verbose = verbose;
 	im.clients = clients;
 	im.kernel = kernel;
 	for (size_t i = 0; !status && files[i]; i++)
 		status = import_file(&im, files[i]);
+	if (!status && nrows && !im.rows_used)
+		fprintf(stderr, "%s: --rows %s: no runs in the inputs whose split is unproven: "
+			"not used\n", argv[0], rows);
 	if (!status)
 		status = imp_write_all(&im, out, label, files);
 	imp_free(&im);
 	free(out);
 	free(label);
 	free(kernel);
+	free(rows);
 	poptFreeContext(ctx);
 	return status;
 }

@@ -35,6 +35,9 @@ int imp_read_lmbench(struct imp *im, const struct imp_file *file);  /* imp_lmben
 int imp_read_tput(struct imp *im, const struct imp_file *file);     /* imp_tput.c: dbench,
 								     * tbench, hdparm */
 int imp_read_table(struct imp *im, const struct imp_file *file);    /* imp_table.c */
+int imp_read_avgtable(struct imp *im, const struct imp_file *file); /* imp_avgtable.c: a
+								     * mean a kernel and
+								     * count */
 int imp_read_harness(struct imp *im, const struct imp_file *file);  /* imp_harness.c: LKP's
 								     * JSON, kbench's LKP and
 								     * mmtests exports; sets

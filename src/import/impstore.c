@@ -559,3 +559,17 @@ const char *imp_default_kernel(const struct imp *im)
 {
 	return im->kernel ? im->kernel : "";
 }
+
+int imp_rows_group(struct imp *im, size_t k, size_t *first, size_t *last)
+{
+	size_t end = 0;
+	im->rows_used |= im->nrows > 0;
+	for (size_t g = 0; g < im->nrows; g++) {
+		*first = end + 1;
+		end += im->rows[g];
+		*last = end;
+		if (k <= end)
+			return (int)g;
+	}
+	return -1;
+}

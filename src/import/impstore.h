@@ -61,6 +61,12 @@ struct imp {
 	size_t nfigs;          /* figures kept */
 	size_t nskipped;       /* lines named as skipped */
 	long clients;          /* --clients: LKP JSON's client count, or 0 */
+	const size_t *rows;    /* --rows N,N,...: of each test's runs whose split
+				* between systems a report does not prove, the
+				* first rows[0] are the first system's, the next
+				* rows[1] the second's ...; NULL for none */
+	size_t nrows;
+	bool rows_used;        /* a reader placed a run by --rows */
 	bool bad;              /* a reader found bad input and said so (status 2) */
 	struct imp_run *last;  /* the run imp_add kept last (imp_caveat), or NULL */
 	struct imp_slot *slot; /* every run by (group, test, run id): imp_add finds
@@ -117,5 +123,11 @@ void imp_used(struct imp *im, size_t line);
 
 /* The kernel --kernel names for inputs that do not say (or ""). */
 const char *imp_default_kernel(const struct imp *im);
+
+/* Which system of --rows run k (from 1) of a test under an unproven split
+ * is: its group from 0, *first and *last the runs of that group (from 1);
+ * -1 when --rows was not given or places fewer than k runs.  Marks --rows
+ * used (im->rows_used). */
+int imp_rows_group(struct imp *im, size_t k, size_t *first, size_t *last);
 
 #endif
