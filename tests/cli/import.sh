@@ -91,6 +91,13 @@ expect_out_grep "shows the caveat on the score's row" "^byte: AVERAGE .*\[caveat
 expect_rc "an LMbench 3 summary" 0 "$KBENCH" import -o lm3.json "$IN/lmbench3.txt"
 expect_eq "two rows: two runs of each column" "$(jget lm3.json '[(t["name"], [r["value"] for r in t["runs"]]) for t in d["tests"] if t["name"] in ("lmbench: intgr div", "lmbench: Rand mem")]')" \
     "[('lmbench: intgr div', [9.8, 9.81]), ('lmbench: Rand mem', [90.2, 90.9])]"
+# a row with blank cells: where the spacing is kept each figure stands
+# under its column's dash group; where it is lost the row is skipped
+expect_rc "an LMbench 3 summary with blank cells" 0 "$KBENCH" import -o lm3b.json "$IN/lmbench3-blanks.txt"
+expect_eq "the blank cells' columns have no figure of that row, the others theirs" \
+    "$(jget lm3b.json '[(t["name"], [r["value"] for r in t["runs"]]) for t in d["tests"] if t["name"] in ("lmbench: 2p/16K ctxsw", "lmbench: 8p/16K ctxsw", "lmbench: 8p/64K ctxsw", "lmbench: 16p/16K ctxsw", "lmbench: TCP", "lmbench: TCP conn", "lmbench: UDP")]')" \
+    "[('lmbench: 2p/16K ctxsw', [2.04, 0.88]), ('lmbench: 8p/16K ctxsw', [3.19]), ('lmbench: 8p/64K ctxsw', [24.4, 14.7]), ('lmbench: 16p/16K ctxsw', [6.05, 0.1]), ('lmbench: TCP', [20.7]), ('lmbench: TCP conn', [60.0])]"
+expect_err_grep "a row whose spacing is lost is skipped, named" "lmbench3-blanks.txt:10: skipped: 5 figures for the 7 columns of 'Context switching'"
 expect_eq "Mhz is the machine's, not a test" "$(jget lm3.json '(d["system"]["mhz"], [t for t in d["tests"] if "Mhz" in t["name"]])')" "('2400', [])"
 
 # ---- comparisons without From:/To: ----
