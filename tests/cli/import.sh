@@ -87,6 +87,16 @@ cp b3.json b3-copy.json
 expect_rc "compare of the BYTE 3 files" 0 "$KBENCH" compare b3.json b3-copy.json
 expect_out_grep "shows the caveat on the score's row" "^byte: AVERAGE .*\[caveats: printed_differs\]"
 
+# two reports of one release under headings set between rules; the
+# first's FINAL SCORE wrapped onto the next line by the mailer
+expect_rc "two headed BYTE reports" 0 "$KBENCH" import -o 'bh-%k.json' "$IN/byte-headed.txt"
+expect_eq "each heading is its system's description" \
+    "$(for f in bh-*.json; do jget "$f" '(d["system"]["kernel"], d["system"]["description"])'; done | LC_ALL=C sort | tr '\n' ' ')" \
+    "('2.5.51', 'kernel 2.5.51 with mm2 patch') ('2.5.51', 'kernel 2.5.51') "
+expect_eq "the wrapped FINAL SCORE is read, the other as before" \
+    "$(for f in bh-*.json; do jget "$f" '[r["value"] for t in d["tests"] if t["name"] == "byte: FINAL SCORE" for r in t["runs"]]'; done | LC_ALL=C sort | tr '\n' ' ')" \
+    "[116.3] [120.9] "
+
 # ---- LMbench 3 ----
 expect_rc "an LMbench 3 summary" 0 "$KBENCH" import -o lm3.json "$IN/lmbench3.txt"
 expect_eq "two rows: two runs of each column" "$(jget lm3.json '[(t["name"], [r["value"] for r in t["runs"]]) for t in d["tests"] if t["name"] in ("lmbench: intgr div", "lmbench: Rand mem")]')" \
