@@ -17,7 +17,9 @@
  * the test "hdparm -T", "hdparm -t", "hdparm --direct -T" or "... -t".
  * Each line is one run.  A device hdparm names ("/dev/sda:" on its own
  * line above, or before "Timing" on the same line) is part of the test,
- * "hdparm -t /dev/sda": two disks are never one test's runs.
+ * "hdparm -t /dev/sda": two disks are never one test's runs.  A result
+ * no line above gave a kernel takes the one a script's trace prints
+ * right under it ("+ uname -r", then the release).
  */
 #include "config.h"
 #include "import/import.h"
@@ -190,6 +192,33 @@ static size_t device_of(const char *l, char *dev, size_t n)
 	return len + 1;
 }
 
+/* A script's trace printed right under a result, with no blank line
+ * between ("+ uname -r" and the release on the next line), names the
+ * kernel of that result when the lines above named none: into k (n
+ * bytes), or false. */
+static bool uname_below(const struct imp_file *f, size_t ln, char *k, size_t n)
+{
+	unsigned q = f->flag[ln - 1] & IMP_LINE_QUOTED;
+	for (size_t i = ln + 1; i < f->nlines && i <= ln + 6; i++) {
+		const char *l = f->line[i - 1];
+		size_t len = strlen(l);
+		if (!l[strspn(l, " \t")] || (f->flag[i - 1] & IMP_LINE_QUOTED) != q)
+			return false;
+		while (len && isspace((unsigned char)l[len - 1]))
+			len--;
+		if (len < 8 || strncmp(l + len - 8, "uname -r", 8) ||
+		    (len > 8 && !strchr(" \t$#+>", l[len - 9])))
+			continue;
+		struct imp_sys u = { 0 };
+		if ((f->flag[i] & IMP_LINE_QUOTED) != q || !imp_kernel_line(f->line[i], &u) ||
+		    strlen(u.kernel) >= n)
+			return false;
+		snprintf(k, n, "%s", u.kernel);
+		return true;
+	}
+	return false;
+}
+
 static int throughput(struct imp *im, const struct imp_file *f, size_t ln, const char *l,
 		      const struct tput_ctx *c)
 {
@@ -225,6 +254,8 @@ static int throughput(struct imp *im, const struct imp_file *f, size_t ln, const
 	struct imp_fig fig = { name, name, "MB/s", true, tool, NULL, 0, v, ln, run, NULL, NULL,
 			       0, NULL };
 	struct imp_sys sys = sys_of(f, ln, ctx_sys(c, f, ln));
+	if (!sys.kernel[0] && !c->split)
+		uname_below(f, ln, sys.kernel, sizeof(sys.kernel));
 	rc = imp_add(im, f, &sys, &fig) < 0 ? -1 : 1;
 done:
 	free(block);

@@ -97,6 +97,15 @@ expect_eq "the wrapped FINAL SCORE is read, the other as before" \
     "$(for f in bh-*.json; do jget "$f" '[r["value"] for t in d["tests"] if t["name"] == "byte: FINAL SCORE" for r in t["runs"]]'; done | LC_ALL=C sort | tr '\n' ' ')" \
     "[116.3] [120.9] "
 
+# a script's trace under a result names its kernel ("+ uname -r", then
+# the release); one a blank line away does not
+expect_rc "a dbench result with uname -r traced below" 0 "$KBENCH" import -o du.json "$IN/dbench-uname-below.txt"
+expect_eq "the traced release is its kernel" "$(jget du.json '(d["system"]["kernel"], [r["value"] for t in d["tests"] for r in t["runs"]])')" \
+    "('5.10.12-4.el7.x86_64', [210.5])"
+expect_rc "a dbench result with uname -r a blank line below" 0 "$KBENCH" import -o da.json "$IN/dbench-uname-apart.txt"
+expect_eq "a release past a blank line is not its kernel" "$(jget da.json '(d["system"].get("kernel", ""), [r["value"] for t in d["tests"] for r in t["runs"]])')" \
+    "('', [199.25])"
+
 # ---- LMbench 3 ----
 expect_rc "an LMbench 3 summary" 0 "$KBENCH" import -o lm3.json "$IN/lmbench3.txt"
 expect_eq "two rows: two runs of each column" "$(jget lm3.json '[(t["name"], [r["value"] for r in t["runs"]]) for t in d["tests"] if t["name"] in ("lmbench: intgr div", "lmbench: Rand mem")]')" \
