@@ -236,6 +236,19 @@ static int throughput(struct imp *im, const struct imp_file *f, size_t ln, const
 	for (size_t i = 3; i < n; i++)
 		if (!strcmp(w[i], "procs") && imp_number(w[i - 1], &p) && p >= 1 && p == (size_t)p)
 			procs = (size_t)p;
+	/* a mailer that wrapped the line before its last word left "procs"
+	 * alone on the next line ("... MBit/sec)  16" / "procs") */
+	if (!procs && n > 3 && imp_number(w[n - 1], &p) && p >= 1 && p == (size_t)p &&
+	    ln < f->nlines && (f->flag[ln] & IMP_LINE_QUOTED) == (f->flag[ln - 1] & IMP_LINE_QUOTED)) {
+		const char *next = f->line[ln] + strspn(f->line[ln], " \t");
+		size_t len = strlen(next);
+		while (len && isspace((unsigned char)next[len - 1]))
+			len--;
+		if (len == 5 && !strncmp(next, "procs", 5)) {
+			procs = (size_t)p;
+			imp_used(im, ln + 1);
+		}
+	}
 	if (!procs)
 		procs = c->clients;
 	if (!procs) {

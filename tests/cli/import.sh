@@ -106,6 +106,12 @@ expect_rc "a dbench result with uname -r a blank line below" 0 "$KBENCH" import 
 expect_eq "a release past a blank line is not its kernel" "$(jget da.json '(d["system"].get("kernel", ""), [r["value"] for t in d["tests"] for r in t["runs"]])')" \
     "('', [199.25])"
 
+# a dbench 1 line wrapped before its last word: "procs" alone below
+expect_rc "dbench 1 lines with procs wrapped" 0 "$KBENCH" import -o dw.json "$IN/dbench1-procs-wrapped.txt"
+expect_eq "each wrapped line's count is the number it ends in" \
+    "$(jget dw.json '[(t["name"], [r["value"] for r in t["runs"]]) for t in d["tests"]]')" \
+    "[('dbench 8', [213.397]), ('dbench 16', [210.989]), ('dbench 32', [138.713])]"
+
 # ---- LMbench 3 ----
 expect_rc "an LMbench 3 summary" 0 "$KBENCH" import -o lm3.json "$IN/lmbench3.txt"
 expect_eq "two rows: two runs of each column" "$(jget lm3.json '[(t["name"], [r["value"] for r in t["runs"]]) for t in d["tests"] if t["name"] in ("lmbench: intgr div", "lmbench: Rand mem")]')" \
