@@ -121,6 +121,14 @@ static bool caption(const struct imp_file *f, size_t ln, const char *l)
 	return imp_words(copy, w, 12) <= 10;
 }
 
+/* Is l a rule of at least three dashes or equals signs alone? */
+static bool underline(const char *l)
+{
+	l += strspn(l, " \t");
+	size_t n = strspn(l, "-=");
+	return n >= 3 && !l[n + strspn(l + n, " \t")];
+}
+
 static void note_line(struct imp *im, const struct imp_file *f, size_t ln, struct tput_ctx *c,
 		      const char *l)
 {
@@ -142,6 +150,10 @@ static void note_line(struct imp *im, const struct imp_file *f, size_t ln, struc
 	char heading[160];
 	struct imp_sys *to = (struct imp_sys *)ctx_sys(c, f, ln);
 	if (imp_kernel_line(l, to)) {
+		/* "2.4.18-pre6 + lowlat" underlined by a rule heads its block:
+		 * its words tell it from "2.4.18-pre6 (no lowlat)" */
+		if (ln < f->nlines && underline(f->line[ln]) && !to->desc[0] && !to->build[0])
+			imp_trim_copy(to->desc, sizeof(to->desc), l, strlen(l));
 		if (!strncmp(l, "Subject:", 8))  /* the thread's: the quotes' too */
 			c->sys = c->qsys = *to;
 		c->split = 0;

@@ -112,6 +112,12 @@ expect_eq "each wrapped line's count is the number it ends in" \
     "$(jget dw.json '[(t["name"], [r["value"] for r in t["runs"]]) for t in d["tests"]]')" \
     "[('dbench 8', [213.397]), ('dbench 16', [210.989]), ('dbench 32', [138.713])]"
 
+# one kernel with and without a patch, each heading underlined
+expect_rc "dbench under underlined kernel headings" 0 "$KBENCH" import -o 'dk-%k.json' "$IN/dbench1-underlined-kernels.txt"
+expect_eq "two systems of one kernel, each heading its description, never pooled" \
+    "$(for f in dk-*.json; do jget "$f" '(d["system"]["kernel"], d["system"]["description"], [r["value"] for t in d["tests"] for r in t["runs"]])'; done | LC_ALL=C sort | tr '\n' ' ')" \
+    "('2.4.18-pre6', '2.4.18-pre6 (no lowlat)', [108.359, 107.866]) ('2.4.18-pre6', '2.4.18-pre6 + lowlat', [106.33, 108.236]) "
+
 # ---- LMbench 3 ----
 expect_rc "an LMbench 3 summary" 0 "$KBENCH" import -o lm3.json "$IN/lmbench3.txt"
 expect_eq "two rows: two runs of each column" "$(jget lm3.json '[(t["name"], [r["value"] for r in t["runs"]]) for t in d["tests"] if t["name"] in ("lmbench: intgr div", "lmbench: Rand mem")]')" \
