@@ -411,8 +411,8 @@ static int columns_row(struct imp *im, const struct imp_file *f, size_t ln, cons
 /* A Throughput line behind a label that says whose run it is: a kernel
  * ("2.4.18-pre3   Throughput 12.0448 MB/sec 64 procs", a table of
  * kernels one a row) or a heading ("Before: Throughput ...", "After:
- * Throughput ..."): *done, and the run added in that system; else not
- * *done. */
+ * Throughput ..."), or what printed it ("dbench 16: Throughput ..."):
+ * *done, and the run added in that system; else not *done. */
 static int labelled(struct imp *im, const struct imp_file *f, size_t ln, const char *l,
 		    const struct tput_ctx *c, bool *done)
 {
@@ -423,7 +423,18 @@ static int labelled(struct imp *im, const struct imp_file *f, size_t ln, const c
 		return 0;
 	imp_trim_copy(prefix, sizeof(prefix), l, (size_t)(t - l));
 	struct tput_ctx row = *c;
-	if (!strpbrk(prefix, " \t") && imp_kernel_word(prefix, k, sizeof(k))) {
+	size_t pl = strlen(prefix), count;
+	const char *tool = !strncmp(prefix, "dbench ", 7) ? "dbench" :
+			   !strncmp(prefix, "tbench ", 7) ? "tbench" : NULL;
+	if (tool && pl && prefix[pl - 1] == ':' &&
+	    (prefix[pl - 1] = '\0', count = count_after(prefix, tool)) != 0) {
+		/* "dbench 16: Throughput ...": the tool and its count say
+		 * what printed the run, the system is the lines' above */
+		if (strcmp(row.tool ? row.tool : "", tool))
+			row.ver[0] = '\0';
+		row.tool = tool;
+		row.clients = count;
+	} else if (!strpbrk(prefix, " \t") && imp_kernel_word(prefix, k, sizeof(k))) {
 		memset(&row.sys, 0, sizeof(row.sys));
 		snprintf(row.sys.kernel, sizeof(row.sys.kernel), "%s", k);
 		row.qsys = row.sys;

@@ -118,6 +118,12 @@ expect_eq "two systems of one kernel, each heading its description, never pooled
     "$(for f in dk-*.json; do jget "$f" '(d["system"]["kernel"], d["system"]["description"], [r["value"] for t in d["tests"] for r in t["runs"]])'; done | LC_ALL=C sort | tr '\n' ' ')" \
     "('2.4.18-pre6', '2.4.18-pre6 (no lowlat)', [108.359, 107.866]) ('2.4.18-pre6', '2.4.18-pre6 + lowlat', [106.33, 108.236]) "
 
+# "dbench 16: Throughput ...": the label names the tool and its count
+expect_rc "dbench runs labelled with the tool and count" 0 "$KBENCH" import -o 'dl-%k.json' "$IN/dbench1-labelled-count.txt"
+expect_eq "each run read, in its kernel's system" \
+    "$(for f in dl-*.json; do jget "$f" '(d["system"]["kernel"], [(t["name"], [r["value"] for r in t["runs"]]) for t in d["tests"]])'; done | LC_ALL=C sort | tr '\n' ' ')" \
+    "('2.4.10-pre12', [('dbench 16', [67.8566])]) ('2.4.10-pre12aa1', [('dbench 16', [141.659])]) "
+
 # ---- LMbench 3 ----
 expect_rc "an LMbench 3 summary" 0 "$KBENCH" import -o lm3.json "$IN/lmbench3.txt"
 expect_eq "two rows: two runs of each column" "$(jget lm3.json '[(t["name"], [r["value"] for r in t["runs"]]) for t in d["tests"] if t["name"] in ("lmbench: intgr div", "lmbench: Rand mem")]')" \
