@@ -26,7 +26,8 @@
  * and carries the caveat printed_differs (imp_caveat).  No score is
  * made up for a report that prints none.  A mailer that wrapped the
  * score's line leaves "FINAL SCORE" alone with the figure alone on the
- * next line; that is the same score.  A short line set between rules
+ * next line; that is the same score, as an index line's INDEX alone on
+ * the next line is its index.  A short line set between rules
  * just above the banner ("kernel 2.5.51 with mm2 patch") heads the
  * report: it is kept as the system's description, so that two reports
  * of one uname release under two headings stay two systems.
@@ -164,17 +165,36 @@ static struct byte_res *find_by_value(struct byte_report *b, double res)
 	return found;
 }
 
-/* An index line "TITLE BASELINE RESULT INDEX": the baseline, checked. */
-static void index_line(struct imp *im, const struct imp_file *f, struct byte_report *b, size_t ln)
+/* The figure alone on line ln, or false. */
+static bool lone_number(const struct imp_file *f, size_t ln, double *v)
+{
+	char copy[200], *w[2];
+	if (ln > f->nlines || strlen(f->line[ln - 1]) >= sizeof(copy))
+		return false;
+	snprintf(copy, sizeof(copy), "%s", f->line[ln - 1]);
+	return imp_words(copy, w, 2) == 1 && imp_number(w[0], v);
+}
+
+/* An index line "TITLE BASELINE RESULT INDEX": the baseline, checked.
+ * A mailer that wrapped it left INDEX alone on the next line: *wrapped
+ * is then set, that line being read too. */
+static void index_line(struct imp *im, const struct imp_file *f, struct byte_report *b, size_t ln,
+		       bool *wrapped)
 {
 	char copy[1024], *w[64], title[200];
 	snprintf(copy, sizeof(copy), "%s", f->line[ln - 1]);
-	size_t n = imp_words(copy, w, 64);
+	size_t n = imp_words(copy, w, 64), cols = 3;
 	double base, res, idx;
-	if (n < 4 || !imp_number(w[n - 3], &base) || !imp_number(w[n - 2], &res) ||
-	    !imp_number(w[n - 1], &idx))
+	*wrapped = false;
+	if (n >= 3 && !imp_number(w[n - 3], &base) && imp_number(w[n - 2], &base) &&
+	    imp_number(w[n - 1], &res) && lone_number(f, ln + 1, &idx)) {
+		*wrapped = true;
+		cols = 2;
+	} else if (n < 4 || !imp_number(w[n - 3], &base) || !imp_number(w[n - 2], &res) ||
+		   !imp_number(w[n - 1], &idx)) {
 		return;
-	join(title, sizeof(title), w, 0, n - 3);
+	}
+	join(title, sizeof(title), w, 0, n - cols);
 	struct byte_res *r = find_res(b, title);
 	if (!r && (r = find_by_value(b, res)) != NULL)
 		imp_note(im, f, ln, "index of '%s' read as %s's (line %zu): the same result, %g",
@@ -193,6 +213,8 @@ static void index_line(struct imp *im, const struct imp_file *f, struct byte_rep
 		return;
 	}
 	imp_used(im, ln);
+	if (*wrapped)
+		imp_used(im, ln + 1);
 	r->baseline = base;
 	r->index = idx;
 	/* BYTE 3's index is result / baseline, BYTE 4's ten times that */
@@ -398,7 +420,8 @@ int imp_read_byte(struct imp *im, const struct imp_file *f)
 		} else if (b->in_index && !strncmp(l + strspn(l, " \t"), "SUM of ", 7)) {
 			imp_used(im, ln);  /* BYTE 3's sum of its indexes: the AVERAGE says it */
 		} else if (b->in_index) {
-			index_line(im, f, b, ln);
+			index_line(im, f, b, ln, &wrapped);
+			ln += wrapped;
 		} else if (strstr(l, "no measured results")) {
 			char title[200];
 			imp_trim_copy(title, sizeof(title), l,

@@ -93,6 +93,8 @@ expect_rc "two headed BYTE reports" 0 "$KBENCH" import -o 'bh-%k.json' "$IN/byte
 expect_eq "each heading is its system's description" \
     "$(for f in bh-*.json; do jget "$f" '(d["system"]["kernel"], d["system"]["description"])'; done | LC_ALL=C sort | tr '\n' ' ')" \
     "('2.5.51', 'kernel 2.5.51 with mm2 patch') ('2.5.51', 'kernel 2.5.51') "
+expect_eq "an index line wrapped before its INDEX still gives the baseline" \
+    "$(jget bh-kernel_2.5.51-2.5.51-3.json '[t["params"].get("baseline") for t in d["tests"] if t["name"] == "byte: Execl Throughput"]')" "[43.0]"
 expect_eq "the wrapped FINAL SCORE is read, the other as before" \
     "$(for f in bh-*.json; do jget "$f" '[r["value"] for t in d["tests"] if t["name"] == "byte: FINAL SCORE" for r in t["runs"]]'; done | LC_ALL=C sort | tr '\n' ' ')" \
     "[116.3] [120.9] "
