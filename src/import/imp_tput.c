@@ -261,6 +261,13 @@ static int throughput(struct imp *im, const struct imp_file *f, size_t ln, const
 			imp_used(im, ln + 1);
 		}
 	}
+	/* zsh's time prints the command after the run, on the next line
+	 * ("./dbench 16  12.11s user 16.29s system 181% cpu 15.646 total"):
+	 * that run's own count, before any line above */
+	if (!procs && c->tool && ln < f->nlines &&
+	    (f->flag[ln] & IMP_LINE_QUOTED) == (f->flag[ln - 1] & IMP_LINE_QUOTED) &&
+	    strstr(f->line[ln], "user") && names_word(f->line[ln], c->tool))
+		procs = count_after(f->line[ln], c->tool);
 	if (!procs)
 		procs = c->clients;
 	if (!procs) {

@@ -126,6 +126,12 @@ expect_eq "each run read, in its kernel's system" \
     "$(for f in dl-*.json; do jget "$f" '(d["system"]["kernel"], [(t["name"], [r["value"] for r in t["runs"]]) for t in d["tests"]])'; done | LC_ALL=C sort | tr '\n' ' ')" \
     "('2.4.10-pre12', [('dbench 16', [67.8566])]) ('2.4.10-pre12aa1', [('dbench 16', [141.659])]) "
 
+# a dbench 1 line without its count, the shell's time line under it
+# giving it; a quoted count above is another run's
+expect_rc "dbench 1 with its count on the time line below" 0 "$KBENCH" import -o tb.json "$IN/dbench1-time-below.txt"
+expect_eq "the count is the time line's, not the quoted line's above" \
+    "$(jget tb.json '[(t["name"], [r["value"] for r in t["runs"]]) for t in d["tests"]]')" "[('dbench 32', [135.02])]"
+
 # ---- LMbench 3 ----
 expect_rc "an LMbench 3 summary" 0 "$KBENCH" import -o lm3.json "$IN/lmbench3.txt"
 expect_eq "two rows: two runs of each column" "$(jget lm3.json '[(t["name"], [r["value"] for r in t["runs"]]) for t in d["tests"] if t["name"] in ("lmbench: intgr div", "lmbench: Rand mem")]')" \
