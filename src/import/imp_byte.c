@@ -24,7 +24,13 @@
  * "index".  kbench works each out again from the lines it read; where
  * that differs by more than the rounding, the printed figure is kept
  * and carries the caveat printed_differs (imp_caveat).  No score is
- * made up for a report that prints none.
+ * made up for a report that prints none.  A mailer that wrapped the
+ * score's line leaves "FINAL SCORE" alone with the figure alone on the
+ * next line; that is the same score, as an index line's INDEX alone on
+ * the next line is its index.  A short line set between rules
+ * just above the banner ("kernel 2.5.51 with mm2 patch") heads the
+ * report: it is kept as the system's description, so that two reports
+ * of one uname release under two headings stay two systems.
  */
 #include "config.h"
 #include "import/import.h"
@@ -159,17 +165,36 @@ static struct byte_res *find_by_value(struct byte_report *b, double res)
 	return found;
 }
 
-/* An index line "TITLE BASELINE RESULT INDEX": the baseline, checked. */
-static void index_line(struct imp *im, const struct imp_file *f, struct byte_report *b, size_t ln)
+/* The figure alone on line ln, or false. */
+static bool lone_number(const struct imp_file *f, size_t ln, double *v)
+{
+	char copy[200], *w[2];
+	if (ln > f->nlines || strlen(f->line[ln - 1]) >= sizeof(copy))
+		return false;
+	snprintf(copy, sizeof(copy), "%s", f->line[ln - 1]);
+	return imp_words(copy, w, 2) == 1 && imp_number(w[0], v);
+}
+
+/* An index line "TITLE BASELINE RESULT INDEX": the baseline, checked.
+ * A mailer that wrapped it left INDEX alone on the next line: *wrapped
+ * is then set, that line being read too. */
+static void index_line(struct imp *im, const struct imp_file *f, struct byte_report *b, size_t ln,
+		       bool *wrapped)
 {
 	char copy[1024], *w[64], title[200];
 	snprintf(copy, sizeof(copy), "%s", f->line[ln - 1]);
-	size_t n = imp_words(copy, w, 64);
+	size_t n = imp_words(copy, w, 64), cols = 3;
 	double base, res, idx;
-	if (n < 4 || !imp_number(w[n - 3], &base) || !imp_number(w[n - 2], &res) ||
-	    !imp_number(w[n - 1], &idx))
+	*wrapped = false;
+	if (n >= 3 && !imp_number(w[n - 3], &base) && imp_number(w[n - 2], &base) &&
+	    imp_number(w[n - 1], &res) && lone_number(f, ln + 1, &idx)) {
+		*wrapped = true;
+		cols = 2;
+	} else if (n < 4 || !imp_number(w[n - 3], &base) || !imp_number(w[n - 2], &res) ||
+		   !imp_number(w[n - 1], &idx)) {
 		return;
-	join(title, sizeof(title), w, 0, n - 3);
+	}
+	join(title, sizeof(title), w, 0, n - cols);
 	struct byte_res *r = find_res(b, title);
 	if (!r && (r = find_by_value(b, res)) != NULL)
 		imp_note(im, f, ln, "index of '%s' read as %s's (line %zu): the same result, %g",
@@ -188,6 +213,8 @@ static void index_line(struct imp *im, const struct imp_file *f, struct byte_rep
 		return;
 	}
 	imp_used(im, ln);
+	if (*wrapped)
+		imp_used(im, ln + 1);
 	r->baseline = base;
 	r->index = idx;
 	/* BYTE 3's index is result / baseline, BYTE 4's ten times that */
@@ -257,15 +284,28 @@ static int flush(struct imp *im, const struct imp_file *f, struct byte_report *b
 }
 
 /* "FINAL SCORE X" (BYTE 4) or "AVERAGE X" (BYTE 3): the title and the
- * figure as printed; false when l is neither. */
-static bool score_line(const char *l, const char **title, double *v)
+ * figure as printed; false when l is neither.  next is the line after
+ * l, or NULL: "FINAL SCORE" alone with the figure alone on the next
+ * line (a wrapping mailer's) sets *wrapped. */
+static bool score_line(const char *l, const char *next, const char **title, double *v,
+		       bool *wrapped)
 {
 	char copy[200], *w[4];
 	snprintf(copy, sizeof(copy), "%s", l);
 	size_t n = imp_words(copy, w, 4);
+	*wrapped = false;
 	if (n == 3 && !strcmp(w[0], "FINAL") && !strcmp(w[1], "SCORE") && imp_number(w[2], v)) {
 		*title = "FINAL SCORE";
 		return true;
+	}
+	if (n == 2 && !strcmp(w[0], "FINAL") && !strcmp(w[1], "SCORE") && next) {
+		char copy2[200], *w2[2];
+		snprintf(copy2, sizeof(copy2), "%s", next);
+		if (imp_words(copy2, w2, 2) == 1 && imp_number(w2[0], v)) {
+			*title = "FINAL SCORE";
+			*wrapped = true;
+			return true;
+		}
 	}
 	if (n == 2 && !strcmp(w[0], "AVERAGE") && imp_number(w[1], v)) {
 		*title = "AVERAGE";
@@ -274,8 +314,56 @@ static bool score_line(const char *l, const char **title, double *v)
 	return false;
 }
 
+/* Is l a rule of dashes, underscores or equals signs (mail's "----")? */
+static bool rule_line(const char *l)
+{
+	l += strspn(l, " \t");
+	size_t n = strspn(l, "-_=");
+	return n >= 2 && !l[n + strspn(l + n, " \t")];
+}
+
+/* The heading of the report whose banner is at line ln: the one short
+ * line (at most 8 words) that the rules and blank lines just above the
+ * banner set apart, with a rule above it too; into out, or false. */
+static bool heading_above(const struct imp_file *f, size_t ln, char *out, size_t n)
+{
+	size_t k = ln - 1, at = 0;
+	bool ruled = false;
+	while (k >= 1 && ln - k <= 8) {
+		const char *l = f->line[k - 1];
+		bool blank = !l[strspn(l, " \t")];
+		if (!blank && !rule_line(l)) {
+			at = k;
+			break;
+		}
+		ruled = ruled || !blank;
+		k--;
+	}
+	if (!at || !ruled)
+		return false;  /* nothing apart, or no rule between it and the banner */
+	for (k = at - 1; k >= 1 && at - k <= 3; k--) {
+		const char *l = f->line[k - 1];
+		if (rule_line(l)) {
+			char copy[200], *w[10];
+			const char *h = f->line[at - 1];
+			h += strspn(h, " \t");
+			if (strlen(h) >= sizeof(copy) || strlen(h) >= n)
+				return false;
+			snprintf(copy, sizeof(copy), "%s", h);
+			if (imp_words(copy, w, 10) > 8)
+				return false;
+			imp_trim_copy(out, n, h, strlen(h));
+			return true;
+		}
+		if (l[strspn(l, " \t")])
+			return false;
+	}
+	return false;
+}
+
 int imp_read_byte(struct imp *im, const struct imp_file *f)
 {
+	char heading[160] = "";
 	struct byte_report *b = calloc(1, sizeof(*b));
 	bool open = false;
 	int added = 0;
@@ -286,12 +374,15 @@ int imp_read_byte(struct imp *im, const struct imp_file *f)
 		const char *ver = strstr(l, "BYTE UNIX Benchmarks (Version ");
 		const char *title;
 		double score;
+		bool wrapped;
 		if (ver) {
 			if (open && b->n && flush(im, f, b, "", 0, 0) < 0)
 				goto oom;
 			memset(b, 0, sizeof(*b));
 			open = true;
 			b->start = ln;
+			if (!heading_above(f, ln, heading, sizeof(heading)))
+				heading[0] = '\0';
 			ver += strlen("BYTE UNIX Benchmarks (Version ");
 			snprintf(b->tool, sizeof(b->tool), "BYTE UNIX Benchmarks %.*s",
 				 (int)strcspn(ver, ")"), ver);
@@ -303,10 +394,12 @@ int imp_read_byte(struct imp *im, const struct imp_file *f)
 			continue;
 		const char *sys = strstr(l, "System -- ");
 		if (sys && !b->n) {
-			if (imp_uname(sys + strlen("System -- "), &b->sys) < 0)
+			if (imp_uname(sys + strlen("System -- "), &b->sys) < 0) {
 				imp_skip(im, f, ln, "not uname -a's form: the kernel is unknown");
-			else
+			} else {
 				imp_used(im, ln);
+				snprintf(b->sys.desc, sizeof(b->sys.desc), "%s", heading);
+			}
 		} else if (!strncmp(l + strspn(l, " \t"), "Start Benchmark Run: ", 21)) {
 			l += strspn(l, " \t");
 			imp_trim_copy(b->date, sizeof(b->date), l + 21, strlen(l + 21));
@@ -314,8 +407,11 @@ int imp_read_byte(struct imp *im, const struct imp_file *f)
 		} else if (strstr(l, "INDEX VALUES")) {
 			b->in_index = true;
 			imp_used(im, ln);
-		} else if (score_line(l, &title, &score)) {
+		} else if (score_line(l, ln < f->nlines ? f->line[ln] : NULL, &title, &score,
+				      &wrapped)) {
 			imp_used(im, ln);
+			if (wrapped)
+				imp_used(im, ++ln);
 			int n0 = (int)b->n;
 			if (flush(im, f, b, title, score, ln) < 0)
 				goto oom;
@@ -324,7 +420,8 @@ int imp_read_byte(struct imp *im, const struct imp_file *f)
 		} else if (b->in_index && !strncmp(l + strspn(l, " \t"), "SUM of ", 7)) {
 			imp_used(im, ln);  /* BYTE 3's sum of its indexes: the AVERAGE says it */
 		} else if (b->in_index) {
-			index_line(im, f, b, ln);
+			index_line(im, f, b, ln, &wrapped);
+			ln += wrapped;
 		} else if (strstr(l, "no measured results")) {
 			char title[200];
 			imp_trim_copy(title, sizeof(title), l,

@@ -12,9 +12,12 @@
  * told by counting: the tables lmbench 2 and 3 print are known here
  * (their columns are facts of lmbench's getsummary), the rule's groups
  * say which one a table is, and a row must hold one figure per numeric
- * column.  lmbench leaves a cell blank when a test did not run; a row
- * with fewer figures than columns cannot say which cell is blank, and is
- * skipped.  A cell that is not a plain number ("3.0M") is skipped alone.
+ * column.  lmbench leaves a cell blank when a test did not run: where the
+ * mail kept the spacing, every figure of such a row lies wholly under one
+ * dash group of the rule, and the group is its column; a row whose
+ * spacing is lost (a figure straddling two groups, a tab) cannot say
+ * which cell is blank, and is skipped.  A cell that is not a plain number
+ * ("3.0M") is skipped alone.
  * The Mhz column is the machine's, not a test's.  Each column that a
  * kbench micro test measures the same way names it (params.lm_name), so
  * compare prints lmbench's tables of imported runs too, each run in its
@@ -108,6 +111,7 @@ struct lm_ctx {
 	char tool[40];
 	char run[300];           /* the summary's banner, where */
 	const struct layout *lay;
+	const char *rule;        /* the table's rule of dash groups */
 	const char *unit;
 	bool hib;
 	size_t row;              /* rows of this table so far */
@@ -117,6 +121,70 @@ struct lm_ctx {
 /* lmbench's getsummary prints the OS column 13 characters wide and cuts a
  * longer name there ("Linux 2.4.0-test9" as "Linux 2.4.0-t") */
 #define OS_WIDTH 13
+
+/* The cells of a row with blanks, by where its figures stand: cell[i]
+ * set to the figure under the rule's column i (after Host and OS), NULL
+ * for a blank.  False when the spacing is lost: a tab, a figure not
+ * wholly under one dash group, two figures under one group. */
+static bool cells_by_place(const char *row, const char *rule, size_t nnum, bool guesses,
+			   char **w, size_t n, char **cell)
+{
+	size_t gs[MAX_COLS + 4], ge[MAX_COLS + 4], ng = 0, k = 0;
+	if (strchr(row, '\t') || strchr(rule, '\t'))
+		return false;
+	for (size_t i = 0; rule[i] && ng < MAX_COLS + 4;) {
+		while (rule[i] == ' ')
+			i++;
+		if (!rule[i])
+			break;
+		gs[ng] = i;
+		while (rule[i] && rule[i] != ' ')
+			i++;
+		ge[ng++] = i;  /* one past the group's last dash */
+	}
+	if (ng != nnum + 2 + (guesses ? 1 : 0))
+		return false;
+	for (size_t i = 0; i < nnum; i++)
+		cell[i] = NULL;
+	/* the row's words in order, found again in the line for their places */
+	const char *p = row;
+	for (size_t j = 0; j < n; j++) {
+		while (*p && isspace((unsigned char)*p))
+			p++;
+		size_t at = (size_t)(p - row), len = strlen(w[j]);
+		p += len;
+		if (j < 3)
+			continue;
+		while (k < ng && ge[k] < at + len)
+			k++;
+		if (k >= ng || at < gs[k] || k < 2)
+			return false;
+		if (k - 2 >= nnum)  /* the Guesses column's words */
+			break;
+		if (cell[k - 2])
+			return false;
+		cell[k - 2] = w[j];
+	}
+	return true;
+}
+
+/* The OS column's width: its dash group in the table's rule (a summary
+ * made with a wider column, as some lmbench 3 trees print, cuts nothing
+ * at 13), else OS_WIDTH where the rule is lost or one run of dashes. */
+static size_t os_width(const char *rule)
+{
+	size_t g = 0, len = 0;
+	for (size_t i = 0; rule && rule[i];) {
+		while (rule[i] == ' ')
+			i++;
+		size_t at = i;
+		while (rule[i] && rule[i] != ' ')
+			i++;
+		if (i > at && ++g == 2)
+			len = i - at;
+	}
+	return g >= 3 && len >= OS_WIDTH ? len : OS_WIDTH;
+}
 
 /* One row of a known table. */
 static int lm_row(struct imp *im, const struct imp_file *f, size_t ln, struct lm_ctx *c)
@@ -133,16 +201,24 @@ static int lm_row(struct imp *im, const struct imp_file *f, size_t ln, struct lm
 	while (numeric < cells && (imp_number(w[3 + numeric], &v) ||
 				   isdigit((unsigned char)w[3 + numeric][0])))
 		numeric++;
+	char *cell[MAX_COLS];
+	for (size_t i = 0; i < nnum && i + 3 < n; i++)
+		cell[i] = w[3 + i];
 	if (n < 3 || numeric != nnum || (!guesses && cells != nnum)) {
-		imp_skip(im, f, ln, "%zu figures for the %zu columns of '%s': the spacing is lost, "
-			 "so which cell is blank is not known", numeric, nnum, c->lay->title);
-		return 0;
+		if (n < 3 || numeric > nnum || !c->rule ||
+		    !cells_by_place(f->line[ln - 1], c->rule, nnum, guesses, w, n, cell)) {
+			imp_skip(im, f, ln, "%zu figures for the %zu columns of '%s': the spacing "
+				 "is lost, so which cell is blank is not known", numeric, nnum,
+				 c->lay->title);
+			return 0;
+		}
 	}
 	struct imp_sys sys = { 0 };
 	snprintf(sys.host, sizeof(sys.host), "%s", w[0]);
 	snprintf(sys.kernel, sizeof(sys.kernel), "%s", w[2]);
 	snprintf(run, sizeof(run), "%s | row %zu", c->run, c->row);
-	if (strlen(w[1]) + 1 + strlen(w[2]) >= OS_WIDTH) {
+	size_t width = os_width(c->rule);
+	if (strlen(w[1]) + 1 + strlen(w[2]) >= width) {
 		/* the name is cut: it may be two kernels' ("2.4.0-test9",
 		 * "2.4.0-test10") or hide which this one is; the rows are kept
 		 * apart, each its own system, or grouped by --rows */
@@ -155,8 +231,8 @@ static int lm_row(struct imp *im, const struct imp_file *f, size_t ln, struct lm
 		}
 		if (!c->cut_said) {
 			c->cut_said = true;
-			imp_warn(im, f, ln, "OS column cut at %d characters ('%s %s'): which kernel "
-				 "each row is, is not printed; %s", OS_WIDTH, w[1], w[2],
+			imp_warn(im, f, ln, "OS column cut at %zu characters ('%s %s'): which kernel "
+				 "each row is, is not printed; %s", width, w[1], w[2],
 				 im->nrows ? "rows grouped by --rows" :
 				 "each row kept apart, their split into kernels not proven "
 				 "(--rows N,N,... groups them)");
@@ -171,13 +247,15 @@ static int lm_row(struct imp *im, const struct imp_file *f, size_t ln, struct lm
 	}
 	for (size_t i = 0; i < nnum; i++) {
 		const char *col = c->lay->cols[i];
-		if (!imp_number(w[3 + i], &v)) {
+		if (!cell[i])  /* blank: the test did not run */
+			continue;
+		if (!imp_number(cell[i], &v)) {
 			snprintf(bad + strlen(bad), sizeof(bad) - strlen(bad), "%s%s '%s'",
-				 bad[0] ? ", " : "", col, w[3 + i]);
+				 bad[0] ? ", " : "", col, cell[i]);
 			continue;
 		}
 		if (!strcmp(col, "Mhz")) {
-			snprintf(sys.mhz, sizeof(sys.mhz), "%s", w[3 + i]);
+			snprintf(sys.mhz, sizeof(sys.mhz), "%s", cell[i]);
 			continue;
 		}
 		snprintf(name, sizeof(name), "lmbench: %s", col);
@@ -198,7 +276,7 @@ static int lm_row(struct imp *im, const struct imp_file *f, size_t ln, struct lm
  * follow; *rows is set to the first row's line.  NULL when unknown (the
  * title's line is then named). */
 static const struct layout *find_layout(struct imp *im, const struct imp_file *f, size_t ln,
-					size_t *rows)
+					size_t *rows, const char **rule)
 {
 	const char *title = f->line[ln - 1];
 	size_t i = ln + 1;
@@ -216,6 +294,7 @@ static const struct layout *find_layout(struct imp *im, const struct imp_file *f
 	for (size_t k = ln; k <= i; k++)
 		imp_used(im, k);
 	*rows = i + 1;
+	*rule = f->line[i - 1];
 	for (size_t k = 0; k < sizeof(layouts) / sizeof(layouts[0]); k++)
 		if (!strncmp(title, layouts[k].title, strlen(layouts[k].title)) &&
 		    ncols(&layouts[k]) + 2 == groups)
@@ -255,7 +334,7 @@ int imp_read_lmbench(struct imp *im, const struct imp_file *f)
 		bool hib;
 		size_t rows;
 		const char *unit = unit_of(l, &hib);
-		if (!unit || !strstr(l, " - ") || !(c.lay = find_layout(im, f, ln, &rows)))
+		if (!unit || !strstr(l, " - ") || !(c.lay = find_layout(im, f, ln, &rows, &c.rule)))
 			continue;
 		/* the rows: up to a blank line or one that is no row (a rule, prose) */
 		c.unit = unit;

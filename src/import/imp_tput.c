@@ -17,7 +17,9 @@
  * the test "hdparm -T", "hdparm -t", "hdparm --direct -T" or "... -t".
  * Each line is one run.  A device hdparm names ("/dev/sda:" on its own
  * line above, or before "Timing" on the same line) is part of the test,
- * "hdparm -t /dev/sda": two disks are never one test's runs.
+ * "hdparm -t /dev/sda": two disks are never one test's runs.  A result
+ * no line above gave a kernel takes the one a script's trace prints
+ * right under it ("+ uname -r", then the release).
  */
 #include "config.h"
 #include "import/import.h"
@@ -203,6 +205,14 @@ static bool numbered(const struct imp_file *f, size_t ln, const char *l, char *o
 	return true;
 }
 
+/* Is l a rule of at least three dashes or equals signs alone? */
+static bool underline(const char *l)
+{
+	l += strspn(l, " \t");
+	size_t n = strspn(l, "-=");
+	return n >= 3 && !l[n + strspn(l + n, " \t")];
+}
+
 static void note_line(struct imp *im, const struct imp_file *f, size_t ln, struct tput_ctx *c,
 		      const char *l)
 {
@@ -227,6 +237,10 @@ static void note_line(struct imp *im, const struct imp_file *f, size_t ln, struc
 	char heading[160];
 	struct imp_sys *to = (struct imp_sys *)ctx_sys(c, f, ln);
 	if (imp_kernel_line(l, to)) {
+		/* "2.4.18-pre6 + lowlat" underlined by a rule heads its block:
+		 * its words tell it from "2.4.18-pre6 (no lowlat)" */
+		if (ln < f->nlines && underline(f->line[ln]) && !to->desc[0] && !to->build[0])
+			imp_trim_copy(to->desc, sizeof(to->desc), l, strlen(l));
 		if (!strncmp(l, "Subject:", 8))  /* the thread's: the quotes' too */
 			c->sys = c->qsys = *to;
 		c->split = 0;
@@ -314,6 +328,33 @@ static void label_sys(char **w, size_t n, struct imp_sys *sys)
 	}
 }
 
+/* A script's trace printed right under a result, with no blank line
+ * between ("+ uname -r" and the release on the next line), names the
+ * kernel of that result when the lines above named none: into k (n
+ * bytes), or false. */
+static bool uname_below(const struct imp_file *f, size_t ln, char *k, size_t n)
+{
+	unsigned q = f->flag[ln - 1] & IMP_LINE_QUOTED;
+	for (size_t i = ln + 1; i < f->nlines && i <= ln + 6; i++) {
+		const char *l = f->line[i - 1];
+		size_t len = strlen(l);
+		if (!l[strspn(l, " \t")] || (f->flag[i - 1] & IMP_LINE_QUOTED) != q)
+			return false;
+		while (len && isspace((unsigned char)l[len - 1]))
+			len--;
+		if (len < 8 || strncmp(l + len - 8, "uname -r", 8) ||
+		    (len > 8 && !strchr(" \t$#+>", l[len - 9])))
+			continue;
+		struct imp_sys u = { 0 };
+		if ((f->flag[i] & IMP_LINE_QUOTED) != q || !imp_kernel_line(f->line[i], &u) ||
+		    strlen(u.kernel) >= n)
+			return false;
+		snprintf(k, n, "%s", u.kernel);
+		return true;
+	}
+	return false;
+}
+
 static int throughput(struct imp *im, const struct imp_file *f, size_t ln, const char *l,
 		      const struct tput_ctx *c)
 {
@@ -334,6 +375,26 @@ static int throughput(struct imp *im, const struct imp_file *f, size_t ln, const
 			procs = (size_t)p;
 			at = i + 1;
 		}
+	/* a mailer that wrapped the line before its last word left "procs"
+	 * alone on the next line ("... MBit/sec)  16" / "procs") */
+	if (!procs && n > 3 && imp_number(w[n - 1], &p) && p >= 1 && p == (size_t)p &&
+	    ln < f->nlines && (f->flag[ln] & IMP_LINE_QUOTED) == (f->flag[ln - 1] & IMP_LINE_QUOTED)) {
+		const char *next = f->line[ln] + strspn(f->line[ln], " \t");
+		size_t len = strlen(next);
+		while (len && isspace((unsigned char)next[len - 1]))
+			len--;
+		if (len == 5 && !strncmp(next, "procs", 5)) {
+			procs = (size_t)p;
+			imp_used(im, ln + 1);
+		}
+	}
+	/* zsh's time prints the command after the run, on the next line
+	 * ("./dbench 16  12.11s user 16.29s system 181% cpu 15.646 total"):
+	 * that run's own count, before any line above */
+	if (!procs && c->tool && ln < f->nlines &&
+	    (f->flag[ln] & IMP_LINE_QUOTED) == (f->flag[ln - 1] & IMP_LINE_QUOTED) &&
+	    strstr(f->line[ln], "user") && names_word(f->line[ln], c->tool))
+		procs = count_after(f->line[ln], c->tool);
 	if (!procs)
 		procs = c->clients;
 	if (!procs) {
@@ -357,6 +418,8 @@ static int throughput(struct imp *im, const struct imp_file *f, size_t ln, const
 	if (at && at < n)
 		label_sys(w + at, n - at, &own);
 	struct imp_sys sys = sys_of(f, ln, &own);
+	if (!sys.kernel[0] && !c->split)
+		uname_below(f, ln, sys.kernel, sizeof(sys.kernel));
 	rc = imp_add(im, f, &sys, &fig) < 0 ? -1 : 1;
 done:
 	free(block);
@@ -487,8 +550,8 @@ static int columns_row(struct imp *im, const struct imp_file *f, size_t ln, cons
 /* A Throughput line behind a label that says whose run it is: a kernel
  * ("2.4.18-pre3   Throughput 12.0448 MB/sec 64 procs", a table of
  * kernels one a row) or a heading ("Before: Throughput ...", "After:
- * Throughput ..."): *done, and the run added in that system; else not
- * *done. */
+ * Throughput ..."), or what printed it ("dbench 16: Throughput ..."):
+ * *done, and the run added in that system; else not *done. */
 static int labelled(struct imp *im, const struct imp_file *f, size_t ln, const char *l,
 		    const struct tput_ctx *c, bool *done)
 {
@@ -499,7 +562,18 @@ static int labelled(struct imp *im, const struct imp_file *f, size_t ln, const c
 		return 0;
 	imp_trim_copy(prefix, sizeof(prefix), l, (size_t)(t - l));
 	struct tput_ctx row = *c;
-	if (!strpbrk(prefix, " \t") && imp_kernel_word(prefix, k, sizeof(k))) {
+	size_t pl = strlen(prefix), count;
+	const char *tool = !strncmp(prefix, "dbench ", 7) ? "dbench" :
+			   !strncmp(prefix, "tbench ", 7) ? "tbench" : NULL;
+	if (tool && pl && prefix[pl - 1] == ':' &&
+	    (prefix[pl - 1] = '\0', count = count_after(prefix, tool)) != 0) {
+		/* "dbench 16: Throughput ...": the tool and its count say
+		 * what printed the run, the system is the lines' above */
+		if (strcmp(row.tool ? row.tool : "", tool))
+			row.ver[0] = '\0';
+		row.tool = tool;
+		row.clients = count;
+	} else if (!strpbrk(prefix, " \t") && imp_kernel_word(prefix, k, sizeof(k))) {
 		memset(&row.sys, 0, sizeof(row.sys));
 		snprintf(row.sys.kernel, sizeof(row.sys.kernel), "%s", k);
 		row.qsys = row.sys;

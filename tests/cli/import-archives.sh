@@ -21,6 +21,9 @@ expect_eq "every report names its source Message-ID" \
 expect_rc "the bench over the corpus: not every figure read, so status 1" 1 "$BENCH" -k "$KBENCH" -d "$ARCH"
 present=$(cat "$ARCH"/[0-9]*.expect | grep -v '^#' | awk -F'|' 'NF == 4 { n += split($4, a, " ") } END { print n }')
 systems=$(for e in "$ARCH"/[0-9]*.expect; do grep -v '^#' "$e" | awk -F'|' 'NF == 4 { print $1 "|" $2 }' | sort -u; done | wc -l)
+# the corpus as it stands: a report, figure or system added or dropped
+# changes these, and the totals below with them
+expect_eq "the corpus: reports, figures a person read, systems" "$nrep $present $systems" "43 1818 90"
 # 022 (each count's two runs interleaved, one per kernel, as a prose line
 # says): its 14 figures are kept in one system the stderr line names, the
 # split not proven (--rows 1,1 splits them: import-forms.sh); 042 (no line

@@ -87,10 +87,62 @@ cp b3.json b3-copy.json
 expect_rc "compare of the BYTE 3 files" 0 "$KBENCH" compare b3.json b3-copy.json
 expect_out_grep "shows the caveat on the score's row" "^byte: AVERAGE .*\[caveats: printed_differs\]"
 
+# two reports of one release under headings set between rules; the
+# first's FINAL SCORE wrapped onto the next line by the mailer
+expect_rc "two headed BYTE reports" 0 "$KBENCH" import -o 'bh-%k.json' "$IN/byte-headed.txt"
+expect_eq "each heading is its system's description" \
+    "$(for f in bh-*.json; do jget "$f" '(d["system"]["kernel"], d["system"]["description"])'; done | LC_ALL=C sort | tr '\n' ' ')" \
+    "('2.5.51', 'kernel 2.5.51 with mm2 patch') ('2.5.51', 'kernel 2.5.51') "
+expect_eq "an index line wrapped before its INDEX still gives the baseline" \
+    "$(jget bh-kernel_2.5.51-2.5.51-3.json '[t["params"].get("baseline") for t in d["tests"] if t["name"] == "byte: Execl Throughput"]')" "[43.0]"
+expect_eq "the wrapped FINAL SCORE is read, the other as before" \
+    "$(for f in bh-*.json; do jget "$f" '[r["value"] for t in d["tests"] if t["name"] == "byte: FINAL SCORE" for r in t["runs"]]'; done | LC_ALL=C sort | tr '\n' ' ')" \
+    "[116.3] [120.9] "
+
+# a script's trace under a result names its kernel ("+ uname -r", then
+# the release); one a blank line away does not
+expect_rc "a dbench result with uname -r traced below" 0 "$KBENCH" import -o du.json "$IN/dbench-uname-below.txt"
+expect_eq "the traced release is its kernel" "$(jget du.json '(d["system"]["kernel"], [r["value"] for t in d["tests"] for r in t["runs"]])')" \
+    "('5.10.12-4.el7.x86_64', [210.5])"
+expect_rc "a dbench result with uname -r a blank line below" 0 "$KBENCH" import -o da.json "$IN/dbench-uname-apart.txt"
+expect_eq "a release past a blank line is not its kernel" "$(jget da.json '(d["system"].get("kernel", ""), [r["value"] for t in d["tests"] for r in t["runs"]])')" \
+    "('', [199.25])"
+
+# a dbench 1 line wrapped before its last word: "procs" alone below
+expect_rc "dbench 1 lines with procs wrapped" 0 "$KBENCH" import -o dw.json "$IN/dbench1-procs-wrapped.txt"
+expect_eq "each wrapped line's count is the number it ends in" \
+    "$(jget dw.json '[(t["name"], [r["value"] for r in t["runs"]]) for t in d["tests"]]')" \
+    "[('dbench 8', [213.397]), ('dbench 16', [210.989]), ('dbench 32', [138.713])]"
+
+# one kernel with and without a patch, each heading underlined
+expect_rc "dbench under underlined kernel headings" 0 "$KBENCH" import -o 'dk-%k.json' "$IN/dbench1-underlined-kernels.txt"
+expect_eq "two systems of one kernel, each heading its description, never pooled" \
+    "$(for f in dk-*.json; do jget "$f" '(d["system"]["kernel"], d["system"]["description"], [r["value"] for t in d["tests"] for r in t["runs"]])'; done | LC_ALL=C sort | tr '\n' ' ')" \
+    "('2.4.18-pre6', '2.4.18-pre6 (no lowlat)', [108.359, 107.866]) ('2.4.18-pre6', '2.4.18-pre6 + lowlat', [106.33, 108.236]) "
+
+# "dbench 16: Throughput ...": the label names the tool and its count
+expect_rc "dbench runs labelled with the tool and count" 0 "$KBENCH" import -o 'dl-%k.json' "$IN/dbench1-labelled-count.txt"
+expect_eq "each run read, in its kernel's system" \
+    "$(for f in dl-*.json; do jget "$f" '(d["system"]["kernel"], [(t["name"], [r["value"] for r in t["runs"]]) for t in d["tests"]])'; done | LC_ALL=C sort | tr '\n' ' ')" \
+    "('2.4.10-pre12', [('dbench 16', [67.8566])]) ('2.4.10-pre12aa1', [('dbench 16', [141.659])]) "
+
+# a dbench 1 line without its count, the shell's time line under it
+# giving it; a quoted count above is another run's
+expect_rc "dbench 1 with its count on the time line below" 0 "$KBENCH" import -o tb.json "$IN/dbench1-time-below.txt"
+expect_eq "the count is the time line's, not the quoted line's above" \
+    "$(jget tb.json '[(t["name"], [r["value"] for r in t["runs"]]) for t in d["tests"]]')" "[('dbench 32', [135.02])]"
+
 # ---- LMbench 3 ----
 expect_rc "an LMbench 3 summary" 0 "$KBENCH" import -o lm3.json "$IN/lmbench3.txt"
 expect_eq "two rows: two runs of each column" "$(jget lm3.json '[(t["name"], [r["value"] for r in t["runs"]]) for t in d["tests"] if t["name"] in ("lmbench: intgr div", "lmbench: Rand mem")]')" \
     "[('lmbench: intgr div', [9.8, 9.81]), ('lmbench: Rand mem', [90.2, 90.9])]"
+# a row with blank cells: where the spacing is kept each figure stands
+# under its column's dash group; where it is lost the row is skipped
+expect_rc "an LMbench 3 summary with blank cells" 0 "$KBENCH" import -o lm3b.json "$IN/lmbench3-blanks.txt"
+expect_eq "the blank cells' columns have no figure of that row, the others theirs" \
+    "$(jget lm3b.json '[(t["name"], [r["value"] for r in t["runs"]]) for t in d["tests"] if t["name"] in ("lmbench: 2p/16K ctxsw", "lmbench: 8p/16K ctxsw", "lmbench: 8p/64K ctxsw", "lmbench: 16p/16K ctxsw", "lmbench: TCP", "lmbench: TCP conn", "lmbench: UDP")]')" \
+    "[('lmbench: 2p/16K ctxsw', [2.04, 0.88]), ('lmbench: 8p/16K ctxsw', [3.19]), ('lmbench: 8p/64K ctxsw', [24.4, 14.7]), ('lmbench: 16p/16K ctxsw', [6.05, 0.1]), ('lmbench: TCP', [20.7]), ('lmbench: TCP conn', [60.0])]"
+expect_err_grep "a row whose spacing is lost is skipped, named" "lmbench3-blanks.txt:10: skipped: 5 figures for the 7 columns of 'Context switching'"
 expect_eq "Mhz is the machine's, not a test" "$(jget lm3.json '(d["system"]["mhz"], [t for t in d["tests"] if "Mhz" in t["name"]])')" "('2400', [])"
 
 # ---- comparisons without From:/To: ----
