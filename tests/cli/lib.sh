@@ -7,6 +7,16 @@
 
 set -u
 : "${KBENCH:?KBENCH must name the kbench binary (make check sets it)}"
+# A test starts over with every signal at its default action.  Started by
+# nohup (SIGHUP ignored), or by any parent that ignores a signal, it would
+# hand that on to each kbench it runs, and kbench keeps an inherited ignored
+# signal, as programs started by shells are expected to: the checks that
+# send SIGHUP would then see the run go on to its end.  (A background job
+# of this non-interactive shell still starts with SIGINT ignored: those
+# runs are started with env --default-signal=INT.)
+if [ -z "${KBENCH_TEST_SIGDFL:-}" ]; then
+    exec env --default-signal KBENCH_TEST_SIGDFL=1 "$0" "$@"
+fi
 # python3 (which reads the JSON in the checks, hundreds of times a script)
 # is looked up once: where it is a version manager's shim (pyenv's runs
 # several shell scripts at each call), the directory of the interpreter
