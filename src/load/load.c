@@ -22,6 +22,7 @@
 #include "load/run/coord.h"
 #include "load/mpi/coord_mpi.h"
 #include "load/rules.h"
+#include "load/loadfile/lfapart.h"
 #include "load/loadfile/loadfile.h"
 #include "load/options/options.h"
 #include "load/report/report.h"
@@ -35,6 +36,7 @@
 #include "result/result.h"
 #include "result/sysinfo.h"
 #include "sys/caches.h"
+#include "sys/filepages.h"
 #include "sys/memcg.h"
 
 #include <errno.h>
@@ -96,7 +98,7 @@ static int read_loadfile(const struct load_opts *o, struct load_state *st)
 		fprintf(stderr, "%s: out of memory\n", o->cmd);
 		return KB_EXIT_FAIL;
 	}
-	if (loadfile_load(st->loadfile, o->lf_format, &st->prog, stderr, MAX_PARSE_ERRORS))
+	if (loadfile_load_apart(st->loadfile, o->lf_format, &st->prog, stderr, MAX_PARSE_ERRORS))
 		return KB_EXIT_USAGE;
 	if (o->latency_from_due && !st->prog.timed && !(o->target_rate > 0))
 		return cli_usage_error(o->cmd, "--latency-from due needs a schedule: -R or a "
@@ -366,6 +368,9 @@ int cmd_load(int argc, const char **argv)
 	struct load_opts o;
 	struct load_state st;
 	poptContext ctx;
+	/* start-up's pages (every library's symbol tables, libm's IFUNC
+	 * resolvers) are no part of a run's memory (sys/filepages.h) */
+	filepages_drop(NULL);
 	load_opts_init(&o, argv[0]);
 	memset(&st, 0, sizeof(st));
 	st.prog.fd = -1;

@@ -20,9 +20,11 @@
 #include "cli.h"
 #include "sys/caches.h"
 #include "sys/clock.h"
+#include "sys/filepages.h"
 #include "sys/memcg.h"
 
 #include <errno.h>
+#include <malloc.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -397,6 +399,10 @@ int run_load(const struct run_config *cfg, struct run_result *res)
 	if (run_setup(cfg, &rs, res) < 0)
 		return -1;
 	fflush(NULL);
+	/* what start-up, the options and the input left resident and the run
+	 * does not need: the heap's free top, read-only file pages */
+	malloc_trim(0);
+	filepages_drop(NULL);
 	int rc;
 	/* the stop signals only set a note (load_signals_arm), so the cgroup
 	 * made here is removed in run_teardown whatever happens */
