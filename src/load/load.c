@@ -380,6 +380,8 @@ int cmd_load(int argc, const char **argv)
 	int status = load_opts_parse(&o, argc, argv, &ctx);
 	if (!status && o.mpi && o.check)
 		status = cli_usage_error(o.cmd, "--check does not go with --mpi");
+	if (!status && o.mpi)  /* kbench --with-mpi: kbench-mpi from here on */
+		status = coord_mpi_exec(o.cmd, argc, argv);
 	if (!status && o.mpi)
 		status = coord_mpi_open(o.cmd, &st.co);
 	if (!status && *st.co->who) {
