@@ -10,12 +10,19 @@
  * process's RSS and PSS, until it exits.  filepages_drop() unmaps them
  * from this process (madvise MADV_DONTNEED): the pages stay in the page
  * cache, shared with whoever else maps them, and what is used again
- * comes back on its first touch (a minor fault, no I/O).
+ * comes back on its first touch (a minor fault, no I/O).  The same call
+ * gives back the stack below its caller's frame: the deep calls before
+ * (start-up, option parsing, the set-up; some 60 KiB) leave it dirty, and
+ * a process forked after would carry those pages too.
  */
 #ifndef KBENCH_FILEPAGES_H
 #define KBENCH_FILEPAGES_H
 
 #include <stddef.h>
+
+/* Bytes of the stack below the caller's frame that filepages_drop keeps:
+ * room for its own calls and the red zone. */
+#define FILEPAGES_STACK_KEEP (16 * 1024)
 
 /* Drop the resident pages of every private mapping of a file that is not
  * writable and holds no anonymous (copied-on-write) page, as
