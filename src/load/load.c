@@ -55,6 +55,7 @@ struct load_state {
 	const struct coord *co;      /* the run's participants, chosen once */
 	char *loadfile;              /* the path read (load_loadfile_path), owned */
 	struct program prog;
+	uint64_t parse_peak_bytes;   /* the parse's process's peak RSS (lfapart.h) */
 	struct memcg_site site;      /* where the cgroup goes (with --mem-limit) */
 	struct load_target t;        /* the directory or the server */
 	struct run_result res;
@@ -98,7 +99,8 @@ static int read_loadfile(const struct load_opts *o, struct load_state *st)
 		fprintf(stderr, "%s: out of memory\n", o->cmd);
 		return KB_EXIT_FAIL;
 	}
-	if (loadfile_load_apart(st->loadfile, o->lf_format, &st->prog, stderr, MAX_PARSE_ERRORS))
+	if (loadfile_load_apart(st->loadfile, o->lf_format, &st->prog, stderr, MAX_PARSE_ERRORS,
+				&st->parse_peak_bytes))
 		return KB_EXIT_USAGE;
 	if (o->latency_from_due && !st->prog.timed && !(o->target_rate > 0))
 		return cli_usage_error(o->cmd, "--latency-from due needs a schedule: -R or a "
@@ -148,6 +150,7 @@ static struct run_config run_config_of(const struct load_opts *o, struct load_st
 	unsigned per_proc = (unsigned)o->per_proc;
 	return (struct run_config){
 		.prog = &st->prog,
+		.parse_peak_bytes = st->parse_peak_bytes,
 		.backend = o->backend,
 		.bopts = st->t.bopts,
 		.rootfd = st->t.rootfd,

@@ -12,6 +12,11 @@ void hist_init(struct hist *h)
 	h->min_ns = UINT64_MAX;
 }
 
+void hist_init_zeroed(struct hist *h)
+{
+	h->min_ns = UINT64_MAX;
+}
+
 unsigned hist_bucket_of(uint64_t ns)
 {
 	if (ns < HIST_LINEAR)

@@ -65,6 +65,28 @@ static void test_buckets_cover_the_line(void **state)
 	assert_int_equal(hist_bucket_of(UINT64_MAX), HIST_BUCKETS - 1);
 }
 
+/* hist_init_zeroed on calloc's zeros: the same bytes as hist_init, and
+ * the same percentiles once values are added. */
+static void test_init_zeroed(void **state)
+{
+	(void)state;
+	struct hist *a = malloc(sizeof(*a)), *b = calloc(1, sizeof(*b));
+	assert_non_null(a);
+	assert_non_null(b);
+	memset(a, 0xa5, sizeof(*a));
+	hist_init(a);
+	hist_init_zeroed(b);
+	assert_memory_equal(a, b, sizeof(*a));
+	assert_int_equal(b->min_ns, UINT64_MAX);
+	for (uint64_t v = 1000; v < 2000000; v += 7919) {
+		hist_add(a, v);
+		hist_add(b, v);
+	}
+	assert_memory_equal(a, b, sizeof(*a));
+	free(a);
+	free(b);
+}
+
 static void test_exact_small_values(void **state)
 {
 	(void)state;
@@ -361,6 +383,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_buckets_cover_the_line),
+		cmocka_unit_test(test_init_zeroed),
 		cmocka_unit_test(test_exact_small_values),
 		cmocka_unit_test(test_percentiles_uniform),
 		cmocka_unit_test(test_percentiles_lognormal),

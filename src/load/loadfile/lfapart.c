@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -62,6 +63,7 @@ static void __attribute__((noreturn)) child(int sock, const char *path, enum lf_
 	sigfillset(&all);
 	sigprocmask(SIG_BLOCK, &all, NULL);
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	prctl(PR_SET_NAME, "kbench-parse");  /* told apart in ps, top and /proc */
 	if (getppid() == 1)
 		_exit(1);
 	struct apart_head h;
@@ -177,8 +179,10 @@ fail:
 }
 
 int loadfile_load_apart(const char *path, enum lf_format format, struct program *prog,
-			FILE *errs, unsigned max_errors)
+			FILE *errs, unsigned max_errors, uint64_t *peak_bytes)
 {
+	if (peak_bytes)
+		*peak_bytes = 0;
 	memset(prog, 0, sizeof(*prog));
 	prog->fd = -1;
 	int sv[2];
@@ -209,9 +213,12 @@ int loadfile_load_apart(const char *path, enum lf_format format, struct program 
 	close(sv[0]);
 	int st;
 	pid_t w;
+	struct rusage ru;
 	do
-		w = waitpid(pid, &st, 0);
+		w = wait4(pid, &st, 0, &ru);
 	while (w < 0 && errno == EINTR);
+	if (w == pid && peak_bytes)
+		*peak_bytes = (uint64_t)ru.ru_maxrss * 1024;
 	if (w == pid && WIFSIGNALED(st) && rc == -1 && why) {
 		if (errs)
 			fprintf(errs, "kbench load: %s: the parse process ended by signal %d\n", path,
