@@ -12,6 +12,17 @@ void hist_init(struct hist *h)
 	h->min_ns = UINT64_MAX;
 }
 
+void hist_clear(struct hist *h)
+{
+	for (unsigned i = 0; i < HIST_BUCKETS; i++)
+		if (h->bucket[i])
+			h->bucket[i] = 0;
+	h->count = 0;
+	h->sum_ns = 0;
+	h->min_ns = UINT64_MAX;
+	h->max_ns = 0;
+}
+
 void hist_init_zeroed(struct hist *h)
 {
 	h->min_ns = UINT64_MAX;
@@ -71,7 +82,8 @@ void hist_merge(struct hist *dst, const struct hist *src)
 		return;
 	merge_head(dst, src->count, src->sum_ns, src->min_ns, src->max_ns);
 	for (unsigned i = 0; i < HIST_BUCKETS; i++)
-		dst->bucket[i] += src->bucket[i];
+		if (src->bucket[i])  /* dst's empty pages stay unwritten */
+			dst->bucket[i] += src->bucket[i];
 }
 
 uint64_t hist_percentile(const struct hist *h, double p)
