@@ -3,6 +3,7 @@
  */
 #include "config.h"
 #include "stats/hist.h"
+#include "sys/textgroup.h"
 
 #include <string.h>
 
@@ -28,6 +29,7 @@ void hist_init_zeroed(struct hist *h)
 	h->min_ns = UINT64_MAX;
 }
 
+KB_CLIENT_TEXT
 unsigned hist_bucket_of(uint64_t ns)
 {
 	if (ns < HIST_LINEAR)
@@ -141,6 +143,7 @@ static void spill(struct hist_rec *r, uint32_t *b, unsigned idx)
 	r->lost++;
 }
 
+KB_CLIENT_TEXT
 void hist_rec_add(struct hist_rec *r, const struct hist_pool *pool, uint64_t ns)
 {
 	unsigned i = hist_bucket_of(ns), g = i / HIST_GROUP;
