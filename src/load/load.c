@@ -22,6 +22,7 @@
 #include "load/run/coord.h"
 #include "load/mpi/coord_mpi.h"
 #include "load/rules.h"
+#include "load/loadfile/lfapart.h"
 #include "load/loadfile/loadfile.h"
 #include "load/options/options.h"
 #include "load/report/report.h"
@@ -35,6 +36,7 @@
 #include "result/result.h"
 #include "result/sysinfo.h"
 #include "sys/caches.h"
+#include "sys/filepages.h"
 #include "sys/memcg.h"
 
 #include <errno.h>
@@ -43,6 +45,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #define MAX_PARSE_ERRORS 20
@@ -53,6 +57,7 @@ struct load_state {
 	const struct coord *co;      /* the run's participants, chosen once */
 	char *loadfile;              /* the path read (load_loadfile_path), owned */
 	struct program prog;
+	uint64_t parse_peak_bytes;   /* the parse's process's peak RSS (lfapart.h) */
 	struct memcg_site site;      /* where the cgroup goes (with --mem-limit) */
 	struct load_target t;        /* the directory or the server */
 	struct run_result res;
@@ -96,7 +101,8 @@ static int read_loadfile(const struct load_opts *o, struct load_state *st)
 		fprintf(stderr, "%s: out of memory\n", o->cmd);
 		return KB_EXIT_FAIL;
 	}
-	if (loadfile_load(st->loadfile, o->lf_format, &st->prog, stderr, MAX_PARSE_ERRORS))
+	if (loadfile_load_apart(st->loadfile, o->lf_format, &st->prog, stderr, MAX_PARSE_ERRORS,
+				&st->parse_peak_bytes))
 		return KB_EXIT_USAGE;
 	if (o->latency_from_due && !st->prog.timed && !(o->target_rate > 0))
 		return cli_usage_error(o->cmd, "--latency-from due needs a schedule: -R or a "
@@ -146,6 +152,7 @@ static struct run_config run_config_of(const struct load_opts *o, struct load_st
 	unsigned per_proc = (unsigned)o->per_proc;
 	return (struct run_config){
 		.prog = &st->prog,
+		.parse_peak_bytes = st->parse_peak_bytes,
 		.backend = o->backend,
 		.bopts = st->t.bopts,
 		.rootfd = st->t.rootfd,
@@ -309,6 +316,36 @@ static int finish(const struct load_opts *o, FILE *out, struct load_state *st, i
 	return status;
 }
 
+/* report() in a short-lived child, kbench-report: the document, the text
+ * and the JSON file take some 0.9 MiB (jansson's objects, the code of
+ * the report, the system facts) that would otherwise stay in the parent's
+ * peak RSS; every client has exited by now.  The child's exit status is
+ * report's.  When the child cannot be made, the report is built here. */
+static int report_apart(const struct load_opts *o, const struct run_config *cfg,
+			const struct load_state *st, int r)
+{
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid < 0)
+		return report(o, cfg, st, r);
+	if (pid == 0) {
+		prctl(PR_SET_NAME, "kbench-report");
+		int status = report(o, cfg, st, r);
+		fflush(NULL);
+		_exit(status & 0xff);
+	}
+	int ws;
+	pid_t w;
+	do
+		w = waitpid(pid, &ws, 0);
+	while (w < 0 && errno == EINTR);
+	if (w == pid && WIFEXITED(ws))
+		return WEXITSTATUS(ws);
+	fprintf(stderr, "%s: the report process ended by signal %d\n", o->cmd,
+		w == pid && WIFSIGNALED(ws) ? WTERMSIG(ws) : 0);
+	return KB_EXIT_FAIL;
+}
+
 /* The run itself, once everything is checked: banner, run_load, report,
  * cleanup. */
 static int run_and_report(const struct load_opts *o, struct load_state *st)
@@ -317,7 +354,7 @@ static int run_and_report(const struct load_opts *o, struct load_state *st)
 	if (!cfg.quiet)
 		print_banner(&cfg, st);
 	int r = run_load(&cfg, &st->res);
-	int status = r < 0 ? KB_EXIT_FAIL : report(o, &cfg, st, r);
+	int status = r < 0 ? KB_EXIT_FAIL : report_apart(o, &cfg, st, r);
 	return finish(o, cfg.out, st, status);
 }
 
@@ -366,6 +403,9 @@ int cmd_load(int argc, const char **argv)
 	struct load_opts o;
 	struct load_state st;
 	poptContext ctx;
+	/* start-up's pages (every library's symbol tables, libm's IFUNC
+	 * resolvers) are no part of a run's memory (sys/filepages.h) */
+	filepages_drop(NULL);
 	load_opts_init(&o, argv[0]);
 	memset(&st, 0, sizeof(st));
 	st.prog.fd = -1;
@@ -375,6 +415,8 @@ int cmd_load(int argc, const char **argv)
 	int status = load_opts_parse(&o, argc, argv, &ctx);
 	if (!status && o.mpi && o.check)
 		status = cli_usage_error(o.cmd, "--check does not go with --mpi");
+	if (!status && o.mpi)  /* kbench --with-mpi: kbench-mpi from here on */
+		status = coord_mpi_exec(o.cmd, argc, argv);
 	if (!status && o.mpi)
 		status = coord_mpi_open(o.cmd, &st.co);
 	if (!status && *st.co->who) {

@@ -3,6 +3,7 @@
  */
 #include "config.h"
 #include "stats/hist.h"
+#include "sys/textgroup.h"
 
 #include <string.h>
 
@@ -12,6 +13,23 @@ void hist_init(struct hist *h)
 	h->min_ns = UINT64_MAX;
 }
 
+void hist_clear(struct hist *h)
+{
+	for (unsigned i = 0; i < HIST_BUCKETS; i++)
+		if (h->bucket[i])
+			h->bucket[i] = 0;
+	h->count = 0;
+	h->sum_ns = 0;
+	h->min_ns = UINT64_MAX;
+	h->max_ns = 0;
+}
+
+void hist_init_zeroed(struct hist *h)
+{
+	h->min_ns = UINT64_MAX;
+}
+
+KB_CLIENT_TEXT
 unsigned hist_bucket_of(uint64_t ns)
 {
 	if (ns < HIST_LINEAR)
@@ -66,7 +84,8 @@ void hist_merge(struct hist *dst, const struct hist *src)
 		return;
 	merge_head(dst, src->count, src->sum_ns, src->min_ns, src->max_ns);
 	for (unsigned i = 0; i < HIST_BUCKETS; i++)
-		dst->bucket[i] += src->bucket[i];
+		if (src->bucket[i])  /* dst's empty pages stay unwritten */
+			dst->bucket[i] += src->bucket[i];
 }
 
 uint64_t hist_percentile(const struct hist *h, double p)
@@ -124,6 +143,7 @@ static void spill(struct hist_rec *r, uint32_t *b, unsigned idx)
 	r->lost++;
 }
 
+KB_CLIENT_TEXT
 void hist_rec_add(struct hist_rec *r, const struct hist_pool *pool, uint64_t ns)
 {
 	unsigned i = hist_bucket_of(ns), g = i / HIST_GROUP;

@@ -84,6 +84,17 @@ void hist_merge_rec(struct hist *dst, const struct hist_rec *src, const struct h
 /* Empty the histogram.  Takes h (not NULL). */
 void hist_init(struct hist *h);
 
+/* Empty the histogram as hist_init does, but write only its head and the
+ * buckets that hold a count: pages of buckets never written (calloc's)
+ * stay untouched, not resident.  Takes h (not NULL). */
+void hist_clear(struct hist *h);
+
+/* Empty a histogram whose bytes are all zero already (calloc's): the
+ * same state as hist_init, but only its head is written, so the pages of
+ * its buckets stay untouched (not resident) until a value lands in them.
+ * Takes h (not NULL). */
+void hist_init_zeroed(struct hist *h);
+
 /* Record one duration of ns nanoseconds.  Never fails. */
 void hist_add(struct hist *h, uint64_t ns);
 

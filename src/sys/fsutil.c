@@ -9,6 +9,7 @@
  */
 #include "config.h"
 #include "sys/fsutil.h"
+#include "sys/textgroup.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -46,6 +47,7 @@ static int same_mount(int a, int b)
 	return ma == mb && ia == ib;
 }
 
+KB_CLIENT_TEXT
 int fs_stat_entry(int dirfd, const char *name, struct stat *st, int *mount_root)
 {
 	struct statx sx;
@@ -73,6 +75,7 @@ int fs_stat_entry(int dirfd, const char *name, struct stat *st, int *mount_root)
 	return 0;
 }
 
+KB_CLIENT_TEXT
 int fs_open_beneath(int dirfd, const char *path, int flags, unsigned mode)
 {
 #if defined(HAVE_LINUX_OPENAT2_H) && defined(SYS_openat2)
@@ -98,6 +101,7 @@ int fs_open_beneath(int dirfd, const char *path, int flags, unsigned mode)
 	return fd;
 }
 
+KB_CLIENT_TEXT
 int fs_parent_beneath(int dirfd, const char *path, const char **leaf, int *owned)
 {
 	const char *slash = strrchr(path, '/');
@@ -383,6 +387,7 @@ static int remove_contents(int topfd, const char *top, const struct fs_mount_not
 	return w.first;
 }
 
+KB_CLIENT_TEXT
 int fs_remove_tree(int dirfd, const char *path, int keep_top, const struct fs_mount_note *note)
 {
 	struct stat st;
@@ -423,6 +428,7 @@ int fs_remove_tree(int dirfd, const char *path, int keep_top, const struct fs_mo
 	return e;
 }
 
+KB_CLIENT_TEXT
 int fs_sync_parent(int dirfd, const char *path)
 {
 	char buf[PATH_MAX];

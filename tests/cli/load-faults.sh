@@ -50,7 +50,8 @@ expect_no_grep "SIGHUP ignored: not interrupted" "$WORK/out" interrupted
 expect_empty_dir "SIGHUP ignored: files cleaned up" "$D"
 
 # a signal while the clients are being forked, sent by strace itself as
-# the second fork begins (inject=...:signal=, when=2): the first client is
+# the third fork begins (inject=...:signal=, when=3; the first is the
+# loadfile's parse, kbench-parse, ended by then): the first client is
 # there and 39 are still to come, whatever the machine's load; no more
 # are forked, those there are killed (no leak check under strace:
 # ASAN_NOLEAK).  The test waits for nothing and races no clock.
@@ -63,28 +64,40 @@ if command -v strace >/dev/null 2>&1 &&
         # background jobs (bg_load, lib.sh)
         RC=0
         ASAN_OPTIONS=$ASAN_NOLEAK env --default-signal=INT strace -o "$WORK/strace" \
-            -e trace=clone,clone3 -e inject=clone,clone3:signal="$sig":when=2 \
+            -e trace=clone,clone3 -e inject=clone,clone3:signal="$sig":when=3 \
             "$KBENCH" load -t 4 --warmup 0 -q -c "$L" -D "$D" 40 >"$WORK/out" 2>"$WORK/err" || RC=$?
         forked=$(grep -c '^clone.* = [0-9]' "$WORK/strace")
         expect_status "SIG$sig while forking: exit $want" "$want"
-        expect_true "SIG$sig while forking: the signal came at the second fork ($forked of 40)" [ "$forked" -le 2 ]
+        expect_true "SIG$sig while forking: the signal came as client 2 was forked ($forked forks: the parse, 2 clients, the report)" [ "$forked" -le 4 ]
         only_line "SIG$sig while forking: one line, no figures" "interrupted by SIG$sig before anything was measured"
         expect_gone "SIG$sig while forking: every client gone" $(sed -n 's/^clone.* = \([0-9][0-9]*\).*/\1/p' "$WORK/strace")
         expect_empty_dir "SIG$sig while forking: files cleaned up" "$D"
     done
 
-    # a signal while the loadfile is being read: strace sends it as kbench
-    # reads the loadfile (-P: only its calls on that file are traced and
-    # injected): nothing has been made yet, kbench says so and ends at once
+    # a signal while the loadfile is being read (the parse, in a child named
+    # kbench-parse, waits on a FIFO no one writes): nothing has been made
+    # yet, kbench says so and ends at once, and the parse ends with it
     rm -rf "$D"; mkdir -p "$D"
-    RC=0
-    ASAN_OPTIONS=$ASAN_NOLEAK env --default-signal=INT strace -o "$WORK/strace" -P "$L" \
-        -e trace=read -e inject=read:signal=INT:when=1 \
-        "$KBENCH" load -t 2 --warmup 0 -q -c "$L" -D "$D" 2 >"$WORK/out" 2>"$WORK/err" || RC=$?
+    FIFO="$WORK/fifo.txt"
+    rm -f "$FIFO"; mkfifo "$FIFO"
+    ASAN_OPTIONS=$ASAN_NOLEAK env --default-signal=INT \
+        "$KBENCH" load -t 2 --warmup 0 -q -c "$FIFO" -D "$D" 2 >"$WORK/out" 2>"$WORK/err" &
+    KB=$!
+    wait_until 120 pgrep -x kbench-parse -P "$KB"
+    parse=$(pgrep -x kbench-parse -P "$KB")
+    kill -INT "$KB"
+    wait "$KB"
+    RC=$?
     expect_status "SIGINT while reading the loadfile: exit 130" 130
     only_line "SIGINT while reading the loadfile: one line" "interrupted by SIGINT before anything was measured"
-    expect_true "SIGINT while reading the loadfile: the signal came at its read" grep -q 'SIGINT' "$WORK/strace"
     expect_empty_dir "SIGINT while reading the loadfile: nothing made" "$D"
+    parse_gone() {
+        [ -n "$1" ] && { [ ! -e "/proc/$1" ] || grep -q '^State:.*Z' "/proc/$1/status"; }
+    }
+    wait_until 10 parse_gone "$parse"
+    expect_true "SIGINT while reading the loadfile: the parse (pid $parse) ended with kbench" \
+        parse_gone "$parse"
+    rm -f "$FIFO"
 else
     skip "signals while forking and while reading the loadfile (needs strace and ptrace)"
 fi

@@ -2,7 +2,8 @@
 # kbench - command-line tests: a backend's library is loaded only when its
 # backend is chosen.  A fileio run's processes map neither libsmbclient nor
 # libnfs (every client would otherwise inherit their relocated pages), nor
-# micro's libtirpc, and
+# micro's libtirpc, nor MPI's libraries (a --with-mpi build runs --mpi in
+# kbench-mpi), and
 # a -B nfs or -B smb whose library cannot be loaded says so in one line,
 # naming the library, and exits 2 before anything is forked
 # SPDX-License-Identifier: GPL-3.0-or-later
@@ -38,6 +39,8 @@ if wait_until 120 a_client && wait_progress; then
     else
         expect_no_grep "a fileio client maps no libtirpc or libkrb5" "$WORK/client.maps" 'libtirpc|libkrb5|libgssapi'
     fi
+    expect_no_grep "a run without --mpi maps no MPI library (parent)" "$WORK/parent.maps" 'libmpi|libopen-|libpmix|libmpich'
+    expect_no_grep "a run without --mpi maps no MPI library (client)" "$WORK/client.maps" 'libmpi|libopen-|libpmix|libmpich'
 else
     fail "the fileio run's clients start" "stderr: $(head -c 600 "$WORK/err")"
 fi

@@ -65,6 +65,51 @@ static void test_buckets_cover_the_line(void **state)
 	assert_int_equal(hist_bucket_of(UINT64_MAX), HIST_BUCKETS - 1);
 }
 
+/* hist_init_zeroed on calloc's zeros: the same bytes as hist_init, and
+ * the same histogram once values are added; hist_clear back to
+ * hist_init's bytes; hist_merge of sparse histograms. */
+static void test_init_zeroed(void **state)
+{
+	(void)state;
+	struct hist *a = malloc(sizeof(*a)), *b = calloc(1, sizeof(*b));
+	assert_non_null(a);
+	assert_non_null(b);
+	memset(a, 0xa5, sizeof(*a));
+	hist_init(a);
+	hist_init_zeroed(b);
+	assert_memory_equal(a, b, sizeof(*a));
+	assert_int_equal(b->min_ns, UINT64_MAX);
+	for (uint64_t v = 1000; v < 2000000; v += 7919) {
+		hist_add(a, v);
+		hist_add(b, v);
+	}
+	assert_memory_equal(a, b, sizeof(*a));
+	/* hist_clear empties what was used: the bytes of hist_init's */
+	hist_clear(b);
+	hist_init(a);
+	assert_memory_equal(a, b, sizeof(*a));
+	/* hist_merge adds only what src holds: dst's other buckets as they were */
+	hist_add(a, 5000);
+	hist_add(b, 7000000);
+	struct hist *c = calloc(1, sizeof(*c));
+	assert_non_null(c);
+	hist_init_zeroed(c);
+	hist_merge(c, a);
+	hist_merge(c, b);
+	assert_int_equal(c->count, 2);
+	assert_int_equal(c->bucket[hist_bucket_of(5000)], 1);
+	assert_int_equal(c->bucket[hist_bucket_of(7000000)], 1);
+	uint64_t total = 0;
+	for (unsigned i = 0; i < HIST_BUCKETS; i++)
+		total += c->bucket[i];
+	assert_int_equal(total, 2);
+	assert_int_equal(c->min_ns, 5000);
+	assert_int_equal(c->max_ns, 7000000);
+	free(a);
+	free(b);
+	free(c);
+}
+
 static void test_exact_small_values(void **state)
 {
 	(void)state;
@@ -361,6 +406,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_buckets_cover_the_line),
+		cmocka_unit_test(test_init_zeroed),
 		cmocka_unit_test(test_exact_small_values),
 		cmocka_unit_test(test_percentiles_uniform),
 		cmocka_unit_test(test_percentiles_lognormal),

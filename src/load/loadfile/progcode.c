@@ -13,6 +13,7 @@
  */
 #include "config.h"
 #include "load/loadfile/progcode.h"
+#include "sys/textgroup.h"
 
 #include <string.h>
 
@@ -34,6 +35,7 @@ enum {
 
 #define HEAD_NEXT_LINE 0x80u
 
+KB_CLIENT_TEXT
 static unsigned char *put_var(unsigned char *p, uint64_t v)
 {
 	while (v >= 0x80) {
@@ -44,16 +46,19 @@ static unsigned char *put_var(unsigned char *p, uint64_t v)
 	return p;
 }
 
+KB_CLIENT_TEXT
 static uint64_t zigzag(uint64_t diff)
 {
 	return (diff << 1) ^ (0 - (diff >> 63));
 }
 
+KB_CLIENT_TEXT
 static uint64_t unzigzag(uint64_t z)
 {
 	return (z >> 1) ^ (0 - (z & 1));
 }
 
+KB_CLIENT_TEXT
 void progcode_start(struct op *prev)
 {
 	memset(prev, 0, sizeof(*prev));
@@ -61,11 +66,13 @@ void progcode_start(struct op *prev)
 }
 
 /* ret as stored: an NTCreateX's union holds its OPEN_* bits, made again */
+KB_CLIENT_TEXT
 static uint32_t stored_ret(const struct op *op)
 {
 	return op->code == OP_NTCREATEX ? 0 : op->ret;
 }
 
+KB_CLIENT_TEXT
 size_t progcode_put(const struct op *op, const struct op *prev, unsigned char *out)
 {
 	unsigned char *p = out;
@@ -117,6 +124,7 @@ size_t progcode_put(const struct op *op, const struct op *prev, unsigned char *o
 
 /* One varint from *p (before end) into *v.  Returns 1, 0 when the bytes
  * end inside it, -1 when it is longer than 10 bytes or above max. */
+KB_CLIENT_TEXT
 static int get_var(const unsigned char **p, const unsigned char *end, uint64_t max, uint64_t *v)
 {
 	uint64_t x = 0;
@@ -138,6 +146,7 @@ static int get_var(const unsigned char **p, const unsigned char *end, uint64_t m
 }
 
 /* A 32-bit field: returns as get_var */
+KB_CLIENT_TEXT
 static int get32(const unsigned char **p, const unsigned char *end, uint32_t *out)
 {
 	uint64_t v;
@@ -147,6 +156,7 @@ static int get32(const unsigned char **p, const unsigned char *end, uint32_t *ou
 	return r;
 }
 
+KB_CLIENT_TEXT
 long progcode_get(const unsigned char *in, size_t avail, const struct op *prev, struct op *op)
 {
 	const unsigned char *p = in, *end = in + avail;

@@ -18,6 +18,7 @@ static const char *const file_names[OP_COUNT] = {
 static const char *const report_names[OP_COUNT] = {
 #define OPCODE(id, file, report, nargs, min2, expect2) [OP_##id] = report,
 #include "load/loadfile/opcodes.def"
+#include "sys/textgroup.h"
 #undef OPCODE
 };
 
@@ -47,6 +48,7 @@ void prog_free(struct program *p)
 	p->source = NULL;
 }
 
+KB_CLIENT_TEXT
 uint32_t op_open_bits(const struct op *op)
 {
 	int creates = op->aux == FILE_CREATE || op->aux == FILE_OVERWRITE ||

@@ -8,11 +8,13 @@
 #include "config.h"
 #include "load/loadfile/progcode.h"
 #include "load/loadfile/progread.h"
+#include "sys/textgroup.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <unistd.h>
 
+KB_CLIENT_TEXT
 void prog_cursor_start(struct prog_cursor *cur)
 {
 	cur->index = 0;
@@ -26,6 +28,7 @@ void prog_cursor_start(struct prog_cursor *cur)
 #define READ_PER_OP 24
 #define READ_MAX 4096
 
+KB_CLIENT_TEXT
 long prog_read_ops(const struct program *p, struct prog_cursor *cur, struct op *buf, size_t max)
 {
 	unsigned char raw[READ_MAX];
@@ -73,6 +76,7 @@ long prog_read_ops(const struct program *p, struct prog_cursor *cur, struct op *
 	return (long)k;
 }
 
+KB_CLIENT_TEXT
 int prog_for_each(const struct program *p, int (*fn)(void *arg, const struct op *op), void *arg)
 {
 	enum { FOREACH_WINDOW = 1024 };

@@ -17,4 +17,14 @@ struct coord;
  * was built without MPI or MPI cannot start (said on stderr). */
 int coord_mpi_open(const char *cmd, const struct coord **co);
 
+/* Called for --mpi before coord_mpi_open, with cmd_load's argc and argv
+ * (argv[0] the command's name, then its arguments).  In kbench built
+ * --with-mpi (mpi_exec.c), which links no MPI library, it executes
+ * kbench-mpi (beside it in a build tree's src/, else in $(pkglibexecdir))
+ * as "kbench-mpi load ARGS...", and returns only when that fails:
+ * KB_EXIT_USAGE (said on stderr) or KB_EXIT_FAIL when out of memory.
+ * In kbench-mpi (coord_mpi.c) and in a build without MPI (mpi_none.c) it
+ * returns 0 at once: go on to coord_mpi_open. */
+int coord_mpi_exec(const char *cmd, int argc, const char **argv);
+
 #endif

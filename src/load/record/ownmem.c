@@ -36,11 +36,12 @@ void ownmem_text(FILE *f, const struct run_config *cfg, const struct run_result 
 json_t *ownmem_json(const struct run_config *cfg, const struct run_result *res)
 {
 	const struct run_ownmem *o = &res->own;
-	return json_pack("{s:I, s:f, s:I, s:I, s:I, s:I, s:i, s:I, s:o}",
+	return json_pack("{s:I, s:f, s:I, s:I, s:I, s:I, s:I, s:i, s:I, s:o}",
 		"program_bytes", (json_int_t)o->program_bytes,
 		"program_bytes_per_op", per_op(cfg->prog),
 		"arena_bytes", (json_int_t)o->arena_bytes,
 		"parent_peak_bytes", (json_int_t)o->parent_peak_bytes,
+		"parse_peak_bytes", (json_int_t)o->parse_peak_bytes,
 		"client_peak_bytes", (json_int_t)o->client_peak_bytes,
 		"client_peak_sum_bytes", (json_int_t)o->client_peak_sum,
 		"client_procs", (int)o->client_procs,

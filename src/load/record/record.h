@@ -105,6 +105,9 @@ struct run_shared {
 /* Everything a run needs, fixed before the first fork. */
 struct run_config {
 	const struct program *prog;
+	uint64_t parse_peak_bytes;       /* peak RSS of the process that parsed
+					  * prog (loadfile_load_apart), bytes;
+					  * 0: it came from another rank */
 	const struct backend *backend;
 	struct backend_opts bopts;
 	int rootfd;                      /* DIR */
@@ -204,6 +207,10 @@ struct run_ownmem {
 				     * copy-on-write) */
 	uint64_t parent_peak_bytes; /* the parent's peak RSS up to the merge
 				     * (getrusage ru_maxrss), bytes */
+	uint64_t parse_peak_bytes;  /* the peak RSS of the short-lived process
+				     * that parsed the loadfile (kbench-parse,
+				     * wait4's ru_maxrss), bytes; 0 on a rank
+				     * that got the program from rank 0 */
 	uint64_t client_peak_bytes; /* the largest peak RSS of one client process
 				     * (wait4's ru_maxrss), bytes; 0: none reaped */
 	uint64_t client_peak_sum;   /* the sum of those peaks, bytes (pages

@@ -15,6 +15,7 @@
 #include "load/record/record.h"
 #include "sys/fsutil.h"
 #include "sys/clock.h"
+#include "sys/textgroup.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -60,6 +61,7 @@ struct pclock {
 	int fresh;               /* nothing has happened since it */
 };
 
+KB_CLIENT_TEXT
 static inline uint64_t clock_read(struct pclock *k)
 {
 	k->now = kb_now_ns();
@@ -68,11 +70,13 @@ static inline uint64_t clock_read(struct pclock *k)
 }
 
 /* Now, from the last reading if nothing has happened since. */
+KB_CLIENT_TEXT
 static inline uint64_t clock_now(struct pclock *k)
 {
 	return k->fresh ? k->now : clock_read(k);
 }
 
+KB_CLIENT_TEXT
 void sleep_until(uint64_t t, volatile int *stop)
 {
 	for (;;) {
@@ -89,6 +93,7 @@ void sleep_until(uint64_t t, volatile int *stop)
 	}
 }
 
+KB_CLIENT_TEXT
 static void record_error(struct client_stats *st, const struct op *op, int err)
 {
 	st->errors++;
@@ -111,6 +116,7 @@ static void record_error(struct client_stats *st, const struct op *op, int err)
 }
 
 /* Load the next window (from op 0 when restart).  Returns ops loaded. */
+KB_CLIENT_TEXT
 static long load_window(struct client *c, const struct program *prog, int restart)
 {
 	if (restart)
@@ -123,6 +129,7 @@ static long load_window(struct client *c, const struct program *prog, int restar
 	return n;
 }
 
+KB_CLIENT_TEXT
 static int setup_client(struct client *c, const struct run_config *cfg, const struct run_shared *sh)
 {
 	c->ctx.id = c->id;
@@ -158,6 +165,7 @@ static int setup_client(struct client *c, const struct run_config *cfg, const st
  * the progress line of each second says what happened in it, however late
  * the parent reads it.  A slot is claimed by storing its tag last; while
  * it is emptied its tag is UINT64_MAX, which a reader takes as lost. */
+KB_CLIENT_TEXT
 static void note_second(struct client_stats *st, const struct run_shared *sh,
 			uint64_t end, uint64_t lat, uint64_t bytes)
 {
@@ -185,6 +193,7 @@ static void note_second(struct client_stats *st, const struct run_shared *sh,
 
 /* -R: when the rate allows client c's next op: its start plus the bytes
  * it moved at target_rate MB/s (10^6 bytes), ns. */
+KB_CLIENT_TEXT
 static uint64_t rate_due_ns(const struct client *c, const struct run_config *cfg)
 {
 	double due_s = (double)c->st->bytes_all / (cfg->target_rate * 1e6);
@@ -194,6 +203,7 @@ static uint64_t rate_due_ns(const struct client *c, const struct run_config *cfg
 }
 
 /* An op that started late ns after it was due. */
+KB_CLIENT_TEXT
 static void note_late(struct client_stats *st, uint64_t ns)
 {
 	st->late_ops++;
@@ -203,6 +213,7 @@ static void note_late(struct client_stats *st, uint64_t ns)
 }
 
 /* End of the program: the pass is complete. */
+KB_CLIENT_TEXT
 static int next_pass(struct client *c, const struct run_config *cfg, struct pclock *k)
 {
 	cfg->backend->close_all(&c->ctx);
@@ -226,6 +237,7 @@ static int next_pass(struct client *c, const struct run_config *cfg, struct pclo
 /* Hold client c until the CLOCK_MONOTONIC time `until` (ns): a process
  * with one client sleeps; one that interleaves several marks the client
  * as waiting and goes on with the others.  Returns 1 if c is now waiting. */
+KB_CLIENT_TEXT
 static int hold(struct client *c, uint64_t until, struct run_shared *sh, struct pclock *k)
 {
 	if (until > sh->end_ns)
@@ -243,6 +255,7 @@ static int hold(struct client *c, uint64_t until, struct run_shared *sh, struct 
  * what it moved, t1..t2 when it ran (CLOCK_MONOTONIC ns), sched when it
  * was due.  Sets c->sched_next and c->rate_due.  Returns 0, or an errno
  * when the backend lost its connection and the client must stop. */
+KB_CLIENT_TEXT
 static int account(struct client *c, const struct run_config *cfg, struct run_shared *sh,
 		   const struct op *op, int rc, uint64_t bytes, uint64_t t1, uint64_t t2,
 		   uint64_t sched)
@@ -290,6 +303,7 @@ static int account(struct client *c, const struct run_config *cfg, struct run_sh
 
 /* Carry out one op of client c.  Returns 0 when it did one (or reached a
  * pass end), -1 when c is waiting for its time, or an errno that stops it. */
+KB_CLIENT_TEXT
 static int client_step(struct client *c, const struct run_config *cfg, struct run_shared *sh,
 		       struct pclock *k)
 {
@@ -370,6 +384,7 @@ static int client_step(struct client *c, const struct run_config *cfg, struct ru
 	return 0;
 }
 
+KB_CLIENT_TEXT
 int client_main(const struct run_config *cfg, struct run_shared *sh,
 		unsigned first, unsigned count, int barrier_fd)
 {

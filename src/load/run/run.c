@@ -20,9 +20,11 @@
 #include "cli.h"
 #include "sys/caches.h"
 #include "sys/clock.h"
+#include "sys/filepages.h"
 #include "sys/memcg.h"
 
 #include <errno.h>
+#include <malloc.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,14 +33,17 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-/* Empty merged histograms: a run cut short reports zeros, not garbage. */
+/* Empty merged histograms: a run cut short reports zeros, not garbage.
+ * calloc's zeros (a fresh mapping at this size) are left untouched: only
+ * the buckets the merge writes become resident in the parent, not all
+ * 324 KiB. */
 static int alloc_hists(struct run_result *res)
 {
-	res->hist = malloc(OP_COUNT * sizeof(*res->hist));
+	res->hist = calloc(OP_COUNT, sizeof(*res->hist));
 	if (!res->hist)
 		return -1;
 	for (unsigned i = 0; i < OP_COUNT; i++)
-		hist_init(&res->hist[i]);
+		hist_init_zeroed(&res->hist[i]);
 	hist_init(&res->lag);
 	return 0;
 }
@@ -362,6 +367,7 @@ static void own_memory(const struct run_config *cfg, const struct run_state *rs,
 	struct rusage ru;
 	if (getrusage(RUSAGE_SELF, &ru) == 0)
 		o->parent_peak_bytes = (uint64_t)ru.ru_maxrss * 1024;
+	o->parse_peak_bytes = cfg->parse_peak_bytes;
 	o->program_bytes = cfg->prog->code_bytes;
 	o->arena_bytes = cfg->prog->arena_len + (uint64_t)cfg->prog->ndirs * sizeof(*cfg->prog->dirs);
 	o->shared_bytes = resident_bytes(rs->sh, rs->size);
@@ -397,6 +403,10 @@ int run_load(const struct run_config *cfg, struct run_result *res)
 	if (run_setup(cfg, &rs, res) < 0)
 		return -1;
 	fflush(NULL);
+	/* what start-up, the options and the input left resident and the run
+	 * does not need: the heap's free top, read-only file pages */
+	malloc_trim(0);
+	filepages_drop(NULL);
 	int rc;
 	/* the stop signals only set a note (load_signals_arm), so the cgroup
 	 * made here is removed in run_teardown whatever happens */

@@ -13,6 +13,7 @@
  */
 #include "config.h"
 #include "load/backend/fileio/fileio.h"
+#include "sys/textgroup.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -38,6 +39,7 @@
  * leaves room for the largest record read the directory to its end, and
  * the call that would return 0 is not needed.  Others (FUSE, network
  * filesystems) may return less mid-directory, and are read until 0. */
+KB_CLIENT_TEXT
 static int fills_dentbuf(int dirfd)
 {
 	struct statfs sf;
@@ -54,6 +56,7 @@ static int fills_dentbuf(int dirfd)
 	}
 }
 
+KB_CLIENT_TEXT
 void fio_dircache_drop(struct backend_ctx *c)
 {
 	struct fileio_client *fc = c->priv;
@@ -70,6 +73,7 @@ void fio_dircache_drop(struct backend_ctx *c)
  * cache is full or the process out of fds, the fd is not kept and
  * *owned is set (the caller closes it).  Nothing cached is closed here:
  * a caller may hold another name.  Returns the fd, or -1 with errno. */
+KB_CLIENT_TEXT
 int fio_dircache_open(struct backend_ctx *c, uint32_t idx, int *owned)
 {
 	struct fileio_client *fc = c->priv;
@@ -90,6 +94,7 @@ int fio_dircache_open(struct backend_ctx *c, uint32_t idx, int *owned)
 
 /* The name of path `off` of op (shared: relative to DIR, else to the
  * client's tree).  Returns 0 or an errno. */
+KB_CLIENT_TEXT
 int fio_name_of(struct backend_ctx *c, uint32_t off, int shared, struct name *n)
 {
 	const char *path = prog_path(c->prog, off);
@@ -105,6 +110,7 @@ int fio_name_of(struct backend_ctx *c, uint32_t off, int shared, struct name *n)
 
 /* After a Rename or Rmdir of op's paths succeeded: drop the cached fds
  * if what they name may have changed. */
+KB_CLIENT_TEXT
 void fio_names_changed(struct backend_ctx *c, const struct op *op)
 {
 	if ((op->flags & (OPF_SHARED1 | OPF_SHARED2)) || prog_info(c->prog, op->path1)->self ||
@@ -112,11 +118,13 @@ void fio_names_changed(struct backend_ctx *c, const struct op *op)
 		fio_dircache_drop(c);
 }
 
+KB_CLIENT_TEXT
 int fio_sync_dirs(const struct backend_ctx *c, int base, const char *path)
 {
 	return c->opts->sync_dirs ? fs_sync_parent(base, path) : 0;
 }
 
+KB_CLIENT_TEXT
 void fio_dos_attr_set(int fd, uint32_t attr)
 {
 	/* dbench keeps the DOS attribute word in a user xattr; a filesystem
@@ -124,6 +132,7 @@ void fio_dos_attr_set(int fd, uint32_t attr)
 	(void)fsetxattr(fd, DOS_ATTR_NAME, &attr, sizeof(attr), 0);
 }
 
+KB_CLIENT_TEXT
 void fio_dos_attr_get(int fd)
 {
 	uint32_t attr;
@@ -132,6 +141,7 @@ void fio_dos_attr_get(int fd)
 
 /* lstat of the last component; a mount point there is another mount's
  * root, which no op may look into (EXDEV).  "." is the base itself. */
+KB_CLIENT_TEXT
 int fio_leaf_stat(int dfd, const char *leaf, struct stat *st)
 {
 	int mnt;
@@ -142,6 +152,7 @@ int fio_leaf_stat(int dfd, const char *leaf, struct stat *st)
 
 /* mkdir of a name; "already exists" is only what was asked for if it is
  * a directory of this mount */
+KB_CLIENT_TEXT
 int fio_name_mkdir(const struct name *n)
 {
 	struct stat st;
@@ -157,6 +168,7 @@ int fio_name_mkdir(const struct name *n)
 /* "clientK" into name (room for 17 bytes), without stdio: a client
  * that never formats anything does not fault in printf's code (its peak
  * RSS is mostly the code it runs) */
+KB_CLIENT_TEXT
 static void client_name(char *name, unsigned id)
 {
 	char digits[10];
@@ -174,6 +186,7 @@ static void client_name(char *name, unsigned id)
  * mount: a tree that is a symbolic link or a mount point (a bind mount of
  * something else) is refused. */
 /* What fio_client_open allocated, and the tree's fd, released. */
+KB_CLIENT_TEXT
 static void client_free(struct fileio_client *fc)
 {
 	if (!fc)
@@ -189,6 +202,7 @@ static void client_free(struct fileio_client *fc)
 
 /* The client's state: its handles (none open), the find buffer, the
  * directory cache (empty).  Returns it, or NULL when out of memory. */
+KB_CLIENT_TEXT
 static struct fileio_client *client_alloc(const struct backend_ctx *c)
 {
 	struct fileio_client *fc = calloc(1, sizeof(*fc));
@@ -215,6 +229,7 @@ static struct fileio_client *client_alloc(const struct backend_ctx *c)
 /* The client's tree DIR/clients/clientK, opened beneath DIR and on its
  * mount: a tree that is a symbolic link or a mount point (a bind mount of
  * something else) is refused. */
+KB_CLIENT_TEXT
 int fio_client_open(struct backend_ctx *c)
 {
 	char name[32];
@@ -252,6 +267,7 @@ int fio_client_open(struct backend_ctx *c)
 	return 0;
 }
 
+KB_CLIENT_TEXT
 void fio_close_all(struct backend_ctx *c)
 {
 	struct fileio_client *fc = c->priv;
@@ -264,6 +280,7 @@ void fio_close_all(struct backend_ctx *c)
 	}
 }
 
+KB_CLIENT_TEXT
 void fio_client_close(struct backend_ctx *c)
 {
 	fio_dircache_drop(c);

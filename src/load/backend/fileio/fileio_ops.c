@@ -9,6 +9,7 @@
  */
 #include "config.h"
 #include "load/backend/fileio/fileio.h"
+#include "sys/textgroup.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -26,6 +27,7 @@
 
 /* Write len bytes of buf at off, however many pwrite calls it takes.
  * Returns 0 or an errno (EIO for a write that took nothing). */
+KB_CLIENT_TEXT
 static int pwrite_all(int fd, const char *buf, size_t len, uint64_t off)
 {
 	size_t done = 0;
@@ -46,6 +48,7 @@ static int pwrite_all(int fd, const char *buf, size_t len, uint64_t off)
 /* Give the open file fd the size op->off (OPF_SETSIZE), as dbench 1 did:
  * grow it by writing the data pattern, cut it with ftruncate.  These
  * writes are part of the open, not WriteX bytes. */
+KB_CLIENT_TEXT
 static int set_size(struct backend_ctx *c, int fd, const struct stat *st, const struct op *op)
 {
 	if (!S_ISREG(st->st_mode))
@@ -65,6 +68,7 @@ static int set_size(struct backend_ctx *c, int fd, const struct stat *st, const 
 	return 0;
 }
 
+KB_CLIENT_TEXT
 static int fio_ntcreatex(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
 {
 	int base = base1(c, op), fd;
@@ -125,6 +129,7 @@ static int fio_ntcreatex(struct backend_ctx *c, const struct op *op, uint64_t *b
 	return 0;
 }
 
+KB_CLIENT_TEXT
 static int fio_close(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
 {
 	(void)bytes;
@@ -135,6 +140,7 @@ static int fio_close(struct backend_ctx *c, const struct op *op, uint64_t *bytes
 	return close(fd) < 0 ? errno : 0;
 }
 
+KB_CLIENT_TEXT
 static int fio_rename(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
 {
 	(void)bytes;
@@ -155,6 +161,7 @@ static int fio_rename(struct backend_ctx *c, const struct op *op, uint64_t *byte
 	return fio_sync_dirs(c, base2(c, op), to);
 }
 
+KB_CLIENT_TEXT
 static int fio_unlink(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
 {
 	(void)bytes;
@@ -167,6 +174,7 @@ static int fio_unlink(struct backend_ctx *c, const struct op *op, uint64_t *byte
 	return e ? e : fio_sync_dirs(c, base1(c, op), path1(c, op));
 }
 
+KB_CLIENT_TEXT
 static int fio_deltree(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
 {
 	(void)bytes;
@@ -177,6 +185,7 @@ static int fio_deltree(struct backend_ctx *c, const struct op *op, uint64_t *byt
 	return fs_remove_tree(base1(c, op), path, strcmp(path, ".") == 0, NULL);
 }
 
+KB_CLIENT_TEXT
 static int fio_rmdir(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
 {
 	(void)bytes;
@@ -192,6 +201,7 @@ static int fio_rmdir(struct backend_ctx *c, const struct op *op, uint64_t *bytes
 	return fio_sync_dirs(c, base1(c, op), path1(c, op));
 }
 
+KB_CLIENT_TEXT
 static int fio_mkdir(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
 {
 	(void)bytes;
@@ -208,6 +218,7 @@ static int fio_mkdir(struct backend_ctx *c, const struct op *op, uint64_t *bytes
 	return fio_sync_dirs(c, base1(c, op), path1(c, op));
 }
 
+KB_CLIENT_TEXT
 static int fio_qpathinfo(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
 {
 	struct stat st;
@@ -228,6 +239,7 @@ static int fio_qpathinfo(struct backend_ctx *c, const struct op *op, uint64_t *b
 	return e;
 }
 
+KB_CLIENT_TEXT
 static int fio_qfileinfo(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
 {
 	struct stat st;
@@ -242,6 +254,7 @@ static int fio_qfileinfo(struct backend_ctx *c, const struct op *op, uint64_t *b
 	return 0;
 }
 
+KB_CLIENT_TEXT
 static int fio_qfsinfo(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
 {
 	struct statvfs sv;
@@ -252,6 +265,7 @@ static int fio_qfsinfo(struct backend_ctx *c, const struct op *op, uint64_t *byt
 
 /* SET_FILE_INFORMATION on a path (dbench 1's SMBsetatr): the same
  * metadata write, by name. */
+KB_CLIENT_TEXT
 static int sfileinfo_path(struct backend_ctx *c, const struct op *op)
 {
 	struct stat st;
@@ -279,6 +293,7 @@ static int sfileinfo_path(struct backend_ctx *c, const struct op *op)
 	return rc;
 }
 
+KB_CLIENT_TEXT
 static int fio_sfileinfo(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
 {
 	struct stat st;
@@ -302,6 +317,7 @@ static int fio_sfileinfo(struct backend_ctx *c, const struct op *op, uint64_t *b
 
 /* name ends in tail (tail_len bytes), without regard to case (as
  * fnmatch's FNM_CASEFOLD in the C locale) */
+KB_CLIENT_TEXT
 static inline int ends_with(const char *name, const char *tail, size_t tail_len)
 {
 	if (!tail_len)
@@ -313,6 +329,7 @@ static inline int ends_with(const char *name, const char *tail, size_t tail_len)
 /* FIND_FIRST: a plain name is a lookup; a pattern lists the directory
  * (at most maxcnt matches, as the request asks) and succeeds if anything
  * matches.  getdents64 into the client's buffer: no allocation. */
+KB_CLIENT_TEXT
 static int fio_find_first(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
 {
 	struct stat st;
@@ -382,6 +399,7 @@ static int fio_find_first(struct backend_ctx *c, const struct op *op, uint64_t *
 	return matches ? 0 : ENOENT;
 }
 
+KB_CLIENT_TEXT
 static int fio_writex(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
 {
 	int fd = handle_fd(c, op);
@@ -395,6 +413,7 @@ static int fio_writex(struct backend_ctx *c, const struct op *op, uint64_t *byte
 	return be_write_done(op, bytes);
 }
 
+KB_CLIENT_TEXT
 static int fio_readx(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
 {
 	int fd = handle_fd(c, op);
@@ -413,6 +432,7 @@ static int fio_readx(struct backend_ctx *c, const struct op *op, uint64_t *bytes
 	return be_read_done(op, (uint64_t)n, bytes);
 }
 
+KB_CLIENT_TEXT
 static int lock_range(const struct backend_ctx *c, const struct op *op, short type)
 {
 	int fd = handle_fd(c, op);
@@ -427,18 +447,21 @@ static int lock_range(const struct backend_ctx *c, const struct op *op, short ty
 	return fcntl(fd, F_SETLK, &fl) < 0 ? errno : 0;
 }
 
+KB_CLIENT_TEXT
 static int fio_lockx(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
 {
 	(void)bytes;
 	return lock_range(c, op, F_WRLCK);
 }
 
+KB_CLIENT_TEXT
 static int fio_unlockx(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
 {
 	(void)bytes;
 	return lock_range(c, op, F_UNLCK);
 }
 
+KB_CLIENT_TEXT
 static int fio_flush(struct backend_ctx *c, const struct op *op, uint64_t *bytes)
 {
 	(void)bytes;
