@@ -298,13 +298,21 @@ static int report(const struct load_opts *o, const struct run_config *cfg,
  * the run, during the report or the cleanup, is the exit status all the
  * same (128 + N), as at any other moment, with a line saying the figures
  * above were whole. */
-static int finish(const struct load_opts *o, FILE *out, struct load_state *st, int status)
+/* The report's text flushed to out: a write that failed (a full disk,
+ * /dev/full, a reader gone) is said and is the status if none was. */
+static int flush_report(const struct load_opts *o, FILE *out, int status)
 {
 	if (fflush(out) == EOF || ferror(out)) {
 		fprintf(stderr, "%s: cannot write the report: %s\n", o->cmd, strerror(errno));
 		if (!status)
 			status = KB_EXIT_FAIL;
 	}
+	return status;
+}
+
+static int finish(const struct load_opts *o, FILE *out, struct load_state *st, int status)
+{
+	status = flush_report(o, out, status);
 	status = load_target_cleanup(o, out, &st->t, status);
 	int sig = load_signal();
 	if (sig && (status == KB_EXIT_OK || status == KB_EXIT_FAIL) && status != 128 + sig) {
@@ -330,7 +338,8 @@ static int report_apart(const struct load_opts *o, const struct run_config *cfg,
 		return report(o, cfg, st, r);
 	if (pid == 0) {
 		prctl(PR_SET_NAME, "kbench-report");
-		int status = report(o, cfg, st, r);
+		/* the text is written here, so its failure is found here */
+		int status = flush_report(o, cfg->out, report(o, cfg, st, r));
 		fflush(NULL);
 		_exit(status & 0xff);
 	}
