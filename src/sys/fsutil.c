@@ -28,6 +28,7 @@
 
 /* Mount identity of an open fd: the mount id where statx has it (Linux
  * 5.8+), else the device.  Returns 0, or -1 with errno. */
+KB_CLIENT_TEXT
 static int mount_of(int fd, uint64_t *id, int *is_mnt_id)
 {
 	struct statx sx;
@@ -38,6 +39,7 @@ static int mount_of(int fd, uint64_t *id, int *is_mnt_id)
 	return 0;
 }
 
+KB_CLIENT_TEXT
 static int same_mount(int a, int b)
 {
 	uint64_t ia, ib;
@@ -165,12 +167,14 @@ struct walk {
 	int first;                       /* first error */
 };
 
+KB_CLIENT_TEXT
 static void fail(struct walk *w, int e)
 {
 	if (!w->first)
 		w->first = e;
 }
 
+KB_CLIENT_TEXT
 static int in_seen(const struct walk *w, dev_t dev, ino_t ino)
 {
 	for (size_t i = 0; i < w->nfailed; i++)
@@ -179,6 +183,7 @@ static int in_seen(const struct walk *w, dev_t dev, ino_t ino)
 	return 0;
 }
 
+KB_CLIENT_TEXT
 static void add_seen(struct walk *w, dev_t dev, ino_t ino)
 {
 	if (w->nfailed == w->capf) {
@@ -194,6 +199,7 @@ static void add_seen(struct walk *w, dev_t dev, ino_t ino)
 
 /* A mount point at name (in the directory the walk is in): tell the note
  * its path below the base, and leave it. */
+KB_CLIENT_TEXT
 static void met_mount(struct walk *w, const char *name)
 {
 	fail(w, EXDEV);
@@ -218,6 +224,7 @@ static void met_mount(struct walk *w, const char *name)
 
 /* Room for one more frame and n more bytes of names: the inline room
  * first, then the heap.  Returns 0, or -1 when out of memory. */
+KB_CLIENT_TEXT
 static int make_room(struct walk *w, size_t n)
 {
 	if (w->depth == w->cap) {
@@ -246,6 +253,7 @@ static int make_room(struct walk *w, size_t n)
 	return 0;
 }
 
+KB_CLIENT_TEXT
 static int push(struct walk *w, int cur, const char *name)
 {
 	struct stat here;
@@ -262,6 +270,7 @@ static int push(struct walk *w, int cur, const char *name)
  * first subdirectory to go into (pushed on the stack), -1 when none is
  * left, -2 when cur cannot be read.  Reads cur from its start with
  * getdents64 into a buffer on the stack: no allocation. */
+KB_CLIENT_TEXT
 static int empty_dir(struct walk *w, int cur)
 {
 	char buf[8192] __attribute__((aligned(8)));
@@ -318,6 +327,7 @@ static int empty_dir(struct walk *w, int cur)
 
 /* cur is as empty as it gets: go up to its parent and remove it there.
  * Returns the parent's fd, or -1 when the tree moved under the walk. */
+KB_CLIENT_TEXT
 static int climb(struct walk *w, int cur)
 {
 	struct frame *fr = &w->stack[--w->depth];
@@ -339,6 +349,7 @@ static int climb(struct walk *w, int cur)
 	return up;
 }
 
+KB_CLIENT_TEXT
 static int remove_contents(int topfd, const char *top, const struct fs_mount_note *note)
 {
 	struct walk w;

@@ -9,6 +9,7 @@
  */
 #include "config.h"
 #include "sys/memcg.h"
+#include "sys/textgroup.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -404,6 +405,7 @@ fail:
 	return -1;
 }
 
+KB_CLIENT_TEXT
 int memcg_join(const struct memcg *cg, pid_t pid)
 {
 	char num[24];

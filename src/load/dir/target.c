@@ -26,7 +26,6 @@
 
 void load_target_init(struct load_target *t)
 {
-	memset(t, 0, sizeof(*t));
 	t->rootfd = -1;
 }
 

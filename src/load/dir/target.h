@@ -36,7 +36,11 @@ struct load_target {
 	char json_dest[PATH_MAX];    /* --json, checked (result_destination) */
 };
 
-/* An empty target: nothing opened or made. */
+/* An empty target: nothing opened or made.  t must be zero-filled
+ * already (static, calloc'd or = {0}); only its fields that are not zero
+ * when empty are written, so the pages of its path buffers stay untouched
+ * (not resident, nor in the clients forked after) until a path is put in
+ * them. */
 void load_target_init(struct load_target *t);
 
 /* The target made ready for the run of o's options, co's participant:

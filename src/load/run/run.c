@@ -22,12 +22,14 @@
 #include "sys/clock.h"
 #include "sys/filepages.h"
 #include "sys/memcg.h"
+#include "sys/textgroup.h"
 
 #include <errno.h>
 #include <malloc.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stddef.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
@@ -77,6 +79,30 @@ double run_throughput_mbps(uint64_t bytes, uint64_t start_ns, uint64_t end_ns)
 	return (double)bytes / 1e6 / ((double)(end_ns - start_ns) / 1e9);
 }
 
+/* Fork one client process, which runs client_main for clients first to
+ * first + count - 1 and exits.  It is placed with the client's code
+ * (sys/textgroup.h), and not inlined, so the child, which comes back from
+ * fork here, never runs (and never maps) the parent's pages of text.
+ * Returns the child's pid to the parent, or -1 (errno set). */
+KB_CLIENT_TEXT __attribute__((noinline))
+static pid_t fork_client(const struct run_config *cfg, struct run_shared *sh, const struct procs *p,
+			 unsigned first, unsigned count, const int barrier[2])
+{
+	pid_t pid = fork();
+	if (pid != 0)
+		return pid;
+	close(barrier[1]);
+	int e = p->cg ? memcg_join(p->cg, getpid()) : 0;
+	if (e) {
+		fprintf(stderr, "kbench load: client %u cannot join memory cgroup %s: %s\n",
+			first, p->cg->name, strerror(e));
+		_exit(3);
+	}
+	int st = client_main(cfg, sh, first, count, barrier[0]);
+	fflush(NULL);
+	_exit(st);
+}
+
 /* Fork the client processes; the first of their two barrier ends is theirs.
  * Stops forking at a stop signal.  Returns 0, 1 when a signal came, or -1
  * when a process could not be forked (said on stderr). */
@@ -89,22 +115,10 @@ static int fork_clients(const struct run_config *cfg, struct run_shared *sh, str
 			return 1;
 		unsigned first = i * cfg->per_proc;
 		unsigned count = n - first < cfg->per_proc ? n - first : cfg->per_proc;
-		pid_t pid = fork();
+		pid_t pid = fork_client(cfg, sh, p, first, count, barrier);
 		if (pid < 0) {
 			fprintf(stderr, "kbench load: cannot start client %u: %s\n", first, strerror(errno));
 			return -1;
-		}
-		if (pid == 0) {
-			close(barrier[1]);
-			int e = p->cg ? memcg_join(p->cg, getpid()) : 0;
-			if (e) {
-				fprintf(stderr, "kbench load: client %u cannot join memory cgroup %s: %s\n",
-					first, p->cg->name, strerror(e));
-				_exit(3);
-			}
-			int st = client_main(cfg, sh, first, count, barrier[0]);
-			fflush(NULL);
-			_exit(st);
 		}
 		p->pid[i] = pid;
 		p->alive++;
@@ -219,7 +233,12 @@ static int run_setup(const struct run_config *cfg, struct run_state *rs, struct 
 	unsigned n = cfg->nclients;
 	unsigned nprocs = (n + cfg->per_proc - 1) / cfg->per_proc;
 	rs->size = sizeof(struct run_shared) + (size_t)n * sizeof(struct client_stats);
-	memset(res, 0, sizeof(*res));
+	/* all but the lag histogram (17.5 KiB), which alloc_hists empties
+	 * after the clients have gone: written now, its pages would be
+	 * resident in the parent and in every client it forks */
+	size_t lag_at = offsetof(struct run_result, lag), lag_end = lag_at + sizeof(res->lag);
+	memset(res, 0, lag_at);
+	memset((char *)res + lag_end, 0, sizeof(*res) - lag_end);
 	res->nprocs = nprocs;
 	res->mbps = NAN;
 	res->steal_pct = NAN;
