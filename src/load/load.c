@@ -293,11 +293,6 @@ static int report(const struct load_opts *o, const struct run_config *cfg,
 	return status;
 }
 
-/* The report written, the cleanup (which a stop signal does not cut
- * short: what the run made still goes); a stop signal that came after
- * the run, during the report or the cleanup, is the exit status all the
- * same (128 + N), as at any other moment, with a line saying the figures
- * above were whole. */
 /* The report's text flushed to out: a write that failed (a full disk,
  * /dev/full, a reader gone) is said and is the status if none was. */
 static int flush_report(const struct load_opts *o, FILE *out, int status)
@@ -310,6 +305,11 @@ static int flush_report(const struct load_opts *o, FILE *out, int status)
 	return status;
 }
 
+/* The report written, the cleanup (which a stop signal does not cut
+ * short: what the run made still goes); a stop signal that came after
+ * the run, during the report or the cleanup, is the exit status all the
+ * same (128 + N), as at any other moment, with a line saying the figures
+ * above were whole. */
 static int finish(const struct load_opts *o, FILE *out, struct load_state *st, int status)
 {
 	status = flush_report(o, out, status);
