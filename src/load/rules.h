@@ -20,7 +20,12 @@
  * it; kbench-load(1), JSON OUTPUT) that kbench suite reads back. */
 #define LOAD_JSON_THROUGHPUT "throughput_MBps"  /* MB/s, MB = 10^6 bytes; null: none */
 #define LOAD_JSON_ERRORS "errors"           /* ops that did not end as the loadfile expects */
-#define LOAD_JSON_ERROR_LINES "error_lines" /* those ops by line, most frequent first */
+#define LOAD_JSON_ERROR_LINES "error_lines" /* those ops by line, most frequent first
+					     * (errors or mismatches) */
+#define LOAD_JSON_STATUSES_CHECKED "statuses_checked" /* false: the format's tool never
+					     * checked a reply (dbench 1) */
+#define LOAD_JSON_MISMATCHES "mismatches"   /* with statuses_checked false: ops that did not
+					     * end as the trace recorded (errors is 0) */
 #define LOAD_JSON_FAILURE "failure"         /* why the figures are not a result; null: they are */
 #define LOAD_JSON_OOM_KILLED "oom_killed"   /* the OOM killer ended a client (--mem-limit) */
 /* and of each entry of error_lines */

@@ -27,6 +27,9 @@ const struct caveat_kind caveat_kinds[] = {
 	  "file): holes are zeros from no disk" },
 	{ "errors", true, "operations did not end as expected, a client died, or a test "
 	  "failed: the work timed is not the work asked for" },
+	{ "mismatches", false, "operations of a trace whose own tool never checked a reply "
+	  "(dbench 1) did not end as the trace recorded: replayed on as that tool did, "
+	  "their work partly other than the trace's" },
 	{ "interrupted", true, "a signal stopped the run before its end" },
 	{ "mixed_kernels", true, "the runs of one series ran on different kernels" },
 	{ "mixed_hosts", true, "the runs of one series ran on different hosts" },
@@ -205,11 +208,15 @@ static void load_caveats(const json_t *doc, json_t *list, long ticks_per_s, doub
 {
 	const json_t *r = json_object_get(doc, "results");
 	json_int_t errs = int_of(r, "errors"), stuck = int_of(r, "stuck_killed");
-	json_int_t sig = int_of(r, "interrupted_signal");
+	json_int_t sig = int_of(r, "interrupted_signal"), mism = int_of(r, "mismatches");
 	json_int_t ooms = int_of(json_object_get(r, "memory"), "oom_kills");
 	if (errs > 0)
 		caveat_add(list, "errors", json_pack("{s:I}", "errors", errs),
 			   "%lld operations did not end as the loadfile expects", (long long)errs);
+	if (mism > 0)
+		caveat_add(list, "mismatches", json_pack("{s:I}", "mismatches", mism),
+			   "%lld operations did not end as the trace recorded (its tool never "
+			   "checked a reply)", (long long)mism);
 	if (json_is_true(json_object_get(r, "died")))
 		caveat_add(list, "errors", json_pack("{s:b}", "died", 1),
 			   "a client died before the end of the run");

@@ -246,6 +246,9 @@ struct run_result {
 	double mbps;              /* bytes / 10^6 / measured_s, NAN if none */
 	uint64_t max_latency_ns;  /* largest single op latency in the window */
 	uint64_t errors;          /* all ops whose outcome was not expected */
+	int unchecked;            /* the loadfile's format never had its statuses
+				   * checked (lf_statuses_checked): errors are
+				   * mismatches, named and a caveat, not failures */
 	uint64_t unsupported[OP_COUNT]; /* ops not carried out: the backend's
 				   * protocol cannot express them */
 	uint64_t passes;          /* complete passes, all clients */

@@ -345,6 +345,7 @@ static int measure(const struct run_config *cfg, struct run_state *rs, struct ru
 		if (res->series.n > upto)  /* seconds after the end, read while clients ended */
 			res->series.n = upto;
 	}
+	res->unchecked = !lf_statuses_checked(cfg->prog->format);
 	if (res->died)
 		fprintf(stderr, "kbench load: %s%s%s\n", cfg->coord->who, *cfg->coord->who ? ": " : "",
 			res->died_msg);
