@@ -24,7 +24,8 @@ const struct caveat_kind caveat_kinds[] = {
 	{ "flush_failed", true, "the page cache could not be flushed before a device read "
 	  "(not permitted, or the step failed): the figure may be memory's" },
 	{ "sparse_file", true, "the data read has holes (a sparse file or loop backing "
-	  "file): holes are zeros from no disk" },
+	  "file): holes are zeros from no disk; mkfs and discards leave them (on a loop "
+	  "device, holes in its image): cp --sparse=never IMAGE COPY fills them" },
 	{ "errors", true, "operations did not end as expected, a client died, or a test "
 	  "failed: the work timed is not the work asked for" },
 	{ "mismatches", false, "operations of a trace whose own tool never checked a reply "
@@ -175,7 +176,9 @@ static void disk_run_caveats(json_t *list, const char *path, size_t k, size_t i,
 		caveat_add(list, "sparse_file", json_pack("{s:s, s:I, s:O}", "device",
 			   path, "run", (json_int_t)i + 1, "first_hole_byte", hole),
 			   "%s: the data -t reads has a hole at byte %lld (read as "
-			   "zeros from no disk, at memory speed)", path, (long long)json_integer_value(hole));
+			   "zeros from no disk, at memory speed; mkfs and discards leave "
+			   "holes: cp --sparse=never IMAGE COPY gives an image without them)", path,
+			   (long long)json_integer_value(hole));
 	busy_caveat(list, run, "window_s", what, where, ticks_per_s);
 }
 
