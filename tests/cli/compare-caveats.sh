@@ -113,6 +113,16 @@ doctor m.json m-sp.json 'd.update(kind="disk", results=[{"device": "/dev/x", "bu
 expect_rc "--by mem: exit 3" 3 "$KBENCH" compare --by mem m-sp.json
 expect_out_grep "--by mem: not comparable" '^ +B +4 .*  not comparable: sparse_file \(B.s runs 1, 2, 3, 4\)  \[caveats: sparse_file\*\]$'
 
+# a disk run's busy caveat names hdparm's timing (cached, buffered): it
+# reaches the row of that timing (suite's disk -T, disk -t) and no other
+mk_results dk.json dk "disk -T=$A" "disk -t=$A"
+doctor dk.json dk-busy.json 'd.update(kind="disk", results=[{"device": "/dev/x", "cached": {"runs": [{"other_cpu_pct": 130.0, "window_s": 2.0}]}, "buffered": {"runs": [{"cache_flushed": True, "other_cpu_pct": 0.0, "window_s": 3.0}]}}])'
+cp dk-busy.json dk-busy2.json
+run "$KBENCH" compare --json dk-busy.json dk-busy2.json
+expect_eq "disk -T busy: the -T row carries it, the -t row not" \
+    "$(jget "$WORK/out" '[(r["test"], sorted({c["key"] for c in r["files"][0]["caveats"]})) for r in d["rows"]]')" \
+    "[('disk -T', ['busy']), ('disk -t', [])]"
+
 # ---- how many runs: what a "~" could have shown, what "too few" needs ----
 # 100..104 both sides: s 1.5811, se 1, Welch df 8, t 2.3060: +-2.26% of 102;
 # each run twice: s 1.4907, se 0.6667, df 18, t 2.1009: +-1.37%
