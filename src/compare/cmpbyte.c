@@ -139,6 +139,23 @@ static double file_score(const struct bx_row *rows, size_t n, size_t k)
 	return s;
 }
 
+/* The score file k's report printed ("FINAL SCORE", BYTE 3's "AVERAGE":
+ * an imported row of unit "index"), its median; NAN when it has none.
+ * Where a report printed its score, that is the figure set against the
+ * others' (the table's row of it says the same change): kbench's working
+ * from the index values is shown beside it, not compared a second time. */
+static double printed_score(const struct cmp *c, size_t k)
+{
+	for (size_t i = 0; i < c->f[k].nt; i++) {
+		const struct sf_test *t = &c->f[k].t[i];
+		const char *title = param_str(t, "title");
+		if (t->summarised && t->unit && !strcmp(t->unit, "index") && title &&
+		    (!strcmp(title, "FINAL SCORE") || !strcmp(title, "AVERAGE")))
+			return t->sum.median;
+	}
+	return NAN;
+}
+
 static void score_verdicts(FILE *out, const struct cmp *c, const struct bx_row *rows, size_t n,
 			   const double *score)
 {
@@ -230,15 +247,31 @@ size_t cmp_print_byte_index(FILE *out, const struct cmp *c)
 		fputc('\n', out);
 	}
 	fprintf(out, "=========\n%-*s %10s", (int)w, "FINAL SCORE", "");
+	double worked[CMP_MAX_FILES];
+	size_t nprinted = 0;
 	for (size_t k = 0; k < c->nf; k++) {
-		score[k] = file_score(rows, n, k);
+		double p = printed_score(c, k);
+		worked[k] = file_score(rows, n, k);
+		score[k] = isfinite(p) ? p : worked[k];
+		nprinted += isfinite(p);
 		scored += isfinite(score[k]);
 		if (isfinite(score[k]))
-			fprintf(out, "  %12s %7.1f", "", score[k]);
+			fprintf(out, "  %12s %7.1f%s", "", score[k], isfinite(p) ? "*" : "");
 		else
 			fprintf(out, "  %12s %7s", "", "-");
 	}
 	fputc('\n', out);
+	if (nprinted) {
+		fputs("  (* as the report printed it; kbench's working from the index values above:", out);
+		for (size_t k = 0; k < c->nf; k++)
+			if (isfinite(printed_score(c, k))) {
+				if (isfinite(worked[k]))
+					fprintf(out, " %c %.1f", (int)('A' + k), worked[k]);
+				else
+					fprintf(out, " %c -", (int)('A' + k));
+			}
+		fputs(")\n", out);
+	}
 	score_verdicts(out, c, rows, n, score);
 	free(rows);
 	return scored;

@@ -260,7 +260,11 @@ static void print_cells(FILE *out, const struct cmp *c, const struct cmp_row *r,
 		return;
 	}
 	if (!r->t[k]->n) {
-		fprintf(out, "%4d %10s %21s %9s  %s\n", 0, "-", "-", "-", "no runs");
+		/* a test the suite skipped says why (a tool missing, ...) */
+		const char *why = r->t[k]->row ?
+			json_string_value(json_object_get(r->t[k]->row, "skipped")) : NULL;
+		fprintf(out, "%4d %10s %21s %9s  %s%s\n", 0, "-", "-", "-", why ? "skipped: " : "no runs",
+			why ? why : "");
 		return;
 	}
 	fig_text(med, sizeof(med), r->s[k].median);

@@ -122,13 +122,15 @@ static json_t *test_json(const struct micro_test *t, const struct micro_result *
 		json_object_set_new(o, "error", json_string(r->skipped));
 		return o;
 	}
+	/* a skipped test still has its unit and direction: a results file's
+	 * row of it reads as the test it is */
+	json_object_set_new(o, "unit", json_string(t->unit));
+	json_object_set_new(o, "higher_is_better", json_boolean(t->higher_is_better));
 	if (r->skipped[0]) {
 		json_object_set_new(o, "skipped", json_string(r->skipped));
 		return o;
 	}
-	json_object_set_new(o, "unit", json_string(t->unit));
 	json_object_set_new(o, "value", num_or_null(r->value));
-	json_object_set_new(o, "higher_is_better", json_boolean(t->higher_is_better));
 	json_object_set_new(o, "min", num_or_null(r->min));
 	json_object_set_new(o, "max", num_or_null(r->max));
 	json_object_set_new(o, "cov_pct", num_or_null(r->cov_pct));

@@ -90,9 +90,15 @@ S003=$(ls "$SEEDS"/003_*.txt)
 # ---- 000: the index side by side ----
 "$KBENCH" import -o 'b-%k.json' "$S000" >/dev/null 2>&1
 expect_rc "000 compared" 0 "$KBENCH" compare b-2.4.0-test6-30.json b-2.4.0-test6-31.json b-2.4.0-test6-32.json
-expect_out_grep "000: FINAL SCORE of the three kernels" '^FINAL SCORE +136\.5 +135\.7 +129\.6$'
+expect_out_grep "000: FINAL SCORE of the three kernels, as printed" '^FINAL SCORE +136\.5\* +135\.7\* +129\.6\*$'
+expect_out_grep "000: kbench's working beside the printed scores" \
+    '^  \(\* as the report printed it; kbench.s working from the index values above: A 136\.5 B 135\.7 C 129\.6\)$'
+# one change for one score: the table's row of the printed score and the
+# index block's line say the same
+expect_out_grep "000: the table's row of the printed score: -0.59%" '^ +B +1 +135\.7 +135\.7 \+- - +-0\.59%  '
+expect_out_grep "000: the index block says the same -0.59%" '^  B against A: -0\.59%  too few runs$'
 expect_out_grep "000: an index line, the result and index of each file" '^Process Creation +126\.0 +2073\.1 +164\.5 +2064\.7 +163\.9 +1545\.4 +122\.7$'
-expect_out_grep "000: the score's change; one run each is too few for a verdict" '^  C against A: -5\.04%  too few runs$'
+expect_out_grep "000: the score's change (the printed scores'); one run each is too few for a verdict" '^  C against A: -5\.05%  too few runs$'
 expect_out_grep "000: too few runs said once for B and C" '^  \(too few runs for the U test at 95% against A: B, C; 1 score of A.s runs\)$'
 expect_lines "000: the eleven indexed tests" -eq 11 "$WORK/out" '^[A-Z].* [0-9]+\.0( +[0-9]+\.[0-9]){6}$'
 

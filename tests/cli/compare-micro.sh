@@ -208,6 +208,21 @@ expect_out_grep "steal: suites: the file, the run and the test of the largest" \
     "^steal: $WORK/sm-steal\\.json: the hypervisor took up to 35\\.4% of a CPU.s time in run 3 of lat_pipe_2core mem=32M \\(steal in /proc/stat\\): its figures are not a quiet machine.s\$"
 expect_lines "steal: suites: one line, none for older, low or null steal" -eq 1 "$WORK/out" '^steal: '
 
+# ---- a test the suite skipped: its reason, not "no runs" ----
+mk_results "$WORK/sk1.json" a "score x=10,11,12,13"
+python3 - "$WORK/sk1.json" "$WORK/sk2.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["tests"].append({"name": "byte_dc", "params": {"command": "micro", "family": "byte"},
+                   "unit": "lpm", "higher_is_better": True, "runs": [], "skipped": "no dc in PATH"})
+json.dump(d, open(sys.argv[1], "w"))
+d["label"] = "b"
+json.dump(d, open(sys.argv[2], "w"))
+PY
+run "$KBENCH" compare "$WORK/sk1.json" "$WORK/sk2.json"
+expect_out_grep "skipped: the row says why, with its unit" '^byte_dc: Dc: sqrt\(2\) to 99 decimal places +lpm +A +0 +- +- +-  skipped: no dc in PATH$'
+expect_no_grep "skipped: never 'no runs'" "$WORK/out" 'no runs$'
+
 # ---- bad input: a micro document without results ----
 printf '{"kbench_version": "0.1.0", "kind": "micro", "time": "x"}\n' >"$WORK/bad.json"
 expect_bad "a micro document without results" \

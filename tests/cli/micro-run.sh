@@ -202,7 +202,7 @@ expect_out_grep "out of descriptors: the table shows -" "^$(uname -n) +Linux [^ 
 expect_out_grep "out of descriptors: the next test ran" "^lat_sig_prot +prot fault +[0-9.]+ us "
 jget "$WORK/s.json" '[sorted(t) for t in d["results"]["tests"]]' >"$WORK/keys" 2>&1
 expect_file_grep "out of descriptors: JSON has the reason and no value" "$WORK/keys" \
-    "\['family', 'name', 'skipped', 'title'\], \['cov_pct', 'family'"
+    "\['family', 'higher_is_better', 'name', 'skipped', 'title', 'unit'\], \['cov_pct', 'family'"
 expect_empty_dir "out of descriptors: temporary directory removed" "$WORK/tmp"
 
 # ---- no loopback (a new network namespace: lo is down): every TCP test
