@@ -141,9 +141,10 @@ static double file_score(const struct bx_row *rows, size_t n, size_t k)
 
 /* The score file k's report printed ("FINAL SCORE", BYTE 3's "AVERAGE":
  * an imported row of unit "index"), its median; NAN when it has none.
- * Where a report printed its score, that is the figure set against the
- * others' (the table's row of it says the same change): kbench's working
- * from the index values is shown beside it, not compared a second time. */
+ * Where every file's report printed its score, those are the figures set
+ * against each other (the table's row of them says the same change):
+ * kbench's working from the index values is shown beside them, not
+ * compared a second time. */
 static double printed_score(const struct cmp *c, size_t k)
 {
 	for (size_t i = 0; i < c->f[k].nt; i++) {
@@ -247,29 +248,35 @@ size_t cmp_print_byte_index(FILE *out, const struct cmp *c)
 		fputc('\n', out);
 	}
 	fprintf(out, "=========\n%-*s %10s", (int)w, "FINAL SCORE", "");
-	double worked[CMP_MAX_FILES];
+	/* the printed scores when every file has one (the table's row of
+	 * them then says the same change), else kbench's working for all:
+	 * one method across the line */
+	double worked[CMP_MAX_FILES], printed[CMP_MAX_FILES];
 	size_t nprinted = 0;
 	for (size_t k = 0; k < c->nf; k++) {
-		double p = printed_score(c, k);
+		printed[k] = printed_score(c, k);
 		worked[k] = file_score(rows, n, k);
-		score[k] = isfinite(p) ? p : worked[k];
-		nprinted += isfinite(p);
+		nprinted += isfinite(printed[k]);
+	}
+	if (nprinted < c->nf)
+		nprinted = 0;
+	for (size_t k = 0; k < c->nf; k++) {
+		score[k] = nprinted ? printed[k] : worked[k];
 		scored += isfinite(score[k]);
 		if (isfinite(score[k]))
-			fprintf(out, "  %12s %7.1f%s", "", score[k], isfinite(p) ? "*" : "");
+			fprintf(out, "  %12s %7.1f%s", "", score[k], nprinted ? "*" : "");
 		else
 			fprintf(out, "  %12s %7s", "", "-");
 	}
 	fputc('\n', out);
 	if (nprinted) {
 		fputs("  (* as the report printed it; kbench's working from the index values above:", out);
-		for (size_t k = 0; k < c->nf; k++)
-			if (isfinite(printed_score(c, k))) {
-				if (isfinite(worked[k]))
-					fprintf(out, " %c %.1f", (int)('A' + k), worked[k]);
-				else
-					fprintf(out, " %c -", (int)('A' + k));
-			}
+		for (size_t k = 0; k < c->nf; k++) {
+			if (isfinite(worked[k]))
+				fprintf(out, " %c %.1f", (int)('A' + k), worked[k]);
+			else
+				fprintf(out, " %c -", (int)('A' + k));
+		}
 		fputs(")\n", out);
 	}
 	score_verdicts(out, c, rows, n, score);

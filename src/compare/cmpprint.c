@@ -19,10 +19,68 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The tool of file k's figures: an imported test's params.tool, else
+ * kbench's own ("kbench"). */
+static const char *file_tool(const struct suitefile *f)
+{
+	for (size_t i = 0; i < f->nt; i++) {
+		const char *cmd = json_string_value(json_object_get(f->t[i].params, "command"));
+		const char *tool = json_string_value(json_object_get(f->t[i].params, "tool"));
+		if (cmd && !strcmp(cmd, "import"))
+			return tool ? tool : "an imported report";
+	}
+	return "kbench";
+}
+
+/* Whether another file than k holds figures of k's tool. */
+static int tool_shared(const struct cmp *c, size_t k)
+{
+	const char *tk = file_tool(&c->f[k]);
+	for (size_t j = 0; j < c->nf; j++)
+		if (j != k && !strcmp(file_tool(&c->f[j]), tk))
+			return 1;
+	return 0;
+}
+
+/* What can be set against what, before the table, when the files hold
+ * different tools' figures: a tool's tests keep its names, so a verdict
+ * sets a file only against files of its own tool. */
+static void print_tools(FILE *out, const struct cmp *c)
+{
+	size_t k;
+	for (k = 1; k < c->nf && !strcmp(file_tool(&c->f[k]), file_tool(&c->f[0])); k++)
+		;
+	if (k == c->nf)
+		return;
+	fputs("tools:", out);
+	for (k = 0; k < c->nf; k++) {
+		fprintf(out, " %c ", (int)('A' + k));
+		esc_put(out, file_tool(&c->f[k]), 0);
+		fputs(k + 1 < c->nf ? "," : "", out);
+	}
+	fputs(": a verdict sets figures of one tool only (a tool's tests keep its names); "
+	      "lmbench's tables and BYTE's index, below, set different tools' figures side "
+	      "by side, without a verdict\n", out);
+}
+
 static void print_unmatched(FILE *out, const struct cmp *c)
 {
 	int header = 0;
 	for (size_t k = 0; k < c->nf; k++) {
+		if (!tool_shared(c, k)) {
+			/* no other file holds this tool's figures: one line, not
+			 * one a test */
+			if (!c->f[k].nt)
+				continue;
+			if (!header)
+				fprintf(out, "\nnot compared:\n");
+			header = 1;
+			fprintf(out, "  %c  %zu test%s of ", (int)('A' + k), c->f[k].nt,
+				c->f[k].nt == 1 ? "" : "s");
+			esc_put(out, file_tool(&c->f[k]), 0);
+			fputs(": no other file holds this tool's figures\n", out);
+			continue;
+		}
 		for (size_t i = 0; i < c->f[k].nt; i++) {
 			const struct sf_test *t = &c->f[k].t[i];
 			size_t where;
@@ -298,6 +356,7 @@ void cmp_print_table(FILE *out, const struct cmp *c)
 		unitw = b > unitw ? b : unitw;
 	}
 	print_files(out, c);
+	print_tools(out, c);
 	if (c->method == CMP_UTEST)
 		fprintf(out, "%g%% confidence: the change of the median against A; verdict by the "
 			"Mann-Whitney U test on the runs (--test utest); the mean +- the half-width "
@@ -350,19 +409,6 @@ void cmp_print_adjust_line(FILE *out, const struct cmp *c)
 	esc_put(out, c->control->path, 0);
 	fputs(" (A run again): a row where it differs from A carries drift and gets no "
 	      "verdict\n", out);
-}
-
-/* The tool of file k's figures: an imported test's params.tool, else
- * kbench's own ("kbench"). */
-static const char *file_tool(const struct suitefile *f)
-{
-	for (size_t i = 0; i < f->nt; i++) {
-		const char *cmd = json_string_value(json_object_get(f->t[i].params, "command"));
-		const char *tool = json_string_value(json_object_get(f->t[i].params, "tool"));
-		if (cmd && !strcmp(cmd, "import"))
-			return tool ? tool : "an imported report";
-	}
-	return "kbench";
 }
 
 void cmp_print_no_match(FILE *out, const struct cmp *c)

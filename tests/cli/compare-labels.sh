@@ -177,6 +177,11 @@ expect_out_grep "one row: the report's result and index beside kbench's" '^Dhrys
 expect_out_grep "the FINAL SCOREs side by side" '^FINAL SCORE +69\.5 +2000\.0$'
 expect_out_grep "the change between tools, no verdict" '^  B against A: \+2778\.39%  different tools: no verdict$'
 expect_no_grep "no row sets kbench's figure against BYTE's" "$WORK/out" '^byte: .*MWIPS +A'
+expect_out_grep "up front: each file's tool, and what a verdict sets against what" \
+    '^tools: A BYTE UNIX Benchmarks 4\.1\.0, B kbench: a verdict sets figures of one tool only'
+expect_lines "the report's tests not compared: one line, not one a test" -eq 1 "$WORK/out" \
+    '^  A  [0-9]+ tests? of BYTE UNIX Benchmarks 4\.1\.0: no other file holds this tool.s figures$'
+expect_no_grep "no 'only in A' line a test" "$WORK/out" 'only in A$'
 
 # no BYTE test on one side: the reason, not just "nothing to compare"
 expect_rc "an imported BYTE report against a load" 1 "$KBENCH" compare byte-old.json k1.json
