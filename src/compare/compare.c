@@ -405,6 +405,14 @@ static int report(struct cmp *c, const struct cmp_opts *o)
 			size_t scored = cmp_print_byte_index(stdout, c);
 			cmpmicro_lmbench(stdout, c->f, c->nf);
 			cmp_print_steal(stdout, c);
+			if (scored >= 2 && o->plot) {
+				/* the index is the comparison, and it has no chart */
+				fflush(stdout);
+				fprintf(stderr, "%s: --plot %s: no chart written: no test is in two "
+					"files (BYTE's index above sets the files side by side)\n",
+					c->cmd, o->plot);
+				return KB_EXIT_FAIL;
+			}
 			if (scored >= 2)
 				return 0;
 		}

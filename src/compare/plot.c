@@ -226,11 +226,13 @@ static void load_chart(FILE *f, const struct cmp *c, const char **mems, size_t n
 				k || m ? ", \\\n     " : "", k, m, welch(c) ? ":3" : "",
 				welch(c) ? "yerrorlines" : "linespoints", m ? 5 : 7, m % 5 + 1, color);
 			plot_quoted(f, title);
+			/* each run in its limit's shape (the line's, open: circle,
+			 * square, ...); a caveat a ring around it, the shape kept */
 			fprintf(f, " noenhanced, \\\n     $P%zu_%zu using 1:(strcol(3) eq 'run' ? $2 : NaN) with points "
-				   "pt 6 ps 0.9 lc rgb '%s' notitle", k, m, color);
+				   "pt %d ps 0.9 lc rgb '%s' notitle", k, m, m ? 4 : 6, color);
 			if (ncav)
 				fprintf(f, ", \\\n     $P%zu_%zu using 1:(strcol(3) eq 'run' && $4 > 0 ? "
-					   "$2 : NaN) with points pt 13 ps 1.4 lc rgb '%s' notitle", k, m,
+					   "$2 : NaN) with points pt 12 ps 2 lc rgb '%s' notitle", k, m,
 					color);
 		}
 	/* the failed runs, each file's in its colour; one key entry */
@@ -242,8 +244,8 @@ static void load_chart(FILE *f, const struct cmp *c, const char **mems, size_t n
 		fprintf(f, ", \\\n     NaN with points pt 2 ps 2 lw 3 lc black title 'failed run "
 			   "(no figure)'");
 	if (ncav)
-		fprintf(f, ", \\\n     NaN with points pt 13 ps 1.4 lc black title 'a run with a "
-			   "caveat'");
+		fprintf(f, ", \\\n     NaN with points pt 12 ps 2 lc black title 'diamond ring: a "
+			   "run with a caveat'");
 	fprintf(f, "\n");
 }
 
@@ -268,8 +270,12 @@ static size_t page_no, page_lo, page_hi;
 static size_t first_rows(const struct cmp *c, int hload, int hdisk)
 {
 	size_t all = plotbar_change_rows(c), fit = plotbar_rows_in(c, PLOT_PAGE_PX - hload - hdisk);
-	/* a first page with room for less than a few rows leaves them all to the next */
-	return all <= fit ? all : fit >= 8 ? fit : 0;
+	/* a first page with room for less than a few rows leaves them all to the
+	 * next; one that would leave a few rows alone on a page of their own
+	 * grows to hold them (up to a quarter taller) */
+	if (all <= fit || (fit >= 8 && all - fit <= fit / 4))
+		return all;
+	return fit >= 8 ? fit : 0;
 }
 
 void plot_script(FILE *f, const struct cmp *c, const char *file)
@@ -344,6 +350,12 @@ int plot_write(const struct cmp *c, const char *file)
 	int hload = mem_groups(c, mems, 16) ? 460 : 0;
 	size_t all = plotbar_change_rows(c), lo = first_rows(c, hload, plotbar_disk_height(c));
 	size_t per = plotbar_rows_in(c, PLOT_PAGE_PX);
+	/* the pages after the first share their rows evenly: no last page of
+	 * one row */
+	if (per && lo < all) {
+		size_t pages = (all - lo + per - 1) / per;
+		per = (all - lo + pages - 1) / pages;
+	}
 	page_no = 0;
 	int rc = plot_run(c, file, plot_script);
 	for (size_t page = 2; !rc && lo < all && per; page++) {
@@ -393,6 +405,9 @@ int plot_run(const struct cmp *c, const char *file,
 		fprintf(stderr, "%s: --plot %s: gnuplot failed: %s\n", c->cmd, shown,
 			werr ? "cannot write its script" : esc_str(why, sizeof(why), r.last_line));
 		rc = 1;
+	} else {
+		/* every page named: a chart of many pages is more than one file */
+		fprintf(stderr, "%s: wrote %s\n", c->cmd, shown);
 	}
 	unlink(script);
 	unlink(log);

@@ -287,12 +287,12 @@ static void change_data(FILE *f, const struct cmp *c, const size_t *ord, const d
 static void change_key(FILE *f, size_t nfail, size_t noff, size_t ncav)
 {
 	fprintf(f, ", \\\n     NaN with boxes fs solid 0.55 lc rgb '#555555' title 'filled: a change "
-		   "beyond the noise', \\\n     NaN with boxes fs empty lw 2 lc rgb '#555555' title "
-		   "'outline: within the noise, or too few runs', \\\n     NaN with boxes fs pattern "
+		   "beyond the noise', \\\n     NaN with lines lw 1.5 lc rgb '#9a9a9a' title "
+		   "'grey line: no proven change (within the noise, or too few runs)', \\\n     NaN with boxes fs pattern "
 		   "4 lc rgb '#888888' title 'grey, hatched: not comparable (a caveat)'");
 	if (ncav)
-		fprintf(f, ", \\\n     NaN with points pt 13 ps 1.4 lc black title 'diamond: a run "
-			   "with a caveat'");
+		fprintf(f, ", \\\n     NaN with points pt 12 ps 2 lc black title 'diamond ring: a "
+			   "run with a caveat'");
 	if (nfail)
 		fprintf(f, ", \\\n     NaN with points pt 2 ps 1.5 lw 2 lc black title 'failed run "
 			   "(no figure)'");
@@ -312,10 +312,12 @@ static void change_plot(FILE *f, const struct cmp *c, size_t nfail, size_t noff,
 			fprintf(f, "$B%zu using ($9 == 1 ? $1 : NaN):2:3:4:5:6 with boxxyerror fs solid "
 				   "0.55 border lc rgb '%s' lc rgb '%s' title ", k, color, color);
 			plot_quoted(f, title);
-			fprintf(f, " noenhanced, \\\n     $B%zu using ($9 == 0 ? $1 : NaN):2:3:4:5:6 "
-				   "with boxxyerror fs empty lw 2 lc rgb '%s' notitle, \\\n     $B%zu "
+			/* no proven change: a thin grey line to the change, no bar:
+			 * what stands out is what was proven */
+			fprintf(f, " noenhanced, \\\n     $B%zu using ($9 == 0 ? $1 : NaN):2:3:4 "
+				   "with xerrorbars pt -1 lw 1 lc rgb '#9a9a9a' notitle, \\\n     $B%zu "
 				   "using ($9 == 2 ? $1 : NaN):2:3:4:5:6 with boxxyerror fs pattern 4 lc "
-				   "rgb '#888888' notitle, \\\n     ", k, color, k);
+				   "rgb '#888888' notitle, \\\n     ", k, k);
 			if (welch(c))
 				fprintf(f, "$B%zu using 7:2:8 with xerrorbars pt -1 lw 2 lc black "
 					   "notitle, \\\n     ", k);
@@ -333,7 +335,7 @@ static void change_plot(FILE *f, const struct cmp *c, size_t nfail, size_t noff,
 		}
 		if (ncav)
 			fprintf(f, ", \\\n     $Q%zu using ($4 == 0 && $5 > 0 ? $1 : NaN):2 with points "
-				   "pt 13 ps 1.4 lc rgb '%s' notitle", k, color);
+				   "pt 12 ps 2 lc rgb '%s' notitle", k, color);
 		if (noff)
 			fprintf(f, ", \\\n     $Q%zu using ($4 == 1 || $4 == -1 ? $1 : NaN):2 with "
 				   "points pt 9 ps 1.3 lc rgb '%s' notitle, \\\n     $Q%zu using ($4 == 1 "
@@ -405,9 +407,10 @@ void plotbar_disk(FILE *f, const struct cmp *c)
 	bool logx = isfinite(xmin) && xmax >= 10 * xmin;
 	double x0 = logx ? pow(10, floor(log10(xmin / 1.5))) : 0;
 	fprintf(f, "set title \"kbench disk: each file's %s in the test's unit, right is better%s"
-		   "\\npoints: every run; crosses: failed runs; diamonds: runs with a caveat\" "
+		   "\\npoints: every run; crosses: failed runs; diamond rings: runs with a caveat%s\" "
 		   "noenhanced\n", welch(c) ? "mean" : "median",
-		logx ? " (log scale: the tests differ tenfold)" : "");
+		logx ? " (log scale: the tests differ tenfold)" : "",
+		logx ? "; on a log scale no bar: a block marks each file's figure" : "");
 	char xlabel[200];
 	snprintf(xlabel, sizeof(xlabel), "%.150s%s", unit, logx ? " (log scale)" : "");
 	fprintf(f, "set xlabel ");
@@ -429,7 +432,13 @@ void plotbar_disk(FILE *f, const struct cmp *c)
 				   cmp_center(c, r, k) : NAN, end = x;
 			for (size_t j = 0; r->t[k] && j < r->t[k]->n; j++)
 				end = fmax(end, r->t[k]->v[j]);
-			if (isfinite(x))  /* its figure after the bar and the runs */
+			/* its figure after the bar and the runs; on a log axis a bar's
+			 * length from the axis's start means nothing: a block at the
+			 * figure instead */
+			if (isfinite(x) && logx)
+				fprintf(f, "%.10g %.10g %.10g %.10g %.10g %.10g \"%.2f\" %.10g\n",
+					x, y, x / 1.04, x * 1.04, y - hw, y + hw, x, end);
+			else if (isfinite(x))
 				fprintf(f, "%.10g %.10g %.10g %.10g %.10g %.10g \"%.2f\" %.10g\n",
 					(x0 + x) / 2, y, x0, x, y - hw, y + hw, x, end);
 		}
@@ -451,10 +460,10 @@ void plotbar_disk(FILE *f, const struct cmp *c)
 		fprintf(f, "%s$D%zu using 1:2:3:4:5:6 with boxxyerror fs solid 0.55 border lc rgb '%s' "
 			   "lc rgb '%s' title ", k ? ", \\\n     " : "", k, color, color);
 		plot_quoted(f, plot_file_title(c, k, title, sizeof(title)));
-		fprintf(f, " noenhanced, \\\n     $D%zu using 8:2:7 with labels left offset 0.6,0 "
+		fprintf(f, " noenhanced, \\\n     $D%zu using 8:2:7 with labels left offset 1.8,0 "
 			   "font ',8' notitle, \\\n     $R%zu using ($3 == 0 ? $1 : NaN):2 with points "
 			   "pt 6 ps 0.8 lc black notitle, \\\n     $R%zu using ($3 == 0 && $4 > 0 ? $1 : "
-			   "NaN):2 with points pt 13 ps 1.4 lc black notitle", k, k, k);
+			   "NaN):2 with points pt 12 ps 2 lc black notitle", k, k, k);
 		if (nfail)
 			fprintf(f, ", \\\n     $R%zu using ($3 == 2 ? $1 : NaN):2 with points pt 2 ps 1.5 "
 				   "lw 2 lc rgb '%s' notitle", k, color);

@@ -177,7 +177,8 @@ static void series_chart(FILE *f, const struct cmp *c, size_t i)
 	if (warm > 0)
 		fprintf(f, "set object 1 rect from 0, graph 0 to %.9g, graph 1 behind fc rgb "
 			   "'#d8d8d8' fs solid 1.0 noborder\n", warm);
-	fprintf(f, "set key top right font ',8'\nplot ");
+	/* the key under the chart: the MB/sec lines fill the top right */
+	fprintf(f, "set key outside bottom center horizontal font ',8'\nplot ");
 	int lines = 0;
 	for (size_t k = 0; k < c->nf; k++) {
 		size_t n = r->t[k] ? json_array_size(json_object_get(r->t[k]->row, "runs")) : 0;

@@ -56,8 +56,14 @@ const char *plot_file_title(const struct cmp *c, size_t k, char *buf, size_t n)
 		const char *other = json_string_value(json_object_get(c->f[j].doc, "label"));
 		shared |= j != k && other && !strcmp(other, label);
 	}
-	snprintf(buf, n, "%c: %s", (int)('A' + k), label && *label && !shared ? label :
-		 c->f[k].path);
+	/* files split from one (compare --by) share its label: the label and
+	 * the split's value ("lim mem=32M"), not the path */
+	const char *sp = strrchr(c->f[k].path, ' ');
+	if (label && *label && shared && sp && strchr(sp, '='))
+		snprintf(buf, n, "%c: %s%s", (int)('A' + k), label, sp);
+	else
+		snprintf(buf, n, "%c: %s", (int)('A' + k), label && *label && !shared ? label :
+			 c->f[k].path);
 	return buf;
 }
 

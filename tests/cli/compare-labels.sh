@@ -105,10 +105,10 @@ PY
     expect_rc "a chart of two builds (A's -t not comparable)" 3 "$KBENCH" compare --plot pc.svg pa.json pb.json
     expect_file_grep "disk: a log axis when -T and -t differ tenfold" pc.svg 'MiB/s \(log scale\)'
     expect_file_grep "a change beyond the noise drawn filled, said in the key" pc.svg 'filled: a change beyond the noise'
-    expect_file_grep "within the noise drawn as an outline" pc.svg 'outline: within the noise, or too few runs'
+    expect_file_grep "within the noise drawn as a grey line" pc.svg 'grey line: no proven change \(within the noise, or too few runs\)'
     expect_file_grep "not comparable drawn as such, named beside the test" pc.svg 'disk -t \(MiB/s; B: not comparable\)'
     expect_file_grep "...and in the key" pc.svg 'grey, hatched: not comparable \(a caveat\)'
-    expect_file_grep "a run with a caveat marked in the chart" pc.svg 'diamond: a run with a caveat'
+    expect_file_grep "a run with a caveat marked in the chart" pc.svg 'diamond ring: a run with a caveat'
     mk_results la.json buildA "load 10=900,910,905,915" "load 1=300,301,302,303"
     mk_results lb.json buildB "load 10=990,991,992,993" "load 1=330,331,332,333"
     python3 -c 'import json

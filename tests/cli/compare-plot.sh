@@ -44,6 +44,16 @@ python3 mk.py a4.json base 1 4
 python3 mk.py b4.json two 1.2 4
 
 expect_rc "--plot of 80 tests, three files" 0 "$KBENCH" compare --plot p.svg a.json b.json c.json
+expect_eq "every page written named on stderr" "$(grep '^kbench compare: wrote ' "$WORK/err" | tr '\n' ' ')" \
+    "kbench compare: wrote p.svg kbench compare: wrote p-2.svg kbench compare: wrote p-3.svg "
+expect_py "the pages after the first share their rows: no page of a few rows" p-2.svg p-3.svg <<'EOF2'
+import re, sys
+n = []
+for f in sys.argv[1:]:
+    lo, hi = map(int, re.search(r"rows (\d+) to (\d+) of \d+", open(f).read()).groups())
+    n.append(hi - lo + 1)
+sys.exit(0 if min(n) * 2 >= max(n) else "rows a page %s" % n)
+EOF2
 expect_rc "--plot of 4 tests" 0 "$KBENCH" compare --plot small.svg a4.json b4.json
 expect_py "a label a test over the pages, families as headings, disk in its own chart too" p.svg p-2.svg p-3.svg <<'EOF2'
 import re, sys, xml.dom.minidom
@@ -95,10 +105,75 @@ EOF2
 expect_py "the picture grows with the count of tests, a page at most 2000 pixels tall" p.svg p-2.svg p-3.svg small.svg <<'EOF2'
 import re, sys
 h = [float(re.search(r"<svg[^>]*\bviewBox=\"0 0 \d+ (\d+)\"", open(f).read()).group(1)) for f in sys.argv[1:]]
-sys.exit(0 if max(h) <= 2000 and sum(h[:3]) > 3 * h[3] and h[1] > 1500 else "heights %s" % h)
+sys.exit(0 if max(h) <= 2000 and sum(h[:3]) > 3 * h[3] and h[1] > 1000 else "heights %s" % h)
 EOF2
 expect_true "three pages, no fourth" test -s p-3.svg -a ! -e p-4.svg
 expect_true "a later page says which rows it holds" grep -q 'rows 31 to ' p-2.svg
+# what stands out is what was proven: a proven change a filled bar, a row
+# without one a thin grey line (no bar), in the change chart's groups
+python3 mk.py a6.json base 1 8
+python3 mk.py b6.json two 1.2 8
+python3 - a6.json b6.json <<'EOF2'
+import json, sys
+for f in sys.argv[1:]:
+    d = json.load(open(f))
+    for i, t in enumerate(d["tests"]):
+        v = t["runs"][1]["value"]
+        # six runs; the first three tests of each family unchanged in B
+        t["runs"] = [{"value": v * s} for s in (0.99, 0.995, 1.0, 1.002, 1.005, 1.01)]
+    if "b6" in f:
+        for t in d["tests"]:
+            if t["name"] in ("byte_t00", "byte_t01", "lat_t00", "lat_t01"):
+                t["runs"] = [{"value": r["value"] / 1.2} for r in t["runs"]]
+    json.dump(d, open(f, "w"))
+EOF2
+run "$KBENCH" compare --json a6.json b6.json
+proven=$(jget "$WORK/out" 'sum(r["files"][1]["verdict"] in ("better", "worse") for r in d["rows"] if not r["test"].startswith("load"))')
+unproven=$(jget "$WORK/out" 'sum(r["files"][1]["verdict"] not in ("better", "worse") for r in d["rows"] if not r["test"].startswith("load"))')
+expect_true "the study has proven and unproven rows ($proven, $unproven)" [ "$proven" -ge 2 ] && [ "$unproven" -ge 2 ]
+expect_rc "--plot: proven and unproven rows" 0 "$KBENCH" compare --plot pv.svg a6.json b6.json
+expect_py "a filled bar a proven change, a grey line and no bar each other row" pv.svg "$proven" "$unproven" <<'EOF2'
+import re, sys
+svg, proven, unproven = open(sys.argv[1]).read(), int(sys.argv[2]), int(sys.argv[3])
+groups = []
+for p in svg.split('<g id="gnuplot_plot_')[1:]:
+    m = re.match(r'\w+"\s*>\s*<title>([^<]*)</title>', p)
+    groups.append((m.group(1) if m else None, p))
+# the change chart is the last: from its baseline's runs on
+start = max(i for i, (t, _) in enumerate(groups) if t and t.endswith("(the baseline): its runs"))
+bars = [p for t, p in groups[start:] if t and t.startswith("B: ")][0]
+grey = groups[start + 2][1]       # the group after B's bars: the grey lines
+nbars = bars.count("<polygon") - 1              # less the key's sample
+nlines = grey.count("M") // 3 if "154, 154, 154" in grey else 0   # a line and two ticks each
+sys.exit(0 if (nbars, nlines) == (proven, unproven) else "bars %d lines %d" % (nbars, nlines))
+EOF2
+expect_file_grep "the key says what a grey line is" pv.svg 'grey line: no proven change \(within the noise, or too few runs\)'
+expect_no_grep "no outline bars any more" pv.svg 'outline: within the noise'
+
+# compare --by mem: the key names the label and the limit, not the path
+python3 - a.json m.json <<'EOF2'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["tests"] = [dict(t, name=t["name"] + " mem=" + m) for t in d["tests"] if t["name"].startswith("load")
+              for m in ("none", "32M")]
+json.dump(d, open(sys.argv[2], "w"))
+EOF2
+expect_rc "--by mem --plot" 0 "$KBENCH" compare --by mem --plot m.svg m.json
+expect_file_grep "--by mem: the key names the label and the limit" m.svg '<title>B: base mem=32M</title>'
+expect_no_grep "--by mem: not the file's path" m.svg '<title>[AB]: m\.json'
+
+# a comparison with no test in two files draws nothing: said, exit 1
+python3 - a4.json imp.json <<'EOF2'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for t in d["tests"]:
+    t["name"] = "old: " + t["name"]
+    t["params"] = {"command": "import", "tool": "an old tool"}
+json.dump(d, open(sys.argv[2], "w"))
+EOF2
+expect_rc "--plot with nothing in common: exit 1" 1 "$KBENCH" compare --plot none.svg imp.json b4.json
+expect_true "--plot with nothing in common: no file" test ! -e none.svg
+
 expect_rc "--plot PNG" 0 "$KBENCH" compare --plot p.png a.json b.json c.json
 expect_eq "--plot PNG: a PNG" "$(head -c 4 p.png | od -An -c | tr -d ' ')" '211PNG'
 expect_py "--plot PNG: every page at most 2000 pixels tall, 1200 wide" p.png p-2.png p-3.png <<'EOF2'
