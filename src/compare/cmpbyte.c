@@ -10,7 +10,7 @@
 #include "micro/byteindex.h"
 #include "compare/cmpbyte.h"
 #include "compare/cmpforms.h"
-#include "suite/escape.h"
+#include "resultsfile/escape.h"
 #include "stats/utest.h"
 
 #include <math.h>

@@ -11,9 +11,9 @@
 #include "result/caveat.h"
 #include "compare/cmpcav.h"
 #include "compare/cmpparams.h"
-#include "suite/escape.h"
-#include "suite/figures.h"
-#include "suite/rowcav.h"
+#include "resultsfile/escape.h"
+#include "resultsfile/figures.h"
+#include "resultsfile/rowcav.h"
 
 #include <string.h>
 

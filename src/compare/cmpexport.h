@@ -5,7 +5,7 @@
 #define KBENCH_SUITE_CMPEXPORT_H
 
 #include <stdio.h>
-#include "suite/suitefile.h"
+#include "resultsfile/suitefile.h"
 
 enum export_format {
 	EXPORT_GO = 0,     /* the Go benchmark format (suitefile_benchstat) */

@@ -9,9 +9,9 @@
 #include "micro/byteindex.h"
 #include "compare/cmpcav.h"
 #include "compare/cmpforms.h"
-#include "suite/escape.h"
-#include "suite/figures.h"
-#include "suite/rowcav.h"
+#include "resultsfile/escape.h"
+#include "resultsfile/figures.h"
+#include "resultsfile/rowcav.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -8,7 +8,7 @@
 #include "config.h"
 #include "compare/cmpcav.h"
 #include "compare/cmpgate.h"
-#include "suite/escape.h"
+#include "resultsfile/escape.h"
 
 #include <math.h>
 #include <string.h>

@@ -3,7 +3,7 @@
  */
 #include "config.h"
 #include "compare/cmplat.h"
-#include "suite/escape.h"
+#include "resultsfile/escape.h"
 #include "stats/hist.h"
 #include "stats/histjson.h"
 #include "stats/utest.h"

@@ -9,7 +9,7 @@
 #include "compare/cmpmicro.h"
 #include "micro/lmreport.h"
 #include "compare/cmprow.h"
-#include "suite/escape.h"
+#include "resultsfile/escape.h"
 
 #include <math.h>
 #include <stdint.h>

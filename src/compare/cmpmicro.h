@@ -10,7 +10,7 @@
 #ifndef KBENCH_CMPMICRO_H
 #define KBENCH_CMPMICRO_H
 
-#include "suite/suitefile.h"
+#include "resultsfile/suitefile.h"
 
 #include <stdio.h>
 

@@ -11,8 +11,8 @@
 #include "compare/cmpprint.h"
 #include "compare/cmpruns.h"
 #include "compare/cmpforms.h"
-#include "suite/escape.h"
-#include "suite/figures.h"
+#include "resultsfile/escape.h"
+#include "resultsfile/figures.h"
 
 #include <math.h>
 #include <stdio.h>

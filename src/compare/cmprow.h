@@ -19,7 +19,7 @@
 #include "stats/summary.h"
 #include "stats/ttest.h"
 #include "stats/utest.h"
-#include "suite/suitefile.h"
+#include "resultsfile/suitefile.h"
 
 #include <jansson.h>
 

@@ -10,7 +10,7 @@
 #include "stats/ttest.h"
 #include "stats/utest.h"
 #include "compare/cmpruns.h"
-#include "suite/escape.h"
+#include "resultsfile/escape.h"
 
 #include <math.h>
 

@@ -6,7 +6,7 @@
 
 #include <stddef.h>
 
-#include "suite/suitefile.h"
+#include "resultsfile/suitefile.h"
 
 /* The split of one file by a dimension of its test names (--by mem):
  * out[0..*nout-1] become one file per value of " mem=VALUE" (in the order

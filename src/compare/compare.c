@@ -40,7 +40,7 @@
 #include "compare/cmpadj.h"
 #include "compare/cmpdrift.h"
 #include "compare/cmpgate.h"
-#include "suite/escape.h"
+#include "resultsfile/escape.h"
 #include "compare/plot.h"
 #include "compare/cmplat.h"
 #include "compare/plotlat.h"

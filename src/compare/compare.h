@@ -26,7 +26,7 @@
 #include "compare/cmprow.h"
 #include "compare/cmpbyte.h"
 #include "compare/cmpsplit.h"
-#include "suite/suitefile.h"
+#include "resultsfile/suitefile.h"
 
 /* The steal of file f's runs, into out: the run with the largest share
  * of one CPU's time the hypervisor took (percent) among the runs where

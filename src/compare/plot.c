@@ -22,9 +22,9 @@
  * quoted for gnuplot, so the picture shows what the terminal would.
  */
 #include "config.h"
-#include "suite/child.h"
+#include "sys/child.h"
 #include "compare/cmpcav.h"
-#include "suite/escape.h"
+#include "resultsfile/escape.h"
 #include "compare/plot.h"
 #include "compare/plotbar.h"
 #include "compare/plotutil.h"

@@ -2,7 +2,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include "config.h"
-#include "suite/escape.h"
+#include "resultsfile/escape.h"
 #include "compare/plotutil.h"
 
 #include <stdlib.h>

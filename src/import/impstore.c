@@ -10,8 +10,8 @@
 #include "cli.h"
 #include "import/impstore.h"
 #include "result/result.h"
-#include "suite/escape.h"
-#include "suite/suitefile.h"
+#include "resultsfile/escape.h"
+#include "resultsfile/suitefile.h"
 
 #include <ctype.h>
 #include <jansson.h>

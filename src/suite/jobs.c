@@ -13,7 +13,7 @@
 #include "disk/disk.h"
 #include "load/rules.h"
 #include "result/caveat.h"
-#include "suite/figures.h"
+#include "resultsfile/figures.h"
 #include "suite/jobs.h"
 
 #include <math.h>

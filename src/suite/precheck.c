@@ -17,7 +17,7 @@
 #include "load/loadfile/loadfile.h"
 #include "load/loadfile/program.h"
 #include "load/options/options.h"
-#include "suite/escape.h"
+#include "resultsfile/escape.h"
 #include "suite/jobs.h"
 #include "suite/precheck.h"
 

@@ -13,7 +13,7 @@
 #include "load/rules.h"
 #include "result/result.h"
 #include "result/sysinfo.h"
-#include "suite/escape.h"
+#include "resultsfile/escape.h"
 #include "suite/opts.h"
 #include "suite/resfile.h"
 #include "suite/plan.h"

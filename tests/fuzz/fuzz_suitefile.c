@@ -26,7 +26,7 @@
 #include "compare/compare.h"
 #include "compare/plot.h"
 #include "suite/progress.h"
-#include "suite/suitefile.h"
+#include "resultsfile/suitefile.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -6,10 +6,10 @@
  */
 #include "config.h"
 #include "stats/summary.h"
-#include "suite/escape.h"
-#include "suite/figures.h"
-#include "suite/rowcav.h"
-#include "suite/suitefile.h"
+#include "resultsfile/escape.h"
+#include "resultsfile/figures.h"
+#include "resultsfile/rowcav.h"
+#include "resultsfile/suitefile.h"
 
 #include <math.h>
 #include <stdio.h>

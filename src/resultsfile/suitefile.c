@@ -9,9 +9,9 @@
 #include "config.h"
 #include "cli.h"
 #include "stats/summary.h"
-#include "suite/escape.h"
-#include "suite/suitefile.h"
-#include "suite/sfmicro.h"
+#include "resultsfile/escape.h"
+#include "resultsfile/suitefile.h"
+#include "resultsfile/sfmicro.h"
 
 #include <ctype.h>
 #include <errno.h>

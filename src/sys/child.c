@@ -3,7 +3,7 @@
  */
 #include "config.h"
 #include "cli.h"
-#include "suite/child.h"
+#include "sys/child.h"
 #include "sys/memcg.h"
 #include "sys/clock.h"
 

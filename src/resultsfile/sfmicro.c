@@ -6,7 +6,7 @@
  * results files) treats a micro run as a series of one run.
  */
 #include "config.h"
-#include "suite/sfmicro.h"
+#include "resultsfile/sfmicro.h"
 
 #include <math.h>
 #include <string.h>

@@ -5,7 +5,7 @@
  * printed; the entry points only differ in where it goes.
  */
 #include "config.h"
-#include "suite/escape.h"
+#include "resultsfile/escape.h"
 
 #include <string.h>
 

@@ -5,10 +5,10 @@
  * read: one place that turns a row's runs into its caveats.
  */
 #include "config.h"
-#include "suite/rowcav.h"
+#include "resultsfile/rowcav.h"
 #include "result/caveat.h"
 #include "stats/modes.h"
-#include "suite/escape.h"
+#include "resultsfile/escape.h"
 
 #include <stdbool.h>
 #include <stdlib.h>
