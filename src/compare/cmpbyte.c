@@ -6,8 +6,8 @@
  * kbench's own.  Strings from results files go through escape.h.
  */
 #include "config.h"
-#include "micro/bytereport.h"
-#include "micro/byteindex.h"
+#include "micro/byte/bytereport.h"
+#include "micro/byte/byteindex.h"
 #include "compare/cmpbyte.h"
 #include "compare/cmpforms.h"
 #include "resultsfile/escape.h"

@@ -4,9 +4,9 @@
  * Strings from results files go through escape.h, as in cmpprint.c.
  */
 #include "config.h"
-#include "micro/byte.h"
-#include "micro/bytereport.h"
-#include "micro/byteindex.h"
+#include "micro/byte/byte.h"
+#include "micro/byte/bytereport.h"
+#include "micro/byte/byteindex.h"
 #include "compare/cmpcav.h"
 #include "compare/cmpforms.h"
 #include "resultsfile/escape.h"

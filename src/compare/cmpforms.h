@@ -20,7 +20,7 @@
 
 struct micro_test;
 
-/* The kbench BYTE test (micro/byte.h) named name, or NULL. */
+/* The kbench BYTE test (micro/byte/byte.h) named name, or NULL. */
 const struct micro_test *cmp_byte_test(const char *name);
 
 /* The name of test name as compare's table and --style runs show it,

@@ -7,7 +7,7 @@
  */
 #include "config.h"
 #include "compare/cmpmicro.h"
-#include "micro/lmreport.h"
+#include "micro/lmbench/lmreport.h"
 #include "compare/cmprow.h"
 #include "resultsfile/escape.h"
 

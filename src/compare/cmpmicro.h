@@ -2,10 +2,10 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * After the comparison, when the files hold lmbench tests, kbench compare
- * prints lmbench 2's summary (micro/lmreport.h: the banner, Basic system
- * parameters, the tables) with one row per run per file, as lmbench
+ * prints lmbench 2's summary (micro/lmbench/lmreport.h: the banner, Basic
+ * system parameters, the tables) with one row per run per file, as lmbench
  * users posted two kernels side by side.  (A plain `kbench micro --json`
- * document is read as a results file of one run by suite/sfmicro.h.)
+ * document is read as a results file of one run by resultsfile/sfmicro.h.)
  */
 #ifndef KBENCH_CMPMICRO_H
 #define KBENCH_CMPMICRO_H

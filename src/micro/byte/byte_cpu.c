@@ -21,9 +21,9 @@
  *   disks recursively (BYTE hanoi.c); the counts on the pegs are checked.
  */
 #include "config.h"
-#include "micro/byte_tests.h"
-#include "micro/dhry.h"
-#include "micro/whet.h"
+#include "micro/byte/byte_tests.h"
+#include "micro/byte/dhry.h"
+#include "micro/byte/whet.h"
 
 #include <signal.h>
 #include <stdio.h>

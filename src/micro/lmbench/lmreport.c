@@ -16,7 +16,7 @@
 #include "config.h"
 #include "micro/place.h"
 #include "micro/harness.h"
-#include "micro/lmreport.h"
+#include "micro/lmbench/lmreport.h"
 #include "result/sysinfo.h"
 #include "sys/clock.h"
 

@@ -18,7 +18,7 @@
  * cleanup removes.
  */
 #include "config.h"
-#include "micro/byte_tests.h"
+#include "micro/byte/byte_tests.h"
 #include "micro/harness.h"
 
 #include <errno.h>

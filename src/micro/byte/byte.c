@@ -30,9 +30,9 @@
  * 20-61 figures; unixbench5 also indexes Shell Scripts (1 concurrent).
  */
 #include "config.h"
-#include "micro/byte.h"
-#include "micro/byte_tests.h"
-#include "micro/harness_fixed.h"
+#include "micro/byte/byte.h"
+#include "micro/byte/byte_tests.h"
+#include "micro/byte/harness_fixed.h"
 #include "micro/test.h"
 
 #include <stdbool.h>

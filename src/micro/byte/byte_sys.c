@@ -36,8 +36,8 @@
  */
 #include "config.h"
 #include "micro/place.h"
-#include "micro/byte.h"
-#include "micro/byte_tests.h"
+#include "micro/byte/byte.h"
+#include "micro/byte/byte_tests.h"
 #include "micro/harness.h"
 
 #define EXECL_HELPER "kbench-execl"

@@ -15,7 +15,7 @@
  * is written skips the test (SETUP_ERR) rather than failing it.
  */
 #include "config.h"
-#include "micro/byte_tests.h"
+#include "micro/byte/byte_tests.h"
 #include "micro/harness.h"
 
 #include <errno.h>

@@ -6,9 +6,9 @@
  * the INDEX VALUES table); the figures and the index are byteindex.h's.
  */
 #include "config.h"
-#include "micro/bytereport.h"
-#include "micro/byteindex.h"
-#include "micro/dhry.h"
+#include "micro/byte/bytereport.h"
+#include "micro/byte/byteindex.h"
+#include "micro/byte/dhry.h"
 #include "micro/place.h"
 #include "sys/mountinfo.h"
 

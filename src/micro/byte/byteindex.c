@@ -7,8 +7,8 @@
  * line and table forms follow UnixBench 5's text report.
  */
 #include "config.h"
-#include "micro/byteindex.h"
-#include "micro/dhry.h"
+#include "micro/byte/byteindex.h"
+#include "micro/byte/dhry.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -20,7 +20,7 @@
  */
 #include "config.h"
 #include "micro/place.h"
-#include "micro/lmbench.h"
+#include "micro/lmbench/lmbench.h"
 
 #include <arpa/inet.h>
 #include <errno.h>

@@ -13,7 +13,7 @@
 #ifndef KBENCH_MICRO_BYTE_TESTS_H
 #define KBENCH_MICRO_BYTE_TESTS_H
 
-#include "micro/harness_fixed.h"
+#include "micro/byte/harness_fixed.h"
 
 #include <errno.h>
 #include <stdbool.h>

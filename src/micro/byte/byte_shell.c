@@ -19,7 +19,7 @@
  * opts->tmpdir that the copy made and its cleanup removes.
  */
 #include "config.h"
-#include "micro/byte_tests.h"
+#include "micro/byte/byte_tests.h"
 #include "micro/harness.h"
 
 #include <dirent.h>

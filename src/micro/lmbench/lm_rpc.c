@@ -24,7 +24,7 @@
  */
 #include "config.h"
 #include "micro/place.h"
-#include "micro/lmbench.h"
+#include "micro/lmbench/lmbench.h"
 
 #ifdef HAVE_LIBTIRPC
 #include <errno.h>

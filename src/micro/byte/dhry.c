@@ -6,7 +6,7 @@
  * it; the code is kbench's own.
  */
 #include "config.h"
-#include "micro/dhry.h"
+#include "micro/byte/dhry.h"
 
 #include <stdbool.h>
 #include <stdio.h>

@@ -14,7 +14,7 @@
  */
 #include "config.h"
 #include "cli.h"
-#include "micro/lmbench.h"
+#include "micro/lmbench/lmbench.h"
 
 #include <errno.h>
 #include <fcntl.h>

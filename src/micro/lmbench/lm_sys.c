@@ -7,7 +7,7 @@
  * operation.  Files live in opts->tmpdir only.
  */
 #include "config.h"
-#include "micro/lmbench.h"
+#include "micro/lmbench/lmbench.h"
 
 #include <arpa/inet.h>
 #include <errno.h>

@@ -8,7 +8,7 @@
  * double-precision version: t = 0.49999975, t1 = 0.50000025, t2 = 2.0.
  */
 #include "config.h"
-#include "micro/whet.h"
+#include "micro/byte/whet.h"
 
 #include <math.h>
 

@@ -11,7 +11,7 @@
  * NAME_1cpu, NAME_2smt, NAME_2core; `kbench micro NAME` runs all three.
  */
 #include "config.h"
-#include "micro/lmbench.h"
+#include "micro/lmbench/lmbench.h"
 
 static const int proc_fork = LM_PROC_FORK, proc_exec = LM_PROC_EXEC, proc_sh = LM_PROC_SH;
 static const int tr_pipe = LM_PIPE, tr_unix = LM_UNIX, tr_udp = LM_UDP, tr_tcp = LM_TCP;

@@ -2,8 +2,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include "config.h"
-#include "micro/harness_fixed.h"
-#include "micro/byteindex.h"
+#include "micro/byte/harness_fixed.h"
+#include "micro/byte/byteindex.h"
 #include "micro/harness.h"
 #include "stats/summary.h"
 #include "sys/clock.h"
