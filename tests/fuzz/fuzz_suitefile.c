@@ -22,9 +22,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compare/cmpexport.h"
+#include "compare/forms/cmpexport.h"
 #include "compare/compare.h"
-#include "compare/plot.h"
+#include "compare/charts/plot.h"
 #include "suite/progress.h"
 #include "resultsfile/suitefile.h"
 

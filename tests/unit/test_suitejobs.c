@@ -16,7 +16,7 @@
 #include "resultsfile/figures.h"
 #include "suite/jobs.h"
 #include "suite/lock.h"
-#include "compare/plot.h"
+#include "compare/charts/plot.h"
 #include "suite/precheck.h"
 #include "suite/progress.h"
 #include "resultsfile/suitefile.h"
