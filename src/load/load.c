@@ -18,6 +18,7 @@
 #include "config.h"
 #include "commands.h"
 #include "cli.h"
+#include "load/load.h"
 #include "load/loadfile/check.h"
 #include "load/run/coord.h"
 #include "load/mpi/coord_mpi.h"
@@ -447,4 +448,18 @@ int cmd_load(int argc, const char **argv)
 	poptFreeContext(ctx);
 	st.co->end(status);  /* --mpi: the job ends (or is ended, when a rank is lost) */
 	return status;
+}
+
+int load_loadfile_max_io(const char *path, uint32_t *max_io)
+{
+	char *shipped = path ? NULL : load_loadfile_path(NULL);
+	const char *p = path ? path : shipped;
+	struct program prog;
+	int rc = p ? loadfile_load(p, LF_AUTO, &prog, NULL, 1) : -1;
+	free(shipped);
+	if (rc)
+		return -1;
+	*max_io = prog.max_io;
+	prog_free(&prog);
+	return 0;
 }

@@ -9,8 +9,7 @@
  * one line and status 2 with nothing run.
  */
 #include "config.h"
-#include "load/rules.h"
-#include "load/options/optrows.h"
+#include "load/load.h"
 #include "cli.h"
 #include "sys/child.h"
 #include "resultsfile/escape.h"
@@ -29,6 +28,9 @@
 int opts_parse(struct suite *s, int argc, const char **argv, poptContext *ctx)
 {
 	load_opts_init(&s->load, s->cmd);
+	char t_help[80];
+	snprintf(t_help, sizeof(t_help), "measured seconds of each load run (default %d; 90, 1.5m)",
+		 SUITE_DEFAULT_TIMELIMIT_S);
 	struct poptOption options[] = {
 		{ "directory", 'D', POPT_ARG_STRING, &s->dir, 0,
 		  "directory the load runs in (default: kbench load's own under $TMPDIR)", "DIR" },
@@ -43,8 +45,7 @@ int opts_parse(struct suite *s, int argc, const char **argv, poptContext *ctx)
 		  "is within +-PCT percent of it (needs --max-runs)", "PCT" },
 		{ "max-runs", 0, POPT_ARG_STRING, &s->max_runs_arg, 0,
 		  "the most runs of a test under --until-stable", "N" },
-		{ "timelimit", 't', POPT_ARG_STRING, &s->timelimit, 0,
-		  "measured seconds of each load run (default 60; 90, 1.5m)", "TIME" },
+		{ "timelimit", 't', POPT_ARG_STRING, &s->timelimit, 0, t_help, "TIME" },
 		{ "warmup", 0, POPT_ARG_STRING, &s->warmup, 0,
 		  "warm-up of each load run (default: kbench load's, timelimit/5)", "TIME" },
 		{ "disk", 0, POPT_ARG_STRING, &s->disk, 0,
@@ -185,7 +186,7 @@ static int parse_numbers(struct suite *s)
 	}
 	if (ustable_parse(s))
 		return KB_EXIT_USAGE;
-	s->timelimit_s = 60;
+	s->timelimit_s = SUITE_DEFAULT_TIMELIMIT_S;
 	if (s->timelimit && (cli_parse_duration(s->timelimit, &s->timelimit_s) < 0 ||
 			     !(s->timelimit_s > 0)))
 		return cli_usage_error(s->cmd, "-t %s: give a duration above 0 (90, 1.5m)",

@@ -10,7 +10,7 @@
  */
 #include "config.h"
 #include "cli.h"
-#include "load/rules.h"
+#include "load/load.h"
 #include "result/result.h"
 #include "result/sysinfo.h"
 #include "resultsfile/escape.h"

@@ -7,7 +7,7 @@
  */
 #include "config.h"
 #include "suite/runtrees.h"
-#include "load/backend/trees.h"
+#include "load/load.h"
 #include "resultsfile/escape.h"
 #include "sys/fsutil.h"
 

@@ -24,6 +24,11 @@
 #include <string.h>
 #include <sys/resource.h>
 
+/* LOAD_DEFAULT_TIMELIMIT_S as text, for --help */
+#define TEXT_(x) #x
+#define TEXT(x) TEXT_(x)
+#define TIMELIMIT_TEXT TEXT(LOAD_DEFAULT_TIMELIMIT_S)
+
 /* The rows of o->through (options.h): what kbench suite passes through. */
 static void fill_through(struct load_opts *o)
 {
@@ -146,7 +151,8 @@ int load_opts_parse(struct load_opts *o, int argc, const char **argv, poptContex
 		{ "directory", 'D', POPT_ARG_STRING, &o->directory, 0,
 		  "directory to run in (default: a new one under $TMPDIR, removed after)", "DIR" },
 		{ "timelimit", 't', POPT_ARG_STRING, &o->timelimit, 0,
-		  "seconds measured after warm-up (default 600; 90, 1.5m, 2h)", "TIME" },
+		  "seconds measured after warm-up (default " TIMELIMIT_TEXT "; 90, 1.5m, 2h)",
+		  "TIME" },
 		{ "warmup", 0, POPT_ARG_STRING, &o->warmup, 0,
 		  "warm-up before measuring (default timelimit/5; 0 with --run-once)", "TIME" },
 		{ "run-once", 0, POPT_ARG_NONE, &o->run_once, 0,
@@ -273,7 +279,7 @@ static int check_nclients(struct load_opts *o, poptContext ctx)
 /* --timelimit and --warmup, and their defaults. */
 static int check_times(struct load_opts *o)
 {
-	o->timelimit_s = 600;
+	o->timelimit_s = LOAD_DEFAULT_TIMELIMIT_S;
 	o->warmup_s = -1;
 	if (o->timelimit && (cli_parse_duration(o->timelimit, &o->timelimit_s) < 0 ||
 			     o->timelimit_s <= 0))
