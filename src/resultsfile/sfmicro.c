@@ -7,6 +7,7 @@
  */
 #include "config.h"
 #include "resultsfile/sfmicro.h"
+#include "resultsfile/sfnew.h"
 
 #include <math.h>
 #include <string.h>
@@ -27,18 +28,20 @@ json_t *sfmicro_as_suite(json_t *doc)
 	const json_t *tests = json_object_get(json_object_get(doc, "results"), "tests"), *t;
 	if (!json_is_array(tests))
 		return NULL;
-	const json_t *time = json_object_get(doc, "time");
-	json_t *out = json_pack("{s:O, s:s, s:O, s:i, s:s, s:o, s:o, s:o, s:O, s:O, s:b, s:b, "
-				"s:o, s:[]}",
-				"kbench_version", json_object_get(doc, "kbench_version"),
-				"kind", "suite", "time", time ? time : json_null(), "schema", 1,
-				"label", "micro", "params", copy_or_null(json_object_get(doc, "params")),
-				"system", copy_or_null(json_object_get(doc, "system")),
-				"command", json_pack("[s]", "micro"),
-				"started", time ? time : json_null(), "ended", time ? time : json_null(),
-				"finished", 1, "interrupted", 0, "done", json_object(), "tests");
-	if (!out)
+	json_t *time = json_object_get(doc, "time");
+	struct sf_head h = {
+		.label = "micro", .command = json_pack("[s]", "micro"),
+		.params = copy_or_null(json_object_get(doc, "params")),
+		.system = copy_or_null(json_object_get(doc, "system")),
+		.started = copy_or_null(time), .ended = copy_or_null(time), .finished = true,
+	};
+	/* the micro run's own version and time, not this kbench's now */
+	json_t *out = sf_new(&h);
+	if (!out || json_object_set(out, "kbench_version", json_object_get(doc, "kbench_version")) ||
+	    json_object_set_new(out, "time", copy_or_null(time))) {
+		json_decref(out);
 		return NULL;
+	}
 	json_t *dst = json_object_get(out, "tests");
 	size_t i;
 	json_array_foreach(tests, i, t) {

@@ -15,8 +15,8 @@
 /* Whether doc is a kbench micro document (kind "micro"). */
 int sfmicro_is_micro(const json_t *doc);
 
-/* A results document (kind "suite", schema 1) holding doc's figures:
- * kbench_version, time, label "micro", system, params of doc, and tests
+/* A results document (kind "suite", its skeleton sfnew.h's) holding doc's
+ * figures: kbench_version, time, label "micro", system, params of doc, and tests
  * (name, params {command "micro", family, title}, unit,
  * higher_is_better, one run {value, started: doc's time, seconds 0,
  * document: doc itself}, or "skipped" and no run), as kbench suite records
