@@ -199,22 +199,6 @@ fail:
 	return NULL;
 }
 
-/* doc (NULL: out of memory) to m->json_dest.  Returns 0, or -1 after one
- * line. */
-static int write_json(const struct micro_cmd *m, json_t *doc)
-{
-	char err[512];
-	if (!doc) {
-		fprintf(stderr, "%s: out of memory building JSON\n", m->cmd);
-		return -1;
-	}
-	if (result_write(doc, m->json_dest, err, sizeof(err)) < 0) {
-		fprintf(stderr, "%s: %s\n", m->cmd, err);
-		return -1;
-	}
-	return 0;
-}
-
 /* ---- the command: options, checks, run, report ---- */
 
 /* --family: m->fam from its word.  Returns KB_EXIT_OK or KB_EXIT_USAGE. */
@@ -320,7 +304,7 @@ static void unplace(const struct micro_cmd *m)
 static int prepare_output(struct micro_cmd *m)
 {
 	int status;
-	if (m->json && !strcmp(m->json, "-"))
+	if (result_json_stdout(m->json))
 		m->out = stderr;
 	if (m->json && (status = result_destination(m->cmd, "--json", m->json, NULL, 0, NULL,
 						    m->json_dest, sizeof(m->json_dest))))
@@ -451,7 +435,7 @@ static int report(const struct micro_cmd *m)
 			m->out == stdout ? "output" : "error", strerror(errno));
 		status = KB_EXIT_FAIL;
 	}
-	if (m->json && write_json(m, doc) < 0)
+	if (m->json && result_write_json(m->cmd, doc, m->json_dest) < 0)
 		status = KB_EXIT_FAIL;
 	json_decref(doc);
 	return status;
@@ -512,9 +496,7 @@ int cmd_micro(int argc, const char **argv)
 		{ "cpus", 0, POPT_ARG_STRING, &m.cpus_arg, 0,
 		  "the CPUs the placements of the tests between processes are chosen from "
 		  "(default: every CPU kbench may use)", "LIST" },
-		{ "json", 0, POPT_ARG_STRING, &m.json, 0,
-		  "also write the results as JSON to FILE ('-': standard output, the text then "
-		  "goes to standard error)", "FILE" },
+		RESULT_JSON_OPTION(&m.json),
 		POPT_AUTOHELP
 		POPT_TABLEEND
 	};

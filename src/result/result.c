@@ -207,3 +207,18 @@ int result_destination(const char *cmd, const char *opt, const char *json,
 	}
 	return 0;
 }
+
+int result_json_stdout(const char *json)
+{
+	return json && !strcmp(json, "-");
+}
+
+int result_write_json(const char *cmd, json_t *doc, const char *dest)
+{
+	char err[512];
+	if (!doc || result_write(doc, dest, err, sizeof(err)) < 0) {
+		fprintf(stderr, "%s: %s\n", cmd, doc ? err : "out of memory building JSON");
+		return -1;
+	}
+	return 0;
+}

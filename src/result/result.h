@@ -52,4 +52,20 @@ int result_destination(const char *cmd, const char *opt, const char *json,
  * Returns 0, or -1 with a one-line reason in err (errlen bytes). */
 int result_write(json_t *doc, const char *path, char *err, size_t errlen);
 
+/* The --json FILE option of kbench load, disk and micro, a popt row (the
+ * caller includes popt.h) whose value goes into *var, a char *. */
+#define RESULT_JSON_OPTION(var) \
+	{ "json", 0, POPT_ARG_STRING, (var), 0, "also write the results as JSON to FILE " \
+	  "('-': standard output, the text then goes to standard error)", "FILE" }
+
+/* 1 when --json's value json is "-": the document goes to standard output,
+ * which then carries it alone (the command's text goes to standard
+ * error); else 0, also for NULL (no --json). */
+int result_json_stdout(const char *json);
+
+/* --json's document doc (NULL: out of memory building it) to dest, the
+ * path result_destination checked, by result_write.  Returns 0, or -1
+ * after one line on stderr starting with cmd. */
+int result_write_json(const char *cmd, json_t *doc, const char *dest);
+
 #endif

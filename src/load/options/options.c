@@ -16,6 +16,7 @@
 #include "load/loadfile/loadfile.h"
 #include "load/options/options.h"
 #include "load/options/optrows.h"
+#include "result/result.h"
 
 #include <errno.h>
 #include <math.h>
@@ -166,8 +167,7 @@ int load_opts_parse(struct load_opts *o, int argc, const char **argv, poptContex
 		  "leave the files of the run in the directory", NULL },
 		{ "per-client-results", 0, POPT_ARG_NONE, &o->per_client, 0,
 		  "show each client's MB/sec", NULL },
-		{ "json", 0, POPT_ARG_STRING, &o->json, 0,
-		  "also write the results as JSON to FILE ('-': standard output)", "FILE" },
+		RESULT_JSON_OPTION(&o->json),
 		{ "quiet", 'q', POPT_ARG_NONE, &o->quiet, 0, "no line a second", NULL },
 		{ "mem-limit", 0, POPT_ARG_STRING, &o->mem_limit, 0,
 		  "run the clients in a memory cgroup holding their memory and page cache "
@@ -529,11 +529,6 @@ int load_opts_differ(const char *mine, const char *rank0, char *shown_mine,
 		return 1;
 	}
 	return 0;
-}
-
-int load_opts_json_stdout(const struct load_opts *o)
-{
-	return o->json && !strcmp(o->json, "-");
 }
 
 void load_opts_free(struct load_opts *o)

@@ -109,10 +109,6 @@ char *load_opts_measure(const struct load_opts *o);
 int load_opts_differ(const char *mine, const char *rank0, char *shown_mine,
 		     char *shown_rank0, size_t size);
 
-/* 1 when --json - sends the JSON to standard output (the text then goes to
- * standard error), else 0. */
-int load_opts_json_stdout(const struct load_opts *o);
-
 /* The backend the options name: -B's NAME, else the first backend one of
  * whose own options was given (--server: sockio), else NULL. */
 const char *load_opts_backend_given(const struct load_opts *o);
