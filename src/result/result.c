@@ -4,7 +4,6 @@
 #include "config.h"
 #include "cli.h"
 #include "result/result.h"
-#include "result/caveat.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -55,13 +54,6 @@ static int write_tmp(json_t *doc, const char *path, char *tmp, size_t n, size_t 
 int result_write(json_t *doc, const char *path, char *err, size_t errlen)
 {
 	const size_t flags = JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10);
-	const char *kind = json_string_value(json_object_get(doc, "kind"));
-	if (kind && (!strcmp(kind, "load") || !strcmp(kind, "disk") || !strcmp(kind, "micro"))) {
-		if (!caveat_attach(doc)) {
-			snprintf(err, errlen, "%s: out of memory", path);
-			return -1;
-		}
-	}
 	if (strcmp(path, "-") == 0) {
 		if (json_dumpf(doc, stdout, flags) < 0 || fputc('\n', stdout) == EOF ||
 		    fflush(stdout) == EOF) {

@@ -46,9 +46,9 @@ int result_destination(const char *cmd, const char *opt, const char *json,
 /* Write doc to path atomically: a temporary file in the same directory,
  * fsync, then rename over path ("-" writes to standard output); the stop
  * signals (cli.h) are blocked meanwhile, so one that kills leaves no
- * temporary file.  A run's document (kind load, disk or micro) gets its
- * "caveats" first: the list caveat_derive (result/caveat.h) makes from
- * its fields, at 95% confidence and this system's USER_HZ.
+ * temporary file.  A run's document (kind load, disk or micro) holds its
+ * caveats already: the command that made it attached them
+ * (caveat_attach, result/caveat.h) before printing their warnings.
  * Returns 0, or -1 with a one-line reason in err (errlen bytes). */
 int result_write(json_t *doc, const char *path, char *err, size_t errlen);
 
