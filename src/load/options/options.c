@@ -147,14 +147,14 @@ const char *load_opts_backend_given(const struct load_opts *o)
 int load_opts_parse(struct load_opts *o, int argc, const char **argv, poptContext *ctx)
 {
 	struct poptOption options[] = {
-		{ "loadfile", 'c', POPT_ARG_STRING, &o->loadfile, 0,
+		{ LOAD_OPT_LOADFILE, &o->loadfile, 0,
 		  "loadfile to replay (default: the shipped client.txt)", "FILE" },
-		{ "directory", 'D', POPT_ARG_STRING, &o->directory, 0,
+		{ LOAD_OPT_DIRECTORY, &o->directory, 0,
 		  "directory to run in (default: a new one under $TMPDIR, removed after)", "DIR" },
-		{ "timelimit", 't', POPT_ARG_STRING, &o->timelimit, 0,
+		{ LOAD_OPT_TIMELIMIT, &o->timelimit, 0,
 		  "seconds measured after warm-up (default " TIMELIMIT_TEXT "; 90, 1.5m, 2h)",
 		  "TIME" },
-		{ "warmup", 0, POPT_ARG_STRING, &o->warmup, 0,
+		{ LOAD_OPT_WARMUP, &o->warmup, 0,
 		  "warm-up before measuring (default timelimit/5; 0 with --run-once)", "TIME" },
 		{ "run-once", 0, POPT_ARG_NONE, &o->run_once, 0,
 		  "each client replays the loadfile once, then stops", NULL },
@@ -169,10 +169,10 @@ int load_opts_parse(struct load_opts *o, int argc, const char **argv, poptContex
 		  "show each client's MB/sec", NULL },
 		RESULT_JSON_OPTION(&o->json),
 		{ "quiet", 'q', POPT_ARG_NONE, &o->quiet, 0, "no line a second", NULL },
-		{ "mem-limit", 0, POPT_ARG_STRING, &o->mem_limit, 0,
+		{ LOAD_OPT_MEM_LIMIT, &o->mem_limit, 0,
 		  "run the clients in a memory cgroup holding their memory and page cache "
 		  "to SIZE (k, M, G, T: 2^10, 2^20, 2^30, 2^40; none: no limit); root only", "SIZE" },
-		{ "drop-caches", 0, POPT_ARG_NONE, &o->drop_caches, 0,
+		{ LOAD_OPT_DROP_CACHES, &o->drop_caches, 0,
 		  "sync and drop the page cache, dentries and inodes before the run; root only",
 		  NULL },
 		{ "mpi", 0, POPT_ARG_NONE, &o->mpi, 0,

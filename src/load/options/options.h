@@ -20,6 +20,19 @@
 
 #define LOAD_THROUGH_ROWS 24
 
+/* The options kbench suite takes as well and gives each load child its
+ * own way (-c the path it checked, -t its own default, --mem-limit one of
+ * its list, --drop-caches also before its disk and micro runs): the first
+ * three fields of their popt rows, name, letter and kind, written here
+ * once and used by both tables, "{ LOAD_OPT_TIMELIMIT, &var, 0, help,
+ * "TIME" }"; each command words its own help. */
+#define LOAD_OPT_LOADFILE "loadfile", 'c', POPT_ARG_STRING
+#define LOAD_OPT_DIRECTORY "directory", 'D', POPT_ARG_STRING
+#define LOAD_OPT_TIMELIMIT "timelimit", 't', POPT_ARG_STRING
+#define LOAD_OPT_WARMUP "warmup", 0, POPT_ARG_STRING
+#define LOAD_OPT_MEM_LIMIT "mem-limit", 0, POPT_ARG_STRING
+#define LOAD_OPT_DROP_CACHES "drop-caches", 0, POPT_ARG_NONE
+
 struct load_opts {
 	const char *cmd;             /* "kbench load", for messages */
 	/* as given: popt's strings, owned (NULL when not given) */
