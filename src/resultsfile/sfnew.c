@@ -7,7 +7,6 @@
 #include "config.h"
 #include "result/result.h"
 #include "resultsfile/sfnew.h"
-#include "resultsfile/suitefile.h"
 
 json_t *sf_new(struct sf_head *h)
 {

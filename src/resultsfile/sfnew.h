@@ -4,13 +4,16 @@
  * kbench suite starts its results file with it, kbench import writes one
  * per system of a report, and a plain `kbench micro --json` document is
  * read as one (sfmicro.h): the same keys in the same order, the layout
- * suitefile.h gives, schema SUITE_SCHEMA.
+ * suitefile.h gives, schema SUITE_SCHEMA (the one schema number, here
+ * where it is written; suitefile_read refuses a newer one).
  */
 #ifndef KBENCH_SFNEW_H
 #define KBENCH_SFNEW_H
 
 #include <stdbool.h>
 #include <jansson.h>
+
+#define SUITE_SCHEMA 1    /* the newest layout this kbench writes and reads */
 
 /* What the head of a new results document holds.  Each json_t is taken
  * (its reference is the document's, also on an error); cwd and units may

@@ -19,9 +19,8 @@
 #include <stdio.h>
 #include <jansson.h>
 
+#include "resultsfile/sfnew.h"
 #include "stats/summary.h"
-
-#define SUITE_SCHEMA 1    /* the newest layout this kbench writes and reads */
 
 /* One test of a results file, pointing into the document. */
 struct sf_test {
