@@ -25,7 +25,7 @@
  * not matched are listed apart; no test in common is exit status 1.
  * --by mem splits one file into one per memory limit, compared as files.
  * --export prints one file in the Go benchmark format, or with lkp or
- * mmtests in the forms those harnesses keep (compare/cmpexport.h).
+ * mmtests in the forms those harnesses keep (compare/forms/cmpexport.h).
  *
  * Invariants: every file is read and checked before anything is printed;
  * a bad one gives one line naming it and status 2.
@@ -34,16 +34,16 @@
 #include "commands.h"
 #include "cli.h"
 #include "compare/compare.h"
-#include "compare/cmpexport.h"
-#include "compare/cmpmicro.h"
-#include "compare/cmpforms.h"
-#include "compare/cmpadj.h"
-#include "compare/cmpdrift.h"
-#include "compare/cmpgate.h"
-#include "suite/escape.h"
-#include "compare/plot.h"
-#include "compare/cmplat.h"
-#include "compare/plotlat.h"
+#include "compare/forms/cmpexport.h"
+#include "compare/forms/cmpmicro.h"
+#include "compare/forms/cmpforms.h"
+#include "compare/judge/cmpadj.h"
+#include "compare/judge/cmpdrift.h"
+#include "compare/judge/cmpgate.h"
+#include "resultsfile/escape.h"
+#include "compare/charts/plot.h"
+#include "compare/judge/cmplat.h"
+#include "compare/charts/plotlat.h"
 #include "sys/steal.h"
 
 #include <errno.h>

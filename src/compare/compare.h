@@ -18,15 +18,15 @@
 
 #include <stddef.h>
 
-#include "compare/cmpcav.h"
-#include "compare/cmpforms.h"
-#include "compare/cmpjson.h"
-#include "compare/cmpprint.h"
-#include "compare/cmpruns.h"
-#include "compare/cmprow.h"
-#include "compare/cmpbyte.h"
-#include "compare/cmpsplit.h"
-#include "suite/suitefile.h"
+#include "compare/judge/cmpcav.h"
+#include "compare/forms/cmpforms.h"
+#include "compare/forms/cmpjson.h"
+#include "compare/forms/cmpprint.h"
+#include "compare/judge/cmpruns.h"
+#include "compare/judge/cmprow.h"
+#include "compare/forms/cmpbyte.h"
+#include "compare/judge/cmpsplit.h"
+#include "resultsfile/suitefile.h"
 
 /* The steal of file f's runs, into out: the run with the largest share
  * of one CPU's time the hypervisor took (percent) among the runs where

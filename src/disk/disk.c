@@ -301,18 +301,6 @@ static json_t *run_document(const struct disk_cmd *c)
 	return doc;
 }
 
-/* doc (NULL: out of memory) to c->json_dest.  Returns 0, or -1 after one
- * line. */
-static int write_json(const struct disk_cmd *c, json_t *doc)
-{
-	char err[512];
-	if (!doc || result_write(doc, c->json_dest, err, sizeof(err)) < 0) {
-		fprintf(stderr, "%s: %s\n", c->cmd, doc ? err : "out of memory building JSON");
-		return -1;
-	}
-	return 0;
-}
-
 /* ---- the command: options, checks, run, report ---- */
 
 /* The paths, --runs and --offset into c->p; neither -T nor -t means both,
@@ -345,7 +333,7 @@ static int check_values(struct disk_cmd *c, const char **paths)
 	if (!c->do_cached && !c->do_buffered)
 		c->do_cached = c->do_buffered = 1;
 	c->p.direct = c->direct;
-	if (c->json && !strcmp(c->json, "-"))
+	if (result_json_stdout(c->json))
 		c->out = stderr;                /* keep standard output pure JSON */
 	return KB_EXIT_OK;
 }
@@ -446,7 +434,7 @@ static int time_all(struct disk_cmd *c)
 	fflush(c->out);
 	json_t *doc = run_document(c);
 	caveat_print(stderr, json_object_get(doc, "caveats"));
-	if (c->json && write_json(c, doc) < 0)
+	if (c->json && result_write_json(c->cmd, doc, c->json_dest) < 0)
 		status = KB_EXIT_FAIL;
 	json_decref(doc);
 	return status;
@@ -536,9 +524,7 @@ int cmd_disk(int argc, const char **argv)
 		{ "offset", 0, POPT_ARG_STRING, &c.offset_arg, 0,
 		  "start -t this far into the device; SIZE needs its unit: B (bytes), k, M, G, T "
 		  "(powers of 2^10); hdparm's --offset N is --offset NG", "SIZE" },
-		{ "json", 0, POPT_ARG_STRING, &c.json, 0,
-		  "also write the results as JSON to FILE ('-': standard output, the text then "
-		  "goes to standard error)", "FILE" },
+		RESULT_JSON_OPTION(&c.json),
 		{ "info", 0, POPT_ARG_NONE, &c.info, 0,
 		  "print the device's settings (sysfs: model, size, read-ahead, scheduler, "
 		  "rotational, queue depth, write cache; for a file, its filesystem's device) and "

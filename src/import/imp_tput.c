@@ -8,22 +8,15 @@
  * procs.  Which of the two printed it is read from the nearest line above
  * naming one ("dbench version 4.00", "./dbench 5", "tbench 5 localhost");
  * with none the line is skipped.
- * hdparm times reads in one line each:
- *   Timing cached reads:   18876 MB in  1.99 seconds = 9485.66 MB/sec
- *   Timing buffer-cache reads:   128 MB in  3.42 seconds = 37.43 MB/sec   (older)
- *   Timing buffered disk reads:  64 MB in 10.53 seconds =  6.08 MB/sec
- *   Timing O_DIRECT cached reads: ..., Timing O_DIRECT disk reads: ...
- * hdparm's MB is 2^20 bytes (its kB 2^10): the figure is kept in MiB/s,
- * the test "hdparm -T", "hdparm -t", "hdparm --direct -T" or "... -t".
- * Each line is one run.  A device hdparm names ("/dev/sda:" on its own
- * line above, or before "Timing" on the same line) is part of the test,
- * "hdparm -t /dev/sda": two disks are never one test's runs.  A result
+ * hdparm's "Timing" lines are found in the same pass, their kernel and
+ * device carried down the same lines, and read by imp_timing.c.  A result
  * no line above gave a kernel takes the one a script's trace prints
  * right under it ("+ uname -r", then the release).
  */
 #include "config.h"
 #include "import/import.h"
 #include "import/imp_util.h"
+#include "import/imp_timing.h"
 #include "import/impstore.h"
 
 #include <ctype.h>
@@ -177,7 +170,6 @@ static bool caption(const struct imp_file *f, size_t ln, const char *l)
 	return imp_words(copy, w, 12) <= 10;
 }
 
-static size_t device_of(const char *l, char *dev, size_t n);
 
 /* Does line ln (l) head the runs right under it as an item of a numbered
  * list ("2) 2.4 w/apm", "3. with the patch"): a number and ')' or '.',
@@ -191,7 +183,7 @@ static bool numbered(const struct imp_file *f, size_t ln, const char *l, char *o
 	    !strchr(" \t", l[digits + 1]) || strlen(l) >= sizeof(copy))
 		return false;
 	const char *next = f->line[ln] + strspn(f->line[ln], " \t");
-	size_t dl = device_of(next, dev, sizeof(dev));
+	size_t dl = imp_hdparm_device(next, dev, sizeof(dev));
 	next += dl + strspn(next + dl, " \t");
 	if (strncmp(next, "Throughput ", 11) && strncmp(next, "Timing ", 7))
 		return false;
@@ -276,31 +268,6 @@ static void note_line(struct imp *im, const struct imp_file *f, size_t ln, struc
 				 "%.*s", (int)(e - k), k);
 		}
 	}
-}
-
-/* The system of a figure on line ln: the one the lines above named, and
- * "quoted" when the line is behind a mail quote prefix: a quoted figure
- * is another post's, never pooled with the poster's own. */
-static struct imp_sys sys_of(const struct imp_file *f, size_t ln, const struct imp_sys *sys)
-{
-	struct imp_sys s = *sys;
-	if (f->flag[ln - 1] & IMP_LINE_QUOTED) {
-		char d[sizeof(s.desc)];
-		snprintf(d, sizeof(d), "%s", s.desc);
-		snprintf(s.desc, sizeof(s.desc), "quoted%s%.150s", d[0] ? ", " : "", d);
-	}
-	return s;
-}
-
-/* "/dev/X:" at the start of l (hdparm's heading of a device): its name
- * into dev and the length up to the colon, or 0. */
-static size_t device_of(const char *l, char *dev, size_t n)
-{
-	size_t len = strcspn(l, ": \t");
-	if (strncmp(l, "/dev/", 5) || len <= 5 || l[len] != ':' || len >= n)
-		return 0;
-	snprintf(dev, n, "%.*s", (int)len, l);
-	return len + 1;
 }
 
 /* The label after "N procs" on a Throughput line ("16 procs  2.4.10-ac",
@@ -417,7 +384,7 @@ static int throughput(struct imp *im, const struct imp_file *f, size_t ln, const
 		goto done;
 	if (at && at < n)
 		label_sys(w + at, n - at, &own);
-	struct imp_sys sys = sys_of(f, ln, &own);
+	struct imp_sys sys = imp_sys_of(f, ln, &own);
 	if (!sys.kernel[0] && !c->split)
 		uname_below(f, ln, sys.kernel, sizeof(sys.kernel));
 	rc = imp_add(im, f, &sys, &fig) < 0 ? -1 : 1;
@@ -426,58 +393,6 @@ done:
 	return rc;
 }
 
-static int timing(struct imp *im, const struct imp_file *f, size_t ln, const char *dev,
-		  const struct imp_sys *sys)
-{
-	const char *l = f->line[ln - 1], *what = strstr(l, "Timing ") + 7;
-	const char *eq = strrchr(l, '=');
-	char phrase[100], copy[200], *w[8], run[300], test[128];
-	const char *name = NULL;
-	double v;
-	imp_trim_copy(phrase, sizeof(phrase), what, strcspn(what, ":"));
-	if (!strcmp(phrase, "cached reads") || !strcmp(phrase, "buffer-cache reads"))
-		name = "hdparm -T";
-	else if (!strcmp(phrase, "buffered disk reads"))
-		name = "hdparm -t";
-	else if (!strcmp(phrase, "O_DIRECT cached reads"))
-		name = "hdparm --direct -T";
-	else if (!strcmp(phrase, "O_DIRECT disk reads"))
-		name = "hdparm --direct -t";
-	if (!name) {
-		imp_skip(im, f, ln, "'Timing %s': not a timing hdparm prints", phrase);
-		return 0;
-	}
-	if (!eq) {
-		imp_skip(im, f, ln, "%s: no '= X MB/sec'", name);
-		return 0;
-	}
-	/* quoted-printable mail wrote '=' as "=3D" ("seconds =3D148.84 MB/sec") */
-	snprintf(copy, sizeof(copy), "%s", eq + 1 + (eq[1] == '3' && eq[2] == 'D' ? 2 : 0));
-	size_t n = imp_words(copy, w, 8);
-	char next[64], *nw[2];
-	if (n == 1 && ln < f->nlines) {  /* "=185.51 " and "MB/sec" wrapped to the next line */
-		snprintf(next, sizeof(next), "%s", f->line[ln]);
-		if (imp_words(next, nw, 2) == 1 && (!strcmp(nw[0], "MB/sec") || !strcmp(nw[0], "kB/sec"))) {
-			w[1] = nw[0];
-			n = 2;
-			imp_used(im, ln + 1);
-		}
-	}
-	if (n < 2 || !imp_number(w[0], &v) ||
-	    (strcmp(w[1], "MB/sec") && strcmp(w[1], "kB/sec") && strcmp(w[1], "KB/sec"))) {
-		imp_skip(im, f, ln, "%s: not '= X MB/sec' or '= X kB/sec'", name);
-		return 0;
-	}
-	if (w[1][0] != 'M')
-		v /= 1024;
-	/* two devices are two tests, never one pooled */
-	snprintf(test, sizeof(test), "%s%s%s", name, dev[0] ? " " : "", dev);
-	snprintf(run, sizeof(run), "%s:%zu", f->path, ln);
-	struct imp_fig fig = { test, test, "MiB/s", true, "hdparm", NULL, 0, v, ln, run, NULL,
-			       NULL, 0, NULL };
-	struct imp_sys s = sys_of(f, ln, sys);
-	return imp_add(im, f, &s, &fig) < 0 ? -1 : 1;
-}
 
 /* The column names over a row of columns: the nearest line above ln
  * that is neither blank nor a row (at most two such up) whose words, k of them, hold no digit
@@ -533,7 +448,7 @@ static int columns_row(struct imp *im, const struct imp_file *f, size_t ln, cons
 	snprintf(name, sizeof(name), "%s %zu", w[0], (size_t)clients);
 	snprintf(tool, sizeof(tool), "%s%s", w[0], c->ver);
 	for (size_t j = 0; j < k; j++) {
-		struct imp_sys sys = sys_of(f, ln, ctx_sys(c, f, ln));
+		struct imp_sys sys = imp_sys_of(f, ln, ctx_sys(c, f, ln));
 		char d[sizeof(sys.desc)];
 		snprintf(d, sizeof(d), "%s", sys.desc);
 		snprintf(sys.desc, sizeof(sys.desc), "%.80s%s%.60s", d, d[0] ? ", " : "", cols[j]);
@@ -597,7 +512,7 @@ int imp_read_tput(struct imp *im, const struct imp_file *f)
 	for (size_t ln = 1; ln <= f->nlines; ln++) {
 		const char *l = f->line[ln - 1] + strspn(f->line[ln - 1], " \t");
 		char dev[64];
-		size_t dl = device_of(l, dev, sizeof(dev));
+		size_t dl = imp_hdparm_device(l, dev, sizeof(dev));
 		int rc = 0;
 		if (dl) {  /* "/dev/sda:" alone, or before its Timing line */
 			snprintf(c.dev, sizeof(c.dev), "%s", dev);
@@ -612,7 +527,7 @@ int imp_read_tput(struct imp *im, const struct imp_file *f)
 		else if (!strncmp(l, "Throughput ", 11))
 			rc = throughput(im, f, ln, l, &c);
 		else if (!strncmp(l, "Timing ", 7) && strchr(l, ':'))
-			rc = timing(im, f, ln, c.dev, ctx_sys(&c, f, ln));
+			rc = imp_hdparm_timing(im, f, ln, c.dev, ctx_sys(&c, f, ln));
 		else if (!(rc = columns_row(im, f, ln, l, &c)))
 			note_line(im, f, ln, &c, l);
 		if (rc > 0)

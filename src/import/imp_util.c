@@ -308,3 +308,17 @@ bool imp_byte_unit(const char *w)
 	return !strcmp(w, "lps") || !strcmp(w, "lpm") || !strcmp(w, "KBps") ||
 	       !strcmp(w, "MWIPS") || !strcmp(w, "KWIPS");
 }
+
+/* The system of a figure on line ln: the one the lines above named, and
+ * "quoted" when the line is behind a mail quote prefix: a quoted figure
+ * is another post's, never pooled with the poster's own. */
+struct imp_sys imp_sys_of(const struct imp_file *f, size_t ln, const struct imp_sys *sys)
+{
+	struct imp_sys s = *sys;
+	if (f->flag[ln - 1] & IMP_LINE_QUOTED) {
+		char d[sizeof(s.desc)];
+		snprintf(d, sizeof(d), "%s", s.desc);
+		snprintf(s.desc, sizeof(s.desc), "quoted%s%.150s", d[0] ? ", " : "", d);
+	}
+	return s;
+}

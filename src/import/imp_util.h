@@ -71,4 +71,9 @@ bool imp_byte_unit(const char *w);
 /* Copy s to dst (n bytes) without leading and trailing blanks. */
 void imp_trim_copy(char *dst, size_t n, const char *s, size_t len);
 
+/* The system of a figure on line ln of f: sys, its description led by
+ * "quoted" when the line is behind a mail quote prefix (a quoted figure
+ * is another post's, never pooled with the poster's own). */
+struct imp_sys imp_sys_of(const struct imp_file *f, size_t ln, const struct imp_sys *sys);
+
 #endif

@@ -10,8 +10,9 @@
 #include "cli.h"
 #include "import/impstore.h"
 #include "result/result.h"
-#include "suite/escape.h"
-#include "suite/suitefile.h"
+#include "resultsfile/escape.h"
+#include "resultsfile/sfnew.h"
+#include "resultsfile/suitefile.h"
 
 #include <ctype.h>
 #include <jansson.h>
@@ -349,9 +350,7 @@ static json_t *sys_json(const struct imp_group *g)
 
 static json_t *group_json(const struct imp_group *g, const char *label, const char **files)
 {
-	char now[RESULT_TIME_LEN];
-	result_time_now(now, sizeof(now));
-	json_t *doc = result_new("suite"), *tests = json_array(), *mems = json_array();
+	json_t *tests = json_array(), *mems = json_array();
 	json_t *cmd = json_pack("[s]", "import");
 	for (size_t i = 0; cmd && files[i]; i++)
 		json_array_append_new(cmd, json_string(files[i]));
@@ -365,25 +364,21 @@ static json_t *group_json(const struct imp_group *g, const char *label, const ch
 	for (size_t i = 0; tests && i < g->ntests; i++)
 		if (json_array_append_new(tests, test_json(g, &g->tests[i])))
 			goto fail;
-	if (!doc || !tests || !mems || !cmd)
+	if (!tests || !mems || !cmd)
 		goto fail;
-	json_object_set_new(doc, "schema", json_integer(1));
-	json_object_set_new(doc, "label", json_string(label ? label : g->slug));
-	json_object_set_new(doc, "command", cmd);
-	json_object_set_new(doc, "params", json_pack("{s:b, s:o}", "imported", 1, "mem_limits",
-						     mems));
-	json_object_set_new(doc, "system", sys_json(g));
-	json_object_set_new(doc, "started", json_null());
-	json_object_set_new(doc, "ended", json_null());
-	json_object_set_new(doc, "finished", json_true());
-	json_object_set_new(doc, "interrupted", json_false());
-	json_object_set_new(doc, "done", json_object());
-	json_object_set_new(doc, "failures", json_array());
-	json_object_set_new(doc, "tests", tests);
-	(void)now;
+	struct sf_head h = {
+		.label = label ? label : g->slug, .command = cmd,
+		.params = json_pack("{s:b, s:o}", "imported", 1, "mem_limits", mems),
+		.system = sys_json(g), .started = json_null(), .ended = json_null(),
+		.finished = true,
+	};
+	json_t *doc = sf_new(&h);
+	if (!doc || json_object_set_new(doc, "tests", tests)) {
+		json_decref(doc);
+		return NULL;
+	}
 	return doc;
 fail:
-	json_decref(doc);
 	json_decref(tests);
 	json_decref(mems);
 	json_decref(cmd);

@@ -18,6 +18,7 @@
 #include "config.h"
 #include "commands.h"
 #include "cli.h"
+#include "load/load.h"
 #include "load/loadfile/check.h"
 #include "load/run/coord.h"
 #include "load/mpi/coord_mpi.h"
@@ -169,7 +170,7 @@ static struct run_config run_config_of(const struct load_opts *o, struct load_st
 		.mem_limit = o->mem_limit_bytes,
 		.memcg_site = o->mem_limit_bytes ? &st->site : NULL,
 		/* with --json -, standard output carries the JSON alone */
-		.out = load_opts_json_stdout(o) ? stderr : stdout,
+		.out = result_json_stdout(o->json) ? stderr : stdout,
 		.coord = st->co,
 		.stonewall = o->stonewall,
 		.clients_total = o->clients_total ?
@@ -243,17 +244,6 @@ static json_t *run_document(const struct run_config *cfg, const struct load_para
 	return doc;
 }
 
-/* --json: the document, written atomically to st->t.json_dest. */
-static int write_json(const char *cmd, json_t *doc, const struct load_state *st)
-{
-	char err[512];
-	if (!doc || result_write(doc, st->t.json_dest, err, sizeof(err)) < 0) {
-		fprintf(stderr, "%s: %s\n", cmd, doc ? err : "out of memory building JSON");
-		return KB_EXIT_FAIL;
-	}
-	return KB_EXIT_OK;
-}
-
 /* The report of a run that started (run_load returned r >= 0) and the
  * status it ends with: 128 + the signal when interrupted, 1 when it failed
  * or measured nothing, else 0. */
@@ -282,7 +272,8 @@ static int report(const struct load_opts *o, const struct run_config *cfg,
 	fflush(cfg->out);
 	say_unmeasured(o->cmd, res);
 	if (o->json)
-		status = write_json(o->cmd, doc, st);
+		status = result_write_json(o->cmd, doc, st->t.json_dest) < 0 ? KB_EXIT_FAIL
+										: KB_EXIT_OK;
 	json_decref(doc);
 	if (res->mem_left && !status)
 		status = KB_EXIT_FAIL;
@@ -376,7 +367,7 @@ static int run_command(struct load_opts *o, poptContext ctx, struct load_state *
 	const struct coord *co = st->co;
 	/* a stop signal from here on ends the command cleanly: at once while
 	 * nothing has been made, then through the run (load/run/signals.h) */
-	load_signals_catch(load_opts_json_stdout(o) ? STDERR_FILENO : STDOUT_FILENO);
+	load_signals_catch(result_json_stdout(o->json) ? STDERR_FILENO : STDOUT_FILENO);
 	int status = load_opts_check(o, ctx);
 	st->o = o;
 	status = co->input(o, status, read_input, st, &st->prog);
@@ -447,4 +438,18 @@ int cmd_load(int argc, const char **argv)
 	poptFreeContext(ctx);
 	st.co->end(status);  /* --mpi: the job ends (or is ended, when a rank is lost) */
 	return status;
+}
+
+int load_loadfile_max_io(const char *path, uint32_t *max_io)
+{
+	char *shipped = path ? NULL : load_loadfile_path(NULL);
+	const char *p = path ? path : shipped;
+	struct program prog;
+	int rc = p ? loadfile_load(p, LF_AUTO, &prog, NULL, 1) : -1;
+	free(shipped);
+	if (rc)
+		return -1;
+	*max_io = prog.max_io;
+	prog_free(&prog);
+	return 0;
 }

@@ -34,6 +34,11 @@
 #define LOAD_JSON_ERR_EXPECTED "expected"   /* the status the loadfile gives */
 #define LOAD_JSON_ERR_GOT "got"             /* what happened: an errno's name, or success */
 
+/* -t's default, seconds measured after the warm-up: dbench's own 600.
+ * kbench suite's default for each of its load runs is derived from it
+ * (SUITE_DEFAULT_TIMELIMIT_S, suite/series.h). */
+#define LOAD_DEFAULT_TIMELIMIT_S 600
+
 /* --warmup's default when --run-once is not given: a fifth of the time
  * limit.  Takes and returns seconds. */
 double load_default_warmup_s(double timelimit_s);

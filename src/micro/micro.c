@@ -25,13 +25,13 @@
 #include "config.h"
 #include "commands.h"
 #include "cli.h"
-#include "micro/byte.h"
-#include "micro/byteindex.h"
-#include "micro/bytereport.h"
-#include "micro/dhry.h"
+#include "micro/byte/byte.h"
+#include "micro/byte/byteindex.h"
+#include "micro/byte/bytereport.h"
+#include "micro/byte/dhry.h"
 #include "micro/harness.h"
-#include "micro/lmbench.h"
-#include "micro/lmreport.h"
+#include "micro/lmbench/lmbench.h"
+#include "micro/lmbench/lmreport.h"
 #include "micro/place.h"
 #include "micro/select.h"
 #include "micro/test.h"
@@ -201,22 +201,6 @@ fail:
 	return NULL;
 }
 
-/* doc (NULL: out of memory) to m->json_dest.  Returns 0, or -1 after one
- * line. */
-static int write_json(const struct micro_cmd *m, json_t *doc)
-{
-	char err[512];
-	if (!doc) {
-		fprintf(stderr, "%s: out of memory building JSON\n", m->cmd);
-		return -1;
-	}
-	if (result_write(doc, m->json_dest, err, sizeof(err)) < 0) {
-		fprintf(stderr, "%s: %s\n", m->cmd, err);
-		return -1;
-	}
-	return 0;
-}
-
 /* ---- the command: options, checks, run, report ---- */
 
 /* --family: m->fam from its word.  Returns KB_EXIT_OK or KB_EXIT_USAGE. */
@@ -322,7 +306,7 @@ static void unplace(const struct micro_cmd *m)
 static int prepare_output(struct micro_cmd *m)
 {
 	int status;
-	if (m->json && !strcmp(m->json, "-"))
+	if (result_json_stdout(m->json))
 		m->out = stderr;
 	if (m->json && (status = result_destination(m->cmd, "--json", m->json, NULL, 0, NULL,
 						    m->json_dest, sizeof(m->json_dest))))
@@ -453,7 +437,7 @@ static int report(const struct micro_cmd *m)
 			m->out == stdout ? "output" : "error", strerror(errno));
 		status = KB_EXIT_FAIL;
 	}
-	if (m->json && write_json(m, doc) < 0)
+	if (m->json && result_write_json(m->cmd, doc, m->json_dest) < 0)
 		status = KB_EXIT_FAIL;
 	json_decref(doc);
 	return status;
@@ -514,9 +498,7 @@ int cmd_micro(int argc, const char **argv)
 		{ "cpus", 0, POPT_ARG_STRING, &m.cpus_arg, 0,
 		  "the CPUs the placements of the tests between processes are chosen from "
 		  "(default: every CPU kbench may use)", "LIST" },
-		{ "json", 0, POPT_ARG_STRING, &m.json, 0,
-		  "also write the results as JSON to FILE ('-': standard output, the text then "
-		  "goes to standard error)", "FILE" },
+		RESULT_JSON_OPTION(&m.json),
 		POPT_AUTOHELP
 		POPT_TABLEEND
 	};

@@ -9,8 +9,8 @@
 #include "micro/place.h"
 #include "micro/select.h"
 #include "cli.h"
-#include "micro/byte.h"
-#include "micro/lmbench.h"
+#include "micro/byte/byte.h"
+#include "micro/lmbench/lmbench.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -2,7 +2,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * One rule for every place that says what could make a figure wrong: the
- * command writing a run's document (through result_write), kbench suite's
+ * command making a run's document (caveat_attach), kbench suite's
  * progress lines and table, and kbench compare's verdicts all read the
  * list made here.
  */

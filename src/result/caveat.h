@@ -68,9 +68,9 @@ int caveat_add(json_t *list, const char *key, json_t *evidence, const char *fmt,
 json_t *caveat_derive(const json_t *doc, long ticks_per_s, double conf);
 
 /* A run's document doc (load, disk, micro) gets its caveats:
- * caveat_derive(doc, USER_HZ, CAVEAT_CONF) as its "caveats" list.
- * result_write does the same, so a command that prints the list first
- * and writes the document after writes that list.  Returns the list
+ * caveat_derive(doc, USER_HZ, CAVEAT_CONF) as its "caveats" list, once:
+ * load, disk and micro attach it as they make their document, print
+ * their warnings from it, and result_write writes it.  Returns the list
  * (borrowed from doc), NULL when out of memory. */
 json_t *caveat_attach(json_t *doc);
 

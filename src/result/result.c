@@ -4,7 +4,6 @@
 #include "config.h"
 #include "cli.h"
 #include "result/result.h"
-#include "result/caveat.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -55,13 +54,6 @@ static int write_tmp(json_t *doc, const char *path, char *tmp, size_t n, size_t 
 int result_write(json_t *doc, const char *path, char *err, size_t errlen)
 {
 	const size_t flags = JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10);
-	const char *kind = json_string_value(json_object_get(doc, "kind"));
-	if (kind && (!strcmp(kind, "load") || !strcmp(kind, "disk") || !strcmp(kind, "micro"))) {
-		if (!caveat_attach(doc)) {
-			snprintf(err, errlen, "%s: out of memory", path);
-			return -1;
-		}
-	}
 	if (strcmp(path, "-") == 0) {
 		if (json_dumpf(doc, stdout, flags) < 0 || fputc('\n', stdout) == EOF ||
 		    fflush(stdout) == EOF) {
@@ -204,6 +196,21 @@ int result_destination(const char *cmd, const char *opt, const char *json,
 		fprintf(stderr, "%s: %s %s: inside the run directory %s, whose cleanup "
 			"would remove it\n", cmd, opt, json, inside);
 		return 2;
+	}
+	return 0;
+}
+
+int result_json_stdout(const char *json)
+{
+	return json && !strcmp(json, "-");
+}
+
+int result_write_json(const char *cmd, json_t *doc, const char *dest)
+{
+	char err[512];
+	if (!doc || result_write(doc, dest, err, sizeof(err)) < 0) {
+		fprintf(stderr, "%s: %s\n", cmd, doc ? err : "out of memory building JSON");
+		return -1;
 	}
 	return 0;
 }

@@ -46,10 +46,26 @@ int result_destination(const char *cmd, const char *opt, const char *json,
 /* Write doc to path atomically: a temporary file in the same directory,
  * fsync, then rename over path ("-" writes to standard output); the stop
  * signals (cli.h) are blocked meanwhile, so one that kills leaves no
- * temporary file.  A run's document (kind load, disk or micro) gets its
- * "caveats" first: the list caveat_derive (result/caveat.h) makes from
- * its fields, at 95% confidence and this system's USER_HZ.
+ * temporary file.  A run's document (kind load, disk or micro) holds its
+ * caveats already: the command that made it attached them
+ * (caveat_attach, result/caveat.h) before printing their warnings.
  * Returns 0, or -1 with a one-line reason in err (errlen bytes). */
 int result_write(json_t *doc, const char *path, char *err, size_t errlen);
+
+/* The --json FILE option of kbench load, disk and micro, a popt row (the
+ * caller includes popt.h) whose value goes into *var, a char *. */
+#define RESULT_JSON_OPTION(var) \
+	{ "json", 0, POPT_ARG_STRING, (var), 0, "also write the results as JSON to FILE " \
+	  "('-': standard output, the text then goes to standard error)", "FILE" }
+
+/* 1 when --json's value json is "-": the document goes to standard output,
+ * which then carries it alone (the command's text goes to standard
+ * error); else 0, also for NULL (no --json). */
+int result_json_stdout(const char *json);
+
+/* --json's document doc (NULL: out of memory building it) to dest, the
+ * path result_destination checked, by result_write.  Returns 0, or -1
+ * after one line on stderr starting with cmd. */
+int result_write_json(const char *cmd, json_t *doc, const char *dest);
 
 #endif

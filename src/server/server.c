@@ -34,7 +34,7 @@
 #include "config.h"
 #include "cli.h"
 #include "commands.h"
-#include "load/backend/tbproto.h"
+#include "load/load.h"
 #include "sys/clock.h"
 
 #include <errno.h>

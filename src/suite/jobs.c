@@ -11,9 +11,9 @@
 #include "config.h"
 #include "disk/devinfo.h"
 #include "disk/disk.h"
-#include "load/rules.h"
+#include "load/load.h"
 #include "result/caveat.h"
-#include "suite/figures.h"
+#include "resultsfile/figures.h"
 #include "suite/jobs.h"
 
 #include <math.h>
@@ -176,8 +176,9 @@ void jobs_args(const struct suite *s, const struct job *j, struct job_args *a)
 	case JOB_LOAD:
 		v[n++] = "load";
 		v[n++] = "-q";
+		snprintf(a->timelimit, sizeof(a->timelimit), "%d", SUITE_DEFAULT_TIMELIMIT_S);
 		v[n++] = "-t";
-		v[n++] = s->timelimit ? s->timelimit : "60";
+		v[n++] = s->timelimit ? s->timelimit : a->timelimit;
 		if (s->warmup) {
 			v[n++] = "--warmup";
 			v[n++] = s->warmup;

@@ -36,6 +36,7 @@ void jobs_rows(struct suite *s);
 struct job_args {
 	const char *argv[64 + SUITE_MAX_MICRO];
 	char clients[16];
+	char timelimit[16];   /* -t's default when not given */
 };
 void jobs_args(const struct suite *s, const struct job *j, struct job_args *a);
 

@@ -9,11 +9,10 @@
  * one line and status 2 with nothing run.
  */
 #include "config.h"
-#include "load/rules.h"
-#include "load/options/optrows.h"
+#include "load/load.h"
 #include "cli.h"
-#include "suite/child.h"
-#include "suite/escape.h"
+#include "sys/child.h"
+#include "resultsfile/escape.h"
 #include "suite/opts.h"
 #include "suite/untilstable.h"
 #include "sys/caches.h"
@@ -29,10 +28,13 @@
 int opts_parse(struct suite *s, int argc, const char **argv, poptContext *ctx)
 {
 	load_opts_init(&s->load, s->cmd);
+	char t_help[80];
+	snprintf(t_help, sizeof(t_help), "measured seconds of each load run (default %d; 90, 1.5m)",
+		 SUITE_DEFAULT_TIMELIMIT_S);
 	struct poptOption options[] = {
-		{ "directory", 'D', POPT_ARG_STRING, &s->dir, 0,
+		{ LOAD_OPT_DIRECTORY, &s->dir, 0,
 		  "directory the load runs in (default: kbench load's own under $TMPDIR)", "DIR" },
-		{ "loadfile", 'c', POPT_ARG_STRING, &s->loadfile, 0,
+		{ LOAD_OPT_LOADFILE, &s->loadfile, 0,
 		  "loadfile for kbench load (default: its client.txt)", "FILE" },
 		{ "clients", 0, POPT_ARG_STRING, &s->clients_arg, 0,
 		  "client counts of the load runs (default 1,5,10)", "LIST" },
@@ -43,9 +45,8 @@ int opts_parse(struct suite *s, int argc, const char **argv, poptContext *ctx)
 		  "is within +-PCT percent of it (needs --max-runs)", "PCT" },
 		{ "max-runs", 0, POPT_ARG_STRING, &s->max_runs_arg, 0,
 		  "the most runs of a test under --until-stable", "N" },
-		{ "timelimit", 't', POPT_ARG_STRING, &s->timelimit, 0,
-		  "measured seconds of each load run (default 60; 90, 1.5m)", "TIME" },
-		{ "warmup", 0, POPT_ARG_STRING, &s->warmup, 0,
+		{ LOAD_OPT_TIMELIMIT, &s->timelimit, 0, t_help, "TIME" },
+		{ LOAD_OPT_WARMUP, &s->warmup, 0,
 		  "warm-up of each load run (default: kbench load's, timelimit/5)", "TIME" },
 		{ "disk", 0, POPT_ARG_STRING, &s->disk, 0,
 		  "also time this device or file with kbench disk -T and -t", "DEV" },
@@ -54,9 +55,9 @@ int opts_parse(struct suite *s, int argc, const char **argv, poptContext *ctx)
 		  "lmbench, byte or all, is every test of it)", "TESTS" },
 		{ "pause", 0, POPT_ARG_STRING, &s->pause_arg, 0,
 		  "pause before every run, after the sync (default 10 s; 0 for none)", "TIME" },
-		{ "drop-caches", 0, POPT_ARG_NONE, &s->drop_caches, 0,
+		{ LOAD_OPT_DROP_CACHES, &s->drop_caches, 0,
 		  "drop the page cache before every run (root; also passed to kbench load)", NULL },
-		{ "mem-limit", 0, POPT_ARG_STRING, &s->mem_arg, 0,
+		{ LOAD_OPT_MEM_LIMIT, &s->mem_arg, 0,
 		  "run every load under each of these memory limits (kbench load --mem-limit; "
 		  "e.g. 32M,128M,none)", "LIST" },
 		{ "micro-quick", 0, POPT_ARG_NONE, &s->micro_quick, 0,
@@ -185,7 +186,7 @@ static int parse_numbers(struct suite *s)
 	}
 	if (ustable_parse(s))
 		return KB_EXIT_USAGE;
-	s->timelimit_s = 60;
+	s->timelimit_s = SUITE_DEFAULT_TIMELIMIT_S;
 	if (s->timelimit && (cli_parse_duration(s->timelimit, &s->timelimit_s) < 0 ||
 			     !(s->timelimit_s > 0)))
 		return cli_usage_error(s->cmd, "-t %s: give a duration above 0 (90, 1.5m)",

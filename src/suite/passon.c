@@ -3,7 +3,7 @@
  */
 #include "config.h"
 #include "result/caveat.h"
-#include "suite/escape.h"
+#include "resultsfile/escape.h"
 #include "suite/passon.h"
 
 #include <stdbool.h>

@@ -7,7 +7,7 @@
  */
 #include "config.h"
 #include "suite/plan.h"
-#include "suite/escape.h"
+#include "resultsfile/escape.h"
 
 #include <errno.h>
 #include <limits.h>

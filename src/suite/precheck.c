@@ -13,11 +13,8 @@
 #include "config.h"
 #include "cli.h"
 #include "disk/disk.h"
-#include "load/rules.h"
-#include "load/loadfile/loadfile.h"
-#include "load/loadfile/program.h"
-#include "load/options/options.h"
-#include "suite/escape.h"
+#include "load/load.h"
+#include "resultsfile/escape.h"
 #include "suite/jobs.h"
 #include "suite/precheck.h"
 
@@ -93,21 +90,6 @@ static int tcp_reach(const char *host, const char *port, char *why, size_t whyle
 	freeaddrinfo(res);
 	snprintf(why, whylen, "%s", err == ETIMEDOUT ? "no answer in 5 s" : strerror(err));
 	return -1;
-}
-
-/* The loadfile's largest ReadX or WriteX, bytes, into *max_io. */
-static int loadfile_max_io(const struct suite *s, uint32_t *max_io)
-{
-	char *path = s->loadfile_path ? NULL : load_loadfile_path(NULL);
-	const char *p = s->loadfile_path ? s->loadfile_path : path;
-	struct program prog;
-	int rc = p ? loadfile_load(p, LF_AUTO, &prog, NULL, 1) : -1;
-	free(path);
-	if (rc)
-		return -1;
-	*max_io = prog.max_io;
-	prog_free(&prog);
-	return 0;
 }
 
 /* The tools of BYTE's shell tests (byte_shell.c runs them). */
@@ -206,7 +188,7 @@ int precheck_jobs(struct suite *s)
 			sized = &s->jobs[i];
 		loads |= s->jobs[i].kind == JOB_LOAD && s->jobs[i].mem_bytes;
 	}
-	if (loads && loadfile_max_io(s, &max_io) < 0) {
+	if (loads && load_loadfile_max_io(s->loadfile_path, &max_io) < 0) {
 		fprintf(stderr, "%s: the loadfile cannot be read for its largest I/O; "
 			"kbench load would refuse it too; nothing was run\n", s->cmd);
 		return KB_EXIT_USAGE;

@@ -11,7 +11,7 @@
  * without saying so.
  */
 #include "config.h"
-#include "suite/escape.h"
+#include "resultsfile/escape.h"
 #include "suite/progress.h"
 
 #include <stdbool.h>

@@ -10,10 +10,10 @@
  */
 #include "config.h"
 #include "cli.h"
-#include "load/rules.h"
+#include "load/load.h"
 #include "result/result.h"
 #include "result/sysinfo.h"
-#include "suite/escape.h"
+#include "resultsfile/escape.h"
 #include "suite/opts.h"
 #include "suite/resfile.h"
 #include "suite/plan.h"

@@ -9,7 +9,7 @@
 
 #include "suite/series.h"
 #include "suite/lock.h"
-#include "suite/suitefile.h"
+#include "resultsfile/suitefile.h"
 
 /* s->path = kbench-RELEASE-HOST-YYYYmmdd-HHMMSS.json (here; '/' in the
  * release becomes '_'). */

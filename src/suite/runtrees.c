@@ -7,8 +7,8 @@
  */
 #include "config.h"
 #include "suite/runtrees.h"
-#include "load/backend/trees.h"
-#include "suite/escape.h"
+#include "load/load.h"
+#include "resultsfile/escape.h"
 #include "sys/fsutil.h"
 
 #include <errno.h>

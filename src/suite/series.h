@@ -21,8 +21,13 @@
 #include <stdint.h>
 #include <jansson.h>
 
-#include "load/options/options.h"
+#include "load/load.h"
 #include "sys/memcg.h"
+
+/* -t's default for each load run of a series: a tenth of kbench load's
+ * own (LOAD_DEFAULT_TIMELIMIT_S, load/rules.h), since a series repeats
+ * each run --runs times for every client count and memory limit. */
+#define SUITE_DEFAULT_TIMELIMIT_S (LOAD_DEFAULT_TIMELIMIT_S / 10)
 
 #define SUITE_MAX_RUNS 1000      /* --runs */
 #define SUITE_MAX_CLIENTS 64     /* entries of --clients */

@@ -33,9 +33,10 @@
 #include "disk/devinfo.h"
 #include "result/result.h"
 #include "result/sysinfo.h"
-#include "suite/child.h"
-#include "suite/escape.h"
-#include "suite/figures.h"
+#include "sys/child.h"
+#include "resultsfile/escape.h"
+#include "resultsfile/figures.h"
+#include "resultsfile/sfnew.h"
 #include "suite/jobs.h"
 #include "suite/lock.h"
 #include "suite/opts.h"
@@ -45,7 +46,7 @@
 #include "suite/progress.h"
 #include "suite/resfile.h"
 #include "suite/runtrees.h"
-#include "suite/suitefile.h"
+#include "resultsfile/suitefile.h"
 #include "suite/untilstable.h"
 #include "sys/caches.h"
 
@@ -379,11 +380,9 @@ static json_t *system_json(const struct suite *s)
 
 static json_t *new_document(struct suite *s, int argc, const char **argv)
 {
-	json_t *doc = result_new("suite");
 	json_t *cmdline = json_array();
 	char cwd[PATH_MAX];
-	if (!doc || !cmdline || !getcwd(cwd, sizeof(cwd))) {
-		json_decref(doc);
+	if (!cmdline || !getcwd(cwd, sizeof(cwd))) {
 		json_decref(cmdline);
 		return NULL;
 	}
@@ -391,26 +390,19 @@ static json_t *new_document(struct suite *s, int argc, const char **argv)
 	json_array_append_new(cmdline, json_string("suite"));
 	for (int i = 1; i < argc; i++)
 		json_array_append_new(cmdline, json_string(argv[i]));
-	json_object_set_new(doc, "schema", json_integer(SUITE_SCHEMA));
 	struct kb_sysinfo si;
 	sysinfo_collect(&si, NULL);
-	json_object_set_new(doc, "label", json_string(s->label ? s->label : si.kernel));
-	json_object_set_new(doc, "command", cmdline);
-	json_object_set_new(doc, "cwd", json_string(cwd));
-	json_object_set_new(doc, "units", json_pack("{s:s, s:s, s:s}",
-			    "MB/s", "10^6 bytes per second (kbench load)",
-			    "MiB/s", "2^20 bytes per second (kbench disk)",
-			    "seconds", "wall-clock seconds of the child run"));
-	json_object_set_new(doc, "params", jobs_params_json(s));
-	json_object_set_new(doc, "system", system_json(s));
-	json_object_set_new(doc, "started", now_json());
-	json_object_set_new(doc, "ended", json_null());
-	json_object_set_new(doc, "finished", json_false());
-	json_object_set_new(doc, "interrupted", json_false());
-	json_object_set_new(doc, "done", json_object());
-	json_object_set_new(doc, "failures", json_array());
-	json_object_set_new(doc, "tests", json_array());
-	return doc;
+	struct sf_head h = {
+		.label = s->label ? s->label : si.kernel, .command = cmdline,
+		.cwd = json_string(cwd),
+		.units = json_pack("{s:s, s:s, s:s}",
+				   "MB/s", "10^6 bytes per second (kbench load)",
+				   "MiB/s", "2^20 bytes per second (kbench disk)",
+				   "seconds", "wall-clock seconds of the child run"),
+		.params = jobs_params_json(s), .system = system_json(s),
+		.started = now_json(), .ended = json_null(), .finished = false,
+	};
+	return sf_new(&h);
 }
 
 /* The document of the series: new, or the resumed one marked so. */

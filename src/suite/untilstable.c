@@ -7,9 +7,9 @@
 #include "config.h"
 #include "cli.h"
 #include "stats/stable.h"
-#include "suite/escape.h"
+#include "resultsfile/escape.h"
 #include "suite/jobs.h"
-#include "suite/suitefile.h"
+#include "resultsfile/suitefile.h"
 #include "suite/untilstable.h"
 
 #include <math.h>

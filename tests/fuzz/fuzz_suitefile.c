@@ -22,11 +22,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compare/cmpexport.h"
+#include "compare/forms/cmpexport.h"
 #include "compare/compare.h"
-#include "compare/plot.h"
+#include "compare/charts/plot.h"
 #include "suite/progress.h"
-#include "suite/suitefile.h"
+#include "resultsfile/suitefile.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

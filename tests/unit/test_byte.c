@@ -11,11 +11,11 @@
  * counts, which no load on the machine changes.
  */
 #include "config.h"
-#include "micro/byte.h"
-#include "micro/dhry.h"
-#include "micro/harness_fixed.h"
+#include "micro/byte/byte.h"
+#include "micro/byte/dhry.h"
+#include "micro/byte/harness_fixed.h"
 #include "micro/test.h"
-#include "micro/whet.h"
+#include "micro/byte/whet.h"
 
 #include <dirent.h>
 #include <math.h>

@@ -8,8 +8,8 @@
  * code under test.
  */
 #include "config.h"
-#include "micro/byteindex.h"
-#include "micro/bytereport.h"
+#include "micro/byte/byteindex.h"
+#include "micro/byte/bytereport.h"
 #include "micro/test.h"
 
 #include <math.h>

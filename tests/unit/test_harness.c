@@ -6,7 +6,7 @@
  */
 #include "config.h"
 #include "micro/harness.h"
-#include "micro/lmbench.h"
+#include "micro/lmbench/lmbench.h"
 #include "micro/place.h"
 
 #include <math.h>

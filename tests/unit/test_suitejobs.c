@@ -12,14 +12,14 @@
  */
 #include "config.h"
 #include "compare/compare.h"
-#include "suite/escape.h"
-#include "suite/figures.h"
+#include "resultsfile/escape.h"
+#include "resultsfile/figures.h"
 #include "suite/jobs.h"
 #include "suite/lock.h"
-#include "compare/plot.h"
+#include "compare/charts/plot.h"
 #include "suite/precheck.h"
 #include "suite/progress.h"
-#include "suite/suitefile.h"
+#include "resultsfile/suitefile.h"
 #include "suite/opts.h"
 
 #include <math.h>

@@ -16,6 +16,7 @@
 #include "load/loadfile/loadfile.h"
 #include "load/options/options.h"
 #include "load/options/optrows.h"
+#include "result/result.h"
 
 #include <errno.h>
 #include <math.h>
@@ -23,6 +24,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+
+/* LOAD_DEFAULT_TIMELIMIT_S as text, for --help */
+#define TEXT_(x) #x
+#define TEXT(x) TEXT_(x)
+#define TIMELIMIT_TEXT TEXT(LOAD_DEFAULT_TIMELIMIT_S)
 
 /* The rows of o->through (options.h): what kbench suite passes through. */
 static void fill_through(struct load_opts *o)
@@ -141,13 +147,14 @@ const char *load_opts_backend_given(const struct load_opts *o)
 int load_opts_parse(struct load_opts *o, int argc, const char **argv, poptContext *ctx)
 {
 	struct poptOption options[] = {
-		{ "loadfile", 'c', POPT_ARG_STRING, &o->loadfile, 0,
+		{ LOAD_OPT_LOADFILE, &o->loadfile, 0,
 		  "loadfile to replay (default: the shipped client.txt)", "FILE" },
-		{ "directory", 'D', POPT_ARG_STRING, &o->directory, 0,
+		{ LOAD_OPT_DIRECTORY, &o->directory, 0,
 		  "directory to run in (default: a new one under $TMPDIR, removed after)", "DIR" },
-		{ "timelimit", 't', POPT_ARG_STRING, &o->timelimit, 0,
-		  "seconds measured after warm-up (default 600; 90, 1.5m, 2h)", "TIME" },
-		{ "warmup", 0, POPT_ARG_STRING, &o->warmup, 0,
+		{ LOAD_OPT_TIMELIMIT, &o->timelimit, 0,
+		  "seconds measured after warm-up (default " TIMELIMIT_TEXT "; 90, 1.5m, 2h)",
+		  "TIME" },
+		{ LOAD_OPT_WARMUP, &o->warmup, 0,
 		  "warm-up before measuring (default timelimit/5; 0 with --run-once)", "TIME" },
 		{ "run-once", 0, POPT_ARG_NONE, &o->run_once, 0,
 		  "each client replays the loadfile once, then stops", NULL },
@@ -160,13 +167,12 @@ int load_opts_parse(struct load_opts *o, int argc, const char **argv, poptContex
 		  "leave the files of the run in the directory", NULL },
 		{ "per-client-results", 0, POPT_ARG_NONE, &o->per_client, 0,
 		  "show each client's MB/sec", NULL },
-		{ "json", 0, POPT_ARG_STRING, &o->json, 0,
-		  "also write the results as JSON to FILE ('-': standard output)", "FILE" },
+		RESULT_JSON_OPTION(&o->json),
 		{ "quiet", 'q', POPT_ARG_NONE, &o->quiet, 0, "no line a second", NULL },
-		{ "mem-limit", 0, POPT_ARG_STRING, &o->mem_limit, 0,
+		{ LOAD_OPT_MEM_LIMIT, &o->mem_limit, 0,
 		  "run the clients in a memory cgroup holding their memory and page cache "
 		  "to SIZE (k, M, G, T: 2^10, 2^20, 2^30, 2^40; none: no limit); root only", "SIZE" },
-		{ "drop-caches", 0, POPT_ARG_NONE, &o->drop_caches, 0,
+		{ LOAD_OPT_DROP_CACHES, &o->drop_caches, 0,
 		  "sync and drop the page cache, dentries and inodes before the run; root only",
 		  NULL },
 		{ "mpi", 0, POPT_ARG_NONE, &o->mpi, 0,
@@ -273,7 +279,7 @@ static int check_nclients(struct load_opts *o, poptContext ctx)
 /* --timelimit and --warmup, and their defaults. */
 static int check_times(struct load_opts *o)
 {
-	o->timelimit_s = 600;
+	o->timelimit_s = LOAD_DEFAULT_TIMELIMIT_S;
 	o->warmup_s = -1;
 	if (o->timelimit && (cli_parse_duration(o->timelimit, &o->timelimit_s) < 0 ||
 			     o->timelimit_s <= 0))
@@ -523,11 +529,6 @@ int load_opts_differ(const char *mine, const char *rank0, char *shown_mine,
 		return 1;
 	}
 	return 0;
-}
-
-int load_opts_json_stdout(const struct load_opts *o)
-{
-	return o->json && !strcmp(o->json, "-");
 }
 
 void load_opts_free(struct load_opts *o)

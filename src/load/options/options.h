@@ -20,6 +20,19 @@
 
 #define LOAD_THROUGH_ROWS 24
 
+/* The options kbench suite takes as well and gives each load child its
+ * own way (-c the path it checked, -t its own default, --mem-limit one of
+ * its list, --drop-caches also before its disk and micro runs): the first
+ * three fields of their popt rows, name, letter and kind, written here
+ * once and used by both tables, "{ LOAD_OPT_TIMELIMIT, &var, 0, help,
+ * "TIME" }"; each command words its own help. */
+#define LOAD_OPT_LOADFILE "loadfile", 'c', POPT_ARG_STRING
+#define LOAD_OPT_DIRECTORY "directory", 'D', POPT_ARG_STRING
+#define LOAD_OPT_TIMELIMIT "timelimit", 't', POPT_ARG_STRING
+#define LOAD_OPT_WARMUP "warmup", 0, POPT_ARG_STRING
+#define LOAD_OPT_MEM_LIMIT "mem-limit", 0, POPT_ARG_STRING
+#define LOAD_OPT_DROP_CACHES "drop-caches", 0, POPT_ARG_NONE
+
 struct load_opts {
 	const char *cmd;             /* "kbench load", for messages */
 	/* as given: popt's strings, owned (NULL when not given) */
@@ -108,10 +121,6 @@ char *load_opts_measure(const struct load_opts *o);
  * shown_rank0 (size bytes each, cut to fit). */
 int load_opts_differ(const char *mine, const char *rank0, char *shown_mine,
 		     char *shown_rank0, size_t size);
-
-/* 1 when --json - sends the JSON to standard output (the text then goes to
- * standard error), else 0. */
-int load_opts_json_stdout(const struct load_opts *o);
 
 /* The backend the options name: -B's NAME, else the first backend one of
  * whose own options was given (--server: sockio), else NULL. */
