@@ -29,13 +29,15 @@ bool ser_keeps_out(const char *key)
 		       !strcmp(key, "params_differ"));
 }
 
-/* 0 for none, 1 for a pre-release word, 2 for another suffix */
+/* The rank of a version's suffix (from its first '-'): the pre-releases
+ * in the order kernels had them (2.4.0-test12, 2.4.0-prerelease; 2.4.20-pre11,
+ * 2.4.20-rc1), then none, then any other (a distribution's build). */
 static int suffix_kind(const char *s)
 {
 	if (!*s)
-		return 1;
+		return 3;
 	s++;
-	return !strncmp(s, "rc", 2) || !strncmp(s, "test", 4) || !strncmp(s, "pre", 3) ? 0 : 2;
+	return !strncmp(s, "test", 4) ? 0 : !strncmp(s, "pre", 3) ? 1 : !strncmp(s, "rc", 2) ? 2 : 4;
 }
 
 int ser_version_cmp(const char *a, const char *b)

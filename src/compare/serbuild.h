@@ -13,8 +13,9 @@
 bool ser_keeps_out(const char *key);
 
 /* Order two kernel versions as releases come: the part before the first
- * '-' by strverscmp; on a tie a pre-release suffix (rc, test, pre, as in
- * 2.4.0-test1, 2.6.39-rc1, 2.4.0-prerelease) before none, none before any
+ * '-' by strverscmp; on a tie the pre-release suffixes in the order
+ * kernels had them (-test, then -pre, then -rc: 2.4.0-test12 before
+ * 2.4.0-prerelease, 2.4.20-pre11 before 2.4.20-rc1), then none, then any
  * other suffix (a distribution's 2.2.16-22), two of a kind by strverscmp.
  * Returns <0, 0 or >0 as strcmp. */
 int ser_version_cmp(const char *a, const char *b);
