@@ -25,6 +25,7 @@
 #include "compare/serbuild.h"
 #include "compare/serprint.h"
 #include "suite/escape.h"
+#include "suite/rowcav.h"
 
 #include <errno.h>
 #include <popt.h>
@@ -32,6 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 bool cmp_series_asked(int argc, const char **argv)
 {
@@ -124,10 +126,72 @@ static const char *label_of(const struct suitefile *f)
 	return *l ? l : f->path;
 }
 
+static char *dup_or_null(const char *s)
+{
+	return s ? strdup(s) : NULL;
+}
+
+/* What the series needs of f into k (its tests taken over, the caveats
+ * of each test's runs worked out), then f freed: a document is held only
+ * while it is read.  Returns 0, or -1 when memory runs out. */
+static int take(struct ser_kernel *k, struct suitefile *f, const struct rowcav_opts *o)
+{
+	k->path = strdup(f->path);
+	k->label = strdup(label_of(f));
+	k->kernel = strdup(suitefile_sys(f, "kernel"));
+	k->params = json_pack("{s:O?}", "params", json_object_get(f->doc, "params"));
+	k->units = calloc(f->nt + 1, sizeof(*k->units));
+	k->commands = calloc(f->nt + 1, sizeof(*k->commands));
+	k->cav = calloc(f->nt + 1, sizeof(*k->cav));
+	if (!k->path || !k->label || !k->kernel || !k->params || !k->units || !k->commands ||
+	    !k->cav)
+		return -1;
+	k->t = f->t;
+	k->nt = f->nt;
+	f->t = NULL;
+	f->nt = 0;
+	for (size_t i = 0; i < k->nt; i++) {
+		struct sf_test *t = &k->t[i];
+		k->cav[i] = rowcav_row(t->row, o);
+		k->units[i] = strdup(t->unit);
+		k->commands[i] = dup_or_null(json_string_value(json_object_get(t->params, "command")));
+		if (!t->own_name)
+			t->own_name = strdup(t->name);
+		if (!k->cav[i] || !k->units[i] || !t->own_name)
+			return -1;
+		t->name = t->own_name;
+		t->unit = k->units[i];
+		t->params = NULL;
+		t->row = NULL;
+	}
+	suitefile_free(f);
+	return 0;
+}
+
+static void kernel_free(struct ser_kernel *k)
+{
+	for (size_t i = 0; i < k->nt; i++) {
+		free(k->t[i].v);
+		free(k->t[i].own_name);
+		free(k->units[i]);
+		free(k->commands[i]);
+		json_decref(k->cav[i]);
+	}
+	free(k->t);
+	free(k->units);
+	free(k->commands);
+	free(k->cav);
+	free(k->path);
+	free(k->label);
+	free(k->kernel);
+	json_decref(k->params);
+}
+
 /* Read every file, refusing one given twice (the same inode). */
 static int load(struct series *s, const struct ser_opts *o)
 {
 	struct stat *st = calloc(o->n, sizeof(*st));
+	struct rowcav_opts ro = { s->conf, sysconf(_SC_CLK_TCK) };
 	s->k = calloc(o->n, sizeof(*s->k));
 	if (!st || !s->k) {
 		free(st);
@@ -137,10 +201,19 @@ static int load(struct series *s, const struct ser_opts *o)
 	int status = 0;
 	char shown[2][300];
 	for (size_t k = 0; !status && k < o->n; k++) {
-		status = suitefile_load(s->cmd, o->paths[k], true, &s->k[k].f);
-		s->nk++;
-		if (status)
+		struct suitefile f;
+		status = suitefile_load(s->cmd, o->paths[k], true, &f);
+		if (status) {
+			suitefile_free(&f);
 			break;
+		}
+		s->nk++;
+		if (take(&s->k[k], &f, &ro) < 0) {
+			suitefile_free(&f);
+			fprintf(stderr, "%s: out of memory\n", s->cmd);
+			status = KB_EXIT_FAIL;
+			break;
+		}
 		esc_str(shown[0], sizeof(shown[0]), o->paths[k]);
 		if (stat(o->paths[k], &st[k]) < 0) {
 			fprintf(stderr, "%s: %s: %s\n", s->cmd, shown[0], strerror(errno));
@@ -153,7 +226,6 @@ static int load(struct series *s, const struct ser_opts *o)
 					esc_str(shown[1], sizeof(shown[1]), o->paths[j]));
 				status = KB_EXIT_USAGE;
 			}
-		s->k[k].label = label_of(&s->k[k].f);
 	}
 	free(st);
 	return status;
@@ -161,8 +233,7 @@ static int load(struct series *s, const struct ser_opts *o)
 
 static const char *release_of(const struct ser_kernel *k)
 {
-	const char *r = suitefile_sys(&k->f, "kernel");
-	return *r ? r : k->label;
+	return *k->kernel ? k->kernel : k->label;
 }
 
 /* insertion sort: stable, and a series is short */
@@ -240,7 +311,7 @@ int cmp_series_main(int argc, const char **argv)
 		status = report(&s, &o);
 	ser_free(&s);
 	for (size_t k = 0; k < s.nk; k++)
-		suitefile_free(&s.k[k].f);
+		kernel_free(&s.k[k]);
 	free(s.k);
 	free(o.sort_arg);
 	free(o.conf_arg);

@@ -16,12 +16,10 @@
 #include "result/caveat.h"
 #include "stats/adjust.h"
 #include "stats/utest.h"
-#include "suite/rowcav.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 bool ser_keeps_out(const char *key)
 {
@@ -61,13 +59,13 @@ static int match_tests(struct series *s)
 {
 	size_t cap = 0;
 	for (size_t k = 0; k < s->nk; k++)
-		cap += s->k[k].f.nt;
+		cap += s->k[k].nt;
 	s->t = calloc(cap ? cap : 1, sizeof(*s->t));
 	if (!s->t)
 		return -1;
 	for (size_t k = 0; k < s->nk; k++)
-		for (size_t i = 0; i < s->k[k].f.nt; i++) {
-			const struct sf_test *ft = &s->k[k].f.t[i];
+		for (size_t i = 0; i < s->k[k].nt; i++) {
+			const struct sf_test *ft = &s->k[k].t[i];
 			size_t j = 0;
 			while (j < s->nt && !(cmp_same_name(s->t[j].name, ft->name) &&
 					      !strcmp(s->t[j].unit, ft->unit)))
@@ -110,21 +108,19 @@ static const char *keeps_out(const json_t *cav)
 /* Each point's runs of t, and the caveats that keep some out. */
 static int fill_runs(struct series *s, struct ser_test *t)
 {
-	struct rowcav_opts o = { s->conf, sysconf(_SC_CLK_TCK) };
 	long first = -1;
 	size_t points = 0, multi = 0;
 	for (size_t k = 0; k < s->nk; k++) {
 		if (!t->t[k])
 			continue;
-		t->cav[k] = rowcav_row(t->t[k]->row, &o);
-		if (!t->cav[k])
-			return -1;
+		size_t i = (size_t)(t->t[k] - s->k[k].t);
+		t->cav[k] = s->k[k].cav[i];
 		if (s->k[k].control_of >= 0)
 			continue;
 		if (first < 0)
 			first = (long)k;
-		else if (cmp_params_caveats(s->k[first].f.doc, s->k[k].f.doc, json_string_value(
-				json_object_get(t->t[k]->params, "command")), 'B', t->cav[k]) < 0)
+		else if (cmp_params_caveats(s->k[first].params, s->k[k].params, s->k[k].commands[i],
+					    'B', t->cav[k]) < 0)
 			return -1;
 		t->kept_out[k] = keeps_out(t->cav[k]);
 		if (t->kept_out[k] || !t->t[k]->n)
@@ -267,8 +263,6 @@ void ser_free(struct series *s)
 {
 	for (size_t i = 0; s->t && i < s->nt; i++) {
 		struct ser_test *t = &s->t[i];
-		for (size_t k = 0; t->cav && k < s->nk; k++)
-			json_decref(t->cav[k]);
 		free(t->t);
 		free(t->runs);
 		free(t->kept_out);

@@ -178,7 +178,7 @@ void ser_print_table(FILE *out, const struct series *s)
 	size_t wname = 4;
 	for (size_t k = 0; k < s->nk; k++)
 		fprintf(out, "K%-3zu %s: label %s, kernel %s\n", k + 1, esc_str(a, sizeof(a),
-			s->k[k].f.path), label(s, k, b, sizeof(b)), suitefile_sys(&s->k[k].f, "kernel"));
+			s->k[k].path), label(s, k, b, sizeof(b)), s->k[k].kernel);
 	fprintf(out, "steps by binary segmentation with a Mann-Whitney U test per split on the runs; "
 		"%zu candidate splits (tests x kernels - 1) adjusted together by Benjamini-Hochberg: "
 		"a step needs q < %.2f\n\n", s->m, 1 - s->conf / 100);
@@ -271,8 +271,7 @@ void ser_print_json(FILE *out, const struct series *s)
 	for (size_t k = 0; k < s->nk; k++) {
 		long of = s->k[k].control_of;
 		json_array_append_new(kernels, json_pack("{s:s, s:s, s:s, s:o}", "label",
-			s->k[k].label, "path", s->k[k].f.path, "kernel",
-			suitefile_sys(&s->k[k].f, "kernel"), "control_of",
+			s->k[k].label, "path", s->k[k].path, "kernel", s->k[k].kernel, "control_of",
 			of < 0 ? json_null() : json_string(s->k[of].label)));
 	}
 	for (size_t i = 0; i < s->nt; i++)

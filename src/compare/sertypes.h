@@ -18,9 +18,17 @@
 
 #include <jansson.h>
 
+/* What the series keeps of one results file: its document is freed as
+ * soon as this is taken from it, so a series of many files holds only
+ * their figures and caveats. */
 struct ser_kernel {
-	struct suitefile f;       /* the results file (owned) */
-	const char *label;        /* the document's label, else its kernel, else the path */
+	char *path, *label, *kernel;   /* owned; label: the document's label, else its
+					* kernel, else the path; kernel: "" when not recorded */
+	json_t *params;           /* {"params": the file's params} (owned; cmpparams.h) */
+	struct sf_test *t;        /* its tests (owned: name, unit, v; params and row NULL) */
+	size_t nt;
+	char **units, **commands; /* [nt] owned: t[i].unit's string, params.command or NULL */
+	json_t **cav;             /* [nt] the caveats of each test's runs (rowcav_row, owned) */
 	long control_of;          /* -1, or the kernel this file is run again (a control) */
 };
 
@@ -39,7 +47,7 @@ struct ser_test {
 	const struct sf_test **t;     /* [nk]: the kernel's test, NULL when absent */
 	struct cp_runs *runs;         /* [nk]: the runs the segmentation uses (n 0: no point) */
 	const char **kept_out;        /* [nk]: the caveat that keeps a point out, or NULL */
-	json_t **cav;                 /* [nk]: the caveats of its runs (owned), or NULL */
+	json_t **cav;                 /* [nk]: the caveats of its runs (the kernel's), or NULL */
 	struct cp_cand *cand;         /* binary segmentation's candidates (cp_binseg) */
 	size_t ncand, positions;      /* and the split positions the study counts */
 	struct ser_step *steps;       /* the accepted ones, by position */
