@@ -229,6 +229,9 @@ static int make_steps(struct series *s, struct ser_test *t)
 		struct ser_step *st = &t->steps[i];
 		size_t lo = i ? t->steps[i - 1].to : 0;
 		size_t hi = i + 1 < t->nsteps ? t->steps[i + 1].to : s->nk;
+		/* placed again between its neighbours, now that they are known */
+		if (t->nsteps > 1 && cp_best(t->runs, lo, hi, &st->to, &st->from) < 0)
+			return -1;
 		if (cp_size_of(t->runs, lo, st->to, hi, s->conf, &st->size) < 0)
 			return -1;
 		st->worse = t->higher_is_better ? st->size.right < st->size.left :

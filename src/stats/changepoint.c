@@ -155,6 +155,19 @@ int cp_binseg(const struct cp_runs *k, size_t nk, double alpha, struct cp_cand *
 	return nk < 2 ? 0 : segment(k, 0, nk, -1, alpha, out, nout);
 }
 
+int cp_best(const struct cp_runs *k, size_t lo, size_t hi, size_t *at, size_t *from)
+{
+	double z;
+	if (best_split(k, lo, hi, at, &z) < 0)
+		return -1;
+	if (!*at)
+		return 0;
+	*from = *at - 1;
+	while (*from > lo && !k[*from].n)
+		(*from)--;
+	return 1;
+}
+
 void cp_accept(struct cp_cand *c, size_t n, double alpha)
 {
 	for (size_t i = 0; i < n; i++)

@@ -68,6 +68,15 @@ size_t cp_positions(const struct cp_runs *k, size_t nk);
 int cp_binseg(const struct cp_runs *k, size_t nk, double alpha, struct cp_cand *out,
 	      size_t *nout);
 
+/* The best split of k[lo..hi-1] alone (the largest standardised U): the
+ * first kernel right of it into *at, the last with runs left of it into
+ * *from.  Used to place a kept step again between its neighbours once
+ * they are known: a split chosen while a second step lay in the same
+ * segment can sit a kernel off.  Returns 1 with them set, 0 when there is
+ * no split (fewer than two kernels with runs, every run the same), -1
+ * when memory runs out. */
+int cp_best(const struct cp_runs *k, size_t lo, size_t hi, size_t *at, size_t *from);
+
 /* Accept c[0..n-1] (cp_binseg's order, q filled): a candidate is kept
  * when q < alpha and its parent was kept (or it has none). */
 void cp_accept(struct cp_cand *c, size_t n, double alpha);
