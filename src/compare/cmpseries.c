@@ -58,7 +58,7 @@ static int parse(struct ser_opts *o, struct series *s, int argc, const char **ar
 		  "the files are one series of kernels: where each test stepped", NULL },
 		{ "sort", 0, POPT_ARG_STRING, &o->sort_arg, 0,
 		  "the order of the kernels: file (as given, default) or version (by kernel "
-		  "release, -rc and -test before the release)", "KEY" },
+		  "release: -test, -pre, -rc, then the release)", "KEY" },
 		{ "confidence", 0, POPT_ARG_STRING, &o->conf_arg, 0,
 		  "1 - the q a step needs, percent: 90, 95 (default) or 99", "PCT" },
 		{ "style", 0, POPT_ARG_STRING, &o->style_arg, 0,

@@ -87,6 +87,22 @@ static void two_steps(void **state)
 	assert_int_equal(c[1].parent, 0);
 }
 
+/* cp_best over a part of the series: kernels 1..4 of 1 | 1 | (none) | 9 | 9
+ * split at 3 (the first with runs right of the change), from 1 (the
+ * last with runs left of it, across the kept-out 2); a part of one
+ * kernel has no split. */
+static void best_part(void **state)
+{
+	(void)state;
+	const double lo[] = { 1, 2, 3 }, hi[] = { 9, 10, 11 };
+	struct cp_runs k[] = { { hi, 3 }, { lo, 3 }, { NULL, 0 }, { hi, 3 }, { hi, 3 } };
+	size_t at = 0, from = 0;
+	assert_int_equal(cp_best(k, 1, 5, &at, &from), 1);
+	assert_int_equal(at, 3);
+	assert_int_equal(from, 1);
+	assert_int_equal(cp_best(k, 3, 4, &at, &from), 0);
+}
+
 /* cp_accept: a child passes only with its parent.  q = .01 .2 .01, the
  * third a child of the second: only the first is kept. */
 static void accept_parent(void **state)
@@ -147,6 +163,7 @@ int main(void)
 		cmocka_unit_test(flat),
 		cmocka_unit_test(kept_out_gap),
 		cmocka_unit_test(two_steps),
+		cmocka_unit_test(best_part),
 		cmocka_unit_test(accept_parent),
 		cmocka_unit_test(size_small),
 		cmocka_unit_test(size_normal),
