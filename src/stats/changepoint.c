@@ -47,6 +47,8 @@ static double *pool(const struct cp_runs *k, size_t lo, size_t hi, size_t *n)
 		return NULL;
 	*n = 0;
 	for (size_t i = lo; i < hi; i++) {
+		if (!k[i].n)
+			continue;   /* no point: v may be NULL */
 		memcpy(v + *n, k[i].v, k[i].n * sizeof(double));
 		*n += k[i].n;
 	}
