@@ -5,7 +5,8 @@
  *                       [--test utest|welch] [--adjust bh|holm|none]
  *                       [--control A2.json] [--fail-on worse|change [--min-change PCT]]
  *                       [--style table|lkml|runs] [--json]
- *                       [--plot FILE.svg|FILE.png] A.json B.json [C.json ...]
+ *                       [--plot FILE.svg|FILE.png] [--base FILE|LABEL] A.json B.json [C.json ...]
+ *        kbench compare --series [OPTIONS] FILE FILE FILE...   (compare/cmpseries.h)
  *        kbench compare --by mem [OPTIONS] FILE.json
  *        kbench compare --export [go|lkp|mmtests] FILE.json
  *
@@ -40,6 +41,8 @@
 #include "compare/judge/cmpadj.h"
 #include "compare/judge/cmpdrift.h"
 #include "compare/judge/cmpgate.h"
+#include "compare/judge/cmpbase.h"
+#include "compare/series/cmpseries.h"
 #include "resultsfile/escape.h"
 #include "compare/charts/plot.h"
 #include "compare/judge/cmplat.h"
@@ -175,6 +178,7 @@ void cmp_sort(struct cmp *c, enum cmp_order order)
 struct cmp_opts {
 	char *conf_arg, *sort_arg, *style_arg, *plot, *test_arg, *by;
 	char *adjust_arg, *fail_arg, *min_arg, *control;
+	char *base;               /* --base: the file made A (cmpbase.h) */
 	enum cmp_fail_on fail_on; /* --fail-on */
 	double min_change;        /* --min-change, percent */
 	int do_export, json;
@@ -223,6 +227,12 @@ static int parse_options(struct cmp_opts *o, const char *cmd, int argc, const ch
 		  "with --fail-on: a proven change smaller than PCT percent does not fail", "PCT" },
 		{ "json", 0, POPT_ARG_NONE, &o->json, 0,
 		  "print the comparison as JSON (rows, changes, intervals, verdicts)", NULL },
+		{ "base", 0, POPT_ARG_STRING, &o->base, 0,
+		  "set every file against this one (a path given, or a label or kernel release) "
+		  "instead of the first", "FILE|LABEL" },
+		{ "series", 0, POPT_ARG_NONE, NULL, 0,
+		  "the files are one series of kernels: where each test stepped (see kbench "
+		  "compare --series --help)", NULL },
 		{ "latency", 0, POPT_ARG_NONE, &o->latency, 0,
 		  "also the latency rows of load runs: each op's merged p50, p90, p99, p99.9, "
 		  "max, their change and a verdict (U test on the runs' p99s)", NULL },
@@ -499,6 +509,8 @@ int cmd_compare(int argc, const char **argv)
 			 .ticks_per_s = sysconf(_SC_CLK_TCK) };
 	poptContext ctx = NULL;
 
+	if (cmp_series_asked(argc, argv))
+		return cmp_series_main(argc, argv);
 	memset(&whole, 0, sizeof(whole));
 	memset(&control, 0, sizeof(control));
 	/* --export=WORD is --export WORD */
@@ -526,6 +538,9 @@ int cmd_compare(int argc, const char **argv)
 		status = check_options(&o, &c);
 	if (!status)
 		status = load_files(&c, &o);
+	if (!status && o.base && cmp_rebase(c.f, c.nf, o.base) < 0)
+		status = cli_usage_error(c.cmd, "--base %s: no file given has that path, label or "
+					 "kernel", o.base);
 	if (!status && o.control && !(status = suitefile_load(c.cmd, o.control, true, &control)))
 		c.control = &control;
 	if (!status && o.by)
@@ -542,6 +557,7 @@ int cmd_compare(int argc, const char **argv)
 	free(o.fail_arg);
 	free(o.min_arg);
 	free(o.control);
+	free(o.base);
 	suitefile_free(&control);
 	free(o.by);
 	free(o.conf_arg);
