@@ -7,6 +7,7 @@
  */
 #include "config.h"
 #include "import/imp_util.h"
+#include "import/imp_kernel.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -213,7 +214,9 @@ bool imp_kernel_line(const char *l, struct imp_sys *sys)
 	bool figures = false;
 	for (size_t i = 0; i < n; i++) {
 		char k[160];
-		if (imp_kernel_word(w[i], k, sizeof(k))) {
+		if (imp_kernel_word(w[i], k, sizeof(k)) && imp_version_owned(w, i)) {
+			continue;  /* "reiserfs 3.6.25": a filesystem's version, no kernel */
+		} else if (imp_kernel_word(w[i], k, sizeof(k))) {
 			found++;
 			snprintf(kernel, sizeof(kernel), "%s", k);
 			/* "kernel 2.4.20", "Linux 2.4.20": named as a kernel */
@@ -246,6 +249,8 @@ size_t imp_kernels_named(const char *l, char *list, size_t n)
 	for (size_t i = 0; i < nw; i++) {
 		char k[160];
 		bool dup = false;
+		if (imp_kernel_word(w[i], k, sizeof(k)) && imp_version_owned(w, i))
+			continue;
 		if (!imp_kernel_word(w[i], k, sizeof(k))) {
 			if ((i || !enumerator(w[i])) && imp_number(w[i], &v))
 				return 0;
