@@ -20,17 +20,33 @@
  * what posters say of a kernel.  Any other word of letters right before a
  * version names the program the version is of. */
 static const char *const before_kernel[] = {
-	"kernel", "kernels", "linux", "on", "with", "w/", "for", "in", "under", "using", "running",
-	"run", "runs", "from", "to", "and", "or", "vs", "versus", "against", "then", "of", "at",
-	"than", "as", "is", "was", "were", "are", "be", "been", "both", "same", "plain",
-	"vanilla", "stock", "patched", "unpatched", "pristine", "mainline", "official", "new",
-	"old", "older", "newer", "latest", "previous", "current", "booted", "boot", "tested",
-	"test", "testing", "tried", "only", "also", "but", "now", "here", "there", "since",
-	"until", "before", "after", "between", "the", "a", "an", "my", "our", "your", "this",
-	"that", "these", "those", "via", "i", "we", "got", "get", "gives", "gave", "modified",
-	"unmodified", "release", "version", "re", "fwd", "subject", "results", "numbers",
-	"like", "about", "over", "into", "by", "up", "back", "down", "see", "saw", "use", "try",
-	"built", "compile", "build", "upgrade", "install", "pre", "rc", "test", "ac", "mm",
+	/* the kernel's own names, and what posters call a kernel */
+	"kernel", "kernels", "linux", "vanilla", "stock", "plain", "patched", "unpatched",
+	"pristine", "mainline", "official", "new", "old", "older", "newer", "latest", "previous",
+	"current", "modified", "unmodified", "release", "version", "tree", "results", "numbers",
+	"re", "fwd", "subject", "pre", "rc", "test", "ac", "mm",
+	/* verbs of a sentence about a kernel */
+	"boot", "booted", "run", "runs", "running", "tested", "testing", "tried", "try", "use",
+	"see", "saw", "got", "get", "gets", "gave", "gives", "built", "build", "compile",
+	"upgrade", "install", "went", "go", "goes", "came", "come", "became", "become", "make",
+	"made", "has", "have", "had", "do", "does", "did", "is", "was", "were", "are", "be",
+	"been", "being", "am", "will", "would", "shall", "should", "can", "could", "may",
+	"might", "must",
+	/* English's closed classes: prepositions, conjunctions, pronouns,
+	 * determiners and the like never name a program */
+	"on", "with", "w/", "for", "in", "under", "using", "from", "to", "and", "or", "nor",
+	"but", "vs", "versus", "against", "then", "of", "at", "than", "as", "via", "by", "up",
+	"down", "back", "over", "into", "onto", "about", "like", "unlike", "since", "until",
+	"before", "after", "between", "without", "within", "upon", "per", "off", "out",
+	"around", "through", "across", "beyond", "plus", "minus", "except", "near", "toward",
+	"towards", "the", "a", "an", "this", "that", "these", "those", "my", "your", "his",
+	"her", "its", "our", "their", "i", "we", "you", "he", "she", "it", "they", "me", "us",
+	"him", "them", "what", "which", "who", "whose", "whom", "all", "any", "some", "each",
+	"every", "no", "not", "both", "either", "neither", "one", "two", "three", "if", "so",
+	"yet", "because", "while", "when", "where", "whereas", "though", "although", "unless",
+	"only", "also", "now", "here", "there", "just", "even", "still", "already", "again",
+	"more", "most", "less", "least", "much", "many", "few", "same", "other", "another",
+	"such", "very", "too", "thus", "hence", "however", "therefore",
 };
 
 bool imp_version_owned(char *const *w, size_t i)

@@ -136,6 +136,11 @@ void tput_block_begin(struct imp *im, const struct imp_file *f, size_t ln, struc
 	size_t depth = depth_of(f, ln);
 	bool moved = b->last && b->depth != depth, first = !b->last;
 	char h[160];
+	/* a kernel line or heading at another quote level heads no runs here */
+	if (b->fresh && b->fresh_depth != depth)
+		b->fresh = false, moved = true;
+	/* the report's one kernel, on lines of this class or else of the other */
+	size_t kq = c->kern->n[q] ? q : !q, nk = c->kern->n[kq];
 	if (!first && !b->fresh && !b->stale && !moved) {
 		b->last = ln;  /* the same block */
 		return;
@@ -146,22 +151,21 @@ void tput_block_begin(struct imp *im, const struct imp_file *f, size_t ln, struc
 		if (!k.build[0] && imp_kernel_worded(c->kern, k.kernel))
 			snprintf(k.desc, sizeof(k.desc), "%s", h);
 		*to = k;
-	} else if (!b->fresh && !first && strcmp(h, b->heading) &&
-		   (c->kern->n[q] >= 2 || to->desc[0])) {
+	} else if (!b->fresh && (first ? !to->kernel[0] && !to->desc[0] && nk >= 2 :
+				 strcmp(h, b->heading) && (nk >= 2 || to->desc[0]))) {
 		/* prose or another quote level since the block above, and no
 		 * line heads this one: whose runs they are is not proven */
 		memset(to, 0, sizeof(*to));
-		/* the report's one kernel, on lines of this class or else of the other */
-		size_t kq = c->kern->n[q] ? q : !q;
-		if (c->kern->n[kq] == 1)
+		if (nk == 1)
 			snprintf(to->kernel, sizeof(to->kernel), "%s", c->kern->first[kq]);
 		if (!h[0])
 			snprintf(h, sizeof(h), "runs from line %zu", ln);
 		snprintf(to->desc, sizeof(to->desc), "%.120s%s", h,
 			 to->kernel[0] ? "" : " (kernel not proven)");
 		c->split = 0;
-		imp_warn(im, f, ln, "no kernel line heads the runs from here (%s since the runs "
-			 "above): kept apart as '%s'%s", moved ? "another quote level" : "prose",
+		imp_warn(im, f, ln, "no kernel line heads the runs from here (%s): kept apart "
+			 "as '%s'%s", first ? "the report names several kernels" : moved ?
+			 "another quote level than the runs above" : "prose since the runs above",
 			 h, to->kernel[0] ? ", the report's one kernel" : ", kernel not proven");
 	}
 	snprintf(b->heading, sizeof(b->heading), "%s", h);
@@ -174,6 +178,7 @@ void tput_block_noted(struct tput_ctx *c, const struct imp_file *f, size_t ln)
 {
 	bool q = f->flag[ln - 1] & IMP_LINE_QUOTED;
 	c->blk[q].fresh = true;
+	c->blk[q].fresh_depth = depth_of(f, ln);
 	c->blk[q].stale = false;
 	c->blk[!q].stale = true;  /* it may head the other class's runs too */
 }

@@ -129,6 +129,16 @@ static bool underline(const char *l)
 	return n >= 3 && !l[n + strspn(l + n, " \t")];
 }
 
+/* A heading's system, to: a heading after prose is under no kernel line
+ * of the report's several, and a heading under none of them says so. */
+static void unproven(const struct tput_ctx *c, bool q, struct imp_sys *to, const char *heading)
+{
+	if (c->blk[q].stale && c->kern->n[q] >= 2)
+		memset(to, 0, sizeof(*to));
+	snprintf(to->desc, sizeof(to->desc), "%.130s%s", heading,
+		 !to->kernel[0] && c->kern->n[q] >= 2 ? " (kernel not proven)" : "");
+}
+
 /* Read what line ln (l) says of the runs below it; true when it is a
  * kernel line or a heading (tput_block_noted). */
 static bool note_line(struct imp *im, const struct imp_file *f, size_t ln, struct tput_ctx *c,
@@ -174,20 +184,15 @@ static bool note_line(struct imp *im, const struct imp_file *f, size_t ln, struc
 		snprintf(to->kernel, sizeof(to->kernel), "%s", k);
 	} else if (imp_heading_line(l, heading, sizeof(heading)) ||
 		   imp_summary_heading(l, heading, sizeof(heading))) {
-		/* "Before:" and "After:" over the same tests are two systems; a
-		 * heading after prose is under no kernel line of the report's
-		 * several: its kernel is not proven */
-		if (c->blk[q].stale && c->kern->n[q] >= 2) {
-			memset(to, 0, sizeof(*to));
-			strcat(heading, " (kernel not proven)");
-		}
-		snprintf(to->desc, sizeof(to->desc), "%s", heading);
+		/* "Before:" and "After:" over the same tests are two systems */
+		unproven(c, q, to, heading);
 	} else if (numbered(f, ln, l, heading, sizeof(heading))) {
 		/* an item of a list of systems: nothing of the one above is its */
 		memset(to, 0, sizeof(*to));
 		snprintf(to->desc, sizeof(to->desc), "%s", heading);
 	} else if (caption(f, ln, l)) {
-		imp_trim_copy(to->desc, sizeof(to->desc), l, strlen(l));
+		imp_trim_copy(heading, sizeof(heading), l, strlen(l));
+		unproven(c, q, to, heading);
 	} else if (imp_kernels_named(l, heading, sizeof(heading)) >= 2 &&
 		   strncmp(l, "Subject:", 8)) {
 		/* "first lines for 2.4.7-ac3, then 2.4.7-ac9": the runs below are

@@ -33,6 +33,7 @@ struct tput_block {
 	size_t last;           /* the line of its last run, or 0 before any */
 	size_t depth;          /* its quote level (marks before its lines) */
 	bool fresh;            /* a kernel line or heading was read since */
+	size_t fresh_depth;    /* the quote level of that line */
 	bool stale;            /* prose was read since its last run */
 	char heading[160];     /* the words right above its first run */
 };

@@ -107,13 +107,16 @@ size_t imp_quote_len(const char *s)
 			marks++;
 			continue;
 		}
-		if (!strchr(">|~", s[b]) || !s[b])
+		if (!strchr(">|~:", s[b]) || !s[b])
 			break;
 		/* "|| " joins a comparison's sides, "> 5" or "| 3.2" is a figure's
-		 * cell: a mark followed by a digit, a sign or a second '|' is text */
+		 * cell: a mark followed by a digit, a sign or a second '|' is text;
+		 * ':' is a mark only before a blank, another mark or the end
+		 * (":-)" and "::" are text) */
 		char next = s[b + 1];
 		if (isdigit((unsigned char)next) || next == '-' || next == '+' ||
-		    (s[b] == '|' && next == '|') || (s[b] == '>' && next == '='))
+		    (s[b] == '|' && next == '|') || (s[b] == '>' && next == '=') ||
+		    (s[b] == ':' && next && !strchr(" \t>|~", next)))
 			break;
 		i = b + 1;
 		marks++;

@@ -24,7 +24,7 @@ void *imp_all_words(const char *s, char ***w, size_t *n);
 bool imp_number(const char *s, double *v);
 
 /* The quote prefix a mail reply put before line s ("> ", ">> ", "| ",
- * "~ ", supercite's initials " ES> ", with the blanks before and
+ * "~ ", ": ", supercite's initials " ES> ", with the blanks before and
  * between): its length in bytes, or 0.  A '|' or '>' followed by a figure
  * or an operator is not a prefix; initials are one to four letters, the
  * first a capital, right before '>' and a blank or the line's end. */
