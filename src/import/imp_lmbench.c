@@ -33,6 +33,7 @@
 #include "import/import.h"
 #include "import/imp_util.h"
 #include "import/impstore.h"
+#include "import/imp_closest.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -389,4 +390,50 @@ int imp_read_lmbench(struct imp *im, const struct imp_file *f)
 		}
 	}
 	return added;
+}
+
+/* The rule under a table's header: a line of dash groups. */
+static bool dash_rule(const char *l)
+{
+	size_t len = strlen(l);
+	return len && l[0] == '-' && strspn(l, "- \t") == len && strstr(l, "- -");
+}
+
+bool imp_lmbench_near(const struct imp_file *f, char *out, size_t n)
+{
+	size_t banner = 0;
+	for (size_t ln = 1; ln <= f->nlines; ln++) {
+		const char *l = f->line[ln - 1], *t = l + strspn(l, " \t");
+		bool hib;
+		if (strstr(l, "L M B E N C H ")) {
+			banner = ln;
+			continue;
+		}
+		if (!known_title(t) || !unit_of(t, &hib))
+			continue;
+		size_t host = 0, rule = 0;
+		for (size_t i = ln + 1; i <= f->nlines && i <= ln + 3 && !host; i++)
+			if (!strncmp(f->line[i - 1], "Host", 4))
+				host = i;
+		for (size_t i = host + 1; host && i <= f->nlines && i <= host + 3 && !rule; i++)
+			if (dash_rule(f->line[i - 1]))
+				rule = i;
+		if (!banner)
+			snprintf(out, n, "line %zu: an LMbench table title with no 'L M B E N C H ... "
+				 "S U M M A R Y' banner above it", ln);
+		else if (!host)
+			snprintf(out, n, "line %zu: an LMbench table title without the 'Host  OS ...' "
+				 "header lmbench prints under it", ln);
+		else if (!rule)
+			snprintf(out, n, "line %zu: an LMbench table heading without the column rule "
+				 "LMbench 2.0 prints (a line of dash groups, one a column)", host);
+		else
+			snprintf(out, n, "line %zu: an LMbench table whose columns no lmbench version "
+				 "kbench import knows prints under this title", ln);
+		return true;
+	}
+	if (banner)
+		snprintf(out, n, "line %zu: an LMbench banner with no table title under it that "
+			 "lmbench 1.0 to 3 prints", banner);
+	return banner != 0;
 }
