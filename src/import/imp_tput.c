@@ -173,8 +173,8 @@ static bool note_line(struct imp *im, const struct imp_file *f, size_t ln, struc
 			imp_trim_copy(to->desc, sizeof(to->desc), l, strlen(l));
 		else if (!to->build[0] && strncmp(l, "Subject:", 8) &&
 			 imp_kernel_worded(c->kern, to->kernel))
-			imp_trim_copy(to->desc, sizeof(to->desc), l, strcspn(l, ":") < strlen(l) ?
-				      strlen(l) - (l[strlen(l) - 1] == ':') : strlen(l));
+			imp_trim_copy(to->desc, sizeof(to->desc), l,
+				      strlen(l) - (l[strlen(l) - 1] == ':'));
 		if (!strncmp(l, "Subject:", 8))  /* the thread's: the quotes' too */
 			c->sys = c->qsys = *to;
 	} else if (imp_summary_heading(l, heading, sizeof(heading)) &&
