@@ -1,5 +1,9 @@
-/* kbench - import: LMbench 2 and 3 summaries
+/* kbench - import: LMbench summaries (1.0, 1.1, 1.9, 2 and 3)
  * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * lmbench 1.0 and 1.1 print other tables than 2.0 under titles that may
+ * be indented and need not say "- smaller is better"; the banner's
+ * version picks their layouts, and their columns keep 1.x's own words.
  *
  * lmbench's summary ("L M B E N C H 2 . 0 S U M M A R Y") is a set of
  * tables, each a title ("Context switching - times in microseconds -

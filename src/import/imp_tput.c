@@ -20,6 +20,11 @@
  * "hdparm -t /dev/sda": two disks are never one test's runs.  A result
  * no line above gave a kernel takes the one a script's trace prints
  * right under it ("+ uname -r", then the release).
+ * The lines above say whose runs follow (kernel lines, headings, captions,
+ * numbered items), but only as far as imp_tblock.c finds them to head
+ * the runs: a block after prose or at another quote level is never
+ * pooled with the one above on a kernel no line proves.  Rows of columns
+ * and labelled lines are imp_tcols.c's.
  */
 #include "config.h"
 #include "import/import.h"
