@@ -51,6 +51,11 @@ static const char *const before_kernel[] = {
 
 bool imp_version_owned(char *const *w, size_t i)
 {
+	/* a kernel tree's suffix ("-pre3", "-ac1", "-rc2", "-mm1") is a
+	 * kernel's, whatever stands before it ("rebuilt 2.5.2-pre3") */
+	for (const char *d = strchr(w[i], '-'); d; d = strchr(d + 1, '-'))
+		if (isalpha((unsigned char)d[1]))
+			return false;
 	if (!i)
 		return false;
 	const char *p = w[i - 1];

@@ -24,7 +24,8 @@
  * marker, a possessive, and the words of a sentence about a kernel (a
  * preposition, "and", "vs", "vanilla", "stock", "patched", ...); any other
  * word of letters that ends without punctuation names the version's
- * program. */
+ * program.  A version with a kernel tree's suffix ("2.5.2-pre3") is never
+ * another program's. */
 bool imp_version_owned(char *const *w, size_t i);
 
 /* The kernels one report names, found once before a reader walks it. */

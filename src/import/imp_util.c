@@ -201,6 +201,23 @@ static bool enumerator(const char *w)
 		strspn(w, "(#0123456789abcdef).") == len) || !strcmp(w, "-") || !strcmp(w, "*");
 }
 
+/* Is w[i] a client count after a tool's name ("dbench 32, 128"): a
+ * number, with the numbers before it, right after dbench or tbench? */
+static bool tool_count(char *const *w, size_t i)
+{
+	double v;
+	char num[32];
+	for (size_t j = i + 1; j-- > 0;) {
+		const char *b = strrchr(w[j], '/') ? strrchr(w[j], '/') + 1 : w[j];
+		if (j < i && (!strcmp(b, "dbench") || !strcmp(b, "tbench")))
+			return true;
+		snprintf(num, sizeof(num), "%.*s", (int)strcspn(w[j], ","), w[j]);
+		if (!imp_number(num, &v))
+			return false;
+	}
+	return false;
+}
+
 bool imp_kernel_line(const char *l, struct imp_sys *sys)
 {
 	char copy[512], *w[16], kernel[160] = "";
@@ -224,8 +241,8 @@ bool imp_kernel_line(const char *l, struct imp_sys *sys)
 			snprintf(kernel, sizeof(kernel), "%s", k);
 			/* "kernel 2.4.20", "Linux 2.4.20": named as a kernel */
 			named += i && (!strcasecmp(w[i - 1], "kernel") || !strcasecmp(w[i - 1], "linux"));
-		} else if ((i || !enumerator(w[i])) && imp_number(w[i], &v)) {
-			figures = true;
+		} else if ((i || !enumerator(w[i])) && imp_number(w[i], &v) && !tool_count(w, i)) {
+			figures = true;  /* a client count after "dbench" is none */
 		}
 	}
 	/* a short line of one version and no figure, or any line that says

@@ -44,10 +44,12 @@ bool imp_kernel_word(const char *s, char *out, size_t n);
 /* Does line l name one kernel, as the line above a kernel's runs does
  * ("2.4.19-pre5:", "1) 2.5.8", "on 2.4.20:", "Linux box 2.4.19 #1 SMP
  * ... 2002 i686", "same machine with 2.4.19-pre4-ac4", "Red Hat 9.0 with
- * kernel 2.4.20 compiled")?  A line of at most 12 words with exactly one
- * kernel version and no other figure, a line of any length naming one
- * version after the word "kernel" or "Linux" and no other version, or
- * uname -a's line.  Sets sys (all of it) and returns true; false
+ * kernel 2.4.20 compiled", "2.5.1 finishes dbench 32, 128")?  A line of
+ * at most 12 words with exactly one kernel version and no other figure
+ * (client counts after a tool's name are none), a line of any length
+ * naming one version after the word "kernel" or "Linux" and no other
+ * version, or uname -a's line.  A version another program owns
+ * (imp_version_owned) is none.  Sets sys (all of it) and returns true; false
  * leaves sys alone. */
 bool imp_kernel_line(const char *l, struct imp_sys *sys);
 

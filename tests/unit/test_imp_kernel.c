@@ -42,6 +42,8 @@ static void test_owned(void **state)
 	assert_int_equal(owned("1) 2.5.8"), 0);                    /* a list marker */
 	assert_int_equal(owned("results, 2.4.19 first"), 0);       /* a clause ends */
 	assert_int_equal(owned("2.4.19 alone"), 0);
+	assert_int_equal(owned("I rebuilt 2.5.2-pre3 with mrproper"), 0);  /* a tree's suffix */
+	assert_int_equal(owned("I rebuilt 2.5.2 with mrproper"), 1);       /* no telling */
 }
 
 static void test_kernel_line(void **state)
@@ -53,6 +55,12 @@ static void test_kernel_line(void **state)
 	assert_string_equal(s.kernel, "2.4.19");
 	assert_true(imp_kernel_line("the unmodified 6.6.47 kernel scored:", &s));
 	assert_string_equal(s.kernel, "6.6.47");
+	/* client counts after a tool's name are no figures; other numbers are */
+	assert_true(imp_kernel_line("2.5.1 finishes dbench 32, 128 on this machine.  :)", &s));
+	assert_string_equal(s.kernel, "2.5.1");
+	assert_false(imp_kernel_line("2.5.1 finishes in 32 seconds on this machine", &s));
+	/* "rebuilt 2.5.2-pre3 ... for 2.5.1": two kernels, no kernel line */
+	assert_false(imp_kernel_line("I rebuilt 2.5.2-pre3 using the config that worked for 2.5.1", &s));
 }
 
 static void test_prose(void **state)
