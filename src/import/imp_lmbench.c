@@ -1,5 +1,9 @@
-/* kbench - import: LMbench 2 and 3 summaries
+/* kbench - import: LMbench summaries (1.0, 1.1, 1.9, 2 and 3)
  * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * lmbench 1.0 and 1.1 print other tables than 2.0 under titles that may
+ * be indented and need not say "- smaller is better"; the banner's
+ * version picks their layouts, and their columns keep 1.x's own words.
  *
  * lmbench's summary ("L M B E N C H 2 . 0 S U M M A R Y") is a set of
  * tables, each a title ("Context switching - times in microseconds -
@@ -33,6 +37,7 @@
 #include "import/import.h"
 #include "import/imp_util.h"
 #include "import/impstore.h"
+#include "import/imp_closest.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -42,47 +47,67 @@
 #define MAX_COLS 16
 
 struct layout {
-	const char *title;          /* how the table's title begins */
+	const char *title;          /* how the table's title begins (blanks before it passed over) */
+	const char *ver;            /* the banner's version it is of ("1.0"), or NULL for 1.9 on */
 	const char *cols[MAX_COLS]; /* after Host and OS; "Mhz" the machine's, "Guesses" text */
 	const char *lm[MAX_COLS];   /* the kbench micro test of each column, or NULL */
 };
 
 static const struct layout layouts[] = {
-	{ "Processor, Processes", { "Mhz", "null call", "null I/O", "stat", "open clos",
+	/* lmbench 1.0 and 1.1 print fewer tables and other columns, under
+	 * titles indented and not always ending in "- smaller is better";
+	 * their columns keep the words they print (1.x's "Null call" is a
+	 * byte written to /dev/null, not 2.0's null call), and no kbench
+	 * micro test is said to be one of them */
+	{ "Processor, Processes", "1.0", { "Mhz", "Null Syscall", "Null Process",
+		"Simple Process", "/bin/sh Process", "Mmap lat", "2-proc ctxsw", "8-proc ctxsw" },
+	  { NULL } },
+	{ "Processor, Processes", "1.1", { "Mhz", "Null call", "sig inst", "sig hndl",
+		"fork Proc", "exec Proc", "sh Proc" }, { NULL } },
+	{ "*Local* Communication latencies", "1.0", { "Pipe", "UDP", "RPC/UDP", "TCP", "RPC/TCP" },
+	  { NULL } },
+	{ "*Local* Communication latencies", "1.1", { "2p/0K ctxsw", "Pipe", "UDP", "RPC/UDP",
+		"TCP", "RPC/TCP", "TCP conn" }, { NULL } },
+	{ "*Local* Communication bandwidths", "1.0 1.1", { "Pipe", "TCP", "File reread",
+		"Mmap reread", "Bcopy (libc)", "Bcopy (hand)", "Mem read", "Mem write" }, { NULL } },
+	{ "Memory latencies", "1.0", { "Mhz", "L1 $", "L2 $", "Main mem", "TLB", "Guesses" },
+	  { NULL } },
+	{ "Processor, Processes", NULL, { "Mhz", "null call", "null I/O", "stat", "open clos",
 		"slct TCP", "sig inst", "sig hndl", "fork proc", "exec proc", "sh proc" },
 	  { NULL, "lat_syscall_null", "lat_syscall_io", "lat_syscall_stat", "lat_syscall_open",
 	    "lat_select_tcp", "lat_sig_install", "lat_sig_hndl", "lat_proc_fork", "lat_proc_exec",
 	    "lat_proc_shell" } },
-	{ "Basic integer operations", { "intgr bit", "intgr add", "intgr mul", "intgr div",
+	{ "Basic integer operations", NULL, { "intgr bit", "intgr add", "intgr mul", "intgr div",
 		"intgr mod"  }, { NULL } },
-	{ "Basic uint64 operations", { "int64 bit", "int64 add", "int64 mul", "int64 div",
+	{ "Basic uint64 operations", NULL, { "int64 bit", "int64 add", "int64 mul", "int64 div",
 		"int64 mod"  }, { NULL } },
-	{ "Basic float operations", { "float add", "float mul", "float div", "float bogo"  }, { NULL } },
-	{ "Basic double operations", { "double add", "double mul", "double div",
+	{ "Basic float operations", NULL, { "float add", "float mul", "float div",
+		"float bogo"  }, { NULL } },
+	{ "Basic double operations", NULL, { "double add", "double mul", "double div",
 		"double bogo"  }, { NULL } },
-	{ "Context switching", { "2p/0K ctxsw", "2p/16K ctxsw", "2p/64K ctxsw", "8p/16K ctxsw",
+	{ "Context switching", NULL, { "2p/0K ctxsw", "2p/16K ctxsw", "2p/64K ctxsw", "8p/16K ctxsw",
 		"8p/64K ctxsw", "16p/16K ctxsw", "16p/64K ctxsw" },
 	  { "lat_ctx_2p_0k", "lat_ctx_2p_16k", "lat_ctx_2p_64k", "lat_ctx_8p_16k", "lat_ctx_8p_64k",
 	    "lat_ctx_16p_16k", "lat_ctx_16p_64k" } },
-	{ "*Local* Communication latencies", { "2p/0K ctxsw", "Pipe", "AF UNIX", "UDP",
+	{ "*Local* Communication latencies", NULL, { "2p/0K ctxsw", "Pipe", "AF UNIX", "UDP",
 		"RPC/UDP", "TCP", "RPC/TCP", "TCP conn" },
 	  { "lat_ctx_2p_0k", "lat_pipe", "lat_unix", "lat_udp", "lat_rpc_udp", "lat_tcp", "lat_rpc_tcp",
 	    "lat_connect" } },
-	{ "File & VM system latencies", { "0K File Create", "0K File Delete", "10K File Create",
+	{ "File & VM system latencies", NULL, { "0K File Create", "0K File Delete", "10K File Create",
 		"10K File Delete", "Mmap Latency", "Prot Fault", "Page Fault" },
 	  { "lat_fs_create_0k", "lat_fs_delete_0k", "lat_fs_create_10k", "lat_fs_delete_10k",
 	    "lat_mmap", "lat_sig_prot", "lat_pagefault" } },
-	{ "File & VM system latencies", { "0K File Create", "0K File Delete", "10K File Create",
+	{ "File & VM system latencies", NULL, { "0K File Create", "0K File Delete", "10K File Create",
 		"10K File Delete", "Mmap Latency", "Prot Fault", "Page Fault", "100fd selct" },
 	  { "lat_fs_create_0k", "lat_fs_delete_0k", "lat_fs_create_10k", "lat_fs_delete_10k",
 	    "lat_mmap", "lat_sig_prot", "lat_pagefault", "lat_select_file" } },
-	{ "*Local* Communication bandwidths", { "Pipe", "AF UNIX", "TCP", "File reread",
+	{ "*Local* Communication bandwidths", NULL, { "Pipe", "AF UNIX", "TCP", "File reread",
 		"Mmap reread", "Bcopy (libc)", "Bcopy (hand)", "Mem read", "Mem write" },
 	  { "bw_pipe", "bw_unix", "bw_tcp", "bw_file_rd", "bw_mmap_rd", "bw_mem_bcopy_libc",
 	    "bw_mem_bcopy_loop", "bw_mem_rd", "bw_mem_wr" } },
-	{ "Memory latencies", { "Mhz", "L1 $", "L2 $", "Main mem", "Guesses" },
+	{ "Memory latencies", NULL, { "Mhz", "L1 $", "L2 $", "Main mem", "Guesses" },
 	  { NULL, "lat_mem_l1", "lat_mem_l2", "lat_mem_main" } },
-	{ "Memory latencies", { "Mhz", "L1 $", "L2 $", "Main mem", "Rand mem", "Guesses" },
+	{ "Memory latencies", NULL, { "Mhz", "L1 $", "L2 $", "Main mem", "Rand mem", "Guesses" },
 	  { NULL, "lat_mem_l1", "lat_mem_l2", "lat_mem_main", "lat_mem_rand_main" } },
 };
 
@@ -97,12 +122,13 @@ static size_t ncols(const struct layout *l)
 /* The unit of a table by its title, and its direction. */
 static const char *unit_of(const char *title, bool *hib)
 {
-	*hib = strstr(title, "bigger is better") != NULL;
+	/* lmbench 1.0's titles do not say; a bandwidth is bigger-better */
+	*hib = strstr(title, "bigger is better") || strstr(title, "bandwidths");
 	if (strstr(title, "nanoseconds"))
 		return "ns";
 	if (strstr(title, "microseconds"))
 		return "us";
-	if (strstr(title, "MB/s"))
+	if (strstr(title, "MB/s") || strstr(title, "megabytes/second"))
 		return "MB/s";
 	return NULL;
 }
@@ -275,10 +301,29 @@ static int lm_row(struct imp *im, const struct imp_file *f, size_t ln, struct lm
 /* The layout of the table whose title is at ln: its header and rule
  * follow; *rows is set to the first row's line.  NULL when unknown (the
  * title's line is then named). */
-static const struct layout *find_layout(struct imp *im, const struct imp_file *f, size_t ln,
-					size_t *rows, const char **rule)
+/* Is the layout of the summary whose banner gave version ver ("1.0")? */
+static bool of_version(const struct layout *l, const char *ver)
 {
-	const char *title = f->line[ln - 1];
+	size_t n = strlen(ver);
+	for (const char *p = l->ver ? strstr(l->ver, ver) : NULL; p; p = strstr(p + 1, ver))
+		if ((p == l->ver || p[-1] == ' ') && (!p[n] || p[n] == ' '))
+			return true;
+	return !l->ver;
+}
+
+/* Does t begin with the title of a table lmbench prints? */
+static bool known_title(const char *t)
+{
+	for (size_t k = 0; k < sizeof(layouts) / sizeof(layouts[0]); k++)
+		if (!strncmp(t, layouts[k].title, strlen(layouts[k].title)))
+			return true;
+	return false;
+}
+
+static const struct layout *find_layout(struct imp *im, const struct imp_file *f, size_t ln,
+					const char *ver, size_t *rows, const char **rule)
+{
+	const char *title = f->line[ln - 1] + strspn(f->line[ln - 1], " \t");
 	size_t i = ln + 1;
 	while (i <= f->nlines && strncmp(f->line[i - 1], "Host", 4))
 		if (i++ > ln + 3)
@@ -297,10 +342,10 @@ static const struct layout *find_layout(struct imp *im, const struct imp_file *f
 	*rule = f->line[i - 1];
 	for (size_t k = 0; k < sizeof(layouts) / sizeof(layouts[0]); k++)
 		if (!strncmp(title, layouts[k].title, strlen(layouts[k].title)) &&
-		    ncols(&layouts[k]) + 2 == groups)
+		    ncols(&layouts[k]) + 2 == groups && of_version(&layouts[k], ver))
 			return &layouts[k];
-	imp_skip(im, f, ln, "a table of %zu columns lmbench 2 and 3 do not print under this "
-		 "title", groups);
+	imp_skip(im, f, ln, "a table of %zu columns lmbench %s does not print under this "
+		 "title", groups, ver);
 	return NULL;
 }
 
@@ -334,7 +379,8 @@ int imp_read_lmbench(struct imp *im, const struct imp_file *f)
 		bool hib;
 		size_t rows;
 		const char *unit = unit_of(l, &hib);
-		if (!unit || !strstr(l, " - ") || !(c.lay = find_layout(im, f, ln, &rows, &c.rule)))
+		if (!unit || (!strstr(l, " - ") && !known_title(l + strspn(l, " \t"))) ||
+		    !(c.lay = find_layout(im, f, ln, c.tool + 8, &rows, &c.rule)))
 			continue;
 		/* the rows: up to a blank line or one that is no row (a rule, prose) */
 		c.unit = unit;
@@ -349,4 +395,50 @@ int imp_read_lmbench(struct imp *im, const struct imp_file *f)
 		}
 	}
 	return added;
+}
+
+/* The rule under a table's header: a line of dash groups. */
+static bool dash_rule(const char *l)
+{
+	size_t len = strlen(l);
+	return len && l[0] == '-' && strspn(l, "- \t") == len && strstr(l, "- -");
+}
+
+bool imp_lmbench_near(const struct imp_file *f, char *out, size_t n)
+{
+	size_t banner = 0;
+	for (size_t ln = 1; ln <= f->nlines; ln++) {
+		const char *l = f->line[ln - 1], *t = l + strspn(l, " \t");
+		bool hib;
+		if (strstr(l, "L M B E N C H ")) {
+			banner = ln;
+			continue;
+		}
+		if (!known_title(t) || !unit_of(t, &hib))
+			continue;
+		size_t host = 0, rule = 0;
+		for (size_t i = ln + 1; i <= f->nlines && i <= ln + 3 && !host; i++)
+			if (!strncmp(f->line[i - 1], "Host", 4))
+				host = i;
+		for (size_t i = host + 1; host && i <= f->nlines && i <= host + 3 && !rule; i++)
+			if (dash_rule(f->line[i - 1]))
+				rule = i;
+		if (!banner)
+			snprintf(out, n, "line %zu: an LMbench table title with no 'L M B E N C H ... "
+				 "S U M M A R Y' banner above it", ln);
+		else if (!host)
+			snprintf(out, n, "line %zu: an LMbench table title without the 'Host  OS ...' "
+				 "header lmbench prints under it", ln);
+		else if (!rule)
+			snprintf(out, n, "line %zu: an LMbench table heading without the column rule "
+				 "LMbench 2.0 prints (a line of dash groups, one a column)", host);
+		else
+			snprintf(out, n, "line %zu: an LMbench table whose columns no lmbench version "
+				 "kbench import knows prints under this title", ln);
+		return true;
+	}
+	if (banner)
+		snprintf(out, n, "line %zu: an LMbench banner with no table title under it that "
+			 "lmbench 1.0 to 3 prints", banner);
+	return banner != 0;
 }

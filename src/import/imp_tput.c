@@ -8,16 +8,29 @@
  * procs.  Which of the two printed it is read from the nearest line above
  * naming one ("dbench version 4.00", "./dbench 5", "tbench 5 localhost");
  * with none the line is skipped.
- * hdparm's "Timing" lines are found in the same pass, their kernel and
- * device carried down the same lines, and read by imp_timing.c.  A result
+ * hdparm times reads in one line each:
+ *   Timing cached reads:   18876 MB in  1.99 seconds = 9485.66 MB/sec
+ *   Timing buffer-cache reads:   128 MB in  3.42 seconds = 37.43 MB/sec   (older)
+ *   Timing buffered disk reads:  64 MB in 10.53 seconds =  6.08 MB/sec
+ *   Timing O_DIRECT cached reads: ..., Timing O_DIRECT disk reads: ...
+ * hdparm's MB is 2^20 bytes (its kB 2^10): the figure is kept in MiB/s,
+ * the test "hdparm -T", "hdparm -t", "hdparm --direct -T" or "... -t".
+ * Each line is one run.  A device hdparm names ("/dev/sda:" on its own
+ * line above, or before "Timing" on the same line) is part of the test,
+ * "hdparm -t /dev/sda": two disks are never one test's runs.  A result
  * no line above gave a kernel takes the one a script's trace prints
  * right under it ("+ uname -r", then the release).
+ * The lines above say whose runs follow (kernel lines, headings, captions,
+ * numbered items), but only as far as imp_tblock.c finds them to head
+ * the runs: a block after prose or at another quote level is never
+ * pooled with the one above on a kernel no line proves.  Rows of columns
+ * and labelled lines are imp_tcols.c's.
  */
 #include "config.h"
 #include "import/import.h"
 #include "import/imp_util.h"
-#include "import/imp_timing.h"
 #include "import/impstore.h"
+#include "import/imp_tput.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -25,7 +38,7 @@
 #include <string.h>
 
 /* Does l name tool as a word ("dbench", "./dbench", "dbench:")? */
-static bool names_word(const char *l, const char *tool)
+bool tput_names_word(const char *l, const char *tool)
 {
 	size_t n = strlen(tool);
 	for (const char *p = strcasestr(l, tool); p; p = strcasestr(p + 1, tool)) {
@@ -37,94 +50,9 @@ static bool names_word(const char *l, const char *tool)
 	return false;
 }
 
-/* What the lines above a figure said: the tool a Throughput line is of
- * (the nearest line above naming dbench or tbench, and its version when
- * that line is a banner) and the device hdparm timed ("/dev/sda:"),
- * kept as the lines go by so that each line is looked at once. */
-struct tput_ctx {
-	const char *tool;      /* "dbench", "tbench" or NULL */
-	char ver[40];          /* " 4.00", or "" */
-	char dev[64];          /* "/dev/sda", or "" */
-	size_t clients;        /* "dbench 16", "16 clients started": for a
-				* dbench 1.x line that does not say, or 0 */
-	struct imp_sys sys;    /* the kernel the lines above named */
-	struct imp_sys qsys;   /* the one quoted lines above named: a quote is
-				* another post, its kernel not the poster's */
-	size_t split;          /* a line naming several kernels above, not yet
-				* said (split_said), or 0 */
-	bool split_said;
-	struct split_runs *runs; /* under that line: each test's runs so far */
-};
-
-/* Under a line naming several kernels, for --rows: the kernels it named
- * and how many runs of each test were read so far. */
-#define SPLIT_TESTS 64
-struct split_runs {
-	char kernel[4][160];
-	size_t nkernels;
-	char test[SPLIT_TESTS][64];
-	size_t runs[SPLIT_TESTS], ntests;
-};
-
-/* Under a split not proven, the system --rows places the run of test
- * name on line ln in: kernel i of the line when --rows gives as many
- * groups as it named kernels, else "runs A-B of each test".  false, and
- * im->bad after a line, when --rows places fewer runs; sys alone without
- * --rows. */
-static bool rows_sys(struct imp *im, const struct imp_file *f, size_t ln,
-		     const struct tput_ctx *c, const char *name, struct imp_sys *sys)
-{
-	struct split_runs *r = c->runs;
-	size_t t = 0, first, last;
-	if (!c->split || !im->nrows)
-		return true;
-	while (t < r->ntests && strcmp(r->test[t], name))
-		t++;
-	if (t == r->ntests) {
-		if (t == SPLIT_TESTS) {
-			imp_skip(im, f, ln, "more than %d tests under one split", SPLIT_TESTS);
-			im->bad = true;
-			return false;
-		}
-		snprintf(r->test[t], sizeof(r->test[t]), "%s", name);
-		r->runs[t] = 0;
-		r->ntests++;
-	}
-	int g = imp_rows_group(im, ++r->runs[t], &first, &last);
-	if (g < 0) {
-		imp_skip(im, f, ln, "%s's run %zu: --rows places fewer runs of each test", name,
-			 r->runs[t]);
-		im->bad = true;
-		return false;
-	}
-	memset(sys, 0, sizeof(*sys));
-	if (im->nrows == r->nkernels)
-		snprintf(sys->kernel, sizeof(sys->kernel), "%s", r->kernel[g]);
-	else
-		snprintf(sys->desc, sizeof(sys->desc), "runs %zu-%zu of each test (--rows)", first,
-			 last);
-	return true;
-}
-
-/* Said once, at the first figure under it: the line above that named
- * several kernels leaves their split unproven. */
-static void say_split(struct imp *im, const struct imp_file *f, struct tput_ctx *c)
-{
-	if (!c->split || c->split_said)
-		return;
-	c->split_said = true;
-	if (im->nrows)
-		imp_warn(im, f, c->split, "names several kernels: each test's runs below split "
-			 "between them by --rows, in the order printed");
-	else
-		imp_warn(im, f, c->split, "names several kernels: the runs below are kept together "
-			 "in the order printed, their split between them not proven (--rows N,N,... "
-			 "splits them)");
-}
-
 /* The system the lines above line ln name for it: the quoted lines' for
  * a quoted line, the poster's own for the others. */
-static const struct imp_sys *ctx_sys(const struct tput_ctx *c, const struct imp_file *f,
+const struct imp_sys *tput_ctx_sys(const struct tput_ctx *c, const struct imp_file *f,
 				     size_t ln)
 {
 	return (f->flag[ln - 1] & IMP_LINE_QUOTED) ? &c->qsys : &c->sys;
@@ -132,7 +60,7 @@ static const struct imp_sys *ctx_sys(const struct tput_ctx *c, const struct imp_
 
 /* The number after the word tool in l ("./dbench 16", "time dbench 40"),
  * or 0. */
-static size_t count_after(const char *l, const char *tool)
+size_t tput_count_after(const char *l, const char *tool)
 {
 	char copy[256], *w[16];
 	double v;
@@ -163,13 +91,14 @@ static bool caption(const struct imp_file *f, size_t ln, const char *l)
 	const char *next = f->line[ln] + strspn(f->line[ln], " \t");
 	if (strncmp(next, "Throughput ", 11) && strncmp(next, "Timing ", 7))
 		return false;
-	if (names_word(l, "dbench") || names_word(l, "tbench") || names_word(l, "hdparm") ||
+	if (tput_names_word(l, "dbench") || tput_names_word(l, "tbench") || tput_names_word(l, "hdparm") ||
 	    !strncmp(l, "Throughput ", 11) || !strncmp(l, "Timing ", 7))
 		return false;
 	snprintf(copy, sizeof(copy), "%s", l);
 	return imp_words(copy, w, 12) <= 10;
 }
 
+static size_t device_of(const char *l, char *dev, size_t n);
 
 /* Does line ln (l) head the runs right under it as an item of a numbered
  * list ("2) 2.4 w/apm", "3. with the patch"): a number and ')' or '.',
@@ -183,11 +112,11 @@ static bool numbered(const struct imp_file *f, size_t ln, const char *l, char *o
 	    !strchr(" \t", l[digits + 1]) || strlen(l) >= sizeof(copy))
 		return false;
 	const char *next = f->line[ln] + strspn(f->line[ln], " \t");
-	size_t dl = imp_hdparm_device(next, dev, sizeof(dev));
+	size_t dl = device_of(next, dev, sizeof(dev));
 	next += dl + strspn(next + dl, " \t");
 	if (strncmp(next, "Throughput ", 11) && strncmp(next, "Timing ", 7))
 		return false;
-	if (names_word(l, "dbench") || names_word(l, "tbench") || names_word(l, "hdparm"))
+	if (tput_names_word(l, "dbench") || tput_names_word(l, "tbench") || tput_names_word(l, "hdparm"))
 		return false;  /* "1. ./dbench 16" is a command, not a system */
 	snprintf(copy, sizeof(copy), "%s", l + digits + 1);
 	size_t nw = imp_words(copy, w, 8);
@@ -205,10 +134,22 @@ static bool underline(const char *l)
 	return n >= 3 && !l[n + strspn(l + n, " \t")];
 }
 
-static void note_line(struct imp *im, const struct imp_file *f, size_t ln, struct tput_ctx *c,
+/* A heading's system, to: a heading after prose is under no kernel line
+ * of the report's several, and a heading under none of them says so. */
+static void unproven(const struct tput_ctx *c, bool q, struct imp_sys *to, const char *heading)
+{
+	if (c->blk[q].stale && c->kern->n[q] >= 2)
+		memset(to, 0, sizeof(*to));
+	snprintf(to->desc, sizeof(to->desc), "%.130s%s", heading,
+		 !to->kernel[0] && c->kern->n[q] >= 2 ? " (kernel not proven)" : "");
+}
+
+/* Read what line ln (l) says of the runs below it; true when it is a
+ * kernel line or a heading (tput_block_noted). */
+static bool note_line(struct imp *im, const struct imp_file *f, size_t ln, struct tput_ctx *c,
 		      const char *l)
 {
-	bool d = names_word(l, "dbench"), t = names_word(l, "tbench");
+	bool d = tput_names_word(l, "dbench"), t = tput_names_word(l, "tbench");
 	size_t started;
 	if (d != t) {
 		const char *v = strcasestr(l, "version ");
@@ -217,7 +158,7 @@ static void note_line(struct imp *im, const struct imp_file *f, size_t ln, struc
 		if (v)
 			snprintf(c->ver, sizeof(c->ver), " %.*s", (int)strcspn(v + 8, " \t,"),
 				 v + 8);
-		size_t n = count_after(l, c->tool);
+		size_t n = tput_count_after(l, c->tool);
 		if (n)
 			c->clients = n;
 	}
@@ -226,32 +167,37 @@ static void note_line(struct imp *im, const struct imp_file *f, size_t ln, struc
 	int end = 0;
 	if (sscanf(l, "%zu clients started%n", &started, &end) == 1 && end > 0 && started >= 1)
 		c->clients = started;
-	char heading[160];
-	struct imp_sys *to = (struct imp_sys *)ctx_sys(c, f, ln);
+	char heading[160], k[160];
+	struct imp_sys *to = (struct imp_sys *)tput_ctx_sys(c, f, ln);
+	bool q = f->flag[ln - 1] & IMP_LINE_QUOTED;
 	if (imp_kernel_line(l, to)) {
 		/* "2.4.18-pre6 + lowlat" underlined by a rule heads its block:
-		 * its words tell it from "2.4.18-pre6 (no lowlat)" */
+		 * its words tell it from "2.4.18-pre6 (no lowlat)"; so do the
+		 * words of two lines naming one kernel ("modified 6.6.47 kernel:") */
 		if (ln < f->nlines && underline(f->line[ln]) && !to->desc[0] && !to->build[0])
 			imp_trim_copy(to->desc, sizeof(to->desc), l, strlen(l));
+		else if (!to->build[0] && strncmp(l, "Subject:", 8) &&
+			 imp_kernel_worded(c->kern, to->kernel))
+			imp_trim_copy(to->desc, sizeof(to->desc), l,
+				      strlen(l) - (l[strlen(l) - 1] == ':'));
 		if (!strncmp(l, "Subject:", 8))  /* the thread's: the quotes' too */
 			c->sys = c->qsys = *to;
-		c->split = 0;
-		imp_used(im, ln);
-	} else if (imp_heading_line(l, heading, sizeof(heading))) {
+	} else if (imp_summary_heading(l, heading, sizeof(heading)) &&
+		   !strchr(heading, ' ') && imp_kernel_word(heading, k, sizeof(k))) {
+		/* "2.4.19-rc1: average 12.3 MB/sec" over that kernel's runs */
+		memset(to, 0, sizeof(*to));
+		snprintf(to->kernel, sizeof(to->kernel), "%s", k);
+	} else if (imp_heading_line(l, heading, sizeof(heading)) ||
+		   imp_summary_heading(l, heading, sizeof(heading))) {
 		/* "Before:" and "After:" over the same tests are two systems */
-		snprintf(to->desc, sizeof(to->desc), "%s", heading);
-		c->split = 0;
-		imp_used(im, ln);
+		unproven(c, q, to, heading);
 	} else if (numbered(f, ln, l, heading, sizeof(heading))) {
 		/* an item of a list of systems: nothing of the one above is its */
 		memset(to, 0, sizeof(*to));
 		snprintf(to->desc, sizeof(to->desc), "%s", heading);
-		c->split = 0;
-		imp_used(im, ln);
 	} else if (caption(f, ln, l)) {
-		imp_trim_copy(to->desc, sizeof(to->desc), l, strlen(l));
-		c->split = 0;
-		imp_used(im, ln);
+		imp_trim_copy(heading, sizeof(heading), l, strlen(l));
+		unproven(c, q, to, heading);
 	} else if (imp_kernels_named(l, heading, sizeof(heading)) >= 2 &&
 		   strncmp(l, "Subject:", 8)) {
 		/* "first lines for 2.4.7-ac3, then 2.4.7-ac9": the runs below are
@@ -259,7 +205,6 @@ static void note_line(struct imp *im, const struct imp_file *f, size_t ln, struc
 		memset(to, 0, sizeof(*to));
 		snprintf(to->desc, sizeof(to->desc), "runs of %.100s (split not proven)",
 			 heading);
-		c->split = ln;
 		c->split_said = false;
 		memset(c->runs, 0, sizeof(*c->runs));
 		for (char *k = heading, *e; *k && c->runs->nkernels < 4; k = e + (*e ? 2 : 0)) {
@@ -267,7 +212,43 @@ static void note_line(struct imp *im, const struct imp_file *f, size_t ln, struc
 			snprintf(c->runs->kernel[c->runs->nkernels++], sizeof(c->runs->kernel[0]),
 				 "%.*s", (int)(e - k), k);
 		}
+		imp_used(im, ln);
+		tput_block_noted(c, f, ln);
+		c->split = ln;
+		return true;
+	} else {
+		return false;
 	}
+	c->split = 0;
+	imp_used(im, ln);
+	if (strncmp(l, "Subject:", 8))
+		tput_block_noted(c, f, ln);
+	return true;
+}
+
+/* The system of a figure on line ln: the one the lines above named, and
+ * "quoted" when the line is behind a mail quote prefix: a quoted figure
+ * is another post's, never pooled with the poster's own. */
+struct imp_sys tput_sys_of(const struct imp_file *f, size_t ln, const struct imp_sys *sys)
+{
+	struct imp_sys s = *sys;
+	if (f->flag[ln - 1] & IMP_LINE_QUOTED) {
+		char d[sizeof(s.desc)];
+		snprintf(d, sizeof(d), "%s", s.desc);
+		snprintf(s.desc, sizeof(s.desc), "quoted%s%.150s", d[0] ? ", " : "", d);
+	}
+	return s;
+}
+
+/* "/dev/X:" at the start of l (hdparm's heading of a device): its name
+ * into dev and the length up to the colon, or 0. */
+static size_t device_of(const char *l, char *dev, size_t n)
+{
+	size_t len = strcspn(l, ": \t");
+	if (strncmp(l, "/dev/", 5) || len <= 5 || l[len] != ':' || len >= n)
+		return 0;
+	snprintf(dev, n, "%.*s", (int)len, l);
+	return len + 1;
 }
 
 /* The label after "N procs" on a Throughput line ("16 procs  2.4.10-ac",
@@ -322,7 +303,7 @@ static bool uname_below(const struct imp_file *f, size_t ln, char *k, size_t n)
 	return false;
 }
 
-static int throughput(struct imp *im, const struct imp_file *f, size_t ln, const char *l,
+int tput_throughput(struct imp *im, const struct imp_file *f, size_t ln, const char *l,
 		      const struct tput_ctx *c)
 {
 	char **w, name[64], tool[80], run[300];
@@ -360,8 +341,8 @@ static int throughput(struct imp *im, const struct imp_file *f, size_t ln, const
 	 * that run's own count, before any line above */
 	if (!procs && c->tool && ln < f->nlines &&
 	    (f->flag[ln] & IMP_LINE_QUOTED) == (f->flag[ln - 1] & IMP_LINE_QUOTED) &&
-	    strstr(f->line[ln], "user") && names_word(f->line[ln], c->tool))
-		procs = count_after(f->line[ln], c->tool);
+	    strstr(f->line[ln], "user") && tput_names_word(f->line[ln], c->tool))
+		procs = tput_count_after(f->line[ln], c->tool);
 	if (!procs)
 		procs = c->clients;
 	if (!procs) {
@@ -379,12 +360,12 @@ static int throughput(struct imp *im, const struct imp_file *f, size_t ln, const
 	snprintf(run, sizeof(run), "%s:%zu", f->path, ln);
 	struct imp_fig fig = { name, name, "MB/s", true, tool, NULL, 0, v, ln, run, NULL, NULL,
 			       0, NULL };
-	struct imp_sys own = *ctx_sys(c, f, ln);
-	if (!rows_sys(im, f, ln, c, name, &own))
+	struct imp_sys own = *tput_ctx_sys(c, f, ln);
+	if (!tput_rows_sys(im, f, ln, c, name, &own))
 		goto done;
 	if (at && at < n)
 		label_sys(w + at, n - at, &own);
-	struct imp_sys sys = imp_sys_of(f, ln, &own);
+	struct imp_sys sys = tput_sys_of(f, ln, &own);
 	if (!sys.kernel[0] && !c->split)
 		uname_below(f, ln, sys.kernel, sizeof(sys.kernel));
 	rc = imp_add(im, f, &sys, &fig) < 0 ? -1 : 1;
@@ -393,126 +374,71 @@ done:
 	return rc;
 }
 
-
-/* The column names over a row of columns: the nearest line above ln
- * that is neither blank nor a row (at most two such up) whose words, k of them, hold no digit
- * ("before after"); into cols (k x 64 bytes).  false when none. */
-static bool column_names(const struct imp_file *f, size_t ln, size_t k, char cols[][64])
+static int timing(struct imp *im, const struct imp_file *f, size_t ln, const char *dev,
+		  const struct imp_sys *sys)
 {
-	for (size_t i = ln - 1, seen = 0; i >= 1 && seen < 2; i--) {
-		char copy[256], *w[8];
-		if (!f->line[i - 1][strspn(f->line[i - 1], " \t")] || strstr(f->line[i - 1], "MB/sec"))
-			continue;  /* blank, or a row above: the header is over them all */
-		seen++;
-		snprintf(copy, sizeof(copy), "%s", f->line[i - 1]);
-		size_t n = imp_words(copy, w, 8);
-		bool digits = false;
-		for (size_t j = 0; j < n; j++)
-			digits |= strpbrk(w[j], "0123456789") != NULL;
-		if (n != k || digits)
-			continue;
-		for (size_t j = 0; j < k; j++)
-			snprintf(cols[j], 64, "%s", w[j]);
-		return true;
-	}
-	return false;
-}
-
-/* "dbench 16:   99.9868 MB/sec   179.243 MB/sec 16 procs" under a line
- * naming its columns ("before after"): one run a column, each column a
- * system of its own, the count from the row.  0 when l is not that form. */
-static int columns_row(struct imp *im, const struct imp_file *f, size_t ln, const char *l,
-		       const struct tput_ctx *c)
-{
-	char copy[512], *w[24], cols[4][64], name[64], tool[80], run[300];
-	double v, clients;
-	snprintf(copy, sizeof(copy), "%s", l);
-	size_t n = imp_words(copy, w, 24), k = 0;
-	size_t wl = n ? strlen(w[1 < n ? 1 : 0]) : 0;
-	if (n < 6 || (strcmp(w[0], "dbench") && strcmp(w[0], "tbench")) || !wl ||
-	    w[1][wl - 1] != ':')
-		return 0;
-	w[1][wl - 1] = '\0';
-	if (!imp_number(w[1], &clients) || clients < 1 || clients != (size_t)clients)
-		return 0;
-	while (2 + 2 * k + 1 < n && k < 4 && imp_number(w[2 + 2 * k], &v) &&
-	       !strcmp(w[3 + 2 * k], "MB/sec"))
-		k++;
-	if (k < 2)
-		return 0;
-	if (!column_names(f, ln, k, cols)) {
-		imp_skip(im, f, ln, "%zu figures a row and no line above naming the columns: "
-			 "whose run each is, is not known", k);
+	const char *l = f->line[ln - 1], *what = strstr(l, "Timing ") + 7;
+	const char *eq = strrchr(l, '=');
+	char phrase[100], copy[200], *w[8], run[300], test[128];
+	const char *name = NULL;
+	double v;
+	imp_trim_copy(phrase, sizeof(phrase), what, strcspn(what, ":"));
+	if (!strcmp(phrase, "cached reads") || !strcmp(phrase, "buffer-cache reads"))
+		name = "hdparm -T";
+	else if (!strcmp(phrase, "buffered disk reads"))
+		name = "hdparm -t";
+	else if (!strcmp(phrase, "O_DIRECT cached reads"))
+		name = "hdparm --direct -T";
+	else if (!strcmp(phrase, "O_DIRECT disk reads"))
+		name = "hdparm --direct -t";
+	if (!name) {
+		imp_skip(im, f, ln, "'Timing %s': not a timing hdparm prints", phrase);
 		return 0;
 	}
-	snprintf(name, sizeof(name), "%s %zu", w[0], (size_t)clients);
-	snprintf(tool, sizeof(tool), "%s%s", w[0], c->ver);
-	for (size_t j = 0; j < k; j++) {
-		struct imp_sys sys = imp_sys_of(f, ln, ctx_sys(c, f, ln));
-		char d[sizeof(sys.desc)];
-		snprintf(d, sizeof(d), "%s", sys.desc);
-		snprintf(sys.desc, sizeof(sys.desc), "%.80s%s%.60s", d, d[0] ? ", " : "", cols[j]);
-		imp_number(w[2 + 2 * j], &v);
-		snprintf(run, sizeof(run), "%s:%zu:%zu", f->path, ln, j + 1);
-		struct imp_fig fig = { name, name, "MB/s", true, tool, NULL, 0, v, ln, run, NULL,
-				       NULL, 0, NULL };
-		if (imp_add(im, f, &sys, &fig) < 0)
-			return -1;
-	}
-	return (int)k;
-}
-
-/* A Throughput line behind a label that says whose run it is: a kernel
- * ("2.4.18-pre3   Throughput 12.0448 MB/sec 64 procs", a table of
- * kernels one a row) or a heading ("Before: Throughput ...", "After:
- * Throughput ..."), or what printed it ("dbench 16: Throughput ..."):
- * *done, and the run added in that system; else not *done. */
-static int labelled(struct imp *im, const struct imp_file *f, size_t ln, const char *l,
-		    const struct tput_ctx *c, bool *done)
-{
-	const char *t = strstr(l, "Throughput ");
-	char prefix[160], k[160];
-	*done = false;
-	if (!t || t == l || !strchr(" \t", t[-1]) || (size_t)(t - l) >= sizeof(prefix))
-		return 0;
-	imp_trim_copy(prefix, sizeof(prefix), l, (size_t)(t - l));
-	struct tput_ctx row = *c;
-	size_t pl = strlen(prefix), count;
-	const char *tool = !strncmp(prefix, "dbench ", 7) ? "dbench" :
-			   !strncmp(prefix, "tbench ", 7) ? "tbench" : NULL;
-	if (tool && pl && prefix[pl - 1] == ':' &&
-	    (prefix[pl - 1] = '\0', count = count_after(prefix, tool)) != 0) {
-		/* "dbench 16: Throughput ...": the tool and its count say
-		 * what printed the run, the system is the lines' above */
-		if (strcmp(row.tool ? row.tool : "", tool))
-			row.ver[0] = '\0';
-		row.tool = tool;
-		row.clients = count;
-	} else if (!strpbrk(prefix, " \t") && imp_kernel_word(prefix, k, sizeof(k))) {
-		memset(&row.sys, 0, sizeof(row.sys));
-		snprintf(row.sys.kernel, sizeof(row.sys.kernel), "%s", k);
-		row.qsys = row.sys;
-	} else if (prefix[0] && prefix[strlen(prefix) - 1] == ':' &&
-		   imp_heading_line(prefix, k, sizeof(k))) {
-		row.sys = row.qsys = *ctx_sys(c, f, ln);
-		snprintf(row.sys.desc, sizeof(row.sys.desc), "%s", k);
-		row.qsys = row.sys;
-	} else {
+	if (!eq) {
+		imp_skip(im, f, ln, "%s: no '= X MB/sec'", name);
 		return 0;
 	}
-	*done = true;
-	return throughput(im, f, ln, t, &row);
+	/* quoted-printable mail wrote '=' as "=3D" ("seconds =3D148.84 MB/sec") */
+	snprintf(copy, sizeof(copy), "%s", eq + 1 + (eq[1] == '3' && eq[2] == 'D' ? 2 : 0));
+	size_t n = imp_words(copy, w, 8);
+	char next[64], *nw[2];
+	if (n == 1 && ln < f->nlines) {  /* "=185.51 " and "MB/sec" wrapped to the next line */
+		snprintf(next, sizeof(next), "%s", f->line[ln]);
+		if (imp_words(next, nw, 2) == 1 && (!strcmp(nw[0], "MB/sec") || !strcmp(nw[0], "kB/sec"))) {
+			w[1] = nw[0];
+			n = 2;
+			imp_used(im, ln + 1);
+		}
+	}
+	if (n < 2 || !imp_number(w[0], &v) ||
+	    (strcmp(w[1], "MB/sec") && strcmp(w[1], "kB/sec") && strcmp(w[1], "KB/sec"))) {
+		imp_skip(im, f, ln, "%s: not '= X MB/sec' or '= X kB/sec'", name);
+		return 0;
+	}
+	if (w[1][0] != 'M')
+		v /= 1024;
+	/* two devices are two tests, never one pooled */
+	snprintf(test, sizeof(test), "%s%s%s", name, dev[0] ? " " : "", dev);
+	snprintf(run, sizeof(run), "%s:%zu", f->path, ln);
+	struct imp_fig fig = { test, test, "MiB/s", true, "hdparm", NULL, 0, v, ln, run, NULL,
+			       NULL, 0, NULL };
+	struct imp_sys s = tput_sys_of(f, ln, sys);
+	return imp_add(im, f, &s, &fig) < 0 ? -1 : 1;
 }
 
 int imp_read_tput(struct imp *im, const struct imp_file *f)
 {
 	struct split_runs runs;
-	struct tput_ctx c = { .runs = &runs };
+	struct imp_kernels kern;
+	struct tput_ctx c = { .runs = &runs, .kern = &kern };
 	int added = 0;
+	imp_kernels_scan(f, &kern);
+	tput_kernel_heads(f, &kern);
 	for (size_t ln = 1; ln <= f->nlines; ln++) {
 		const char *l = f->line[ln - 1] + strspn(f->line[ln - 1], " \t");
 		char dev[64];
-		size_t dl = imp_hdparm_device(l, dev, sizeof(dev));
+		size_t dl = device_of(l, dev, sizeof(dev));
 		int rc = 0;
 		if (dl) {  /* "/dev/sda:" alone, or before its Timing line */
 			snprintf(c.dev, sizeof(c.dev), "%s", dev);
@@ -521,17 +447,19 @@ int imp_read_tput(struct imp *im, const struct imp_file *f)
 		l += strspn(l, ".+*");  /* dbench 1.x's progress marks end on its line */
 		l += strspn(l, " \t");
 		bool done = false;
-		rc = labelled(im, f, ln, l, &c, &done);
+		if (tput_is_run(l))
+			tput_block_begin(im, f, ln, &c);
+		rc = tput_labelled(im, f, ln, l, &c, &done);
 		if (done)
 			;  /* read as its label's run */
 		else if (!strncmp(l, "Throughput ", 11))
-			rc = throughput(im, f, ln, l, &c);
+			rc = tput_throughput(im, f, ln, l, &c);
 		else if (!strncmp(l, "Timing ", 7) && strchr(l, ':'))
-			rc = imp_hdparm_timing(im, f, ln, c.dev, ctx_sys(&c, f, ln));
-		else if (!(rc = columns_row(im, f, ln, l, &c)))
-			note_line(im, f, ln, &c, l);
+			rc = timing(im, f, ln, c.dev, tput_ctx_sys(&c, f, ln));
+		else if (!(rc = tput_columns_row(im, f, ln, l, &c)) && !note_line(im, f, ln, &c, l))
+			tput_block_prose(im, f, ln, &c);
 		if (rc > 0)
-			say_split(im, f, &c);
+			tput_say_split(im, f, &c);
 		if (rc < 0)
 			return -1;
 		added += rc;

@@ -7,6 +7,7 @@
  */
 #include "config.h"
 #include "import/imp_util.h"
+#include "import/imp_kernel.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -106,13 +107,16 @@ size_t imp_quote_len(const char *s)
 			marks++;
 			continue;
 		}
-		if (!strchr(">|~", s[b]) || !s[b])
+		if (!strchr(">|~:", s[b]) || !s[b])
 			break;
 		/* "|| " joins a comparison's sides, "> 5" or "| 3.2" is a figure's
-		 * cell: a mark followed by a digit, a sign or a second '|' is text */
+		 * cell: a mark followed by a digit, a sign or a second '|' is text;
+		 * ':' is a mark only before a blank, another mark or the end
+		 * (":-)" and "::" are text) */
 		char next = s[b + 1];
 		if (isdigit((unsigned char)next) || next == '-' || next == '+' ||
-		    (s[b] == '|' && next == '|') || (s[b] == '>' && next == '='))
+		    (s[b] == '|' && next == '|') || (s[b] == '>' && next == '=') ||
+		    (s[b] == ':' && next && !strchr(" \t>|~", next)))
 			break;
 		i = b + 1;
 		marks++;
@@ -197,6 +201,23 @@ static bool enumerator(const char *w)
 		strspn(w, "(#0123456789abcdef).") == len) || !strcmp(w, "-") || !strcmp(w, "*");
 }
 
+/* Is w[i] a client count after a tool's name ("dbench 32, 128"): a
+ * number, with the numbers before it, right after dbench or tbench? */
+static bool tool_count(char *const *w, size_t i)
+{
+	double v;
+	char num[32];
+	for (size_t j = i + 1; j-- > 0;) {
+		const char *b = strrchr(w[j], '/') ? strrchr(w[j], '/') + 1 : w[j];
+		if (j < i && (!strcmp(b, "dbench") || !strcmp(b, "tbench")))
+			return true;
+		snprintf(num, sizeof(num), "%.*s", (int)strcspn(w[j], ","), w[j]);
+		if (!imp_number(num, &v))
+			return false;
+	}
+	return false;
+}
+
 bool imp_kernel_line(const char *l, struct imp_sys *sys)
 {
 	char copy[512], *w[16], kernel[160] = "";
@@ -213,13 +234,15 @@ bool imp_kernel_line(const char *l, struct imp_sys *sys)
 	bool figures = false;
 	for (size_t i = 0; i < n; i++) {
 		char k[160];
-		if (imp_kernel_word(w[i], k, sizeof(k))) {
+		if (imp_kernel_word(w[i], k, sizeof(k)) && imp_version_owned(w, i)) {
+			continue;  /* "reiserfs 3.6.25": a filesystem's version, no kernel */
+		} else if (imp_kernel_word(w[i], k, sizeof(k))) {
 			found++;
 			snprintf(kernel, sizeof(kernel), "%s", k);
 			/* "kernel 2.4.20", "Linux 2.4.20": named as a kernel */
 			named += i && (!strcasecmp(w[i - 1], "kernel") || !strcasecmp(w[i - 1], "linux"));
-		} else if ((i || !enumerator(w[i])) && imp_number(w[i], &v)) {
-			figures = true;
+		} else if ((i || !enumerator(w[i])) && imp_number(w[i], &v) && !tool_count(w, i)) {
+			figures = true;  /* a client count after "dbench" is none */
 		}
 	}
 	/* a short line of one version and no figure, or any line that says
@@ -246,6 +269,8 @@ size_t imp_kernels_named(const char *l, char *list, size_t n)
 	for (size_t i = 0; i < nw; i++) {
 		char k[160];
 		bool dup = false;
+		if (imp_kernel_word(w[i], k, sizeof(k)) && imp_version_owned(w, i))
+			continue;
 		if (!imp_kernel_word(w[i], k, sizeof(k))) {
 			if ((i || !enumerator(w[i])) && imp_number(w[i], &v))
 				return 0;
@@ -307,18 +332,4 @@ bool imp_byte_unit(const char *w)
 {
 	return !strcmp(w, "lps") || !strcmp(w, "lpm") || !strcmp(w, "KBps") ||
 	       !strcmp(w, "MWIPS") || !strcmp(w, "KWIPS");
-}
-
-/* The system of a figure on line ln: the one the lines above named, and
- * "quoted" when the line is behind a mail quote prefix: a quoted figure
- * is another post's, never pooled with the poster's own. */
-struct imp_sys imp_sys_of(const struct imp_file *f, size_t ln, const struct imp_sys *sys)
-{
-	struct imp_sys s = *sys;
-	if (f->flag[ln - 1] & IMP_LINE_QUOTED) {
-		char d[sizeof(s.desc)];
-		snprintf(d, sizeof(d), "%s", s.desc);
-		snprintf(s.desc, sizeof(s.desc), "quoted%s%.150s", d[0] ? ", " : "", d);
-	}
-	return s;
 }

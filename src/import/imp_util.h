@@ -24,7 +24,7 @@ void *imp_all_words(const char *s, char ***w, size_t *n);
 bool imp_number(const char *s, double *v);
 
 /* The quote prefix a mail reply put before line s ("> ", ">> ", "| ",
- * "~ ", supercite's initials " ES> ", with the blanks before and
+ * "~ ", ": ", supercite's initials " ES> ", with the blanks before and
  * between): its length in bytes, or 0.  A '|' or '>' followed by a figure
  * or an operator is not a prefix; initials are one to four letters, the
  * first a capital, right before '>' and a blank or the line's end. */
@@ -44,10 +44,12 @@ bool imp_kernel_word(const char *s, char *out, size_t n);
 /* Does line l name one kernel, as the line above a kernel's runs does
  * ("2.4.19-pre5:", "1) 2.5.8", "on 2.4.20:", "Linux box 2.4.19 #1 SMP
  * ... 2002 i686", "same machine with 2.4.19-pre4-ac4", "Red Hat 9.0 with
- * kernel 2.4.20 compiled")?  A line of at most 12 words with exactly one
- * kernel version and no other figure, a line of any length naming one
- * version after the word "kernel" or "Linux" and no other version, or
- * uname -a's line.  Sets sys (all of it) and returns true; false
+ * kernel 2.4.20 compiled", "2.5.1 finishes dbench 32, 128")?  A line of
+ * at most 12 words with exactly one kernel version and no other figure
+ * (client counts after a tool's name are none), a line of any length
+ * naming one version after the word "kernel" or "Linux" and no other
+ * version, or uname -a's line.  A version another program owns
+ * (imp_version_owned) is none.  Sets sys (all of it) and returns true; false
  * leaves sys alone. */
 bool imp_kernel_line(const char *l, struct imp_sys *sys);
 
@@ -70,10 +72,5 @@ bool imp_byte_unit(const char *w);
 
 /* Copy s to dst (n bytes) without leading and trailing blanks. */
 void imp_trim_copy(char *dst, size_t n, const char *s, size_t len);
-
-/* The system of a figure on line ln of f: sys, its description led by
- * "quoted" when the line is behind a mail quote prefix (a quoted figure
- * is another post's, never pooled with the poster's own). */
-struct imp_sys imp_sys_of(const struct imp_file *f, size_t ln, const struct imp_sys *sys);
 
 #endif

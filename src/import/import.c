@@ -22,6 +22,7 @@
 #include "import/impstore.h"
 #include "import/import.h"
 #include "import/imp_util.h"
+#include "import/imp_closest.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -149,7 +150,11 @@ static int import_file(struct imp *im, const char *path)
 		if (!im->used[i] && f.line[i][strspn(f.line[i], " \t")])
 			fprintf(stderr, "%s: %s:%zu: not read (no form kbench import knows)\n",
 				im->cmd, path, i + 1);
-	if (!rc && !im->bad && im->nfigs == before)
+	char near[300];
+	if (!rc && !im->bad && im->nfigs == before && imp_closest_form(&f, near, sizeof(near)))
+		fprintf(stderr, "%s: %s: no figure found in any form kbench import reads; the "
+			"closest, %s\n", im->cmd, path, near);
+	else if (!rc && !im->bad && im->nfigs == before)
 		fprintf(stderr, "%s: %s: no figure found in any form kbench import reads\n",
 			im->cmd, path);
 	free(im->used);

@@ -24,7 +24,8 @@ struct imp_file {
 
 /* A line held a NUL byte: it is emptied (the readers see "") and named. */
 #define IMP_LINE_NUL 1
-/* A line began with a mail quote prefix ("> ", "| ", "~ ", " ES> "), taken off. */
+/* A line began with a mail quote prefix ("> ", "| ", "~ ", ": ", " ES> ",
+ * nested), taken off; the marks stay in buf before the line's text. */
 #define IMP_LINE_QUOTED 2
 
 /* Who ran a figure: the system's identity as the report gives it.  Empty

@@ -1,7 +1,8 @@
 #!/bin/sh
 # kbench - command-line tests: kbench import's readings of trailing labels,
 # supercite quotes, numbered headings over hdparm's one-line form, tables
-# of Averages, LMbench's cut OS column, and --rows, on small made-up inputs
+# of Averages, LMbench's cut OS column, --rows, runs no kernel line heads
+# (never pooled) and the closest form named, on small made-up inputs
 # (tests/data/import) and on report 022 of tests/data/archives
 # SPDX-License-Identifier: GPL-3.0-or-later
 . "$(dirname "$0")/lib.sh"
@@ -98,5 +99,37 @@ expect_err_grep "said, not silently passed over" "--rows 1,1: no runs in the inp
 expect_rc "--rows 0" 2 "$KBENCH" import --rows 0 -o x.json "$ARCH/022-dbench1-interleaved-kernels.txt"
 expect_rc "--rows 1,x" 2 "$KBENCH" import --rows 1,x -o x.json "$ARCH/022-dbench1-interleaved-kernels.txt"
 expect_err_grep "the option named" "--rows 1,x: give counts of 1 or more"
+cd ..
+# ---- never pooled: what no kernel line heads (made-up reports of the forms) ----
+mkdir np && cd np
+expect_rc "'NAME: average X MB/sec' over each kernel's runs, a filesystem's version in prose" 0 \
+    "$KBENCH" import -o '%k.json' "$IN/dbench-average-headings.txt"
+expect_eq "three systems of four runs, each its heading's; 'reiserfs 3.6.25' is no kernel; rmap13c's kernel not proven" \
+    "$(systems | tr '\n' ' ')" \
+    "2.4.19-pre8-aa2||dbench 16=12.1,11.9,12.2,11.8 2.4.19-pre8||dbench 16=9.1,8.9,9.2,8.8 |rmap13c (kernel not proven)|dbench 16=10.5,10.7,10.6,10.64 "
+expect_eq "the summary line says which kernel is not proven" \
+    "$(grep -c '(kernel unknown, rmap13c (kernel not proven))' "$WORK/out")" "1"
+rm -f ./*.json
+expect_rc "a reply quoting runs behind '~ ', '~ > ' and ': ', three kernels named in prose" 0 \
+    "$KBENCH" import -o '%k.json' "$IN/dbench-tilde-quoted-kernels.txt"
+expect_eq "each paragraph and quote level its own system, named by its words, none pooled" \
+    "$(systems | tr '\n' ' ')" \
+    "|quoted, ./dbench 16 on the plain tree gave me these, all on one box (kernel not proven)|dbench 16=9.1,8.9 |quoted, The tree with everything merged, for comparison, goes further still (kernel not proven)|dbench 16=12.3,12.1 |quoted, and an older mail of mine had, on one more box (kernel not proven)|dbench 16=7.7 |quoted, and this is the same box once the whole patch set went in (kernel not proven)|dbench 16=11.2,11.4 |quoted, the reply's own box, quoted back by a later reply (kernel not proven)|dbench 16=8.1 "
+expect_err_grep "a paragraph after prose, said" "dbench-tilde-quoted-kernels.txt:9: no kernel line heads the runs from here .prose since the runs above.: kept apart as 'and this is the same box once the whole patch set went in', kernel not proven"
+expect_err_grep "another quote level, said" "dbench-tilde-quoted-kernels.txt:19: no kernel line heads the runs from here .another quote level than the runs above."
+rm -f ./*.json
+expect_rc "046: hdparm set off by '| ', one kernel four ways" 0 "$KBENCH" import -o '%k.json' "$ARCH/046-hdparm-bar-quoted-one-kernel-four-ways.txt"
+expect_eq "four systems of three runs: the kernel lines' words, and the block under prose its own" \
+    "$(systems | tr '\n' ' ')" \
+    "6.6.47|quoted, modified 6.6.47 kernel|hdparm -t=126.3,124.61,126.62 6.6.47|quoted, now no WARNINGS are triggered and hdparm -t /dev/sda produces|hdparm -t=73.32,72.28,74.02 6.6.47|quoted, the unmodified 6.6.47 kernel scored|hdparm -t=72.93,73.5,71.94 6.6.47|quoted, unmodified 6.6.47 kernel|hdparm -t=118.61,119.12,119.03 "
+rm -f ./*.json
+expect_rc "an LMbench table whose rule a mailer dropped" 1 "$KBENCH" import -o '%k.json' "$IN/lmbench-no-rule.txt"
+expect_err_grep "the closest form named, and what differed" "lmbench-no-rule.txt: no figure found in any form kbench import reads; the closest, line 8: an LMbench table heading without the column rule LMbench 2.0 prints"
+sed '/L M B E N C H/d' "$ARCH/044-lmbench10-two-kernels-and-sunos.txt" > nobanner.txt
+expect_rc "LMbench 1.0's tables without their banner" 1 "$KBENCH" import -o '%k.json' nobanner.txt
+expect_err_grep "no banner, named" "nobanner.txt: no figure found in any form kbench import reads; the closest, line 10: an LMbench table title with no 'L M B E N C H ... S U M M A R Y' banner above it"
+printf 'a smiley line\n:-) Throughput 9.1 MB/sec 16 procs\n' > smiley.txt
+expect_rc "':-)' is no quote mark" 1 "$KBENCH" import -o '%k.json' smiley.txt
+expect_err_grep "nothing read from it" "smiley.txt: no figure found"
 cd ..
 finish
