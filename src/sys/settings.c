@@ -434,6 +434,12 @@ int settings_warn_noisy(FILE *out, const char *cmd, const char *root, double bus
 	}
 	json_decref(g);
 	json_decref(b);
+	/* the test suite's knob (HACKING.md), as kbench disk's pauses take it */
+	const char *scale = getenv("KBENCH_TEST_PAUSE_SCALE");
+	char *end;
+	double f = scale && *scale ? strtod(scale, &end) : 1;
+	if (scale && *scale && !*end && f >= 0 && f <= 1)
+		busy_s *= f;
 	if (busy_s > 0) {
 		struct cpubusy_snap s0, s1;
 		long hz = sysconf(_SC_CLK_TCK);

@@ -96,7 +96,8 @@ void settings_config_scan(FILE *f, char *model, size_t n, int *dynamic, long *hz
  * performance (powersave, ondemand, schedutil...: the clock follows the
  * load), boost/turbo on (the clock follows the temperature), and a busy
  * machine (other processes' CPU time over busy_s seconds, measured here:
- * at least a quarter of a CPU).  busy_s 0 skips the busy check.  Returns
+ * at least a quarter of a CPU).  busy_s 0 skips the busy check; the test
+ * suite's KBENCH_TEST_PAUSE_SCALE (HACKING.md) scales it.  Returns
  * the number of lines printed. */
 int settings_warn_noisy(FILE *out, const char *cmd, const char *root, double busy_s);
 

@@ -9,8 +9,9 @@
 
 THP=/sys/kernel/mm/transparent_hugepage/enabled
 SWAP=/proc/sys/vm/swappiness
-LOOP= THP_WAS= SWAP_WAS=
+LOOP= THP_WAS= SWAP_WAS= HOG=
 restore() {
+    [ -n "$HOG" ] && kill "$HOG" 2>/dev/null
     [ -n "$THP_WAS" ] && echo "$THP_WAS" >"$THP"
     [ -n "$SWAP_WAS" ] && echo "$SWAP_WAS" >"$SWAP"
     [ -n "$LOOP" ] && losetup -d "$LOOP" 2>/dev/null
@@ -20,6 +21,17 @@ trap restore EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 cd "$WORK" || exit 1
+
+# ---- a busy machine: said once, before the first run (no root needed) ----
+sh -c 'while :; do :; done' &
+HOG=$!
+expect_rc "a series beside a process spinning" 0 env KBENCH_TEST_PAUSE_SCALE=1 "$KBENCH" suite \
+    --clients none --micro=lat_syscall_null --micro-quick --runs 2 --pause 0 -o busy.json
+kill "$HOG"
+HOG=
+expect_lines "busy: one warning" -eq 1 "$WORK/err" '^kbench suite: warning: the machine is busy: other processes took [0-9]+% of a CPU over 0\.[0-9] s before the first run; .*stop them'
+expect_eq "busy: before the first run's line" "$(grep -n . "$WORK/err" | grep -m1 -E 'busy|\[1/' | cut -d: -f2-3)" \
+    "kbench suite: warning"
 
 if [ "$(id -u)" -ne 0 ] || ! command -v losetup >/dev/null 2>&1 || [ ! -w "$THP" ] || [ ! -w "$SWAP" ]; then
     skip "changing the machine's settings needs root, losetup, $THP and $SWAP"
