@@ -31,7 +31,7 @@ static const struct {
 
 /* a disk row's device (params.device_info, system.disk.settings) */
 static const char *const disk_keys[] = { "scheduler", "read_ahead_kb", "write_cache",
-					 "rotational", "dma" };
+					 "rotational", "dma", "nr_requests", "queue_depth" };
 
 const char *cmp_moves_text(enum cmp_moves m)
 {
