@@ -92,6 +92,7 @@ caveated "the disk's read-ahead: disk alone" 'dev["read_ahead_kb"] = 4096' 'disk
 caveated "the disk's write cache: disk alone" 'dev["write_cache"] = "write through"' 'disk -t'
 caveated "DMA off: disk alone" 'd["system"]["disk"]["settings"]["dma"] = "off (PIO4)"' 'disk -t'
 caveated "kbench's build: micro alone" 's["build"] = "gcc 12.2.0, not optimised"' 'lat_mem_l1|lat_syscall_null'
+caveated "another kbench version: every timing" 'd["kbench_version"] = "0.2.0"' '.*'
 caveated "the command line: every timing" 's["cmdline"] += " mitigations=off"' '.*'
 expect_out_grep "the command line: the words that differ" '^  B: cmdline: \+mitigations=off \(moves every timing\)$'
 expect_out_grep "the command line: the caveat says which" '\[caveats: settings_differ \(B: cmdline \+mitigations=off\)\]$'
