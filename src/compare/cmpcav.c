@@ -40,9 +40,12 @@ void cmp_caveats_fill(const struct cmp *c, struct cmp_row *r)
 		if (k && r->t[k] && r->cav[k])
 			cmp_params_caveats(c->f[0].doc, c->f[k].doc, json_string_value(
 				json_object_get(r->t[0]->params, "command")), (char)('A' + k), r->cav[k]);
-		/* the machine's settings that differ and can move this test */
+		/* the machine's settings that differ and can move this test, from
+		 * A's, and from the series' own start */
 		if (k && r->t[k] && r->cav[k])
 			cmp_settings_caveats(c, k, r->t[0], r->t[k], r->cav[k]);
+		if (r->t[k] && r->cav[k])
+			cmp_settings_run_caveats(c, k, r->t[k], r->cav[k]);
 	}
 	for (size_t k = 1; k < c->nf; k++) {
 		if (!r->t[k] || !r->t[k]->n || !r->t[0]->n)

@@ -287,6 +287,8 @@ static json_t *test_caveats(const struct cmp *c, size_t k, const struct sf_test 
 	const struct sf_test *ta = k ? cmp_find_test(&c->f[0], &c->f[k], t->name, t->unit) : NULL;
 	if (cav && k)
 		cmp_settings_caveats(c, k, ta, t, cav);
+	if (cav)
+		cmp_settings_run_caveats(c, k, t, cav);
 	return cav;
 }
 

@@ -184,11 +184,12 @@ static void add_diff(struct cmp_sdiff *out, size_t max, size_t *n, const char *n
 	++*n;
 }
 
-size_t cmp_settings_diff(const struct cmp *c, size_t k, const struct sf_test *ta,
-			 const struct sf_test *tk, struct cmp_sdiff *out, size_t max)
+/* The machine settings of sa and sk (system.settings objects; NULL: none
+ * recorded) that differ, appended to out from *n. */
+static void machine_diff(const json_t *sa, const json_t *sk, struct cmp_sdiff *out, size_t max,
+			 size_t *np)
 {
-	const json_t *sa = file_settings(&c->f[0]), *sk = file_settings(&c->f[k]);
-	size_t n = 0;
+	size_t n = *np;
 	char name[96];
 	for (size_t i = 0; sa && sk && i < sizeof(machine) / sizeof(machine[0]); i++) {
 		const json_t *va = json_object_get(sa, machine[i].key);
@@ -206,6 +207,15 @@ size_t cmp_settings_diff(const struct cmp *c, size_t k, const struct sf_test *ta
 				 machine[i].moves);
 		}
 	}
+	*np = n;
+}
+
+size_t cmp_settings_diff(const struct cmp *c, size_t k, const struct sf_test *ta,
+			 const struct sf_test *tk, struct cmp_sdiff *out, size_t max)
+{
+	size_t n = 0;
+	char name[96];
+	machine_diff(file_settings(&c->f[0]), file_settings(&c->f[k]), out, max, &n);
 	const char *va = json_string_value(json_object_get(c->f[0].doc, "kbench_version"));
 	const char *vk = json_string_value(json_object_get(c->f[k].doc, "kbench_version"));
 	json_t *ja = va ? json_string(va) : NULL, *jk = vk ? json_string(vk) : NULL;
@@ -267,6 +277,52 @@ int cmp_settings_caveats(const struct cmp *c, size_t k, const struct sf_test *ta
 	}
 	json_decref(set);
 	json_decref(brief);
+	return rc;
+}
+
+int cmp_settings_run_caveats(const struct cmp *c, size_t k, const struct sf_test *t, json_t *cav)
+{
+	const json_t *series = file_settings(&c->f[k]), *r;
+	json_t *runs = json_array(), *ev = NULL;
+	char text[400];
+	size_t j;
+	int rc = runs ? 0 : -1;
+	json_array_foreach(json_object_get(t->row, "runs"), j, r) {
+		struct cmp_sdiff d[CMP_SETTINGS_MAX];
+		size_t n = 0, used = 0;
+		const json_t *rs = json_object_get(json_object_get(json_object_get(r, "document"),
+								   "system"), "settings");
+		machine_diff(series, json_is_object(rs) ? rs : NULL, d, CMP_SETTINGS_MAX, &n);
+		bool moved = false;
+		for (size_t i = 0; rc == 0 && i < n; i++) {
+			if (!cmp_moves_test(d[i].moves, t))
+				continue;
+			if (!ev) {   /* the first run that differs: its settings as evidence */
+				ev = json_object();
+				used = (size_t)snprintf(text, sizeof(text), "run %zu: ", j + 1);
+			}
+			if (ev && !json_object_get(ev, d[i].name)) {
+				json_object_set_new(ev, d[i].name, json_pack("{s:s, s:s, s:I}", "series",
+						    d[i].a, "run", d[i].b, "run_no", (json_int_t)j + 1));
+				if (used < sizeof(text))
+					used += (size_t)snprintf(text + used, sizeof(text) - used, "%s%s",
+								 json_object_size(ev) > 1 ? ", " : "",
+								 d[i].brief);
+			}
+			moved = true;
+		}
+		if (moved)
+			json_array_append_new(runs, json_integer((json_int_t)j + 1));
+	}
+	if (!rc && json_array_size(runs)) {
+		rc = caveat_add(cav, "settings_changed", json_incref(ev), "a machine setting "
+				"changed from the series' start: %s", text);
+		if (rc == 1)
+			json_object_set(json_array_get(cav, json_array_size(cav) - 1), "runs", runs);
+		rc = rc < 0 ? -1 : rc;
+	}
+	json_decref(ev);
+	json_decref(runs);
 	return rc;
 }
 

@@ -68,6 +68,14 @@ bool cmp_moves_test(enum cmp_moves m, const struct sf_test *t);
 int cmp_settings_caveats(const struct cmp *c, size_t k, const struct sf_test *ta,
 			 const struct sf_test *tk, json_t *cav);
 
+/* Add to cav (file k's caveats of its test t) the caveat settings_changed
+ * when the settings a run's document recorded differ from the series'
+ * (system.settings, read at its start) in one that can move the test: its
+ * runs those runs, its evidence {NAME: {"series": v, "run": w, "run_no":
+ * N}} of the first such run.  Returns 1 when added, 0 when none applies,
+ * -1 when out of memory. */
+int cmp_settings_run_caveats(const struct cmp *c, size_t k, const struct sf_test *t, json_t *cav);
+
 /* Does cav hold settings_differ (the row's verdict is then the kernel's
  * and the settings' together)? */
 bool cmp_settings_in(const json_t *cav);

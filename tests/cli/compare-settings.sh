@@ -116,7 +116,35 @@ expect_out_grep "three settings: THP on the memory row" '^ +B +4 .*\[caveats: se
 expect_out_grep "three settings: the scheduler on the disk row" 'settings_differ \(B: disk\.scheduler=none\)\]$'
 expect_lines "three settings: the system call row has none" -eq 1 "$WORK/out" '^ +B +4 +304\.5 .* (better|worse) \(p=0\.029, q=0\.0286\)$'
 
+# ---- a setting changed during a series: each run's own record ----
+# every run's document holds the settings as the series' start; run 3's
+# governor (every row) and run 2's THP (the memory row) changed
+settings a0.json a.json 'import copy
+for t in d["tests"]:
+    for i, r in enumerate(t["runs"]):
+        rs = copy.deepcopy(s)
+        rs["loadfile_digest"] = "unknown"
+        if i == 2: rs["governor"] = "schedutil"
+        if i == 1: rs["thp_enabled"] = "never"
+        r["document"] = {"kbench_version": "0.1.0", "system": {"kernel": "base", "hostname": "h", "settings": rs}}'
+settings b0.json b.json pass
+expect_rc "changed within A's series" 0 "$KBENCH" compare --json a.json b.json
+expect_py "settings_changed on A's runs that differ, by what each row can be moved by" "$WORK/out" <<'EOF2'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for r in d["rows"]:
+    a = {c["key"]: c for c in r["files"][0]["caveats"]}
+    want = [2, 3] if r["test"] == "lat_mem_l1" else [3]
+    assert a["settings_changed"]["runs"] == want, (r["test"], a)
+    assert "settings_changed" not in [c["key"] for c in r["files"][1]["caveats"]], r["test"]
+    assert r["files"][1]["kernel_alone"], r["test"]   # A's and B's series start alike
+assert d["settings_differ"] == [], d["settings_differ"]
+EOF2
+expect_rc "changed within A's series: the table" 0 "$KBENCH" compare a.json b.json
+expect_lines "the table: every A line carries it" -eq 4 "$WORK/out" ' A +4 .*\[caveats: settings_changed\]$'
+
 # ---- the other forms ----
+settings a0.json a.json pass
 settings b0.json b.json 's["governor"] = "powersave"'
 expect_rc "lkml" 0 "$KBENCH" compare --style lkml a.json b.json
 expect_out_grep "lkml: the setting named" '^  B: governor: A performance, B powersave \(moves every timing\)$'
