@@ -40,6 +40,12 @@ const struct caveat_kind caveat_kinds[] = {
 	  "(kbench compare): another kind of work" },
 	{ "params_differ", false, "a setting recorded in the results file differs from the "
 	  "baseline's (kbench compare): the two did different work" },
+	{ "settings_differ", false, "a machine setting that can move this test (the governor, "
+	  "mitigations, THP, the disk's scheduler, ...) differs from the baseline's (kbench "
+	  "compare): the verdict is the kernel's and the setting's together" },
+	{ "settings_changed", false, "a machine setting that can move this test changed "
+	  "during the series (a run's own record against the series' start; kbench "
+	  "compare): its runs were not all measured alike" },
 	{ "mixed_builds", false, "the runs of one series were made by different kbench "
 	  "versions" },
 	{ "stuck_clients", false, "clients were killed as stuck: fewer clients did the "

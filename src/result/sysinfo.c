@@ -5,6 +5,7 @@
 #include "result/sysinfo.h"
 #include "sys/mountinfo.h"
 #include "sys/memcg.h"
+#include "sys/settings.h"
 
 #include <limits.h>
 #include <stdio.h>
@@ -118,6 +119,9 @@ json_t *sysinfo_json(const struct kb_sysinfo *si)
 		json_object_set_new(o, "fs_type", json_string(si->fstype));
 		json_object_set_new(o, "fs_source", json_string(si->fsdev));
 	}
+	/* what else moves a figure: every run records it (sys/settings.h) */
+	if (o)
+		json_object_set_new(o, "settings", settings_collect(NULL));
 	return o;
 }
 

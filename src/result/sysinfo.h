@@ -27,7 +27,9 @@ struct kb_sysinfo {
 void sysinfo_collect(struct kb_sysinfo *si, const char *dir);
 
 /* The facts as a JSON object: kernel, machine, hostname, cpu_model,
- * cpus_online, mem_total_kB, and fs_type / fs_source when dir was given.
+ * cpus_online, mem_total_kB, fs_type / fs_source when dir was given, and
+ * settings: the machine's settings as they are now (settings_collect,
+ * sys/settings.h).
  * Returns a new reference, NULL only when out of memory. */
 json_t *sysinfo_json(const struct kb_sysinfo *si);
 

@@ -49,6 +49,7 @@
 #include "resultsfile/suitefile.h"
 #include "suite/untilstable.h"
 #include "sys/caches.h"
+#include "sys/settings.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -359,6 +360,13 @@ static json_t *system_json(const struct suite *s)
 	json_t *o = sysinfo_json(&si);
 	if (!o)
 		return NULL;
+	/* the loadfile's text: the same name may hold other work */
+	char digest[40];
+	json_t *set = json_object_get(o, "settings");
+	if (set && s->loadfile_path)
+		json_object_set_new(set, "loadfile_digest", settings_file_digest(s->loadfile_path,
+				    0, digest, sizeof(digest)) == 0 ? json_string(digest) :
+				    json_string(SETTINGS_UNKNOWN));
 	json_object_set_new(o, "kernel_version", json_string(x.kernel_version));
 	json_object_set_new(o, "cgroup_memory_limit_bytes", x.cgroup_mem_limit >= 0 ?
 			    json_integer(x.cgroup_mem_limit) : json_null());
@@ -371,8 +379,14 @@ static json_t *system_json(const struct suite *s)
 		struct dev_info di;
 		char why[200];
 		/* hdparm DEV's settings at the start (kbench disk --info) */
-		if (d && devinfo_collect(s->disk, &di, why, sizeof(why)) == 0)
-			json_object_set_new(d, "settings", devinfo_json(s->disk, &di));
+		if (d && devinfo_collect(s->disk, &di, why, sizeof(why)) == 0) {
+			json_t *ds = devinfo_json(s->disk, &di);
+			char dma[96];
+			if (ds)   /* hdparm's using_dma, where the kernel shows it */
+				json_object_set_new(ds, "dma", json_string(settings_dma_of(s->disk,
+						    dma, sizeof(dma))));
+			json_object_set_new(d, "settings", ds);
+		}
 		json_object_set_new(o, "disk", d);
 	}
 	return o;
@@ -469,13 +483,21 @@ static int check_series(struct series *x)
 
 /* The document with a row for every load and disk job, saved before the
  * first run.  Returns 0 or an exit status after one line. */
+/* Seconds the machine is watched for other processes' CPU time before
+ * the first run (settings_warn_noisy). */
+#define SUITE_BUSY_CHECK_S 0.5
+
 static int open_series(struct suite *s, int argc, const char **argv)
 {
 	int status = start_document(s, argc, argv);
 	if (status)
 		return status;
 	jobs_rows(s);
-	return save(s) < 0 ? KB_EXIT_USAGE : 0;
+	if (save(s) < 0)
+		return KB_EXIT_USAGE;
+	/* once, before the first run: what would make every figure noisy */
+	settings_warn_noisy(stderr, s->cmd, NULL, SUITE_BUSY_CHECK_S);
+	return 0;
 }
 
 /* A signal stopped the series: the file says so, and how to carry on.

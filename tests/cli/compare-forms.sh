@@ -16,15 +16,15 @@ cd "$WORK" || exit 1
 mk_results k1.json 6.1.0 "load 5 mem=32M=7.5,8.25,8" "disk -T=37.431,37.4" "@mem_limits=32M"
 mk_results k2.json 6.2.0 "load 5 mem=32M=9,9.5" "disk -T=38.2"
 expect_rc "runs of two files" 0 "$KBENCH" compare --style runs k1.json k2.json
-expect_eq "a block per memory limit, a row per kernel and test, every run" \
+expect_eq "a block per memory limit (the machine: its CPU), a row per kernel and test, every run" \
     "$(sed 1d "$WORK/out")" "======================================================================
-h, 32M
+h: cpu, 32M
 6.1.0:
 dbench 5 7.5 8.25 8
 6.2.0:
 dbench 5 9 9.5
 ======================================================================
-h
+h: cpu
 6.1.0:
 hdparm -T 37.43 37.40
 6.2.0:

@@ -12,6 +12,7 @@
 #include "compare/charts/plotbar.h"
 #include "compare/charts/plotutil.h"
 #include "compare/judge/cmpcav.h"
+#include "compare/judge/cmpsettings.h"
 
 #include <math.h>
 #include <stdbool.h>
@@ -127,6 +128,8 @@ static void put_ytics(FILE *f, const struct cmp *c, const size_t *ord, const dou
 					fprintf(f, "; %c: n/a", (int)('A' + k));
 				else if (r->t[k] && bar_class(r, k) == 2)
 					fprintf(f, "; %c: not comparable", (int)('A' + k));
+				else if (r->t[k] && cmp_settings_in(r->cav[k]))
+					fprintf(f, "; %c: kernel or settings", (int)('A' + k));
 		}
 		fprintf(f, ")\" %.10g", pos[i]);
 	}

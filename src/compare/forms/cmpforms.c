@@ -12,6 +12,7 @@
 #include "resultsfile/escape.h"
 #include "resultsfile/figures.h"
 #include "resultsfile/rowcav.h"
+#include "compare/judge/cmpsettings.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -82,6 +83,15 @@ static void who(FILE *out, const struct suitefile *f)
 	fputs("\n* ", out);
 	esc_put(out, *date ? date : started ? started : "?", 0);
 	fputc('\n', out);
+	char line[512];
+	bool disk = false;
+	for (size_t i = 0; i < f->nt; i++)
+		disk |= !strncmp(f->t[i].name, "disk ", 5);
+	if (*cmp_machine_line(f, disk, NULL, line, sizeof(line))) {
+		fputs("* ", out);   /* the machine, as the seeds' tables head theirs */
+		esc_put(out, line, 0);
+		fputc('\n', out);
+	}
 }
 
 /* "From:" (or "To:") with the file's label when it names the build
@@ -170,8 +180,9 @@ static void lkml_pair(FILE *out, const struct cmp *c, size_t k, size_t *order)
 		esc_put(out, title, 0);
 		fprintf(out, " || %s -> %s %s", a, b, change);
 		if (r->v[k] != T_TOO_FEW)
-			fprintf(out, " %s", r->v[k] == T_SAME ? "~" : r->v[k] == T_REFUSED ?
-				"not-comparable" : t_verdict_word(r->v[k]));
+			fprintf(out, " %s%s", r->v[k] == T_SAME ? "~" : r->v[k] == T_REFUSED ?
+				"not-comparable" : t_verdict_word(r->v[k]), r->v[k] != T_REFUSED &&
+				cmp_settings_in(r->cav[k]) ? " (kernel or settings)" : "");
 		lkml_caveats(out, r, k);
 		fputc('\n', out);
 	}
@@ -183,6 +194,7 @@ void cmp_print_lkml(FILE *out, const struct cmp *c)
 	size_t *order = calloc(c->nrows + 1, sizeof(*order));
 	if (!order)
 		return;
+	cmp_print_settings(out, c, "");
 	for (size_t k = 1; k < c->nf; k++)
 		lkml_pair(out, c, k, order);
 	fprintf(out, "%s\n\n(%s of each; the verdict, when the runs allow one, by %s at %g%%: "
@@ -199,6 +211,13 @@ void cmp_print_lkml(FILE *out, const struct cmp *c)
 	if (cav)
 		fprintf(out, "([caveats A: KEY]: what could make the runs' figures wrong, * where "
 			"it makes them unsound; kbench compare's table says which runs)\n");
+	bool set = false;
+	for (size_t i = 0; i < c->nrows; i++)
+		for (size_t k = 1; k < c->nf; k++)
+			set |= cmp_settings_in(c->rows[i].cav[k]);
+	if (set)
+		fprintf(out, "(kernel or settings: a machine setting that can move the test differs "
+			"between the two, settings_differ names it)\n");
 	free(order);
 }
 
@@ -256,6 +275,21 @@ static void old_name(const struct suitefile *f, const struct sf_test *t, bool mi
 		cmp_shown_name(t->name, buf, n);
 	else
 		snprintf(buf, n, "%.*s", (int)len, t->name);
+}
+
+/* The caveats of file k's test t as the runs form marks them: its row's
+ * (rowcav_row), and for k >= 1 the machine settings that differ from A's
+ * and can move it (cmpsettings.h).  A new array, or NULL. */
+static json_t *test_caveats(const struct cmp *c, size_t k, const struct sf_test *t,
+			    const struct rowcav_opts *o)
+{
+	json_t *cav = rowcav_row(t->row, o);
+	const struct sf_test *ta = k ? cmp_find_test(&c->f[0], &c->f[k], t->name, t->unit) : NULL;
+	if (cav && k)
+		cmp_settings_caveats(c, k, ta, t, cav);
+	if (cav)
+		cmp_settings_run_caveats(c, k, t, cav);
+	return cav;
 }
 
 /* Does test t belong to the block of machine and memory limit mem (NULL:
@@ -319,6 +353,30 @@ static void runs_head(FILE *out, const struct cmp *c, size_t k)
 	fputs(label ? ")" : "", out);
 }
 
+/* ": 2096 MHz CPU, DMA, 80M" after the block's machine (the first file
+ * of it), cmp_machine_line's; false when it gives nothing. */
+static bool block_machine(FILE *out, const struct cmp *c, const char *mach, const char *mem,
+			  size_t mlen, const char *memtext)
+{
+	char line[512], m[128];
+	for (size_t k = 0; k < c->nf; k++) {
+		const struct suitefile *f = &c->f[k];
+		bool disk = false;
+		if (strcmp(cmp_machine(f), mach))
+			continue;
+		for (size_t i = 0; i < f->nt; i++)
+			disk |= in_block(&f->t[i], mem, mlen) && !strncmp(f->t[i].name, "disk ", 5);
+		snprintf(m, sizeof(m), "%.*s", mem ? (int)mlen : 0, mem ? mem : "");
+		cmp_machine_line(f, disk, memtext && *memtext ? memtext : m, line, sizeof(line));
+		if (!*line)
+			return false;
+		fputs(": ", out);
+		esc_put(out, line, 0);
+		return true;
+	}
+	return false;
+}
+
 static void runs_block(FILE *out, const struct cmp *c, const char *mach, const char *mem,
 		       size_t mlen, const char *memtext)
 {
@@ -326,7 +384,9 @@ static void runs_block(FILE *out, const struct cmp *c, const char *mach, const c
 	bool mixed = any_imported(c);
 	fputs("======================================================================\n", out);
 	esc_put(out, mach, 0);
-	if (mem) {
+	if (block_machine(out, c, mach, mem, mlen, memtext))
+		;   /* the seeds' machine line: clock, CPU, the disk's DMA, memory */
+	else if (mem) {
 		fputs(", ", out);
 		if (memtext && *memtext)
 			esc_put(out, memtext, 0);
@@ -351,7 +411,7 @@ static void runs_block(FILE *out, const struct cmp *c, const char *mach, const c
 			}
 			old_name(f, t, mixed, name, sizeof(name));
 			esc_put(out, name, 0);
-			json_t *cav = rowcav_row(t->row, &o);
+			json_t *cav = test_caveats(c, k, t, &o);
 			for (size_t j = 0; j < t->n; j++)
 				run_figure(out, t, t->v[j], run_mark(cav, j + 1));
 			json_decref(cav);
@@ -362,9 +422,10 @@ static void runs_block(FILE *out, const struct cmp *c, const char *mach, const c
 
 /* The caveats of row's runs that mark a figure (rowcav_row's with runs:
  * not the series' own, such as bimodal, which no one run carries). */
-static json_t *run_caveats(const json_t *row, const struct rowcav_opts *o)
+static json_t *run_caveats(const struct cmp *c, size_t k, const struct sf_test *t,
+			   const struct rowcav_opts *o)
 {
-	json_t *all = rowcav_row(row, o), *out = json_array();
+	json_t *all = test_caveats(c, k, t, o), *out = json_array();
 	size_t i;
 	json_t *cv;
 	json_array_foreach(all, i, cv)
@@ -386,7 +447,7 @@ static void runs_caveats(FILE *out, const struct cmp *c)
 	for (size_t k = 0; seen && k < c->nf; k++)
 		for (size_t i = 0; i < c->f[k].nt; i++) {
 			const struct sf_test *t = &c->f[k].t[i];
-			json_t *cav = run_caveats(t->row, &o);
+			json_t *cav = run_caveats(c, k, t, &o);
 			if (json_array_size(cav) && t->n) {
 				char head[400], name[200], who[200];
 				const char *label = cmp_file_label(c->f, c->nf, k);
@@ -414,6 +475,7 @@ void cmp_print_runs(FILE *out, const struct cmp *c)
 {
 	fputs("[MB/s: 10^6 bytes a second (dbench, tbench, kbench load); MiB/s: 2^20 "
 	      "(hdparm, kbench disk); every run's figure, bigger is better but for times]\n", out);
+	cmp_print_settings(out, c, "");
 	for (size_t k = 0; k < c->nf; k++)
 		for (size_t i = 0; i < c->f[k].nt; i++) {
 			const struct sf_test *t = &c->f[k].t[i];

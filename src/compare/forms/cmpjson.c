@@ -10,6 +10,7 @@
 #include "compare/forms/cmpjson.h"
 #include "compare/judge/cmplat.h"
 #include "compare/judge/cmpruns.h"
+#include "compare/judge/cmpsettings.h"
 
 #include <jansson.h>
 #include <math.h>
@@ -61,6 +62,8 @@ static json_t *cell(const struct cmp *c, const struct cmp_row *r, size_t k)
 		return o;
 	json_object_set_new(o, "change_pct", num(r->change[k]));
 	json_object_set_new(o, "verdict", json_string(verdict_key(r->v[k])));
+	/* false: a machine setting that can move the row differs (settings_differ) */
+	json_object_set_new(o, "kernel_alone", json_boolean(!cmp_settings_in(r->cav[k])));
 	double det = cmp_detectable_pct(c, r, k);
 	if (!isnan(det))
 		json_object_set_new(o, "detectable_change_pct", json_real(det));
@@ -182,6 +185,7 @@ void cmp_print_json(FILE *out, const struct cmp *c)
 				"confidence_pct", c->conf, "change_of",
 				c->method == CMP_UTEST ? "median" : "mean", "files", files, "rows", rows,
 				"not_compared", left);
+	json_object_set_new(doc, "settings_differ", cmp_settings_json(c));
 	json_object_set_new(doc, "adjust", json_string(p_adjust_name(c->adjust)));
 	json_object_set_new(doc, "tests_adjusted", json_integer((json_int_t)c->ntested));
 	json_object_set_new(doc, "control", c->control ? json_string(c->control->path) :

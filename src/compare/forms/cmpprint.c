@@ -13,6 +13,7 @@
 #include "compare/forms/cmpforms.h"
 #include "resultsfile/escape.h"
 #include "resultsfile/figures.h"
+#include "compare/judge/cmpsettings.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -261,8 +262,8 @@ static void print_setup_notes(FILE *out, const struct cmp *c)
 	}
 }
 
-void cmp_verdict_text(const struct cmp *c, const struct cmp_row *r, size_t k, char *buf,
-		      size_t n)
+static void verdict_core(const struct cmp *c, const struct cmp_row *r, size_t k, char *buf,
+			 size_t n)
 {
 	char d[32], h[32], pct[64], adj[40];
 	if (r->v[k] == T_REFUSED) {
@@ -307,6 +308,17 @@ void cmp_verdict_text(const struct cmp *c, const struct cmp_row *r, size_t k, ch
 			 r->d[k].diff > 0 ? "+" : "", d, h, pct, r->d[k].p, adj);
 		break;
 	}
+}
+
+void cmp_verdict_text(const struct cmp *c, const struct cmp_row *r, size_t k, char *buf,
+		      size_t n)
+{
+	verdict_core(c, r, k, buf, n);
+	size_t used = strlen(buf);
+	/* a machine setting that moves this row differs: not the kernel's alone */
+	if ((r->v[k] == T_SAME || r->v[k] == T_BETTER || r->v[k] == T_WORSE) &&
+	    cmp_settings_in(r->cav[k]) && used < n)
+		snprintf(buf + used, n - used, ", kernel or settings");
 }
 
 /* One file's line of a row: N, median, mean +- CI, change, verdict. */
@@ -368,6 +380,7 @@ void cmp_print_table(FILE *out, const struct cmp *c)
 	cmp_print_adjust_line(out, c);
 	print_notes(out, c);
 	print_setup_notes(out, c);
+	cmp_print_settings(out, c, "");
 	fprintf(out, "\n%-*s  %-*s  %-4s %4s %10s %21s %9s  %s\n", (int)namew, "test", (int)unitw,
 		"unit", "file", "N", "median", "mean +- CI", "change", "verdict");
 	for (size_t i = 0; i < c->nrows; i++) {

@@ -14,6 +14,7 @@
 #include "resultsfile/escape.h"
 #include "resultsfile/figures.h"
 #include "resultsfile/rowcav.h"
+#include "compare/judge/cmpsettings.h"
 
 #include <string.h>
 
@@ -39,6 +40,12 @@ void cmp_caveats_fill(const struct cmp *c, struct cmp_row *r)
 		if (k && r->t[k] && r->cav[k])
 			cmp_params_caveats(c->f[0].doc, c->f[k].doc, json_string_value(
 				json_object_get(r->t[0]->params, "command")), (char)('A' + k), r->cav[k]);
+		/* the machine's settings that differ and can move this test, from
+		 * A's, and from the series' own start */
+		if (k && r->t[k] && r->cav[k])
+			cmp_settings_caveats(c, k, r->t[0], r->t[k], r->cav[k]);
+		if (r->t[k] && r->cav[k])
+			cmp_settings_run_caveats(c, k, r->t[k], r->cav[k]);
 	}
 	for (size_t k = 1; k < c->nf; k++) {
 		if (!r->t[k] || !r->t[k]->n || !r->t[0]->n)
@@ -138,6 +145,8 @@ void cmp_put_keys(FILE *out, const json_t *cav)
 				esc_put(out, name, 0);
 			}
 		}
+		if (!strcmp(key, "settings_differ"))
+			cmp_settings_put_brief(out, c);
 		if (!strcmp(key, "bimodal")) {
 			char lo[64], hi[64];
 			fig_plain(lo, sizeof(lo), json_number_value(json_object_get(ev, "low_center")), 6);
