@@ -9,6 +9,7 @@
 #include "micro/byteindex.h"
 #include "compare/cmpcav.h"
 #include "compare/cmpforms.h"
+#include "compare/cmpsame.h"
 #include "suite/escape.h"
 #include "suite/figures.h"
 #include "suite/rowcav.h"
@@ -169,9 +170,13 @@ static void lkml_pair(FILE *out, const struct cmp *c, size_t k, size_t *order)
 			fig_change(change, sizeof(change), NAN);
 		esc_put(out, title, 0);
 		fprintf(out, " || %s -> %s %s", a, b, change);
-		if (r->v[k] != T_TOO_FEW)
-			fprintf(out, " %s", r->v[k] == T_SAME ? "~" : r->v[k] == T_REFUSED ?
-				"not-comparable" : t_verdict_word(r->v[k]));
+		char word[32], see[40];
+		if (r->v[k] == T_SAME)
+			fprintf(out, " %s (%s)", cmp_same_word(r, k, true, word, sizeof(word)),
+				cmp_could_see(r, k, see, sizeof(see)));
+		else if (r->v[k] != T_TOO_FEW)
+			fprintf(out, " %s", r->v[k] == T_REFUSED ? "not-comparable" :
+				t_verdict_word(r->v[k]));
 		lkml_caveats(out, r, k);
 		fputc('\n', out);
 	}
@@ -186,7 +191,8 @@ void cmp_print_lkml(FILE *out, const struct cmp *c)
 	for (size_t k = 1; k < c->nf; k++)
 		lkml_pair(out, c, k, order);
 	fprintf(out, "%s\n\n(%s of each; the verdict, when the runs allow one, by %s at %g%%: "
-		"better, worse, ~ within the noise)\n", SCISSORS,
+		"better, worse, same +-PCT (proven within it), not-proven; could see: the smallest "
+		"change the runs could have proven)\n", SCISSORS,
 		c->method == CMP_UTEST ? "medians" : "means",
 		c->method == CMP_UTEST ? "the Mann-Whitney U test" : "Welch's t-test", c->conf);
 	if (cmp_any_refused(c))
