@@ -185,6 +185,8 @@ const char *cmp_could_see(const struct cmp_row *r, size_t k, char *buf, size_t n
 {
 	if (isfinite(r->detect[k]))
 		snprintf(buf, n, "could see +-%.2f%%", r->detect[k]);
+	else if (!isfinite(r->change[k]))
+		snprintf(buf, n, "could see n/a");     /* A's figure is 0: no percentage */
 	else
 		snprintf(buf, n, "could see no change");
 	return buf;

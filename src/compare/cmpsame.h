@@ -55,8 +55,8 @@ const char *cmp_verdict_key(const struct cmp_row *r, size_t k);
  * "not proven" (lkml: "not-proven", one word for its parsers). */
 const char *cmp_same_word(const struct cmp_row *r, size_t k, bool lkml, char *buf, size_t n);
 
-/* "could see +-7.40%" (the row's detect) or "could see no change" into
- * buf. */
+/* "could see +-7.40%" (the row's detect), "could see n/a" (A's figure is
+ * 0: no percentage) or "could see no change" (too few runs) into buf. */
 const char *cmp_could_see(const struct cmp_row *r, size_t k, char *buf, size_t n);
 
 /* The line under the adjustment's: how "same" is proven, and its margins. */
