@@ -29,7 +29,7 @@ size_t power_runs(double cov_pct, double detect_pct, double alpha, double power,
 	double n = 2 * z * z * cov_pct * cov_pct / (detect_pct * detect_pct);
 	if (utest)
 		n /= 0.955;
-	if (!(n < 1e6))
+	if (!(n < 1e15))
 		return 0;
 	size_t runs = (size_t)ceil(n), least = utest ? power_u_floor_runs(alpha) : 2;
 	return runs > least ? runs : least;

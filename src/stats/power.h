@@ -31,7 +31,8 @@ size_t power_u_floor_runs(double alpha);
  * coefficient of variation cov_pct (both > 0), two-sided at alpha, with
  * power `power` (e.g. 0.8): the formula above rounded up, for the U test
  * (utest) divided by 0.955 and at least power_u_floor_runs(alpha), for
- * the t-test at least 2.  Returns 0 for arguments out of range. */
+ * the t-test at least 2.  Returns 0 for arguments out of range or a
+ * need of 10^15 runs or more. */
 size_t power_runs(double cov_pct, double detect_pct, double alpha, double power, bool utest);
 
 #endif
