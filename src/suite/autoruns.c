@@ -2,8 +2,9 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * The plan lives in the results document (each row's "plan", the doc's
- * params.runs_auto): what a job still needs is read back from there, so
- * a resumed series goes on with the plan it made.
+ * runs_auto, outside params: the params are sealed with the series'
+ * digest before the pilots, plan.h): what a job still needs is read back
+ * from there, so a resumed series goes on with the plan it made.
  */
 #include "config.h"
 #include "cli.h"
@@ -122,7 +123,7 @@ static unsigned plan_row(const struct suite *s, const struct job *j, json_t *t, 
 /* Has the series recorded its plan (a resumed one)? */
 static bool planned_before(const struct suite *s)
 {
-	return json_object_get(json_object_get(s->doc, "params"), "runs_auto") != NULL;
+	return json_object_get(s->doc, "runs_auto") != NULL;
 }
 
 int autoruns_plan(struct suite *s, FILE *err)
@@ -153,7 +154,7 @@ int autoruns_plan(struct suite *s, FILE *err)
 			       "adjust", "bh", "tests", (int)m, "alpha", alpha, "pilot_runs",
 			       AUTO_PILOT, "max_runs", (int)s->max_runs, "budget_s",
 			       s->budget_s > 0 ? json_real(s->budget_s) : json_null());
-	if (!ra || json_object_set_new(json_object_get(s->doc, "params"), "runs_auto", ra) < 0)
+	if (!ra || json_object_set_new(s->doc, "runs_auto", ra) < 0)
 		return -1;
 	fprintf(err, "%s: plan: %zu tests; runs to find a %g%% change in any one of them with "
 		"%.0f%% power (U test, p below %.2g: Benjamini-Hochberg at %g%%); %zu short of "
@@ -184,7 +185,7 @@ bool autoruns_more(const struct suite *s, const struct job *j)
 
 void autoruns_print(FILE *f, const json_t *doc)
 {
-	const json_t *ra = json_object_get(json_object_get(doc, "params"), "runs_auto");
+	const json_t *ra = json_object_get(doc, "runs_auto");
 	size_t i, shorts = 0;
 	json_t *t;
 	char name[200];

@@ -16,7 +16,7 @@
  * each one's mean run time).  The plan is said up front on standard
  * error, with every test the bounds leave short ("lat_mem_rand_l3 needs
  * 14 runs for 2%; --max-runs 10"), and recorded in the results file:
- *   params.runs_auto: { "detect_pct", "power", "confidence", "adjust":
+ *   runs_auto (top level): { "detect_pct", "power", "confidence", "adjust":
  *                       "bh", "tests", "alpha", "pilot_runs",
  *                       "max_runs", "budget_s" (null: none) }
  *   each test row's "plan": { "cov_pct" (null: no spread yet),

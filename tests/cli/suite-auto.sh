@@ -40,7 +40,7 @@ check_plan() {
 import json, math, statistics, sys
 d = json.load(open(sys.argv[1]))
 detect, cap = float(sys.argv[2]), int(sys.argv[3])
-ra = d["params"]["runs_auto"]
+ra = d["runs_auto"]
 tests = [t for t in d["tests"] if t["runs"] and not t.get("skipped")]
 m = len(tests)
 alpha = 0.05 / m
@@ -87,6 +87,23 @@ else
     fail "--runs auto --detect 20 --max-runs 9" "exit $RC" "$(head -c 600 "$WORK/err")"
 fi
 
+# --resume keeps the plan: the last two runs dropped, as an interrupted
+# series leaves them, are made again and no more
+if [ -s a.json ]; then
+    python3 -c 'import json, sys
+d = json.load(open(sys.argv[1])); d["finished"] = False
+for t in d["tests"]: t["runs"] = t["runs"][:-2]
+d["done"] = {k: v - 2 for k, v in d["done"].items()}
+json.dump(d, open(sys.argv[2], "w"))' a.json r.json
+    want=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["done"]["micro"])' a.json)
+    expect_rc "--resume of a planned series" 0 "$KBENCH" suite --resume r.json
+    expect_true "--resume: the plan's runs made again, no more" python3 -c 'import json, sys
+d, a = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+assert d["done"]["micro"] == int(sys.argv[3]) and d["runs_auto"] == a["runs_auto"], d["done"]
+assert all(len(t["runs"]) == int(sys.argv[3]) for t in d["tests"])' r.json a.json "$want"
+    expect_lines "--resume: no pilot run again" -eq 0 "$WORK/err" '\(pilot\)'
+fi
+
 # a 0.01% change no test's runs reach: every test short of its need, at --max-runs
 run $S $MICRO --runs auto --detect 0.01 --max-runs 6 -o b.json
 if [ "$RC" -eq 0 ]; then
@@ -104,7 +121,7 @@ if [ "$RC" -eq 0 ]; then
     expect_py "--budget spent by the pilots: 5 runs, short by the budget" c.json <<'EOF'
 import json, sys
 d = json.load(open(sys.argv[1]))
-assert d["params"]["runs_auto"]["budget_s"] == 0.001
+assert d["runs_auto"]["budget_s"] == 0.001
 for t in d["tests"]:
     assert len(t["runs"]) == 5 and t["plan"]["runs"] == 5, t["name"]
     assert t["plan"]["short_by"] == "budget" and t["plan"]["needs"] > 5, t["plan"]
