@@ -130,7 +130,9 @@ int cmp_same(struct cmp *c)
 			if (proven(r->test_v[k]))
 				continue;
 			r->alpha_row[k] = row_alpha(c, np, r->test_v[k] != T_TOO_FEW);
-			if (r->test_v[k] == T_TOO_FEW && c->method == CMP_WELCH)
+			/* too few runs for the test, or for it under the adjustment:
+			 * these runs could prove no change */
+			if (r->test_v[k] == T_TOO_FEW && (c->method == CMP_WELCH || r->adj_floor[k]))
 				continue;
 			r->detect[k] = detect_of(c, r, k, r->alpha_row[k]);
 			if (r->test_v[k] != T_SAME)
