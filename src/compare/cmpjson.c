@@ -188,6 +188,10 @@ void cmp_print_json(FILE *out, const struct cmp *c)
 				"not_compared", left);
 	json_object_set_new(doc, "adjust", json_string(p_adjust_name(c->adjust)));
 	json_object_set_new(doc, "tests_adjusted", json_integer((json_int_t)c->ntested));
+	json_object_set_new(doc, "same_within_pct", c->same_within > 0 ? json_real(c->same_within) :
+			    json_null());
+	json_object_set_new(doc, "same_tests_adjusted", json_integer((json_int_t)c->nsame));
+	json_object_set_new(doc, "spread_tests_adjusted", json_integer((json_int_t)c->nspread));
 	json_object_set_new(doc, "control", c->control ? json_string(c->control->path) :
 			    json_null());
 	if (c->lat)

@@ -41,6 +41,7 @@ cp "$WORK/out" j.json
 expect_py "--json: verdict, detectable_change_pct, same, spread" j.json <<'EOF'
 import json, sys
 d = json.load(open(sys.argv[1]))
+assert (d["same_within_pct"], d["same_tests_adjusted"], d["spread_tests_adjusted"]) == (None, 4, 6), d
 rows = {r["test"]: r["files"][1] for r in d["rows"]}
 want = {"load 1": "same", "load 2": "not_proven", "load 3": "better", "load 4": "too_few_runs",
         "load 5": "not_proven", "lat_6": "not_proven"}
