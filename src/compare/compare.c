@@ -3,7 +3,8 @@
  *
  * usage: kbench compare [--confidence 90|95|99] [--sort change|name]
  *                       [--test utest|welch] [--adjust bh|holm|none]
- *                       [--control A2.json] [--fail-on worse|change [--min-change PCT]]
+ *                       [--control A2.json] [--same-within PCT]
+ *                       [--fail-on worse|change|not-same [--min-change PCT]]
  *                       [--style table|lkml|runs] [--json]
  *                       [--plot FILE.svg|FILE.png] [--base FILE|LABEL] A.json B.json [C.json ...]
  *        kbench compare --series [OPTIONS] FILE FILE FILE...   (compare/cmpseries.h)
@@ -22,6 +23,9 @@
  * interval; "too few runs" with fewer than 3 figures on a side).  The
  * p-values of every row and file are adjusted together (--adjust,
  * cmpadj.h: Benjamini-Hochberg by default) before any verdict is given.
+ * A row with no proven change is "same" when two one-sided tests prove
+ * it within +-PCT (--same-within), else "not proven", and every such row
+ * says the smallest change its runs could have proven (cmpsame.h).
  * --fail-on turns the verdicts into exit status 4 (cmpgate.h).  Tests
  * not matched are listed apart; no test in common is exit status 1.
  * --by mem splits one file into one per memory limit, compared as files.
@@ -47,6 +51,7 @@
 #include "compare/charts/plot.h"
 #include "compare/judge/cmplat.h"
 #include "compare/charts/plotlat.h"
+#include "compare/judge/cmpsame.h"
 #include "sys/steal.h"
 
 #include <errno.h>
@@ -141,7 +146,10 @@ int cmp_build(struct cmp *c)
 		cmp_caveats_fill(c, r);
 		c->nrows++;
 	}
-	return cmp_adjust(c) < 0 ? -1 : cmp_drift_check(c);
+	if (cmp_adjust(c) < 0)
+		return -1;
+	int rc = cmp_drift_check(c);
+	return rc < 0 ? rc : cmp_same(c) < 0 ? -1 : rc;
 }
 
 static double sort_key(const struct cmp_row *r)
@@ -177,7 +185,7 @@ void cmp_sort(struct cmp *c, enum cmp_order order)
 /* compare's options as given (popt's strings, owned) and as they are used */
 struct cmp_opts {
 	char *conf_arg, *sort_arg, *style_arg, *plot, *test_arg, *by;
-	char *adjust_arg, *fail_arg, *min_arg, *control;
+	char *adjust_arg, *fail_arg, *min_arg, *control, *same_arg;
 	char *base;               /* --base: the file made A (cmpbase.h) */
 	enum cmp_fail_on fail_on; /* --fail-on */
 	double min_change;        /* --min-change, percent */
@@ -223,6 +231,9 @@ static int parse_options(struct cmp_opts *o, const char *cmd, int argc, const ch
 		{ "fail-on", 0, POPT_ARG_STRING, &o->fail_arg, 0,
 		  "exit with status 4 when a row's adjusted verdict is worse (worse) or better or "
 		  "worse (change)", "WHAT" },
+		{ "same-within", 0, POPT_ARG_STRING, &o->same_arg, 0,
+		  "\"same\" when the change is proven within +-PCT percent (default: 10 for "
+		  "micro latencies, 5 for the rest)", "PCT" },
 		{ "min-change", 0, POPT_ARG_STRING, &o->min_arg, 0,
 		  "with --fail-on: a proven change smaller than PCT percent does not fail", "PCT" },
 		{ "json", 0, POPT_ARG_NONE, &o->json, 0,
@@ -308,7 +319,8 @@ static int check_options(struct cmp_opts *o, struct cmp *c)
 	if (o->adjust_arg && p_adjust_parse(o->adjust_arg, &c->adjust) < 0)
 		return cli_usage_error(cmd, "--adjust %s: give bh, holm or none", o->adjust_arg);
 	if (o->fail_arg && cmp_fail_on_parse(o->fail_arg, &o->fail_on) < 0)
-		return cli_usage_error(cmd, "--fail-on %s: give worse or change", o->fail_arg);
+		return cli_usage_error(cmd, "--fail-on %s: give worse, change or not-same",
+				       o->fail_arg);
 	if (o->min_arg && !o->fail_arg)
 		return cli_usage_error(cmd, "--min-change sets --fail-on's threshold: give "
 				       "--fail-on too");
@@ -316,6 +328,11 @@ static int check_options(struct cmp_opts *o, struct cmp *c)
 	if (o->min_arg && (!(o->min_change = strtod(o->min_arg, &end), end != o->min_arg && !*end) ||
 			   !(o->min_change >= 0 && o->min_change < 1e6)))
 		return cli_usage_error(cmd, "--min-change %s: give a percentage from 0", o->min_arg);
+	if (o->same_arg && (!(c->same_within = strtod(o->same_arg, &end), end != o->same_arg &&
+						      !*end) || !(c->same_within > 0 &&
+								  c->same_within < 1000)))
+		return cli_usage_error(cmd, "--same-within %s: give a percentage above 0 (e.g. 5)",
+				       o->same_arg);
 	if (o->control && (o->do_export || o->by))
 		return cli_usage_error(cmd, "--control is A run again: leave out %s",
 				       o->by ? "--by" : "--export");
@@ -556,6 +573,7 @@ int cmd_compare(int argc, const char **argv)
 	free(o.adjust_arg);
 	free(o.fail_arg);
 	free(o.min_arg);
+	free(o.same_arg);
 	free(o.control);
 	free(o.base);
 	suitefile_free(&control);

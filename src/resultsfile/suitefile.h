@@ -7,9 +7,11 @@
  *   { kbench_version, kind: "suite", time, schema, label, command: [argv],
  *     cwd, params, system, started, ended, finished, interrupted,
  *     done: { job: runs attempted }, failures: [...],
+ *     runs_auto (with --runs auto: autoruns.h),
  *     tests: [ { name, params, unit, higher_is_better,
  *                runs: [ { value, started, seconds, document } ],
- *                until_stable (with --until-stable: untilstable.h) } ] }
+ *                until_stable (with --until-stable: untilstable.h),
+ *                plan (with --runs auto: autoruns.h) } ] }
  * A test's values are its runs' "value" figures, in the test's unit.
  */
 #ifndef KBENCH_SUITEFILE_H

@@ -14,6 +14,7 @@
 #include "sys/child.h"
 #include "resultsfile/escape.h"
 #include "suite/opts.h"
+#include "suite/autoruns.h"
 #include "suite/untilstable.h"
 #include "sys/caches.h"
 
@@ -39,12 +40,19 @@ int opts_parse(struct suite *s, int argc, const char **argv, poptContext *ctx)
 		{ "clients", 0, POPT_ARG_STRING, &s->clients_arg, 0,
 		  "client counts of the load runs (default 1,5,10)", "LIST" },
 		{ "runs", 0, POPT_ARG_STRING, &s->runs_arg, 0,
-		  "runs of every test (default 5)", "N" },
+		  "runs of every test (default 8), or auto: planned from pilot runs for "
+		  "--detect", "N" },
+		{ "detect", 0, POPT_ARG_STRING, &s->detect_arg, 0,
+		  "--runs auto: the change in percent that any one test's runs should prove "
+		  "(80% power, Benjamini-Hochberg over the study's tests)", "PCT" },
+		{ "budget", 0, POPT_ARG_STRING, &s->budget_arg, 0,
+		  "--runs auto: the most time the series may take (90m, 2h)", "TIME" },
 		{ "until-stable", 0, POPT_ARG_STRING, &s->until_arg, 0,
 		  "after the planned runs, add runs of a test until its median's 95% interval "
 		  "is within +-PCT percent of it (needs --max-runs)", "PCT" },
 		{ "max-runs", 0, POPT_ARG_STRING, &s->max_runs_arg, 0,
-		  "the most runs of a test under --until-stable", "N" },
+		  "the most runs of a test under --until-stable or --runs auto (its default 30)",
+		  "N" },
 		{ LOAD_OPT_TIMELIMIT, &s->timelimit, 0, t_help, "TIME" },
 		{ LOAD_OPT_WARMUP, &s->warmup, 0,
 		  "warm-up of each load run (default: kbench load's, timelimit/5)", "TIME" },
@@ -101,7 +109,8 @@ int opts_parse(struct suite *s, int argc, const char **argv, poptContext *ctx)
 	other = s->dir || s->loadfile || s->clients_arg || s->runs_arg || s->timelimit ||
 		s->warmup || s->disk || s->micro || s->pause_arg || s->drop_caches || s->mem_arg ||
 		s->label || s->out || load_opts_through_first(&s->load) || s->micro_quick ||
-		s->copies_arg || s->until_arg || s->max_runs_arg;
+		s->copies_arg || s->until_arg || s->max_runs_arg || s->detect_arg ||
+		s->budget_arg;
 	if (s->resume && other)
 		return cli_usage_error(s->cmd, "--resume takes no other options but --format: "
 				       "the file holds the command line");
@@ -113,7 +122,7 @@ void opts_free(struct suite *s)
 	char **strs[] = { &s->mpi, &s->dir, &s->loadfile, &s->timelimit, &s->warmup, &s->disk, &s->label,
 			  &s->out, &s->format, &s->resume, &s->clients_arg, &s->runs_arg,
 			  &s->pause_arg, &s->mem_arg, &s->micro_arg, &s->copies_arg,
-			  &s->until_arg, &s->max_runs_arg };
+			  &s->until_arg, &s->max_runs_arg, &s->detect_arg, &s->budget_arg };
 	for (size_t i = 0; i < sizeof(strs) / sizeof(strs[0]); i++) {
 		free(*strs[i]);
 		*strs[i] = NULL;
@@ -177,10 +186,13 @@ static int ask_kbench(const struct suite *s, const char *const *args, const char
 static int parse_numbers(struct suite *s)
 {
 	uint64_t v;
-	s->runs = 5;
-	if (s->runs_arg) {
+	s->runs = SUITE_DEFAULT_RUNS;
+	if (autoruns_parse(s))
+		return KB_EXIT_USAGE;
+	if (s->runs_arg && !s->auto_runs) {
 		if (cli_parse_uint(s->runs_arg, 1, SUITE_MAX_RUNS, &v) < 0)
-			return cli_usage_error(s->cmd, "--runs %s: give a whole number from 1 to %d",
+			return cli_usage_error(s->cmd, "--runs %s: give a whole number from 1 to %d "
+					       "or auto",
 					       s->runs_arg, SUITE_MAX_RUNS);
 		s->runs = (unsigned)v;
 	}

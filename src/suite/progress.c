@@ -75,7 +75,7 @@ static int check_done(const struct suite *s, char *why, size_t whylen)
 	json_t *v;
 	char name[120];
 	/* --until-stable's runs go on to --max-runs */
-	unsigned most = s->until_stable ? s->max_runs : s->runs;
+	unsigned most = s->until_stable || s->auto_runs ? s->max_runs : s->runs;
 	json_object_foreach(json_object_get(s->doc, "done"), key, v) {
 		esc_str(name, sizeof(name), key);
 		if (!job_named(s, key)) {
@@ -90,7 +90,7 @@ static int check_done(const struct suite *s, char *why, size_t whylen)
 		if (json_integer_value(v) > (json_int_t)most) {
 			snprintf(why, whylen, "test '%s': done counts %lld runs, more than its "
 				 "%s %u", name, (long long)json_integer_value(v),
-				 s->until_stable ? "--max-runs" : "--runs", most);
+				 s->until_stable || s->auto_runs ? "--max-runs" : "--runs", most);
 			return -1;
 		}
 	}

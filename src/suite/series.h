@@ -30,6 +30,11 @@
 #define SUITE_DEFAULT_TIMELIMIT_S (LOAD_DEFAULT_TIMELIMIT_S / 10)
 
 #define SUITE_MAX_RUNS 1000      /* --runs */
+/* --runs' default: 8 a side is the fewest whose U-test floor, 2 / C(16, 8)
+ * = 0.000155, lets one change among up to 322 tests pass
+ * Benjamini-Hochberg at 95% (0.05 / m); 5 a side (0.0079) could prove
+ * nothing in a study of 7 tests or more */
+#define SUITE_DEFAULT_RUNS 8
 #define SUITE_MAX_CLIENTS 64     /* entries of --clients */
 #define SUITE_MAX_MEMS 16        /* entries of --mem-limit */
 #define SUITE_MAX_MICRO 256      /* micro tests named by --micro=TESTS */
@@ -53,6 +58,7 @@ struct suite {
 	char *dir, *loadfile, *timelimit, *warmup, *disk, *label, *out, *format, *resume;
 	char *clients_arg, *runs_arg, *pause_arg, *mem_arg, *micro_arg;
 	char *until_arg, *max_runs_arg;   /* --until-stable PCT, --max-runs N */
+	char *detect_arg, *budget_arg;    /* --runs auto's --detect PCT, --budget TIME */
 	char *mpi;                     /* --mpi "mpirun ...": the load children's prefix */
 	int drop_caches, micro;
 	/* passed through to kbench load as given: load's own through table
@@ -74,6 +80,9 @@ struct suite {
 	bool until_stable;             /* --until-stable given (untilstable.h) */
 	double until_pct;              /* its PCT */
 	unsigned max_runs;             /* --max-runs; runs without --until-stable */
+	bool auto_runs;                /* --runs auto: runs as planned (autoruns.h) */
+	double detect_pct;             /* its --detect */
+	double budget_s;               /* its --budget; 0: none */
 	double timelimit_s, warmup_s, pause_s;   /* warmup_s < 0: load's default */
 	char *loadfile_path;           /* the loadfile kbench load reads (load/rules.h), owned */
 	bool load_mem_limit, load_drop_caches;   /* what this kbench load accepts */

@@ -47,6 +47,7 @@
 #include "suite/resfile.h"
 #include "suite/runtrees.h"
 #include "resultsfile/suitefile.h"
+#include "suite/autoruns.h"
 #include "suite/untilstable.h"
 #include "sys/caches.h"
 #include "sys/settings.h"
@@ -156,11 +157,12 @@ static void say(const struct suite *s, const struct job *j, const struct run_pos
 		const char *head, const char *what, const char *left)
 {
 	char shown[700];
-	bool added = p->run > s->runs;
+	bool added = p->run > s->runs && !s->auto_runs;
+	unsigned of = s->auto_runs ? autoruns_planned(s, j) : added ? s->max_runs : s->runs;
 	fprintf(stderr, "%s: [%u/%u] %s, run %u of %s%u%s: %s%s%s%s\n", s->cmd, p->pos, p->total,
-		j->name, p->run, added ? "at most " : "", added ? s->max_runs : s->runs,
-		added ? ", until stable" : "", head, esc_str(shown, sizeof(shown), what),
-		left ? "; " : "", left ? left : "");
+		j->name, p->run, added ? "at most " : "", of, added ? ", until stable" :
+		s->auto_runs && p->run <= s->runs ? " (pilot)" : s->auto_runs ? " (planned)" : "",
+		head, esc_str(shown, sizeof(shown), what), left ? "; " : "", left ? left : "");
 }
 
 /* "about 3m07s left" after run p->run of j, or "time left unknown". */
@@ -320,30 +322,52 @@ static unsigned runs_made(const struct suite *s, unsigned *total)
 	return done;
 }
 
+/* Job j's runs: its --runs (the pilots under --runs auto), then unless
+ * pilot, the runs --until-stable or the plan (autoruns.h) add. */
+static int run_job(struct suite *s, struct job *j, struct run_pos *p, bool pilot)
+{
+	for (unsigned r = jobs_done(s, j);
+	     r < s->runs || (!pilot && (ustable_more(s, j) || autoruns_more(s, j))); r++) {
+		p->run = r + 1;
+		p->pos++;
+		p->total += r >= s->runs && !s->auto_runs;
+		if (one_run(s, j, p) < 0)
+			return -1;
+		jobs_set_done(s, j, r + 1);
+		ustable_record(s, j);
+		if (save(s) < 0)
+			return -2;
+		if (stop_signal)
+			return -1;
+	}
+	/* a resumed series whose job had all its runs: its rows say so */
+	ustable_record(s, j);
+	return 0;
+}
+
 static int run_all(struct suite *s)
 {
 	struct run_pos p;
+	int rc = 0;
 	p.pos = runs_made(s, &p.total);
-	for (size_t k = 0; k < s->njobs; k++) {
-		struct job *j = &s->jobs[k];
-		/* the planned runs, then (--until-stable) the runs its figures need */
-		for (unsigned r = jobs_done(s, j); r < s->runs || ustable_more(s, j); r++) {
-			p.run = r + 1;
-			p.pos++;
-			p.total += r >= s->runs;
-			if (one_run(s, j, &p) < 0)
-				return -1;
-			jobs_set_done(s, j, r + 1);
-			ustable_record(s, j);
-			if (save(s) < 0)
-				return -2;
-			if (stop_signal)
-				return -1;
+	/* --runs auto: every job's pilots first, then the plan, said up front */
+	for (size_t k = 0; s->auto_runs && !rc && k < s->njobs; k++)
+		rc = run_job(s, &s->jobs[k], &p, true);
+	if (!rc && autoruns_plan(s, stderr) < 0)
+		rc = -2;
+	if (!rc && s->auto_runs && save(s) < 0)
+		rc = -2;
+	if (!rc && s->auto_runs) {
+		/* the series' total as planned: the progress lines count to it */
+		p.total = 0;
+		for (size_t k = 0; k < s->njobs; k++) {
+			unsigned d = jobs_done(s, &s->jobs[k]), want = autoruns_planned(s, &s->jobs[k]);
+			p.total += d > want ? d : want;
 		}
-		/* a resumed series whose job had all its runs: its rows say so */
-		ustable_record(s, j);
 	}
-	return 0;
+	for (size_t k = 0; !rc && k < s->njobs; k++)
+		rc = run_job(s, &s->jobs[k], &p, false);
+	return rc;
 }
 
 /* ---- setting up ---- */
@@ -537,9 +561,11 @@ static int finish_series(struct series *x, int rc)
 	if (s->format && !strcmp(s->format, "benchstat")) {
 		suitefile_benchstat(stdout, s->doc);
 		ustable_print(stderr, s->doc);     /* not a benchmark line */
+		autoruns_print(stderr, s->doc);
 	} else {
 		fig_table(stdout, s->doc, s->path);
 		ustable_print(stdout, s->doc);
+		autoruns_print(stdout, s->doc);
 	}
 	fflush(stdout);
 	return json_array_size(json_object_get(s->doc, "failures")) ? KB_EXIT_FAIL : KB_EXIT_OK;

@@ -21,6 +21,8 @@ int ustable_parse(struct suite *s)
 	uint64_t v;
 	char *end;
 	size_t need = stable_min_runs(STABLE_CONF);
+	if (s->auto_runs)
+		return 0;     /* --max-runs bounds the plan (autoruns.h) */
 	s->max_runs = s->runs;
 	if (!s->until_arg && !s->max_runs_arg)
 		return 0;
@@ -45,9 +47,7 @@ int ustable_parse(struct suite *s)
 	return 0;
 }
 
-/* Is row t one of job j's tests: a load or disk row by its name, a micro
- * row (params.command "micro", not skipped) by its memory limit? */
-static bool row_of(const struct job *j, const json_t *t)
+bool ustable_row_of(const struct job *j, const json_t *t)
 {
 	const json_t *p = json_object_get(t, "params");
 	const char *name = json_string_value(json_object_get(t, "name"));
@@ -70,7 +70,7 @@ bool ustable_more(const struct suite *s, const struct job *j)
 		return false;
 	json_array_foreach(json_object_get(s->doc, "tests"), i, t) {
 		struct sf_test st;
-		if (!row_of(j, t))
+		if (!ustable_row_of(j, t))
 			continue;
 		rows++;
 		int bad = suitefile_test(t, &st, why, sizeof(why)) < 0;
@@ -94,7 +94,7 @@ void ustable_record(struct suite *s, const struct job *j)
 	json_array_foreach(json_object_get(s->doc, "tests"), i, t) {
 		struct sf_test st;
 		double half = 0;
-		if (!row_of(j, t))
+		if (!ustable_row_of(j, t))
 			continue;
 		int got = suitefile_test(t, &st, why, sizeof(why)) == 0 &&
 			  stable_half_pct(st.v, st.n, STABLE_CONF, &half) == 0;

@@ -31,6 +31,11 @@
  * runs the interval needs) to SUITE_MAX_RUNS, either without the other. */
 int ustable_parse(struct suite *s);
 
+/* Is row t of the results document one of job j's tests: a load or
+ * disk row by its name, a micro row (params.command "micro", not
+ * skipped) by its memory limit? */
+bool ustable_row_of(const struct job *j, const json_t *t);
+
 /* Does job j need another run beyond its planned ones?  False without
  * --until-stable, before its planned runs are all made, and once its
  * runs made (jobs_done) reach --max-runs. */

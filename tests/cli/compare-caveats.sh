@@ -19,7 +19,10 @@ expect_rc "tripled: exit 0" 0 "$KBENCH" compare a.json b.json
 expect_out_grep "tripled: better at p=0.029 with 4 runs a side" '^ +B +4 +304\.5 .* \+200\.00%  better \(p=0\.029\)$'
 cp a.json a2.json
 expect_rc "self-compare: exit 0" 0 "$KBENCH" compare a.json a2.json
-expect_out_grep "self-compare: ~" '^ +B +4 +101\.5 .* \+0\.00%  ~ \(p=1\.000\)$'
+# same within 5%: every run of B within 5.075 of every run of A, each
+# one-sided U test at its floor 1/70; the 4 and 4 runs could see the
+# half-width of the differences' range at c = 1, 3 of 101.5
+expect_out_grep "self-compare: the same within 5%" '^ +B +4 +101\.5 .* \+0\.00%  same \+-5% \(p=1\.000; could see \+-2\.96%\)$'
 expect_no_grep "self-compare: no better or worse" "$WORK/out" 'better|worse|not comparable'
 
 # doctor IN OUT SIDE PYTHON: OUT is IN with each run's document (r: the
@@ -123,21 +126,34 @@ expect_eq "disk -T busy: the -T row carries it, the -t row not" \
     "$(jget "$WORK/out" '[(r["test"], sorted({c["key"] for c in r["files"][0]["caveats"]})) for r in d["rows"]]')" \
     "[('disk -T', ['busy']), ('disk -t', [])]"
 
-# ---- how many runs: what a "~" could have shown, what "too few" needs ----
-# 100..104 both sides: s 1.5811, se 1, Welch df 8, t 2.3060: +-2.26% of 102;
-# each run twice: s 1.4907, se 0.6667, df 18, t 2.1009: +-1.37%
+# ---- how many runs: what a row could have seen, what "too few" needs ----
+# 100..104 both sides.  The U test: 5 and 5 at 0.05 (one test: the
+# study's threshold is 0.05) give c = 3 (P(U <= 2) = 4/252), the 3rd and
+# 23rd of the 25 differences -3 and +3: +-3 of 102, 2.94%; each run twice:
+# c = 24 of 100 differences, -2 and +2: 1.96%.  Welch: s 1.5811, se 1,
+# df 8, t 2.3060: +-2.26% of 102; each run twice: s 1.4907, se 0.6667,
+# df 18, t 2.1009: +-1.37%.  Every run within 5.1 of every other: the
+# same within 5% (each one-sided U test at its floor).
 mk_results s5a.json a "load 1=100,101,102,103,104"
 mk_results s5b.json b "load 1=104,103,102,101,100"
 mk_results s10a.json a "load 1=100,101,102,103,104,100,101,102,103,104"
 mk_results s10b.json b "load 1=104,103,102,101,100,104,103,102,101,100"
-expect_rc "5 runs a side: ~" 0 "$KBENCH" compare s5a.json s5b.json
-expect_out_grep "5 runs a side: the smallest change they could show" '^runs: load 1 B: ~: the smallest change these 5 and 5 runs could show at 95% is \+-2\.26% of A.s mean '
+expect_rc "5 runs a side: same" 0 "$KBENCH" compare s5a.json s5b.json
+expect_out_grep "5 runs a side: the same, and the smallest change they could see" '^ +B +5 +102\.0 .*  same \+-5% \(p=1\.000; could see \+-2\.94%\)$'
+expect_no_grep "no runs: line for a row with a verdict" "$WORK/out" '^runs: '
 run "$KBENCH" compare --json s5a.json s5b.json
 d5=$(jget "$WORK/out" 'd["rows"][0]["files"][1]["detectable_change_pct"]')
+expect_eq "the JSON says same" "$(jget "$WORK/out" 'd["rows"][0]["files"][1]["verdict"]')" same
 run "$KBENCH" compare --json s10a.json s10b.json
 d10=$(jget "$WORK/out" 'd["rows"][0]["files"][1]["detectable_change_pct"]')
-expect_true "the detectable change: 2.26% with 5 runs a side ($d5)" awk -v x="$d5" 'BEGIN { exit !(x > 2.2605 && x < 2.2612) }'
-expect_true "falls to 1.37% with 10 ($d10)" awk -v x="$d10" 'BEGIN { exit !(x > 1.3728 && x < 1.3734) }'
+expect_true "the detectable change: 2.94% with 5 runs a side ($d5)" awk -v x="$d5" 'BEGIN { exit !(x > 2.9411 && x < 2.9412) }'
+expect_true "falls to 1.96% with 10 ($d10)" awk -v x="$d10" 'BEGIN { exit !(x > 1.9607 && x < 1.9608) }'
+run "$KBENCH" compare --test welch --json s5a.json s5b.json
+d5=$(jget "$WORK/out" 'd["rows"][0]["files"][1]["detectable_change_pct"]')
+run "$KBENCH" compare --test welch --json s10a.json s10b.json
+d10=$(jget "$WORK/out" 'd["rows"][0]["files"][1]["detectable_change_pct"]')
+expect_true "Welch: 2.26% with 5 runs a side ($d5)" awk -v x="$d5" 'BEGIN { exit !(x > 2.2605 && x < 2.2612) }'
+expect_true "Welch: falls to 1.37% with 10 ($d10)" awk -v x="$d10" 'BEGIN { exit !(x > 1.3728 && x < 1.3734) }'
 mk_results f3a.json a "load 1=100,101,102"
 mk_results f3b.json b "load 1=300,301,302"
 expect_rc "3 runs a side: too few" 0 "$KBENCH" compare f3a.json f3b.json

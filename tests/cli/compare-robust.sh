@@ -24,7 +24,7 @@ expect_out_grep "U: a latency whose runs all rose is worse" '^ +B +5 +2\.10 +.* 
 expect_out_grep "U: three runs a side cannot reach 95%" '^ +B +3 +111\.0 +.*too few runs for the U test at 95% \(3 and 3: p >= 0\.1\)$'
 expect_rc "compare --test welch" 0 "$KBENCH" compare --test welch ua.json ub.json
 expect_out_grep "the table says Welch was used" "verdict by Welch's t-test \(--test welch\)$"
-expect_out_grep "Welch: the wild run hides the change" '^ +B +5 +2\.10 +13\.32 .* ~ \(p=0\.37, q=0\.367\)$'
+expect_out_grep "Welch: the wild run hides the change, and says how much it hides" '^ +B +5 +2\.10 +13\.32 .* not proven \(p=0\.37, q=0\.367; could see \+-1634\.55%\)$'
 expect_out_grep "Welch: three runs a side far apart are better" '^ +B +3 +111\.0 .*better: \+10\.00 '
 expect_rc "--json --test utest" 0 "$KBENCH" compare --json --test utest ua.json ub.json
 cp "$WORK/out" u.json
@@ -44,7 +44,7 @@ from scipy.stats import mannwhitneyu, ttest_ind
 u, w = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
 fa, fb = (json.load(open(p)) for p in sys.argv[3:5])
 runs = lambda f, n: [r["value"] for t in f["tests"] if t["name"] == n for r in t["runs"]]
-want = {"lat_pipe": ("worse", "same"), "load 3": ("too_few_runs", "better"),
+want = {"lat_pipe": ("worse", "not_proven"), "load 3": ("too_few_runs", "better"),
         "load 6": ("better", "better")}
 assert u["test"] == "utest" and w["test"] == "welch", (u["test"], w["test"])
 for ru, rw in zip(u["rows"], w["rows"]):
@@ -81,7 +81,7 @@ expect_py "--json: the verdicts differ as the fixture means" u.json w.json <<'EO
 import json, sys
 u, w = (json.load(open(p)) for p in sys.argv[1:3])
 v = lambda d, n: [r for r in d["rows"] if r["test"] == n][0]["files"][1]["verdict"]
-assert (v(u, "lat_pipe"), v(w, "lat_pipe")) == ("worse", "same")
+assert (v(u, "lat_pipe"), v(w, "lat_pipe")) == ("worse", "not_proven")
 assert (v(u, "load 3"), v(w, "load 3")) == ("too_few_runs", "better")
 EOF
 expect_py "--json: medians, changes of the median, the runs" u.json <<'EOF'
@@ -113,7 +113,7 @@ expect_true "[x(1), x(6)] at 95%" test "$(jget "$WORK/out" 'd["rows"][0]["files"
 expect_rc "lkml, U test" 0 "$KBENCH" compare --style lkml ua.json ub.json
 expect_out_grep "lkml: medians, the verdict beside the change" '^lat_pipe \(us, lower is better\) \|\| 1\.90 -> 2\.10 \+10\.53% worse$'
 expect_out_grep "lkml: no verdict, no mark" '^load 3 \(MB/s\) \|\| 101\.0 -> 111\.0 \+9\.90%$'
-expect_out_grep "lkml: says what it used" '^\(medians of each; the verdict, when the runs allow one, by the Mann-Whitney U test at 95%: better, worse, ~ within the noise\)$'
+expect_out_grep "lkml: says what it used" '^\(medians of each; the verdict, when the runs allow one, by the Mann-Whitney U test at 95%: better, worse, same \+-PCT \(proven within it\), not-proven; could see: the smallest change the runs could have proven\)$'
 expect_bad "--test bad" '^kbench compare: --test ttest: give utest or welch' "$KBENCH" compare --test ttest ua.json ub.json
 expect_bad "--json with lkml" '^kbench compare: --json prints the comparison alone: leave out --style lkml' "$KBENCH" compare --json --style lkml ua.json ub.json
 
@@ -123,7 +123,7 @@ mk_results pb.json limits "load 5 mem=none=10,11,12,13,14" "load 5 mem=32M=5,6,7
     "disk -T mem=none=100,101,102" "disk -T mem=32M=50,51,52" "only_bc=1,2,3"
 mk_results pc.json three "load 5=20,21,22,23,24" "only_bc=1,2,3"
 expect_rc "load 5 against load 5 mem=none" 0 "$KBENCH" compare pa.json pb.json
-expect_out_grep "load 5 paired with load 5 mem=none" '^ +B +5 +12\.00 +12\.00 \+- .* +\+0\.00%  ~ \(p=1\.000\)$'
+expect_out_grep "load 5 paired with load 5 mem=none" '^ +B +5 +12\.00 +12\.00 \+- .* +\+0\.00%  not proven \(p=1\.000; could see \+-25\.00%\)$'
 expect_no_grep "no limit and mem=none are not limits that differ" "$WORK/out" 'memory limits differ'
 expect_out_grep "the other limit only in B" '^  B  load 5 mem=32M \(MB/s\), 5 runs: only in B$'
 expect_out_grep "disk -T paired with disk -T mem=none" '^disk -T +MiB/s +A +3 +101\.0 '

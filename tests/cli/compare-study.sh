@@ -158,7 +158,7 @@ expect_rc "a not-comparable row and a worse one: status 4" 4 \
 # bad input
 expect_bad "--adjust bonferroni" '^kbench compare: --adjust bonferroni: give bh, holm or none \(see' \
     "$KBENCH" compare --adjust bonferroni sh-1-a.json sh-1-b.json
-expect_bad "--fail-on better" '^kbench compare: --fail-on better: give worse or change \(see' \
+expect_bad "--fail-on better" '^kbench compare: --fail-on better: give worse, change or not-same \(see' \
     "$KBENCH" compare --fail-on better sh-1-a.json sh-1-b.json
 expect_bad "--min-change without --fail-on" 'give --fail-on too \(see' \
     "$KBENCH" compare --min-change 5 sh-1-a.json sh-1-b.json
@@ -171,7 +171,7 @@ expect_bad "--fail-on with --style runs" 'leave out --style runs \(see' \
 mk_results ta.json a "disk -T=10,10,10,20"
 mk_results tb.json b "disk -T=20,30,30,30"
 expect_rc "ties: compare" 0 "$KBENCH" compare ta.json tb.json
-expect_out_grep "ties: the exact p 4/70 = 0.057, no verdict at 95%" '^ +B +4 .*  ~ \(p=0\.057\)$'
+expect_out_grep "ties: the exact p 4/70 = 0.057, no verdict at 95%" '^ +B +4 .*  not proven \(p=0\.057; could see \+-100\.00%\)$'
 
 # ---- settings that differ: named on the row; another backend not comparable ----
 mk_results pa.json a "load 1=100,101,102,103,104" "disk -T=5,6,7,8,9"
@@ -182,7 +182,7 @@ d["params"]["backend"] = "sockio"; json.dump(d, open("ps.json", "w"))'
 expect_rc "fsync against none: compared" 0 "$KBENCH" compare pa.json pf.json
 expect_out_grep "fsync: named on the load row, the verdict stands" \
     '^ +B +5 +92\.00 .*  worse \(p=0\.008, q=0\.0159\)  \[caveats: params_differ fsync\]$'
-expect_out_grep "fsync: not on the disk row (load's setting)" '^ +B +5 +7\.00 .*~ \(p=1\.000, q=1\)$'
+expect_out_grep "fsync: not on the disk row (load's setting)" '^ +B +5 +7\.00 .*not proven \(p=1\.000, q=1; could see \+-42\.86%\)$'
 expect_rc "sockio against fileio: status 3" 3 "$KBENCH" compare pa.json ps.json
 expect_out_grep "another backend: not comparable" \
     '^ +B +5 +92\.00 .*  not comparable: other_backend \(B.s series\)  \[caveats: other_backend\*, params_differ fsync backend\]$'

@@ -19,16 +19,18 @@ mk_results b.json new "load 1=$DD" "load 5=$A" "lat_x=2.0,2.1,1.9" "only_b=1,2,3
 expect_rc "compare at 90%" 0 "$KBENCH" compare --test welch --adjust none --confidence 90 a.json b.json
 expect_out_grep "90%: load 1 proven better by 2.04 +- 1.85" '^ +B +6 +102\.3 +102\.6 \+- 1\.03 +\+2\.02%  better: \+2\.04 \+- 1\.85 \(\+2\.02% \+- 1\.84%, p=0\.07[0-9]\)$'
 expect_out_grep "90%: A's mean and interval" '^load 1 +MB/s +A +5 +100\.4 +100\.6 \+- 1\.76 *$'
-expect_out_grep "90%: the same figures: ~" '^ +B +5 +100\.4 +100\.6 \+- 1\.76 +\+0\.00%  ~ \(p=1\.00\)$'
+expect_out_grep "90%: the same figures: the same within 5%" '^ +B +5 +100\.4 +100\.6 \+- 1\.76 +\+0\.00%  same \+-5% \(p=1\.00; could see \+-2\.16%\)$'
 expect_out_grep "a latency that doubled is worse" '^ +B +3 +2\.00 +2\.00 \+- 0\.1686 +\+100\.00%  worse: \+1\.00 \+- '
 expect_out_grep "unmatched tests listed apart (A)" '^  A  only_a \(MB/s\), 3 runs: only in A$'
 expect_out_grep "unmatched tests listed apart (B)" '^  B  only_b \(MB/s\), 3 runs: only in B$'
 expect_rc "compare at 95% (default)" 0 "$KBENCH" compare --test welch --adjust none a.json b.json
-expect_out_grep "95%: load 1 not proven" '^ +B +6 +102\.3 +102\.6 \+- 1\.32 +\+2\.02%  ~ \(p=0\.0[78]\)$'
+# no change proven, but one within 5% is: Welch's 90% interval of the
+# difference (TOST at 0.05), 2.04 +- 1.85, lies inside +-5.03
+expect_out_grep "95%: load 1 no change proven, the same within 5%" '^ +B +6 +102\.3 +102\.6 \+- 1\.32 +\+2\.02%  same \+-5% \(p=0\.0[78]; could see \+-2\.30%\)$'
 expect_out_grep "95%: A's interval" '^load 1 +MB/s +A +5 +100\.4 +100\.6 \+- 2\.30 *$'
 expect_rc "compare at 99%" 0 "$KBENCH" compare --test welch --adjust none --confidence 99 a.json b.json
 expect_out_grep "99%: A's interval" '^load 1 +MB/s +A +5 +100\.4 +100\.6 \+- 3\.81 *$'
-expect_out_grep "99%: load 1 not proven" '^ +B +6 .* \+2\.02%  ~ '
+expect_out_grep "99%: load 1 no change proven, could see more than at 95%" '^ +B +6 .* \+2\.02%  same \+-5% \(p=0\.0[78]; could see \+-3\.41%\)$'
 
 # three files: C against A too; fewer than 3 runs: no verdict
 mk_results c.json two "load 1=120,121" "load 5=$A"
@@ -37,13 +39,13 @@ expect_out_grep "too few runs says so" '^ +C +2 +120\.5 .*too few runs \(3 a sid
 expect_out_grep "the third file is named C" '^C  c\.json: label two'
 expect_rc "lkml with three files" 0 "$KBENCH" compare --test welch --style lkml a.json b.json c.json
 expect_lines "lkml: a From/To block per pair, A against B and against C" -eq 2 "$WORK/out" '^From:$'
-expect_out_grep "lkml: B's line, its verdict after the change" '^load 1 \(MB/s\) \|\| 100\.6 -> 102\.6 \+2\.02% ~$'
+expect_out_grep "lkml: B's line, its verdict after the change" '^load 1 \(MB/s\) \|\| 100\.6 -> 102\.6 \+2\.02% same \+-5% \(could see \+-2\.76%\)$'
 expect_out_grep "lkml: C's line, no verdict with too few runs" '^load 1 \(MB/s\) \|\| 100\.6 -> 120\.5 \+19\.81%$'
 # largest gain first: load 1 up, load 5 unchanged, lat_x doubled (a loss)
 expect_true "lkml sorted from the largest gain to the largest loss" test "$(grep -F '||' "$WORK/out" | cut -d' ' -f1,2 | tr '\n' '|')" = "load 1|load 5|lat_x (us,|load 1|load 5|"
 expect_out_grep "lkml: a latency that rose is worse, and says lower is better" '^lat_x \(us, lower is better\) \|\| 1\.00 -> 2\.00 \+100\.00% worse$'
 expect_out_grep "lkml: the From header" '^\* Linux [^ ]+ [^ ]+'
-expect_out_grep "lkml: the marks explained" '^\(means of each; the verdict, when the runs allow one, by Welch.s t-test at 95%: better, worse, ~ within the noise\)$'
+expect_out_grep "lkml: the marks explained" '^\(means of each; the verdict, when the runs allow one, by Welch.s t-test at 95%: better, worse, same \+-PCT \(proven within it\), not-proven; could see: the smallest change the runs could have proven\)$'
 expect_rc "--sort name" 0 "$KBENCH" compare --test welch --sort name a.json b.json
 expect_true "name order" test "$(grep -Eo '^(lat_x|load [0-9]+)' "$WORK/out" | tr '\n' '|')" = "lat_x|load 1|load 5|"
 
@@ -60,19 +62,19 @@ expect_out_grep "both of them" '^  B  load 5 mem=12M \(MB/s\), 5 runs: only in B
 mk_results big-a.json big "load 1=3e12,3.1e12,2.9e12" "lat_z=0,0,0"
 mk_results big-b.json big "load 1=3e12,3.1e12,2.95e12" "lat_z=0,0,1"
 expect_rc "large figures" 0 "$KBENCH" compare --test welch big-a.json big-b.json
-expect_out_grep "large figures whole, never in exponent form" '^ +B +3 +3000000000000 3016666666667 \+- 189729151680 +\+0\.56%  ~ \(p=0\.83, q=0\.831\)$'
+expect_out_grep "large figures whole, never in exponent form" '^ +B +3 +3000000000000 3016666666667 \+- 189729151680 +\+0\.56%  not proven \(p=0\.83, q=0\.831; could see \+-8\.77%\)$'
 expect_rc "lkml, zero baseline" 0 "$KBENCH" compare --test welch --style lkml big-a.json big-b.json
-expect_out_grep "lkml: no change against a zero mean: n/a" '^lat_z \(us, lower is better\) \|\| 0 -> 0\.3333 n/a ~$'
+expect_out_grep "lkml: no change against a zero mean: n/a" '^lat_z \(us, lower is better\) \|\| 0 -> 0\.3333 n/a not-proven \(could see n/a\)$'
 expect_true "lkml: never nan" sh -c '! grep -qi nan "$0"' "$WORK/out"
 # a difference proven against a zero mean: its size, but no percentage
 mk_results zero-a.json zero "lat_z=0,0,0" "load 1=0,0,0"
 mk_results zero-b.json five "lat_z=5,5.1,4.9" "load 1=1,2,3"
 expect_rc "a proven change against a zero mean" 0 "$KBENCH" compare --test welch zero-a.json zero-b.json
 expect_out_grep "table: the change is n/a" '^ +B +3 +5\.00 +5\.00 \+- 0\.2484 +n/a  worse: \+5\.00 \+- 0\.2[0-9]+ \(n/a, p=0\.00[0-9], q=0\.000267\)$'
-expect_out_grep "table: n/a for MB/s too" '^ +B +3 +2\.00 +2\.00 \+- 2\.48 +n/a  ~ \(p=0\.07, q=0\.0742\)$'
+expect_out_grep "table: n/a for MB/s too" '^ +B +3 +2\.00 +2\.00 \+- 2\.48 +n/a  not proven \(p=0\.07, q=0\.0742; could see n/a\)$'
 expect_true "table: never nan or inf" sh -c '! grep -Eqi "nan|inf" "$0"' "$WORK/out"
 expect_rc "lkml: a proven change against a zero mean" 0 "$KBENCH" compare --test welch --style=lkml zero-a.json zero-b.json
-expect_true "lkml: n/a on every line" test "$(grep -c ' n/a [~a-z?]*$' "$WORK/out")" -eq 2
+expect_true "lkml: n/a on every line" test "$(grep -c ' n/a [-a-z?]*\( (could see n/a)\)\?$' "$WORK/out")" -eq 2
 
 # a long name of two-byte characters is cut at a character in the Go form
 mk_results utf.json utf "$(python3 -c 'print("\u00e9" * 100)')=1,2,3"
@@ -109,7 +111,7 @@ expect_out_grep "escapes: a note of params" '^note: loadfile differs: A "lf\\x7f
 expect_out_grep "escapes: a test not compared" '^  A  only-esc-a\.json\\x1b\[5m \(us\), 1 run: only in A$'
 expect_rc "escapes: lkml" 0 "$KBENCH" compare --test welch --style lkml esc-a.json esc-b.json
 expect_true "escapes: the lkml lines are plain text" plain "$WORK/out"
-expect_out_grep "escapes: the lkml line" '^t\\x1b\]0;owned\\x07 \(u\\x1b\[1m\) \|\| 2\.00 -> 3\.00 \+50\.00% ~$'
+expect_out_grep "escapes: the lkml line" '^t\\x1b\]0;owned\\x07 \(u\\x1b\[1m\) \|\| 2\.00 -> 3\.00 \+50\.00% not-proven \(could see \+-113\.35%\)$'
 expect_rc "escapes: --export" 0 "$KBENCH" compare --test welch --export esc-a.json
 expect_true "escapes: the Go form is plain text" plain "$WORK/out"
 expect_out_grep "escapes: --export label" '^label: lab\\x1b\]0;owned\\x07$'
@@ -172,7 +174,7 @@ expect_rc "steal: compare, B with steal" 0 "$KBENCH" compare ld-a.json ld-b.json
 expect_out_grep "steal: B's largest notable steal is said: file, run, test, one decimal" "$STEAL_B"
 expect_lines "steal: one line, for B alone" -eq 1 "$WORK/out" '^steal: '
 expect_true "steal: the line comes last" test "$(tail -n 1 "$WORK/out" | cut -c1-7)" = "steal: "
-expect_out_grep "steal: the verdicts are as without it, the caveat beside them" '^ +B +5 +102\.0 +102\.0 .* \+0\.00%  ~ \(p=1\.000, q=1\)  \[caveats: steal\]$'
+expect_out_grep "steal: the verdicts are as without it, the caveat beside them" '^ +B +5 +102\.0 +102\.0 .* \+0\.00%  same \+-5% \(p=1\.000, q=1; could see \+-2\.94%\)  \[caveats: steal\]$'
 expect_empty_file "steal: nothing on standard error" "$WORK/err"
 expect_rc "steal: B first, as A" 0 "$KBENCH" compare ld-b.json ld-low.json ld-a.json
 expect_lines "steal: the file named wherever it stands, the others not" -eq 1 "$WORK/out" '^steal: ld-b\.json: .* run 2 of load 1 '

@@ -102,7 +102,7 @@ expect_lines "every test compared across the limit" -eq 4 "$WORK/out" "^note: .*
 expect_no_grep "nothing left out" "$WORK/out" 'not compared'
 expect_lines "three runs a side: the U test says it cannot reach 95% (or a caveat)" -eq 4 "$WORK/out" '(too few runs for the U test at 95% \(3 and 3: p >= 0\.1\)(  \[caveats: [^]]*\])?|not comparable: (sparse_file|cache_timed) .*)$'
 expect_rc "--test welch" $ST "$KBENCH" compare --test welch nolimit.json low.json
-expect_lines "Welch gives each a verdict (or a caveat refuses it)" -eq 4 "$WORK/out" '(~ \(p=|better: |worse: |not comparable: (sparse_file|cache_timed))'
+expect_lines "Welch gives each a verdict (or a caveat refuses it)" -eq 4 "$WORK/out" '((same \+-[0-9]+%|not proven) \(p=|better: |worse: |not comparable: (sparse_file|cache_timed))'
 run "$KBENCH" compare --json nolimit.json low.json
 expect_py "only disk -t is refused, for sparse_file or cache_timed" "$WORK/out" "$ST" <<'EOF'
 import json, sys

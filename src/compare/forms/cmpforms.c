@@ -13,6 +13,7 @@
 #include "resultsfile/figures.h"
 #include "resultsfile/rowcav.h"
 #include "compare/judge/cmpsettings.h"
+#include "compare/judge/cmpsame.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -179,10 +180,16 @@ static void lkml_pair(FILE *out, const struct cmp *c, size_t k, size_t *order)
 			fig_change(change, sizeof(change), NAN);
 		esc_put(out, title, 0);
 		fprintf(out, " || %s -> %s %s", a, b, change);
-		if (r->v[k] != T_TOO_FEW)
-			fprintf(out, " %s%s", r->v[k] == T_SAME ? "~" : r->v[k] == T_REFUSED ?
-				"not-comparable" : t_verdict_word(r->v[k]), r->v[k] != T_REFUSED &&
-				cmp_settings_in(r->cav[k]) ? " (kernel or settings)" : "");
+		char word[32], see[40];
+		/* a machine setting that can move the row differs: not the kernel's alone */
+		const char *ks = r->v[k] != T_REFUSED && cmp_settings_in(r->cav[k]) ?
+				 " (kernel or settings)" : "";
+		if (r->v[k] == T_SAME)
+			fprintf(out, " %s (%s)%s", cmp_same_word(r, k, true, word, sizeof(word)),
+				cmp_could_see(r, k, see, sizeof(see)), ks);
+		else if (r->v[k] != T_TOO_FEW)
+			fprintf(out, " %s%s", r->v[k] == T_REFUSED ? "not-comparable" :
+				t_verdict_word(r->v[k]), ks);
 		lkml_caveats(out, r, k);
 		fputc('\n', out);
 	}
@@ -198,7 +205,8 @@ void cmp_print_lkml(FILE *out, const struct cmp *c)
 	for (size_t k = 1; k < c->nf; k++)
 		lkml_pair(out, c, k, order);
 	fprintf(out, "%s\n\n(%s of each; the verdict, when the runs allow one, by %s at %g%%: "
-		"better, worse, ~ within the noise)\n", SCISSORS,
+		"better, worse, same +-PCT (proven within it), not-proven; could see: the smallest "
+		"change the runs could have proven)\n", SCISSORS,
 		c->method == CMP_UTEST ? "medians" : "means",
 		c->method == CMP_UTEST ? "the Mann-Whitney U test" : "Welch's t-test", c->conf);
 	if (cmp_any_refused(c))

@@ -11,6 +11,7 @@
 #include "compare/judge/cmplat.h"
 #include "compare/judge/cmpruns.h"
 #include "compare/judge/cmpsettings.h"
+#include "compare/judge/cmpsame.h"
 
 #include <jansson.h>
 #include <math.h>
@@ -21,16 +22,15 @@ static json_t *num(double v)
 	return isfinite(v) ? json_real(v) : json_null();
 }
 
-static const char *verdict_key(enum t_verdict v)
+/* The spread of file k against A's (cmpsame.h), or null when untested. */
+static json_t *spread_json(const struct cmp_spread *s)
 {
-	switch (v) {
-	case T_TOO_FEW: return "too_few_runs";
-	case T_SAME: return "same";
-	case T_BETTER: return "better";
-	case T_WORSE: return "worse";
-	case T_REFUSED: return "not_comparable";
-	}
-	return "?";
+	if (!s->tested)
+		return json_null();
+	return json_pack("{s:o, s:o, s:o, s:o, s:b, s:b, s:b}", "cov_pct_a", num(s->cov_a),
+			 "cov_pct", num(s->cov), "p", num(s->p), "p_adjusted", num(s->q),
+			 "changed", s->changed, "two_clusters_a", s->modes_a, "two_clusters",
+			 s->modes);
 }
 
 static json_t *cell(const struct cmp *c, const struct cmp_row *r, size_t k)
@@ -61,12 +61,16 @@ static json_t *cell(const struct cmp *c, const struct cmp_row *r, size_t k)
 	if (k == 0)
 		return o;
 	json_object_set_new(o, "change_pct", num(r->change[k]));
-	json_object_set_new(o, "verdict", json_string(verdict_key(r->v[k])));
+	json_object_set_new(o, "verdict", json_string(cmp_verdict_key(r, k)));
 	/* false: a machine setting that can move the row differs (settings_differ) */
 	json_object_set_new(o, "kernel_alone", json_boolean(!cmp_settings_in(r->cav[k])));
-	double det = cmp_detectable_pct(c, r, k);
-	if (!isnan(det))
-		json_object_set_new(o, "detectable_change_pct", json_real(det));
+	if (r->v[k] != T_BETTER && r->v[k] != T_WORSE)
+		json_object_set_new(o, "detectable_change_pct", num(cmp_detectable_pct(c, r, k)));
+	if (isfinite(r->p_same[k]))
+		json_object_set_new(o, "same", json_pack("{s:f, s:o, s:o}", "within_pct",
+				    r->same_pct[k], "p", num(r->p_same[k]), "p_adjusted",
+				    num(r->q_same[k])));
+	json_object_set_new(o, "spread", spread_json(&r->sp[k]));
 	if (cmp_runs_needed(c, r, k))
 		json_object_set_new(o, "runs_needed_each_side",
 				    json_integer((json_int_t)cmp_runs_needed(c, r, k)));
@@ -188,6 +192,10 @@ void cmp_print_json(FILE *out, const struct cmp *c)
 	json_object_set_new(doc, "settings_differ", cmp_settings_json(c));
 	json_object_set_new(doc, "adjust", json_string(p_adjust_name(c->adjust)));
 	json_object_set_new(doc, "tests_adjusted", json_integer((json_int_t)c->ntested));
+	json_object_set_new(doc, "same_within_pct", c->same_within > 0 ? json_real(c->same_within) :
+			    json_null());
+	json_object_set_new(doc, "same_tests_adjusted", json_integer((json_int_t)c->nsame));
+	json_object_set_new(doc, "spread_tests_adjusted", json_integer((json_int_t)c->nspread));
 	json_object_set_new(doc, "control", c->control ? json_string(c->control->path) :
 			    json_null());
 	if (c->lat)

@@ -14,6 +14,7 @@
 #include "resultsfile/escape.h"
 #include "resultsfile/figures.h"
 #include "compare/judge/cmpsettings.h"
+#include "compare/judge/cmpsame.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -265,7 +266,7 @@ static void print_setup_notes(FILE *out, const struct cmp *c)
 static void verdict_core(const struct cmp *c, const struct cmp_row *r, size_t k, char *buf,
 			 size_t n)
 {
-	char d[32], h[32], pct[64], adj[40];
+	char d[32], h[32], pct[64], adj[40], word[32], see[40];
 	if (r->v[k] == T_REFUSED) {
 		cmp_refused_text(r, k, buf, n);
 		return;
@@ -281,6 +282,10 @@ static void verdict_core(const struct cmp *c, const struct cmp_row *r, size_t k,
 		else if (r->v[k] == T_TOO_FEW)
 			snprintf(buf, n, "too few runs for the U test at %g%% (%zu and %zu: p >= %.2g)",
 				 c->conf, r->t[0]->n, r->t[k]->n, r->u[k].p_min);
+		else if (r->v[k] == T_SAME)
+			snprintf(buf, n, "%s (p=%.3f%s; %s)", cmp_same_word(r, k, false, word,
+				 sizeof(word)), r->u[k].p, adjusted_text(c, r, k, adj, sizeof(adj)),
+				 cmp_could_see(r, k, see, sizeof(see)));
 		else
 			snprintf(buf, n, "%s (p=%.3f%s)", t_verdict_word(r->v[k]), r->u[k].p,
 				 adjusted_text(c, r, k, adj, sizeof(adj)));
@@ -292,7 +297,8 @@ static void verdict_core(const struct cmp *c, const struct cmp_row *r, size_t k,
 		snprintf(buf, n, "too few runs (%d a side needed)", T_MIN_RUNS);
 		break;
 	case T_SAME:
-		snprintf(buf, n, "~ (p=%.2f%s)", r->d[k].p, adj);
+		snprintf(buf, n, "%s (p=%.2f%s; %s)", cmp_same_word(r, k, false, word, sizeof(word)),
+			 r->d[k].p, adj, cmp_could_see(r, k, see, sizeof(see)));
 		break;
 	case T_REFUSED:
 		break;
@@ -378,6 +384,7 @@ void cmp_print_table(FILE *out, const struct cmp *c)
 			"(Student's t); the change of the mean against A; verdict by Welch's t-test "
 			"(--test welch)\n", c->conf);
 	cmp_print_adjust_line(out, c);
+	cmp_print_same_line(out, c);
 	print_notes(out, c);
 	print_setup_notes(out, c);
 	cmp_print_settings(out, c, "");
@@ -395,6 +402,7 @@ void cmp_print_table(FILE *out, const struct cmp *c)
 		}
 	}
 	cmp_print_runs_needed(out, c);
+	cmp_print_spread(out, c);
 	print_unmatched(out, c);
 	fprintf(out, "\n" FIG_UNITS_NOTE "\n");
 }

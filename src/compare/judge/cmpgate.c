@@ -9,6 +9,7 @@
 #include "compare/judge/cmpcav.h"
 #include "compare/judge/cmpgate.h"
 #include "resultsfile/escape.h"
+#include "compare/judge/cmpsame.h"
 
 #include <math.h>
 #include <string.h>
@@ -19,13 +20,22 @@ int cmp_fail_on_parse(const char *word, enum cmp_fail_on *on)
 		*on = CMP_FAIL_WORSE;
 	else if (!strcmp(word, "change"))
 		*on = CMP_FAIL_CHANGE;
+	else if (!strcmp(word, "not-same"))
+		*on = CMP_FAIL_NOT_SAME;
 	else
 		return -1;
 	return 0;
 }
 
+static bool proven_change(const struct cmp_row *r, size_t k)
+{
+	return r->v[k] == T_WORSE || r->v[k] == T_BETTER;
+}
+
 static bool trips(enum cmp_fail_on on, const struct cmp_row *r, size_t k, double min_pct)
 {
+	if (on == CMP_FAIL_NOT_SAME && r->v[k] != T_REFUSED && !(r->v[k] == T_SAME && r->same[k]))
+		return (r->v[k] != T_WORSE && r->v[k] != T_BETTER) || !(fabs(r->change[k]) < min_pct);
 	if (r->v[k] != T_WORSE && (on != CMP_FAIL_CHANGE || r->v[k] != T_BETTER))
 		return false;
 	return !(fabs(r->change[k]) < min_pct);
@@ -50,15 +60,22 @@ int cmp_gate(FILE *out, const struct cmp *c, enum cmp_fail_on on, double min_cha
 			tripped++;
 			fputs("gate: ", out);
 			esc_put(out, r->name, 0);
-			fprintf(out, " %c: %s", (int)('A' + k), t_verdict_word(r->v[k]));
+			fprintf(out, " %c: %s", (int)('A' + k), cmp_verdict_key(r, k));
 			if (isfinite(r->change[k]))
 				fprintf(out, " %+.2f%%", r->change[k]);
-			fprintf(out, " (adjusted p %.3g)\n", r->q[k]);
+			if (isfinite(r->q[k]))
+				fprintf(out, " (adjusted p %.3g)", r->q[k]);
+			if (!proven_change(r, k)) {
+				char see[40];
+				fprintf(out, " (%s)", cmp_could_see(r, k, see, sizeof(see)));
+			}
+			fputc('\n', out);
 		}
 	if (on == CMP_FAIL_NEVER)
 		return refused ? CMP_EXIT_NOT_COMPARABLE : 0;
-	fprintf(out, "gate: %s: %zu row%s proven %s", tripped ? "failed" : "passed", tripped,
-		tripped == 1 ? "" : "s", on == CMP_FAIL_WORSE ? "worse" : "changed");
+	fprintf(out, "gate: %s: %zu row%s %s", tripped ? "failed" : "passed", tripped,
+		tripped == 1 ? "" : "s", on == CMP_FAIL_WORSE ? "proven worse" :
+		on == CMP_FAIL_CHANGE ? "proven changed" : "not proven the same");
 	if (min_change_pct > 0)
 		fprintf(out, " by %g%% or more (%zu smaller)", min_change_pct, small);
 	fprintf(out, "; %zu not comparable (status %d unless the gate failed), %zu with too few "

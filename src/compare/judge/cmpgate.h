@@ -19,14 +19,17 @@ enum cmp_fail_on {
 	CMP_FAIL_NEVER,       /* no --fail-on */
 	CMP_FAIL_WORSE,       /* a row proven worse */
 	CMP_FAIL_CHANGE,      /* a row proven better or worse */
+	CMP_FAIL_NOT_SAME,    /* a row not proven the same (cmpsame.h) */
 };
 
-/* --fail-on's word ("worse", "change") into *on: 0, or -1 for another. */
+/* --fail-on's word ("worse", "change", "not-same") into *on: 0, or -1 for another. */
 int cmp_fail_on_parse(const char *word, enum cmp_fail_on *on);
 
 /* The gate over c's rows (file k >= 1 against A): a row trips it when
  * its verdict v[k] is T_WORSE (CMP_FAIL_WORSE) or T_WORSE or T_BETTER
- * (CMP_FAIL_CHANGE) and the size of its change, |change[k]| in percent,
+ * (CMP_FAIL_CHANGE), or anything but "same" (CMP_FAIL_NOT_SAME: better,
+ * worse, not proven or too few runs; min_change_pct then applies to the
+ * proven changes alone) and the size of its change, |change[k]| in percent,
  * is at least min_change_pct (0: any; a change that has no percentage,
  * against a figure of 0, counts as large).  Rows not comparable
  * (T_REFUSED) never trip it and never pass it: they are counted, as are

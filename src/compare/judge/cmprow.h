@@ -60,6 +60,23 @@ struct cmp_row {
 						   * smallest p would get */
 	size_t need[CMP_MAX_FILES];               /* k >= 1, T_TOO_FEW: runs a side the
 						   * adjusted test needs (0: not worked out) */
+	/* "same" or "not proven", and what the runs could see (cmpsame.h) */
+	bool same[CMP_MAX_FILES];                 /* k >= 1, v[k] T_SAME: proven within
+						   * +-same_pct[k] (adjusted over the study) */
+	double same_pct[CMP_MAX_FILES];           /* the margin, percent of A's center */
+	double p_same[CMP_MAX_FILES];             /* the two one-sided tests' p; NAN: untested */
+	double q_same[CMP_MAX_FILES];             /* that p adjusted over the study; NAN */
+	double detect[CMP_MAX_FILES];             /* percent of A's center: the smallest change
+						   * these runs could prove at alpha_row[k];
+						   * NAN: none (too few runs) or a proven change */
+	double alpha_row[CMP_MAX_FILES];          /* the study's threshold for one more change */
+	struct cmp_spread {
+		bool tested;                      /* both sides had 3 runs or more */
+		double cov_a, cov;                /* A's and this file's CoV, percent */
+		double p, q;                      /* Brown-Forsythe's p, adjusted */
+		bool changed;                     /* q below 1 - conf */
+		int modes_a, modes;               /* 1: two clusters (modes.h), else 0 */
+	} sp[CMP_MAX_FILES];
 };
 
 /* The run of one file the hypervisor took most from, among those whose
@@ -90,6 +107,9 @@ struct cmp {
 	const struct suitefile *control;   /* --control: A run again after the others, or NULL */
 	enum p_adjust adjust;        /* --adjust: over every tested row and file */
 	size_t ntested;              /* the p-values adjusted together (cmp_adjust) */
+	double same_within;          /* --same-within, percent; 0: each kind's default */
+	size_t nsame;                /* the equivalence tests adjusted together (cmp_same) */
+	size_t nspread;              /* the spread tests adjusted together */
 };
 
 /* Are test names a and b the same test: equal, or but for a trailing

@@ -1,10 +1,10 @@
 /* kbench - compare: how many runs a row has, and how many it would need
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * A "~" says no change was proven, not that there is none: how large a
- * change these runs could have shown depends on their spread and count.
- * And "too few runs" should say how many would do.  Both are printed
- * after the table (one line a row and file) and given in --json.
+ * "too few runs" should say how many would do: printed after the table
+ * (one line a row and file) and given in --json.  What the runs of the
+ * other rows could see is worked out in cmpsame.c and shown in the
+ * verdict itself.
  */
 #include "config.h"
 #include "stats/ttest.h"
@@ -16,11 +16,10 @@
 
 double cmp_detectable_pct(const struct cmp *c, const struct cmp_row *r, size_t k)
 {
-	struct t_diff d;
-	if (k == 0 || r->v[k] != T_SAME || !r->t[k] ||
-	    t_welch(&r->s[0], &r->s[k], c->conf, &d) < 0)
+	(void)c;
+	if (k == 0 || !r->t[k] || r->v[k] == T_BETTER || r->v[k] == T_WORSE)
 		return NAN;
-	return d.pct_half;
+	return r->detect[k];
 }
 
 size_t cmp_runs_needed(const struct cmp *c, const struct cmp_row *r, size_t k)
@@ -87,20 +86,8 @@ void cmp_print_runs_needed(FILE *out, const struct cmp *c)
 	for (size_t i = 0; i < c->nrows; i++) {
 		const struct cmp_row *r = &c->rows[i];
 		for (size_t k = 1; k < c->nf; k++) {
-			double pct = cmp_detectable_pct(c, r, k);
-			if (cmp_runs_needed(c, r, k)) {
+			if (cmp_runs_needed(c, r, k))
 				print_few(out, c, i, k, &first);
-				continue;
-			}
-			if (isnan(pct))
-				continue;
-			fputs(first ? "\nruns: " : "runs: ", out);
-			first = false;
-			esc_put(out, r->name, 0);
-			fprintf(out, " %c: ~: the smallest change these %zu and %zu runs could "
-				"show at %g%% is +-%.2f%% of A's mean (the half-width of the "
-				"difference's interval)\n", (int)('A' + k), r->t[0]->n,
-				r->t[k]->n, c->conf, pct);
 		}
 	}
 }

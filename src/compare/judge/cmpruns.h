@@ -1,4 +1,4 @@
-/* kbench - compare: how many runs a verdict needs, and the smallest change it could show (cmpruns.c)
+/* kbench - compare: how many runs a verdict needs, and the smallest change they could show (cmpruns.c)
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #ifndef KBENCH_CMPRUNS_H
@@ -9,11 +9,10 @@
 
 #include "compare/judge/cmprow.h"
 
-/* For a "~" verdict (T_SAME) of row r, file k >= 1: the smallest change
- * these runs could have shown at c->conf, in percent of A's mean: the
- * half-width of the interval of the difference of the means (Welch's
- * t, stats/ttest.h), which falls as runs are added at the same spread.
- * NAN for other verdicts or when it cannot be computed. */
+/* For a row and file k >= 1 that is not a proven change: the smallest
+ * change these runs could have proven at the study's threshold for one
+ * more change, in percent of A's center (r->detect[k], cmpsame.h); NAN
+ * for a proven change, or when these runs could prove none. */
 double cmp_detectable_pct(const struct cmp *c, const struct cmp_row *r, size_t k);
 
 /* For "too few runs" (T_TOO_FEW, both files with runs): the runs a side
@@ -22,9 +21,8 @@ double cmp_detectable_pct(const struct cmp *c, const struct cmp_row *r, size_t k
  * test) or T_MIN_RUNS (Welch); 0 otherwise. */
 size_t cmp_runs_needed(const struct cmp *c, const struct cmp_row *r, size_t k);
 
-/* After the table, for every such row and file, one line: "runs: TEST
- * B: ~: the smallest change these 5 and 5 runs could show at 95% is
- * +-2.31% of A's mean (...)" or "runs: TEST B: too few runs: the U test
+/* After the table, for every row and file with too few runs, one line:
+ * "runs: TEST B: too few runs: the U test
  * needs 4 runs a side at 95% (A has 3, B 3)"; the rows of one file
  * with the same "too few runs" line share one: "runs: 31 tests B: too
  * few runs: ... (A has 1, B 1, each): NAME, NAME, NAME and 28 more";
