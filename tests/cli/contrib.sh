@@ -81,10 +81,10 @@ if command -v ruby >/dev/null 2>&1; then
     expect_no_grep "LKP parse: never dbench's names" "$WORK/out" 'throughput_MB/s|^dbench'
     RESULT_ROOT=$WORK/rr
     export RESULT_ROOT
-    mkdir -p "$RESULT_ROOT"
-    cp "$R/load-errors.json" "$RESULT_ROOT/kbench.json"
+    mkdir -p "$RESULT_ROOT/kbench-document"
+    cp "$R/load-errors.json" "$RESULT_ROOT/kbench-document/kbench.json"
     run ruby "$P"
-    expect_status "LKP parse of RESULT_ROOT/kbench.json: status 0" 0
+    expect_status "LKP parse of RESULT_ROOT/kbench-document/kbench.json: status 0" 0
     expect_no_grep "a run with errors: no throughput" "$WORK/out" 'throughput'
     expect_out_grep "a run with errors: its errors" '^load\.errors: 642$'
     expect_out_grep "a run with errors: its caveat's key" '^load\.caveat\.errors: 1$'
@@ -103,6 +103,78 @@ json.dump(d, open(sys.argv[2], "w"))' "$R/load.json" "$WORK/zero.json"
     run ruby "$P" "$R/micro.json"
     expect_eq "LKP parse, micro: each test and the index" "$(cat "$WORK/out")" \
         "$(printf 'micro.lat_syscall_null: 1.014738011\nmicro.byte_syscall: 55726.53462\nmicro.byte_index: 37.15102308')"
+fi
+
+# ---- LKP: programs/kbench/run, its job parameters, and parse as run-stats calls it ----
+# LKP's lib functions the run script uses, with LKP's own behaviour
+# (lib/debug.sh's die exits 99; lib/reproduce-log.sh's log_cmd appends the
+# command unquoted to $TMP_RESULT_ROOT/reproduce.sh and runs it;
+# lib/run.sh's prepare_exec_path puts $BENCHMARK_ROOT/<program>/bin first)
+L=$WORK/lkp-src
+mkdir -p "$L/lib" "$WORK/bm/kbench/bin"
+ln -s "$KBENCH" "$WORK/bm/kbench/bin/kbench"
+echo 'die() { echo "$@" >&2; exit 99; }' >"$L/lib/debug.sh"
+: >"$L/lib/env.sh"
+printf '%s\n' 'log_cmd() { echo "$@" >>"$TMP_RESULT_ROOT/reproduce.sh"; "$@"; }' >"$L/lib/reproduce-log.sh"
+printf '%s\n' 'prepare_exec_path() { PATH=$BENCHMARK_ROOT/$1/bin:$PATH; }' >"$L/lib/run.sh"
+# lkp_run RESULT_ROOT NAME=VALUE...: the program's run as bin/run-test runs
+# it, its standard output kept as RESULT_ROOT/kbench
+lkp_run() {
+    rr=$1
+    shift
+    rm -rf "$rr" && mkdir -p "$rr/tmp"
+    (cd "$rr/tmp" && env LKP_SRC="$L" BENCHMARK_ROOT="$WORK/bm" TMP="$rr/tmp" \
+        TMP_RESULT_ROOT="$rr" RESULT_ROOT="$rr" "$@" bash "$C/lkp/programs/kbench/run") \
+        >"$rr/kbench" 2>"$WORK/err"
+    RC=$?
+}
+RR=$WORK/lkp-rr
+# a parameter of the wrong form: refused before anything is logged or run
+for kv in 'nr_threads=--help' 'nr_threads=1; touch X' "nr_threads=$(printf '1\ntouch X')" \
+    'nr_threads=0' 'runtime=3s; touch X' 'runtime=-1' 'mode=load; touch X' \
+    'loadfile=--json=X' 'loadfile=a b' 'backend=fileio;touch X' 'disk_dev=sda' \
+    'micro_family=$(touch X)' 'mount_points=/mnt/a;touch X'; do
+    lkp_run "$RR" mode=load runtime=1 "$kv"
+    k=${kv%%=*}
+    expect_eq "LKP run: ${kv%%
+*}: refused (die, 99), the parameter named" \
+        "$RC $(grep -c "job parameter $k must be" "$WORK/err")" "99 1"
+    expect_true "LKP run: ${kv%%
+*}: nothing logged to reproduce.sh, nothing run" \
+        test ! -e "$RR/reproduce.sh" -a ! -e "$RR/tmp/X" -a ! -e "$RR/kbench-document/kbench.json" -a ! -s "$RR/kbench"
+done
+# a run with plain parameters: its document beside LKP's files
+lkp_run "$RR" mode=load nr_threads=1 runtime=1s loadfile=
+expect_eq "LKP run, load: status 0" "$RC" 0
+expect_eq "LKP run: reproduce.sh holds the command, every word plain" \
+    "$(cat "$RR/reproduce.sh")" "kbench load -t 1 --json $RR/kbench-document/kbench.json -D $RR/tmp/kbench 1"
+expect_eq "LKP run: kbench's document in kbench-document/, not LKP's kbench.json" \
+    "$(jget "$RR/kbench-document/kbench.json" 'd["kind"]')/$(test -e "$RR/kbench.json" && echo there)" "load/"
+# bin/run-stats: parse "$RESULT_ROOT/kbench" <"$RESULT_ROOT/kbench"
+if command -v ruby >/dev/null 2>&1; then
+    P=$C/lkp/programs/kbench/parse
+    ruby "$P" "$RR/kbench-document/kbench.json" >"$WORK/lkp-doc.out"
+    (cd "$WORK" && RESULT_ROOT=$RR ruby "$P" "$RR/kbench" <"$RR/kbench") >"$WORK/out" 2>"$WORK/err"
+    expect_eq "LKP parse, the log path as run-stats gives it: status 0, no complaint" "$?/$(cat "$WORK/err")" "0/"
+    expect_same_file "LKP parse, the log path: the document's figures" "$WORK/out" "$WORK/lkp-doc.out"
+    expect_eq "LKP parse, the log path: the run's throughput" \
+        "$(sed -n 's/^load\.throughput_MBps: //p' "$WORK/out")" "$(jget "$RR/kbench-document/kbench.json" 'd["results"]["throughput_MBps"]')"
+    # dump-stat then writes LKP's stats as $RESULT_ROOT/kbench.json (flat
+    # "kbench.NAME": [values]); a second stats pass reads the same figures
+    python3 -c 'import json, sys
+s = {}
+for l in open(sys.argv[1]):
+    k, v = l.rstrip("\n").split(": ", 1)
+    s["kbench." + k] = [float(v)]
+json.dump(s, open(sys.argv[2], "w"))' "$WORK/out" "$RR/kbench.json"
+    (cd "$WORK" && RESULT_ROOT=$RR ruby "$P" "$RR/kbench" <"$RR/kbench") >"$WORK/out2" 2>"$WORK/err"
+    expect_same_file "LKP parse, a second stats pass over the same result root: the same figures" "$WORK/out2" "$WORK/lkp-doc.out"
+    (cd "$WORK" && RESULT_ROOT=$RR ruby "$P" </dev/null) >"$WORK/out2" 2>"$WORK/err"
+    expect_same_file "LKP parse, no argument: RESULT_ROOT's document" "$WORK/out2" "$WORK/lkp-doc.out"
+    # a run that left no document (killed, died): no figure, status 0
+    rm -rf "$RR/kbench-document"
+    (cd "$WORK" && RESULT_ROOT=$RR ruby "$P" "$RR/kbench" <"$RR/kbench") >"$WORK/out" 2>"$WORK/err"
+    expect_eq "LKP parse, no document: nothing printed, status 0" "$?/$(cat "$WORK/out")" "0/"
 fi
 
 # ---- mmtests: parse-results (perl) on a results directory ----
