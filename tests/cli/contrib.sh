@@ -197,6 +197,38 @@ else
     skip "perl with JSON::PP is not installed: no mmtests parse"
 fi
 
+# ---- PTS: the profiles hold only what PTS's schemas define ----
+# every element where test-profile.xsd / results-parser.xsd put it (an
+# element PTS does not know, such as DefaultValue, does nothing there)
+expect_eq "PTS profiles: every element one PTS's schemas define, where they define it" \
+    "$(python3 - "$DATA/contrib/pts-schema-paths.txt" "$C"/pts/local/*/*.xml <<'PY'
+import sys, os, xml.dom.minidom as x
+known = set(l.strip() for l in open(sys.argv[1]) if l.strip() and not l.startswith("#"))
+def walk(n, path, f):
+    for c in n.childNodes:
+        if c.nodeType == 1:
+            p = path + "/" + c.tagName
+            if "%s %s" % (os.path.basename(f), p) not in known:
+                print(f.split("/local/")[1], p)
+            walk(c, p, f)
+for f in sys.argv[2:]:
+    walk(x.parse(f), "", f)
+PY
+)" ""
+# a result template is a literal line with one #_RESULT_# and no other
+# #_..._# placeholder (PTS's parser has no #_ANY_#)
+for f in "$C"/pts/local/*/results-definition.xml; do
+    expect_eq "PTS ${f#"$C"/pts/local/}: each template one #_RESULT_#, no other placeholder" \
+        "$(python3 -c 'import re, sys, xml.dom.minidom as x
+for e in x.parse(sys.argv[1]).getElementsByTagName("OutputTemplate"):
+    t = e.firstChild.data
+    if t.count("#_RESULT_#") != 1 or re.findall(r"#_(?!RESULT_#)[A-Z_]*_#", t):
+        print(t)' "$f")" ""
+done
+expect_eq "PTS kbench-disk: its one option is PTS's auto-disks (as pts/hdparm-read's)" \
+    "$(python3 -c 'import sys, xml.dom.minidom as x
+print(" ".join(e.firstChild.data for e in x.parse(sys.argv[1]).getElementsByTagName("Identifier")))' "$C/pts/local/kbench-disk/test-definition.xml")" "auto-disks"
+
 # ---- PTS: kbench-result.php and the templates ----
 if command -v php >/dev/null 2>&1; then
     PHPF=$C/pts/kbench-result.php
@@ -205,18 +237,28 @@ if command -v php >/dev/null 2>&1; then
             sed '1d;$d' >"$WORK/$p.php"
         expect_same_file "PTS $p: install.sh writes kbench-result.php" "$WORK/$p.php" "$PHPF"
     done
-    # template TEMPLATE FILE: what PTS reads from the line that matches
-    # TEMPLATE (#_RESULT_# the figure, #_ANY_# any word)
+    # template TEMPLATE FILE: what PTS's result parser reads from FILE: the
+    # last line holding the template's text before #_RESULT_#, split at
+    # spaces, its word where the template has #_RESULT_# (it knows no
+    # other placeholder in a literal template)
     template() {
-        php -r '$t = preg_quote($argv[1], "/");
-            $t = str_replace(array(preg_quote("#_RESULT_#", "/"), preg_quote("#_ANY_#", "/")),
-                array("([0-9.]+)", "\\S+"), $t);
-            foreach (file($argv[2]) as $l) if (preg_match("/^$t$/", rtrim($l), $m)) echo $m[1], "\n";' "$1" "$2"
+        php -r '$k = "#_RESULT_#"; $t = $argv[1];
+            $pre = substr($t, 0, strpos($t, $k)); $at = array_search($k, explode(" ", preg_replace("/ +/", " ", $t)));
+            $line = null; foreach (file($argv[2]) as $l) if ($pre !== "" && strpos($l, $pre) !== false) $line = trim($l);
+            if ($line !== null) { $w = explode(" ", preg_replace("/ +/", " ", $line)); if (isset($w[$at])) echo $w[$at], "\n"; }' "$1" "$2"
     }
+    # tmpl PROFILE N [ARGS]: the Nth parser's template, or with ARGS the
+    # template of the parser whose MatchToTestArguments ARGS hold
     tmpl() {
         python3 -c 'import sys, xml.dom.minidom as x
 d = x.parse(sys.argv[1])
-print(d.getElementsByTagName("OutputTemplate")[int(sys.argv[2])].firstChild.data)' "$C/pts/local/$1/results-definition.xml" "$2"
+ps = d.getElementsByTagName("ResultsParser")
+def text(p, n):
+    e = p.getElementsByTagName(n)
+    return e[0].firstChild.data if e else ""
+if len(sys.argv) > 3:
+    ps = [p for p in ps if text(p, "MatchToTestArguments") in sys.argv[3]]
+print(text(ps[int(sys.argv[2])], "OutputTemplate"))' "$C/pts/local/$1/results-definition.xml" "$2" ${3:+"$3"}
     }
     run php "$PHPF" "$R/load.json"
     expect_status "PTS: kbench-result.php: status 0" 0
@@ -234,7 +276,9 @@ print(d.getElementsByTagName("OutputTemplate")[int(sys.argv[2])].firstChild.data
         "$(template "$(tmpl kbench-disk 0)" "$WORK/out")" 959.36
     run php "$PHPF" "$R/micro.json"
     expect_eq "PTS kbench-micro: its template reads the us test only" \
-        "$(template "$(tmpl kbench-micro 0)" "$WORK/out")" 1.01474
+        "$(template "$(tmpl kbench-micro 0 lat_syscall_null)" "$WORK/out")" 1.01474
+    expect_eq "PTS kbench-micro: one parser a test, chosen by the test's argument" \
+        "$(tmpl kbench-micro 0 lat_pipe_1cpu)" "kbench micro lat_pipe_1cpu: #_RESULT_# us"
     # the profile installed offline (kbench on PATH) and run once, briefly
     I=$WORK/pts
     mkdir -p "$I/bin"
