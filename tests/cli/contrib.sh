@@ -136,11 +136,10 @@ for kv in 'nr_threads=--help' 'nr_threads=1; touch X' "nr_threads=$(printf '1\nt
     'micro_family=$(touch X)' 'mount_points=/mnt/a;touch X'; do
     lkp_run "$RR" mode=load runtime=1 "$kv"
     k=${kv%%=*}
-    expect_eq "LKP run: ${kv%%
-*}: refused (die, 99), the parameter named" \
+    label=$(printf '%s' "$kv" | tr '\n' '|')
+    expect_eq "LKP run: $label: refused (die, 99), the parameter named" \
         "$RC $(grep -c "job parameter $k must be" "$WORK/err")" "99 1"
-    expect_true "LKP run: ${kv%%
-*}: nothing logged to reproduce.sh, nothing run" \
+    expect_true "LKP run: $label: nothing logged to reproduce.sh, nothing run" \
         test ! -e "$RR/reproduce.sh" -a ! -e "$RR/tmp/X" -a ! -e "$RR/kbench-document/kbench.json" -a ! -s "$RR/kbench"
 done
 # a run with plain parameters: its document beside LKP's files
