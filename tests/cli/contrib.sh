@@ -224,6 +224,11 @@ for e in x.parse(sys.argv[1]).getElementsByTagName("OutputTemplate"):
     if t.count("#_RESULT_#") != 1 or re.findall(r"#_(?!RESULT_#)[A-Z_]*_#", t):
         print(t)' "$f")" ""
 done
+expect_eq "PTS kbench-micro: a parser for each test its menu offers, and none else" \
+    "$(python3 -c 'import sys, xml.dom.minidom as x
+menu = sorted(e.firstChild.data for e in x.parse(sys.argv[1]).getElementsByTagName("Value"))
+ps = sorted(e.firstChild.data for e in x.parse(sys.argv[2]).getElementsByTagName("MatchToTestArguments"))
+print(len(menu), menu == ps)' "$C/pts/local/kbench-micro/test-definition.xml" "$C/pts/local/kbench-micro/results-definition.xml")" "8 True"
 expect_eq "PTS kbench-disk: its one option is PTS's auto-disks (as pts/hdparm-read's)" \
     "$(python3 -c 'import sys, xml.dom.minidom as x
 print(" ".join(e.firstChild.data for e in x.parse(sys.argv[1]).getElementsByTagName("Identifier")))' "$C/pts/local/kbench-disk/test-definition.xml")" "auto-disks"
