@@ -81,10 +81,10 @@ if command -v ruby >/dev/null 2>&1; then
     expect_no_grep "LKP parse: never dbench's names" "$WORK/out" 'throughput_MB/s|^dbench'
     RESULT_ROOT=$WORK/rr
     export RESULT_ROOT
-    mkdir -p "$RESULT_ROOT"
-    cp "$R/load-errors.json" "$RESULT_ROOT/kbench.json"
+    mkdir -p "$RESULT_ROOT/kbench-document"
+    cp "$R/load-errors.json" "$RESULT_ROOT/kbench-document/kbench.json"
     run ruby "$P"
-    expect_status "LKP parse of RESULT_ROOT/kbench.json: status 0" 0
+    expect_status "LKP parse of RESULT_ROOT/kbench-document/kbench.json: status 0" 0
     expect_no_grep "a run with errors: no throughput" "$WORK/out" 'throughput'
     expect_out_grep "a run with errors: its errors" '^load\.errors: 642$'
     expect_out_grep "a run with errors: its caveat's key" '^load\.caveat\.errors: 1$'
@@ -103,6 +103,77 @@ json.dump(d, open(sys.argv[2], "w"))' "$R/load.json" "$WORK/zero.json"
     run ruby "$P" "$R/micro.json"
     expect_eq "LKP parse, micro: each test and the index" "$(cat "$WORK/out")" \
         "$(printf 'micro.lat_syscall_null: 1.014738011\nmicro.byte_syscall: 55726.53462\nmicro.byte_index: 37.15102308')"
+fi
+
+# ---- LKP: programs/kbench/run, its job parameters, and parse as run-stats calls it ----
+# LKP's lib functions the run script uses, with LKP's own behaviour
+# (lib/debug.sh's die exits 99; lib/reproduce-log.sh's log_cmd appends the
+# command unquoted to $TMP_RESULT_ROOT/reproduce.sh and runs it;
+# lib/run.sh's prepare_exec_path puts $BENCHMARK_ROOT/<program>/bin first)
+L=$WORK/lkp-src
+mkdir -p "$L/lib" "$WORK/bm/kbench/bin"
+ln -s "$KBENCH" "$WORK/bm/kbench/bin/kbench"
+echo 'die() { echo "$@" >&2; exit 99; }' >"$L/lib/debug.sh"
+: >"$L/lib/env.sh"
+printf '%s\n' 'log_cmd() { echo "$@" >>"$TMP_RESULT_ROOT/reproduce.sh"; "$@"; }' >"$L/lib/reproduce-log.sh"
+printf '%s\n' 'prepare_exec_path() { PATH=$BENCHMARK_ROOT/$1/bin:$PATH; }' >"$L/lib/run.sh"
+# lkp_run RESULT_ROOT NAME=VALUE...: the program's run as bin/run-test runs
+# it, its standard output kept as RESULT_ROOT/kbench
+lkp_run() {
+    rr=$1
+    shift
+    rm -rf "$rr" && mkdir -p "$rr/tmp"
+    (cd "$rr/tmp" && env LKP_SRC="$L" BENCHMARK_ROOT="$WORK/bm" TMP="$rr/tmp" \
+        TMP_RESULT_ROOT="$rr" RESULT_ROOT="$rr" "$@" bash "$C/lkp/programs/kbench/run") \
+        >"$rr/kbench" 2>"$WORK/err"
+    RC=$?
+}
+RR=$WORK/lkp-rr
+# a parameter of the wrong form: refused before anything is logged or run
+for kv in 'nr_threads=--help' 'nr_threads=1; touch X' "nr_threads=$(printf '1\ntouch X')" \
+    'nr_threads=0' 'runtime=3s; touch X' 'runtime=-1' 'mode=load; touch X' \
+    'loadfile=--json=X' 'loadfile=a b' 'backend=fileio;touch X' 'disk_dev=sda' \
+    'micro_family=$(touch X)' 'mount_points=/mnt/a;touch X'; do
+    lkp_run "$RR" mode=load runtime=1 "$kv"
+    k=${kv%%=*}
+    label=$(printf '%s' "$kv" | tr '\n' '|')
+    expect_eq "LKP run: $label: refused (die, 99), the parameter named" \
+        "$RC $(grep -c "job parameter $k must be" "$WORK/err")" "99 1"
+    expect_true "LKP run: $label: nothing logged to reproduce.sh, nothing run" \
+        test ! -e "$RR/reproduce.sh" -a ! -e "$RR/tmp/X" -a ! -e "$RR/kbench-document/kbench.json" -a ! -s "$RR/kbench"
+done
+# a run with plain parameters: its document beside LKP's files
+lkp_run "$RR" mode=load nr_threads=1 runtime=1s loadfile=
+expect_eq "LKP run, load: status 0" "$RC" 0
+expect_eq "LKP run: reproduce.sh holds the command, every word plain" \
+    "$(cat "$RR/reproduce.sh")" "kbench load -t 1 --json $RR/kbench-document/kbench.json -D $RR/tmp/kbench 1"
+expect_eq "LKP run: kbench's document in kbench-document/, not LKP's kbench.json" \
+    "$(jget "$RR/kbench-document/kbench.json" 'd["kind"]')/$(test -e "$RR/kbench.json" && echo there)" "load/"
+# bin/run-stats: parse "$RESULT_ROOT/kbench" <"$RESULT_ROOT/kbench"
+if command -v ruby >/dev/null 2>&1; then
+    P=$C/lkp/programs/kbench/parse
+    ruby "$P" "$RR/kbench-document/kbench.json" >"$WORK/lkp-doc.out"
+    (cd "$WORK" && RESULT_ROOT=$RR ruby "$P" "$RR/kbench" <"$RR/kbench") >"$WORK/out" 2>"$WORK/err"
+    expect_eq "LKP parse, the log path as run-stats gives it: status 0, no complaint" "$?/$(cat "$WORK/err")" "0/"
+    expect_same_file "LKP parse, the log path: the document's figures" "$WORK/out" "$WORK/lkp-doc.out"
+    expect_eq "LKP parse, the log path: the run's throughput" \
+        "$(sed -n 's/^load\.throughput_MBps: //p' "$WORK/out")" "$(jget "$RR/kbench-document/kbench.json" 'd["results"]["throughput_MBps"]')"
+    # dump-stat then writes LKP's stats as $RESULT_ROOT/kbench.json (flat
+    # "kbench.NAME": [values]); a second stats pass reads the same figures
+    python3 -c 'import json, sys
+s = {}
+for l in open(sys.argv[1]):
+    k, v = l.rstrip("\n").split(": ", 1)
+    s["kbench." + k] = [float(v)]
+json.dump(s, open(sys.argv[2], "w"))' "$WORK/out" "$RR/kbench.json"
+    (cd "$WORK" && RESULT_ROOT=$RR ruby "$P" "$RR/kbench" <"$RR/kbench") >"$WORK/out2" 2>"$WORK/err"
+    expect_same_file "LKP parse, a second stats pass over the same result root: the same figures" "$WORK/out2" "$WORK/lkp-doc.out"
+    (cd "$WORK" && RESULT_ROOT=$RR ruby "$P" </dev/null) >"$WORK/out2" 2>"$WORK/err"
+    expect_same_file "LKP parse, no argument: RESULT_ROOT's document" "$WORK/out2" "$WORK/lkp-doc.out"
+    # a run that left no document (killed, died): no figure, status 0
+    rm -rf "$RR/kbench-document"
+    (cd "$WORK" && RESULT_ROOT=$RR ruby "$P" "$RR/kbench" <"$RR/kbench") >"$WORK/out" 2>"$WORK/err"
+    expect_eq "LKP parse, no document: nothing printed, status 0" "$?/$(cat "$WORK/out")" "0/"
 fi
 
 # ---- mmtests: parse-results (perl) on a results directory ----
@@ -125,6 +196,43 @@ else
     skip "perl with JSON::PP is not installed: no mmtests parse"
 fi
 
+# ---- PTS: the profiles hold only what PTS's schemas define ----
+# every element where test-profile.xsd / results-parser.xsd put it (an
+# element PTS does not know, such as DefaultValue, does nothing there)
+expect_eq "PTS profiles: every element one PTS's schemas define, where they define it" \
+    "$(python3 - "$DATA/contrib/pts-schema-paths.txt" "$C"/pts/local/*/*.xml <<'PY'
+import sys, os, xml.dom.minidom as x
+known = set(l.strip() for l in open(sys.argv[1]) if l.strip() and not l.startswith("#"))
+def walk(n, path, f):
+    for c in n.childNodes:
+        if c.nodeType == 1:
+            p = path + "/" + c.tagName
+            if "%s %s" % (os.path.basename(f), p) not in known:
+                print(f.split("/local/")[1], p)
+            walk(c, p, f)
+for f in sys.argv[2:]:
+    walk(x.parse(f), "", f)
+PY
+)" ""
+# a result template is a literal line with one #_RESULT_# and no other
+# #_..._# placeholder (PTS's parser has no #_ANY_#)
+for f in "$C"/pts/local/*/results-definition.xml; do
+    expect_eq "PTS ${f#"$C"/pts/local/}: each template one #_RESULT_#, no other placeholder" \
+        "$(python3 -c 'import re, sys, xml.dom.minidom as x
+for e in x.parse(sys.argv[1]).getElementsByTagName("OutputTemplate"):
+    t = e.firstChild.data
+    if t.count("#_RESULT_#") != 1 or re.findall(r"#_(?!RESULT_#)[A-Z_]*_#", t):
+        print(t)' "$f")" ""
+done
+expect_eq "PTS kbench-micro: a parser for each test its menu offers, and none else" \
+    "$(python3 -c 'import sys, xml.dom.minidom as x
+menu = sorted(e.firstChild.data for e in x.parse(sys.argv[1]).getElementsByTagName("Value"))
+ps = sorted(e.firstChild.data for e in x.parse(sys.argv[2]).getElementsByTagName("MatchToTestArguments"))
+print(len(menu), menu == ps)' "$C/pts/local/kbench-micro/test-definition.xml" "$C/pts/local/kbench-micro/results-definition.xml")" "8 True"
+expect_eq "PTS kbench-disk: its one option is PTS's auto-disks (as pts/hdparm-read's)" \
+    "$(python3 -c 'import sys, xml.dom.minidom as x
+print(" ".join(e.firstChild.data for e in x.parse(sys.argv[1]).getElementsByTagName("Identifier")))' "$C/pts/local/kbench-disk/test-definition.xml")" "auto-disks"
+
 # ---- PTS: kbench-result.php and the templates ----
 if command -v php >/dev/null 2>&1; then
     PHPF=$C/pts/kbench-result.php
@@ -133,18 +241,28 @@ if command -v php >/dev/null 2>&1; then
             sed '1d;$d' >"$WORK/$p.php"
         expect_same_file "PTS $p: install.sh writes kbench-result.php" "$WORK/$p.php" "$PHPF"
     done
-    # template TEMPLATE FILE: what PTS reads from the line that matches
-    # TEMPLATE (#_RESULT_# the figure, #_ANY_# any word)
+    # template TEMPLATE FILE: what PTS's result parser reads from FILE: the
+    # last line holding the template's text before #_RESULT_#, split at
+    # spaces, its word where the template has #_RESULT_# (it knows no
+    # other placeholder in a literal template)
     template() {
-        php -r '$t = preg_quote($argv[1], "/");
-            $t = str_replace(array(preg_quote("#_RESULT_#", "/"), preg_quote("#_ANY_#", "/")),
-                array("([0-9.]+)", "\\S+"), $t);
-            foreach (file($argv[2]) as $l) if (preg_match("/^$t$/", rtrim($l), $m)) echo $m[1], "\n";' "$1" "$2"
+        php -r '$k = "#_RESULT_#"; $t = $argv[1];
+            $pre = substr($t, 0, strpos($t, $k)); $at = array_search($k, explode(" ", preg_replace("/ +/", " ", $t)));
+            $line = null; foreach (file($argv[2]) as $l) if ($pre !== "" && strpos($l, $pre) !== false) $line = trim($l);
+            if ($line !== null) { $w = explode(" ", preg_replace("/ +/", " ", $line)); if (isset($w[$at])) echo $w[$at], "\n"; }' "$1" "$2"
     }
+    # tmpl PROFILE N [ARGS]: the Nth parser's template, or with ARGS the
+    # template of the parser whose MatchToTestArguments ARGS hold
     tmpl() {
         python3 -c 'import sys, xml.dom.minidom as x
 d = x.parse(sys.argv[1])
-print(d.getElementsByTagName("OutputTemplate")[int(sys.argv[2])].firstChild.data)' "$C/pts/local/$1/results-definition.xml" "$2"
+ps = d.getElementsByTagName("ResultsParser")
+def text(p, n):
+    e = p.getElementsByTagName(n)
+    return e[0].firstChild.data if e else ""
+if len(sys.argv) > 3:
+    ps = [p for p in ps if text(p, "MatchToTestArguments") in sys.argv[3]]
+print(text(ps[int(sys.argv[2])], "OutputTemplate"))' "$C/pts/local/$1/results-definition.xml" "$2" ${3:+"$3"}
     }
     run php "$PHPF" "$R/load.json"
     expect_status "PTS: kbench-result.php: status 0" 0
@@ -162,7 +280,9 @@ print(d.getElementsByTagName("OutputTemplate")[int(sys.argv[2])].firstChild.data
         "$(template "$(tmpl kbench-disk 0)" "$WORK/out")" 959.36
     run php "$PHPF" "$R/micro.json"
     expect_eq "PTS kbench-micro: its template reads the us test only" \
-        "$(template "$(tmpl kbench-micro 0)" "$WORK/out")" 1.01474
+        "$(template "$(tmpl kbench-micro 0 lat_syscall_null)" "$WORK/out")" 1.01474
+    expect_eq "PTS kbench-micro: one parser a test, chosen by the test's argument" \
+        "$(tmpl kbench-micro 0 lat_pipe_1cpu)" "kbench micro lat_pipe_1cpu: #_RESULT_# us"
     # the profile installed offline (kbench on PATH) and run once, briefly
     I=$WORK/pts
     mkdir -p "$I/bin"
