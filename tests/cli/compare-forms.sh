@@ -37,7 +37,7 @@ expect_rc "lkml of two suites" 0 "$KBENCH" compare --style lkml k1.json k2.json
 expect_out_grep "From: the file's uname line, with its build" '^\* Linux h 6\.1\.0 #1 SMP Mon Jan 5 2026 x86_64$'
 expect_out_grep "To: without a build, the rest" '^\* Linux h 6\.2\.0 x86_64$'
 expect_out_grep "the run's date: when the series started" '^\* 2026-01-01T00:00:00Z$'
-expect_out_grep "a kbench test by its name and unit" '^load 5 mem=32M \(MB/s\) \|\| 8\.00 -> 9\.25 \+15\.62%$'
+expect_out_grep "a kbench test by its name and unit, its mark after the change" '^load 5 mem=32M \(MB/s\) \|\| 8\.00 -> 9\.25 \+15\.62% too-few-runs$'
 expect_bad "--style bad" "^kbench compare: --style html: give table, lkml or runs" "$KBENCH" compare --style html k1.json k2.json
 expect_bad "--json with runs" "^kbench compare: --json prints the comparison alone: leave out --style runs" "$KBENCH" compare --json --style runs k1.json k2.json
 
@@ -100,6 +100,7 @@ expect_out_grep "000: the index block says the same -0.59%" '^  B against A: -0\
 expect_out_grep "000: an index line, the result and index of each file" '^Process Creation +126\.0 +2073\.1 +164\.5 +2064\.7 +163\.9 +1545\.4 +122\.7$'
 expect_out_grep "000: the score's change (the printed scores'); one run each is too few for a verdict" '^  C against A: -5\.05%  too few runs$'
 expect_out_grep "000: too few runs said once for B and C" '^  \(too few runs for the U test at 95% against A: B, C; 1 score of A.s runs\)$'
+expect_out_grep "000: 'p >= X, q >= Y' explained in words once" '^too few runs: p >= X is the smallest p-value the U test can give so few runs'
 expect_lines "000: the eleven indexed tests" -eq 11 "$WORK/out" '^[A-Z].* [0-9]+\.0( +[0-9]+\.[0-9]){6}$'
 
 # ---- 001: the lkml form, block for block ----
@@ -107,8 +108,13 @@ expect_lines "000: the eleven indexed tests" -eq 11 "$WORK/out" '^[A-Z].* [0-9]+
 awk '/^--8</ { n++ } n >= 1 && n <= 3' "$S001" >seed-blocks
 for from in c-1.3.11-22 c-1.3.10-20 c-1.2.10-59; do
     "$KBENCH" compare --style lkml "$from.json" c-1.3.12-23.json | awk '/^--8</ { n++ } n == 1'
-done >ours-blocks
-expect_same_file "001: each pair's block is the seed's, line for line" ours-blocks seed-blocks
+done >ours-marked
+# every line carries its verdict's mark after the percentage, where the
+# seed's layout has room: one run a kernel is too few for any verdict
+expect_lines "001: every test line marked too-few-runs" -eq "$(grep -c ' || ' ours-marked)" \
+    ours-marked ' [|][|] .*% too-few-runs$'
+sed 's/ too-few-runs$//' ours-marked >ours-blocks
+expect_same_file "001: each pair's block is the seed's, line for line (less the mark)" ours-blocks seed-blocks
 
 # ---- 002: the table of runs, and a verdict on it ----
 "$KBENCH" import -o 't-%k.json' "$S002" >/dev/null 2>&1

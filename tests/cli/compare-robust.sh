@@ -112,7 +112,8 @@ expect_rc "--json: a median's interval from six runs" 0 "$KBENCH" compare --json
 expect_true "[x(1), x(6)] at 95%" test "$(jget "$WORK/out" 'd["rows"][0]["files"][0]["median_ci"]')" = "[1.0, 6.0]"
 expect_rc "lkml, U test" 0 "$KBENCH" compare --style lkml ua.json ub.json
 expect_out_grep "lkml: medians, the verdict beside the change" '^lat_pipe \(us, lower is better\) \|\| 1\.90 -> 2\.10 \+10\.53% worse$'
-expect_out_grep "lkml: no verdict, no mark" '^load 3 \(MB/s\) \|\| 101\.0 -> 111\.0 \+9\.90%$'
+expect_out_grep "lkml: no verdict: the too-few-runs mark, never a bare change" '^load 3 \(MB/s\) \|\| 101\.0 -> 111\.0 \+9\.90% too-few-runs$'
+expect_out_grep "lkml: the mark explained in words" '^\(too-few-runs: with so few runs even the clearest difference could not be proven'
 expect_out_grep "lkml: says what it used" '^\(medians of each; the verdict, when the runs allow one, by the Mann-Whitney U test at 95%: better, worse, same \+-PCT \(proven within it\), not-proven; could see: the smallest change the runs could have proven\)$'
 expect_bad "--test bad" '^kbench compare: --test ttest: give utest or welch' "$KBENCH" compare --test ttest ua.json ub.json
 expect_bad "--json with lkml" '^kbench compare: --json prints the comparison alone: leave out --style lkml' "$KBENCH" compare --json --style lkml ua.json ub.json

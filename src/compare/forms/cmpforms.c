@@ -187,7 +187,9 @@ static void lkml_pair(FILE *out, const struct cmp *c, size_t k, size_t *order)
 		if (r->v[k] == T_SAME)
 			fprintf(out, " %s (%s)%s", cmp_same_word(r, k, true, word, sizeof(word)),
 				cmp_could_see(r, k, see, sizeof(see)), ks);
-		else if (r->v[k] != T_TOO_FEW)
+		else if (r->v[k] == T_TOO_FEW)
+			fputs(" too-few-runs", out);  /* never a bare change */
+		else
 			fprintf(out, " %s%s", r->v[k] == T_REFUSED ? "not-comparable" :
 				t_verdict_word(r->v[k]), ks);
 		lkml_caveats(out, r, k);
@@ -212,6 +214,14 @@ void cmp_print_lkml(FILE *out, const struct cmp *c)
 	if (cmp_any_refused(c))
 		fprintf(out, "(not-comparable: a caveat of the runs makes a verdict unsound; "
 			"kbench compare names it)\n");
+	bool few = false;
+	for (size_t i = 0; i < c->nrows; i++)
+		for (size_t k = 1; k < c->nf; k++)
+			few |= c->rows[i].v[k] == T_TOO_FEW && c->rows[i].t[k] && c->rows[i].t[k]->n;
+	if (few)
+		fprintf(out, "(too-few-runs: with so few runs even the clearest difference could "
+			"not be proven at the study's threshold; the change is shown, not a verdict; "
+			"kbench suite --runs auto plans enough)\n");
 	bool cav = false;
 	for (size_t i = 0; i < c->nrows; i++)
 		for (size_t k = 0; k < c->nf; k++)

@@ -363,6 +363,24 @@ static void print_cells(FILE *out, const struct cmp *c, const struct cmp_row *r,
 	fputc('\n', out);
 }
 
+/* The words of "too few runs ... (p >= X, q >= Y)", once, when a row says
+ * it: what the two floors mean for the tester. */
+static void print_too_few_key(FILE *out, const struct cmp *c)
+{
+	bool floor = false;
+	for (size_t i = 0; i < c->nrows; i++)
+		for (size_t k = 1; k < c->nf; k++)
+			floor |= c->rows[i].v[k] == T_TOO_FEW && c->rows[i].t[k] &&
+				 c->rows[i].t[k]->n && c->method == CMP_UTEST;
+	if (!floor)
+		return;
+	fprintf(out, "\ntoo few runs: p >= X is the smallest p-value the U test can give so "
+		"few runs, however far apart they lie; %s >= Y is that p adjusted over the study's "
+		"tests.  Above %g, no change these runs show could be proven: their change is "
+		"printed, with no verdict (kbench suite --runs auto plans enough runs)\n",
+		c->adjust == P_ADJ_BH ? "q" : "p_holm", 1 - c->conf / 100);
+}
+
 void cmp_print_table(FILE *out, const struct cmp *c)
 {
 	size_t namew = 4, unitw = 4;
@@ -403,6 +421,7 @@ void cmp_print_table(FILE *out, const struct cmp *c)
 	}
 	cmp_print_runs_needed(out, c);
 	cmp_print_spread(out, c);
+	print_too_few_key(out, c);
 	print_unmatched(out, c);
 	fprintf(out, "\n" FIG_UNITS_NOTE "\n");
 }
