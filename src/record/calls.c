@@ -310,7 +310,7 @@ static void do_close(struct rec *r, struct proc *p, const struct st_line *l)
 	if (!o->handle)
 		count_outside(r, o->path);
 	else if (o->refs > 1)
-		rec_folded(r, "closes of one of several descriptors (Close comes with the last)");
+		rec_folded(r, "closes of one of several descriptors of a file");
 	ofd_gone(r, fdtab_drop(p->tab, fd), l->t);
 }
 
@@ -363,6 +363,14 @@ static void do_fcntl(struct rec *r, struct proc *p, const struct st_line *l)
 			start += o->ino->size;
 		return lock_line(r, o, l, strstr(a, "F_UNLCK") != NULL, start, len);
 	}
+	int fd;
+	char path[REC_PATH];
+	if (!strcmp(l->arg[1], "F_SETFD") && l->nargs > 2 && st_fd(l->arg[0], &fd, path, sizeof(path)) == 0 &&
+	    fd >= 0 && fd < p->tab->n && l->has_ret && l->ret == 0)
+		p->tab->cloexec[fd] = strstr(l->arg[2], "FD_CLOEXEC") != NULL;
+	if (!strcmp(l->arg[1], "F_GETFD") || !strcmp(l->arg[1], "F_SETFD") ||
+	    !strcmp(l->arg[1], "F_GETFL") || !strcmp(l->arg[1], "F_SETFL"))
+		return rec_folded(r, "fcntl of a descriptor's flags (followed for O_CLOEXEC)");
 	char kind[64];
 	snprintf(kind, sizeof(kind), "fcntl %.24s on a file under DIR", l->arg[1]);
 	rec_left(r, kind);
@@ -469,6 +477,17 @@ void rec_call(struct rec *r, struct proc *p, const struct st_line *l)
 {
 	const char *n = l->name;
 	r->calls++;
+	if (l->nargs && !strncmp(l->arg[0], "AT_FDCWD<", 9)) {
+		/* -yy shows the cwd: the best source of it (a log's first
+		 * process has no other) */
+		char cwd[REC_PATH];
+		int fd;
+		if (st_fd(l->arg[0], &fd, cwd, sizeof(cwd)) == 0 && cwd[0] == '/' &&
+		    (!p->cwd || strcmp(p->cwd, cwd))) {
+			free(p->cwd);
+			p->cwd = rec_must(strdup(cwd));
+		}
+	}
 	if (!strncmp(n, "open", 4) || !strcmp(n, "creat"))
 		return do_open(r, p, l);
 	if (!strcmp(n, "read") || !strncmp(n, "pread", 5) || !strcmp(n, "readv"))

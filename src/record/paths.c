@@ -57,10 +57,7 @@ int rec_resolve(struct rec *r, struct proc *p, const char *dirarg, const char *p
 		int fd;
 		if (st_fd(dirarg, &fd, base, sizeof(base)) < 0)
 			return -1;
-		if (fd == -100 && base[0]) {
-			free(p->cwd);  /* -yy shows the cwd: the best source of it */
-			p->cwd = rec_must(strdup(base));
-		} else if (fd != -100 && !base[0]) {
+		if (fd != -100 && !base[0]) {
 			struct ofd *o = fdtab_get(p->tab, fd);
 			snprintf(base, sizeof(base), "%s", o ? o->path : "");
 		}
