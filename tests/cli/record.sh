@@ -1,0 +1,212 @@
+#!/bin/sh
+# kbench - command-line tests: kbench record turns real programs' file I/O
+# (cp -r, tar -xf, a small C build) into loadfiles that kbench load
+# --check accepts and that a --run-once replay carries out exactly: the
+# recorded number of each operation, the recorded bytes, no error, with 1
+# and 4 clients and over -B sockio; the recording's figures match what
+# the program really did (files, sizes); a hand-written strace log gives
+# a known loadfile; bad input is one line and status 2 with nothing
+# written
+# SPDX-License-Identifier: GPL-3.0-or-later
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/sockio-lib.sh"
+
+# --- a log converted: no strace needed -------------------------------------
+run "$KBENCH" record --from-strace "$DATA/record-small.strace" -o "$WORK/small.lf" -D /w
+expect_status "a hand-written strace log converts" 0
+grep -v '^#' "$WORK/small.lf" >"$WORK/small.ops"
+expect_same_file "its operations are the ones expected" "$WORK/small.ops" "$DATA/record-small.lf"
+expect_file_grep "its header says how it was made" "$WORK/small.lf" \
+    '^# converted from the strace log .*record-small\.strace$'
+expect_file_grep "and what it left out, with counts" "$WORK/small.lf" \
+    '^#   mmap of a file under DIR +1$'
+expect_out_grep "the summary counts the calls outside DIR" 'calls on files outside DIR +2$'
+expect_out_grep "and the setup's bytes apart from the program's" \
+    '^bytes written: +500 \(program\) \+ 10000 \(setup: 2 files, 0 directories\)$'
+
+# summary_check NAME LOADFILE SUMMARY: kbench load --check counts what the
+# summary's Total column says, and the same bytes
+summary_check() {
+    "$KBENCH" load --check "$2" >"$WORK/check.out" 2>&1
+    expect_py "$1: --check counts the recorded ops and bytes" "$WORK/check.out" "$3" <<'PY'
+import re, sys
+check = open(sys.argv[1]).read()
+summ = open(sys.argv[2]).read()
+tot = {m.group(1): int(m.group(4)) for m in
+       re.finditer(r'^ (\S+) +(\d+) +(\d+) +(\d+)$', summ, re.M) if m.group(1) != '(all)'}
+got = {m.group(1): int(m.group(2)) for m in re.finditer(r'^ (\S+) +(\d+) +[\d.]+%$', check, re.M)}
+assert 'valid' in check.splitlines()[0], check[:300]
+assert tot == got, (tot, got)
+r = int(re.search(r'^bytes read: +(\d+)', summ, re.M).group(1))
+w, s = map(int, re.search(r'^bytes written: +(\d+) \(program\) \+ (\d+)', summ, re.M).groups())
+cr = float(re.search(r'^bytes read: +([\d.]+) MB', check, re.M).group(1))
+cw = float(re.search(r'^bytes written: +([\d.]+) MB', check, re.M).group(1))
+assert abs(cr - r / 1e6) < 0.0006 and abs(cw - (w + s) / 1e6) < 0.0006, (r, w, s, cr, cw)
+PY
+}
+
+# replay_check NAME LOADFILE SUMMARY N [LOAD ARGS...]: a --run-once replay
+# with N clients does N times each recorded op and moves N times the
+# recorded bytes, with no error
+replay_check() {
+    rname=$1 rlf=$2 rsum=$3 rn=$4
+    shift 4
+    "$KBENCH" load --run-once -q -c "$rlf" --json="$WORK/replay.json" "$@" "$rn" \
+        >"$WORK/replay.out" 2>"$WORK/replay.err"
+    RC=$?
+    expect_status "$rname: the replay of $rn clients runs" 0
+    expect_py "$rname: $rn clients do the recorded ops and bytes, no error" \
+        "$WORK/replay.json" "$rsum" "$rn" <<'PY'
+import json, re, sys
+res = json.load(open(sys.argv[1]))['results']
+summ = open(sys.argv[2]).read()
+n = int(sys.argv[3])
+report = {'QUERY_PATH_INFORMATION': 'Qpathinfo', 'QUERY_FILE_INFORMATION': 'Qfileinfo',
+          'QUERY_FS_INFORMATION': 'Qfsinfo', 'SET_FILE_INFORMATION': 'Sfileinfo',
+          'FIND_FIRST': 'Find'}
+tot = {report.get(m.group(1), m.group(1)): int(m.group(4)) * n for m in
+       re.finditer(r'^ (\S+) +(\d+) +(\d+) +(\d+)$', summ, re.M) if m.group(1) != '(all)'}
+got = {o['name']: o['count'] for o in res['ops'] if o['count']}
+assert res['errors'] == 0, res['error_lines'][:5]
+assert tot == got, (tot, got)
+r = int(re.search(r'^bytes read: +(\d+)', summ, re.M).group(1))
+w, s = map(int, re.search(r'^bytes written: +(\d+) \(program\) \+ (\d+)', summ, re.M).groups())
+assert res['bytes'] == n * (r + w + s), (res['bytes'], n, r, w, s)
+PY
+}
+
+summary_check "the converted log" "$WORK/small.lf" "$WORK/out"
+cp "$WORK/out" "$WORK/small.sum"
+replay_check "the converted log" "$WORK/small.lf" "$WORK/small.sum" 1
+
+# --- bad input ----------------------------------------------------------------
+mkdir "$WORK/bad"
+: >"$WORK/bad/exists.lf"
+printf 'hello\nworld\n' >"$WORK/bad/notstrace.log"
+expect_bad "no -o" "kbench record: -o FILE is required" "$KBENCH" record -- true
+expect_bad "an -o that exists" "kbench record: -o '.*exists.lf': it exists" \
+    "$KBENCH" record -o "$WORK/bad/exists.lf" -- true
+expect_bad "a missing DIR" "kbench record: -D '.*nosuch': No such file or directory" \
+    "$KBENCH" record -o "$WORK/bad/x.lf" -D "$WORK/nosuch" -- true
+expect_bad "a DIR that is a file" "kbench record: -D '.*exists.lf': not a directory" \
+    "$KBENCH" record -o "$WORK/bad/x.lf" -D "$WORK/bad/exists.lf" -- true
+expect_bad "no command" "kbench record: no COMMAND to record" "$KBENCH" record -o "$WORK/bad/x.lf"
+expect_bad "a command not found" "kbench record: 'no-such-command-kb': command not found" \
+    "$KBENCH" record -o "$WORK/bad/x.lf" -- no-such-command-kb
+expect_bad "a log not in strace's form" \
+    "kbench record: .*notstrace.log:1: not a line of strace -f -ttt -yy: no pid and -ttt time" \
+    "$KBENCH" record --from-strace "$WORK/bad/notstrace.log" -o "$WORK/bad/x.lf" -D /w
+expect_bad "--from-strace without -D" "kbench record: --from-strace needs -D DIR" \
+    "$KBENCH" record --from-strace "$DATA/record-small.strace" -o "$WORK/bad/x.lf"
+expect_bad "a log that is missing" "kbench record: --from-strace '.*nolog': No such file" \
+    "$KBENCH" record --from-strace "$WORK/nolog" -o "$WORK/bad/x.lf" -D /w
+ls -A "$WORK/bad" >"$WORK/bad.ls"
+printf 'exists.lf\nnotstrace.log\n' >"$WORK/bad.want"
+expect_same_file "bad input wrote nothing" "$WORK/bad.ls" "$WORK/bad.want"
+
+# --- real programs, under strace --------------------------------------------
+if ! command -v strace >/dev/null 2>&1; then
+    skip "strace is not installed: real programs are not recorded here"
+    finish
+fi
+if ! strace -f -o /dev/null true 2>/dev/null; then
+    skip "strace cannot trace here (ptrace not allowed): real programs are not recorded"
+    finish
+fi
+
+# a program that fails: status 2, no loadfile
+mkdir "$WORK/d0"
+(cd "$WORK/d0" && "$KBENCH" record -o "$WORK/fail.lf" -- sh -c 'touch made; exit 3') \
+    >"$WORK/out" 2>"$WORK/err"
+RC=$?
+expect_status "a command that fails: status 2" 2
+expect_err_grep "and says so in one line" "^kbench record: 'sh' failed \(exit status 3\): no loadfile written$"
+expect_true "and writes no loadfile" test ! -e "$WORK/fail.lf"
+
+# cp -r of a tree: sizes around the loadfile's limits, a nested directory
+mkdir -p "$WORK/d1/src/sub/deeper"
+printf 'hello\n' >"$WORK/d1/src/a.txt"
+: >"$WORK/d1/src/empty"
+head -c 200000 /dev/urandom >"$WORK/d1/src/sub/b.bin"
+head -c 70000 /dev/urandom >"$WORK/d1/src/sub/deeper/c.bin"
+run "$KBENCH" record -o "$WORK/cp.lf" -D "$WORK/d1" -- cp -r "$WORK/d1/src" "$WORK/d1/dst"
+expect_status "cp -r is recorded" 0
+cp "$WORK/out" "$WORK/cp.sum"
+expect_true "cp really copied" diff -r "$WORK/d1/src" "$WORK/d1/dst"
+expect_out_grep "the program's reads are the tree's bytes" '^bytes read: +270006 \(program\)$'
+expect_out_grep "its writes too, and the setup makes the 4 files (270006 bytes) and 3 directories" \
+    '^bytes written: +270006 \(program\) \+ 270006 \(setup: 4 files, 3 directories\)$'
+expect_out_grep "Mkdir: 3 in the setup, 3 by the program" '^ Mkdir +3 +3 +6$'
+expect_file_grep "the header names the command" "$WORK/cp.lf" '^# command: cp -r .*/d1/src .*/d1/dst$'
+summary_check "cp -r" "$WORK/cp.lf" "$WORK/cp.sum"
+replay_check "cp -r" "$WORK/cp.lf" "$WORK/cp.sum" 1
+replay_check "cp -r" "$WORK/cp.lf" "$WORK/cp.sum" 4
+
+# tar -xf of a tarball made outside DIR
+mkdir -p "$WORK/t/pkg/doc" "$WORK/d2"
+for i in 1 2 3 4 5; do head -c $((i * 5000)) /dev/urandom >"$WORK/t/pkg/f$i"; done
+printf 'read me\n' >"$WORK/t/pkg/doc/README"
+tar -cf "$WORK/pkg.tar" -C "$WORK/t" pkg
+(cd "$WORK/d2" && "$KBENCH" record -o "$WORK/tar.lf" -- tar -xf "$WORK/pkg.tar") \
+    >"$WORK/out" 2>"$WORK/err"
+RC=$?
+expect_status "tar -xf is recorded" 0
+cp "$WORK/out" "$WORK/tar.sum"
+expect_true "tar really extracted" diff -r "$WORK/t/pkg" "$WORK/d2/pkg"
+expect_out_grep "tar's writes are the files' bytes (75008), nothing read in DIR, no setup" \
+    '^bytes written: +75008 \(program\) \+ 0 \(setup: 0 files, 0 directories\)$'
+expect_out_grep "the tarball's reads are outside DIR" 'calls on files outside DIR +[1-9]'
+expect_lines "a creating NTCreateX per file made" -eq 6 "$WORK/tar.lf" \
+    '^[0-9.]+ NTCreateX "[^"]*" 0x0 [25] [0-9]+ NT_STATUS_OK$'
+summary_check "tar -xf" "$WORK/tar.lf" "$WORK/tar.sum"
+replay_check "tar -xf" "$WORK/tar.lf" "$WORK/tar.sum" 1
+replay_check "tar -xf" "$WORK/tar.lf" "$WORK/tar.sum" 4
+
+# a small C build: make runs the compiler, the assembler, the linker
+if command -v cc >/dev/null 2>&1 && command -v make >/dev/null 2>&1; then
+    mkdir "$WORK/d3"
+    for i in 1 2 3; do
+        printf 'int f%d(int x) { return x + %d; }\n' "$i" "$i" >"$WORK/d3/f$i.c"
+    done
+    printf 'int f1(int); int f2(int); int f3(int);\nint main(void) { return f1(0) + f2(0) + f3(0) - 6; }\n' \
+        >"$WORK/d3/main.c"
+    printf 'prog: main.o f1.o f2.o f3.o\n\t$(CC) -o $@ main.o f1.o f2.o f3.o\n' >"$WORK/d3/Makefile"
+    (cd "$WORK/d3" && "$KBENCH" record -o "$WORK/make.lf" -- make -s -j2) \
+        >"$WORK/out" 2>"$WORK/err"
+    RC=$?
+    expect_status "make -j2 of a small C project is recorded" 0
+    cp "$WORK/out" "$WORK/make.sum"
+    expect_true "the program it built runs" "$WORK/d3/prog"
+    for f in main.o f1.o f2.o f3.o prog; do
+        expect_file_grep "$f is made by an NTCreateX that creates" "$WORK/make.lf" \
+            "^[0-9.]+ NTCreateX \"[^\"]*\\\\$f\" 0x0 [25] [0-9]+ NT_STATUS_OK\$"
+    done
+    sources=$(cat "$WORK/d3"/*.c "$WORK/d3/Makefile" | wc -c)
+    expect_out_grep "the setup makes the 5 sources ($sources bytes)" \
+        "\+ $sources \(setup: 5 files, 0 directories\)$"
+    summary_check "make -j2" "$WORK/make.lf" "$WORK/make.sum"
+    replay_check "make -j2" "$WORK/make.lf" "$WORK/make.sum" 1
+    replay_check "make -j2" "$WORK/make.lf" "$WORK/make.sum" 4
+else
+    skip "no cc or make: the C build is not recorded"
+fi
+
+# another backend: the network load of the tar -xf recording (its calls
+# are below the 70000 bytes a tbench request may carry)
+if start_server s1; then
+    replay_check "tar -xf over -B sockio" "$WORK/tar.lf" "$WORK/tar.sum" 2 -B sockio \
+        --server "127.0.0.1:$PORT"
+    stop_server "$SRV"
+else
+    fail "kbench server starts for -B sockio" "$(cat "$WORK/s1.err")"
+fi
+
+# the same log converted again gives the same loadfile
+strace -f -ttt -yy -o "$WORK/cp2.log" cp -r "$WORK/d1/src" "$WORK/d1/dst2" 2>"$WORK/err"
+run "$KBENCH" record --from-strace "$WORK/cp2.log" -o "$WORK/cp2.lf" -D "$WORK/d1"
+expect_status "a log strace wrote converts" 0
+cp "$WORK/out" "$WORK/cp2.sum"
+expect_out_grep "with the bytes cp copied" '^bytes read: +270006 \(program\)$'
+replay_check "the converted cp -r" "$WORK/cp2.lf" "$WORK/cp2.sum" 1
+
+finish
