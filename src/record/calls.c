@@ -51,9 +51,13 @@ const char *rec_status(const char *err)
 	return "NT_STATUS_UNSUCCESSFUL";
 }
 
+#define LINK_KIND "calls on links and nodes the program made (no operation makes one)"
+
 static void count_outside(struct rec *r, const char *path)
 {
-	if (rec_is_file(path))
+	if (r->cur_link)
+		rec_left(r, LINK_KIND);
+	else if (rec_is_file(path))
 		rec_left(r, "calls on files outside DIR");
 	else
 		rec_left(r, "calls on pipes, sockets and other non-files");
@@ -99,8 +103,10 @@ struct ofd *rec_fd(struct rec *r, struct proc *p, const char *arg, double t)
 	if (!arg || st_fd(arg, &fd, path, sizeof(path)) < 0 || fd < 0)
 		return NULL;
 	struct ofd *o = fdtab_get(p->tab, fd);
-	if (o)
+	if (o) {
+		r->cur_link = o->link;
 		return o;
+	}
 	/* had before the trace began (or by a way not traced) */
 	o = ofd_new(path[0] ? path : "?");
 	fdtab_set(p->tab, fd, o, 0);
@@ -164,7 +170,7 @@ static void do_open(struct rec *r, struct proc *p, const struct st_line *l)
 				 has_flag(flags, "O_DIRECTORY") ? 1 : 0, h, rec_status(e));
 			return;
 		}
-		char kind[64];
+		char kind[96];
 		if (!strcmp(e, "EEXIST"))
 			rec_saw_old(r, path, 0);
 		snprintf(kind, sizeof(kind), "failed opens (%s)", e[0] ? e : "no errno");
@@ -178,6 +184,10 @@ static void do_open(struct rec *r, struct proc *p, const struct st_line *l)
 	ofd_gone(r, fdtab_set(p->tab, (int)l->ret, o, has_flag(flags, "O_CLOEXEC")), l->t);
 	if (!rec_under(r, path))
 		return count_outside(r, path);
+	if (rec_name(r, path)->link_made) {
+		o->link = 1;
+		return rec_left(r, LINK_KIND);
+	}
 	int creat = has_flag(flags, "O_CREAT"), trunc = has_flag(flags, "O_TRUNC");
 	struct name *n = rec_name(r, path);
 	if (!creat)
@@ -245,7 +255,7 @@ static void io_line(struct rec *r, struct ofd *o, double t, int write, uint64_t 
 
 static void failed(struct rec *r, const struct st_line *l, struct ofd *o)
 {
-	char kind[64];
+	char kind[96];
 	if (o && !o->handle)
 		return count_outside(r, o->path);
 	snprintf(kind, sizeof(kind), "failed %s (%s)", l->name, l->err ? l->err : "no result");
@@ -300,6 +310,7 @@ static void do_close(struct rec *r, struct proc *p, const struct st_line *l)
 	if (!l->nargs || st_fd(l->arg[0], &fd, path, sizeof(path)) < 0)
 		return rec_left(r, "calls strace printed without their arguments");
 	struct ofd *o = fdtab_get(p->tab, fd);
+	r->cur_link = o && o->link;
 	if (!o) {
 		if (rec_under(r, path))
 			rec_folded(r, "closes of descriptors open before the trace");
@@ -371,7 +382,7 @@ static void do_fcntl(struct rec *r, struct proc *p, const struct st_line *l)
 	if (!strcmp(l->arg[1], "F_GETFD") || !strcmp(l->arg[1], "F_SETFD") ||
 	    !strcmp(l->arg[1], "F_GETFL") || !strcmp(l->arg[1], "F_SETFL"))
 		return rec_folded(r, "fcntl of a descriptor's flags (followed for O_CLOEXEC)");
-	char kind[64];
+	char kind[96];
 	snprintf(kind, sizeof(kind), "fcntl %.24s on a file under DIR", l->arg[1]);
 	rec_left(r, kind);
 }
@@ -429,7 +440,7 @@ static void do_lseek(struct rec *r, struct proc *p, const struct st_line *l)
 /* mmap, ioctl, fadvise64, ...: a call with no NetBench operation */
 static void no_op(struct rec *r, struct proc *p, const struct st_line *l, int fdarg)
 {
-	char kind[64];
+	char kind[96];
 	int fd;
 	char path[REC_PATH];
 	if (fdarg >= l->nargs || st_fd(l->arg[fdarg], &fd, path, sizeof(path)) < 0 || fd < 0) {
@@ -438,6 +449,9 @@ static void no_op(struct rec *r, struct proc *p, const struct st_line *l, int fd
 	}
 	struct ofd *o = fdtab_get(p->tab, fd);
 	const char *pa = o ? o->path : path;
+	r->cur_link = o && o->link;
+	if (r->cur_link)
+		return count_outside(r, pa);
 	if (!rec_under(r, pa))
 		return pa[0] ? count_outside(r, pa) : (void)r->not_fs++;
 	snprintf(kind, sizeof(kind), "%s of a file under DIR", l->name);
@@ -477,6 +491,7 @@ void rec_call(struct rec *r, struct proc *p, const struct st_line *l)
 {
 	const char *n = l->name;
 	r->calls++;
+	r->cur_link = 0;
 	if (l->nargs && !strncmp(l->arg[0], "AT_FDCWD<", 9)) {
 		/* -yy shows the cwd: the best source of it (a log's first
 		 * process has no other) */
@@ -516,6 +531,8 @@ void rec_call(struct rec *r, struct proc *p, const struct st_line *l)
 		return handle_op(r, p, l, R_SFILEINFO, 1019);
 	if (!strcmp(n, "fchmod") || !strcmp(n, "fchown") || !strcmp(n, "fchown32"))
 		return handle_op(r, p, l, R_SFILEINFO, 1004);
+	if (!strcmp(n, "utimensat") && l->nargs > 1 && !strcmp(l->arg[1], "NULL"))
+		return handle_op(r, p, l, R_SFILEINFO, 1004);  /* futimens */
 	if (!strncmp(n, "execve", 6))
 		return do_exec(r, p, l);
 	if (rec_path_call(r, p, l))

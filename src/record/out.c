@@ -90,11 +90,11 @@ void rec_header(const struct rec *r, FILE *f, const char *how)
 		r->t_last - r->t0);
 	fprintf(f, "# left out, by kind (%llu calls):\n", (unsigned long long)total(r->left, r->nleft));
 	for (int i = 0; i < r->nleft; i++)
-		fprintf(f, "#   %-66s %10llu\n", r->left[i].name, (unsigned long long)r->left[i].count);
+		fprintf(f, "#   %-70s %10llu\n", r->left[i].name, (unsigned long long)r->left[i].count);
 	fprintf(f, "# followed, not replayed (%llu calls):\n",
 		(unsigned long long)total(r->folded, r->nfolded));
 	for (int i = 0; i < r->nfolded; i++)
-		fprintf(f, "#   %-66s %10llu\n", r->folded[i].name, (unsigned long long)r->folded[i].count);
+		fprintf(f, "#   %-70s %10llu\n", r->folded[i].name, (unsigned long long)r->folded[i].count);
 	fprintf(f, "# calls that touch no file (process, memory, signals): %llu\n",
 		(unsigned long long)r->not_fs);
 }
@@ -123,13 +123,13 @@ void rec_summary(const struct rec *r, FILE *f, const char *out)
 		(unsigned long long)r->calls, r->nprocs, r->t_last - r->t0);
 	fprintf(f, "\nleft out (%llu calls):\n", (unsigned long long)total(r->left, r->nleft));
 	for (int i = 0; i < r->nleft; i++)
-		fprintf(f, "  %-66s %10llu\n", r->left[i].name, (unsigned long long)r->left[i].count);
+		fprintf(f, "  %-70s %10llu\n", r->left[i].name, (unsigned long long)r->left[i].count);
 	if (!r->nleft)
 		fprintf(f, "  none\n");
 	fprintf(f, "followed, not replayed (%llu calls):\n",
 		(unsigned long long)total(r->folded, r->nfolded));
 	for (int i = 0; i < r->nfolded; i++)
-		fprintf(f, "  %-66s %10llu\n", r->folded[i].name, (unsigned long long)r->folded[i].count);
+		fprintf(f, "  %-70s %10llu\n", r->folded[i].name, (unsigned long long)r->folded[i].count);
 	fprintf(f, "calls that touch no file: %llu\n", (unsigned long long)r->not_fs);
 }
 

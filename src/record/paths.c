@@ -19,6 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define LINK_KIND "calls on links and nodes the program made (no operation makes one)"
+
 /* Resolve '.', '..' and repeated '/' of an absolute path in place. */
 static void normalize(char *p)
 {
@@ -92,7 +94,7 @@ static int reproducible(const char *err)
 
 static void failed_name(struct rec *r, const struct st_line *l, const char *what)
 {
-	char kind[64];
+	char kind[96];
 	snprintf(kind, sizeof(kind), "failed %s (%s)", what, l->err ? l->err : "no result");
 	rec_left(r, kind);
 }
@@ -112,8 +114,8 @@ static void do_stat(struct rec *r, struct proc *p, const struct st_line *l, int 
 		struct ofd *o = rec_fd(r, p, l->arg[0], l->t);
 		if (!o || !o->handle) {
 			if (o)
-				rec_left(r, o->path[0] == '/' ? "calls on files outside DIR"
-							 : "calls on pipes, sockets and other non-files");
+				rec_left(r, o->link ? LINK_KIND : o->path[0] == '/' ? "calls on files outside DIR"
+						  : "calls on pipes, sockets and other non-files");
 			return;
 		}
 		if (!ok(l))
@@ -133,6 +135,8 @@ static void do_stat(struct rec *r, struct proc *p, const struct st_line *l, int 
 		return rec_left(r, "calls strace printed without their arguments");
 	if (!rec_under(r, path))
 		return rec_left(r, "calls on files outside DIR");
+	if (rec_name(r, path)->link_made)
+		return rec_left(r, LINK_KIND);
 	if (!ok(l)) {
 		if (!reproducible(l->err))
 			return failed_name(r, l, l->name);
@@ -178,6 +182,11 @@ static void do_remove(struct rec *r, struct proc *p, const struct st_line *l, in
 	if (!rec_under(r, path))
 		return rec_left(r, "calls on files outside DIR");
 	enum rec_op op = dir ? R_RMDIR : R_UNLINK;
+	if (rec_name(r, path)->link_made) {
+		if (ok(l))
+			rec_name(r, path)->link_made = 0;  /* gone: the name is free again */
+		return rec_left(r, LINK_KIND);
+	}
 	if (!ok(l)) {
 		if (!reproducible(l->err) && !(l->err && !dir && !strcmp(l->err, "EISDIR")))
 			return failed_name(r, l, l->name);
@@ -251,6 +260,13 @@ static void do_rename(struct rec *r, struct proc *p, const struct st_line *l)
 		return rec_left(r, "calls strace printed without their arguments");
 	if (!rec_under(r, from) || !rec_under(r, to))
 		return rec_left(r, "calls on files outside DIR");
+	if (rec_name(r, from)->link_made) {
+		if (ok(l)) {
+			rec_name(r, from)->link_made = 0;
+			rec_name(r, to)->link_made = 1;
+		}
+		return rec_left(r, LINK_KIND);
+	}
 	if (l->nargs > 4 && strstr(l->arg[4], "RENAME_EXCHANGE"))
 		return rec_left(r, "renameat2 RENAME_EXCHANGE (no NetBench operation)");
 	char lf[REC_PATH + 32], lt[REC_PATH + 32];
@@ -330,16 +346,41 @@ static void do_chdir(struct rec *r, struct proc *p, const struct st_line *l, int
 		rec_folded(r, "chdir and fchdir (followed for relative names)");
 }
 
-/* A name-only call with no NetBench operation: left out when under DIR. */
-static void no_op_name(struct rec *r, struct proc *p, const struct st_line *l, int at, const char *why)
+/* A name-only call with no NetBench operation: left out when under DIR.
+ * The name is argument pathix, relative to the descriptor argument
+ * dirix (-1: the cwd). */
+static void no_op_name(struct rec *r, struct proc *p, const struct st_line *l, int dirix, int pathix,
+		       const char *why)
 {
-	char path[REC_PATH], kind[64];
-	if (rec_resolve(r, p, at ? l->arg[0] : NULL, l->nargs > at ? l->arg[at] : NULL, path) < 0)
+	char path[REC_PATH], kind[96];
+	if (pathix >= l->nargs || rec_resolve(r, p, dirix >= 0 && dirix < l->nargs ? l->arg[dirix] : NULL,
+						 l->arg[pathix], path) < 0)
 		return (void)r->not_fs++;
 	if (!rec_under(r, path))
 		return rec_left(r, "calls on files outside DIR");
+	if (rec_name(r, path)->link_made)
+		return rec_left(r, LINK_KIND);
 	snprintf(kind, sizeof(kind), "%s under DIR (%s)", l->name, why);
 	rec_left(r, kind);
+}
+
+/* symlink, link, mknod and their *at forms: the name they make is one
+ * the replay cannot make, so every later call on it is left out too */
+static void do_link(struct rec *r, struct proc *p, const struct st_line *l, int dirix, int pathix)
+{
+	char path[REC_PATH];
+	if (pathix >= l->nargs || rec_resolve(r, p, dirix >= 0 && dirix < l->nargs ? l->arg[dirix] : NULL,
+						 l->arg[pathix], path) < 0)
+		return rec_left(r, "calls strace printed without their arguments");
+	if (!rec_under(r, path))
+		return rec_left(r, "calls on files outside DIR");
+	if (ok(l)) {
+		struct name *n = rec_name(r, path);
+		rec_saw_new(r, path);
+		n->link_made = 1;
+		n->ino = NULL;
+	}
+	rec_left(r, LINK_KIND);
 }
 
 int rec_path_call(struct rec *r, struct proc *p, const struct st_line *l)
@@ -372,18 +413,26 @@ int rec_path_call(struct rec *r, struct proc *p, const struct st_line *l)
 		do_statfs(r, p, l);
 	else if (!strcmp(n, "chmod") || !strcmp(n, "chown") || !strcmp(n, "lchown") ||
 		 !strcmp(n, "truncate") || !strcmp(n, "utime") || !strcmp(n, "utimes"))
-		no_op_name(r, p, l, 0, "SET_FILE_INFORMATION needs a handle");
+		no_op_name(r, p, l, -1, 0, "SET_FILE_INFORMATION needs a handle");
 	else if (!strcmp(n, "fchmodat") || !strcmp(n, "fchownat") || !strcmp(n, "utimensat") ||
 		 !strcmp(n, "futimesat"))
-		no_op_name(r, p, l, 1, "SET_FILE_INFORMATION needs a handle");
-	else if (!strcmp(n, "link") || !strcmp(n, "symlink") || !strcmp(n, "readlink") ||
-		 !strcmp(n, "mknod") || !strcmp(n, "getxattr") || !strcmp(n, "lgetxattr") ||
+		no_op_name(r, p, l, 0, 1, "SET_FILE_INFORMATION needs a handle");
+	else if (!strcmp(n, "readlink") || !strcmp(n, "getxattr") || !strcmp(n, "lgetxattr") ||
 		 !strcmp(n, "setxattr") || !strcmp(n, "lsetxattr") || !strcmp(n, "listxattr") ||
-		 !strcmp(n, "llistxattr") || !strcmp(n, "removexattr"))
-		no_op_name(r, p, l, 0, "no NetBench operation");
-	else if (!strcmp(n, "linkat") || !strcmp(n, "symlinkat") || !strcmp(n, "readlinkat") ||
-		 !strcmp(n, "mknodat"))
-		no_op_name(r, p, l, !strcmp(n, "symlinkat") ? 2 : 1, "no NetBench operation");
+		 !strcmp(n, "llistxattr") || !strcmp(n, "removexattr") || !strcmp(n, "lremovexattr"))
+		no_op_name(r, p, l, -1, 0, "no NetBench operation");
+	else if (!strcmp(n, "readlinkat"))
+		no_op_name(r, p, l, 0, 1, "no NetBench operation");
+	else if (!strcmp(n, "symlink") || !strcmp(n, "link"))
+		do_link(r, p, l, -1, 1);
+	else if (!strcmp(n, "symlinkat"))
+		do_link(r, p, l, 1, 2);
+	else if (!strcmp(n, "linkat"))
+		do_link(r, p, l, 2, 3);
+	else if (!strcmp(n, "mknod"))
+		do_link(r, p, l, -1, 0);
+	else if (!strcmp(n, "mknodat"))
+		do_link(r, p, l, 0, 1);
 	else
 		return 0;
 	return 1;

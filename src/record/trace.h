@@ -37,7 +37,8 @@ struct inode {
 struct name {
 	char *path;           /* absolute, as strace printed it */
 	enum name_state state;
-	uint8_t made_by_program;
+	uint8_t link_made;    /* made by symlink, link or mknod: no NetBench
+			       * operation makes one, so the calls on it are left out */
 	struct inode *ino;    /* what it holds now, or NULL when nothing */
 };
 
@@ -47,6 +48,7 @@ struct ofd {
 	uint64_t off;         /* the file offset */
 	uint8_t append;       /* O_APPEND: writes go to the end */
 	uint8_t isdir;
+	uint8_t link;         /* opened a link_made name: its calls are left out */
 	char *path;           /* absolute path (-yy), for paths and names */
 	struct inode *ino;    /* under DIR: its content */
 };
@@ -81,7 +83,7 @@ extern const char *const rec_op_name[R_NOPS];
 /* Counters of what a recording did and left out. */
 #define REC_KINDS 48
 struct rec_kind {
-	char name[64];
+	char name[96];
 	uint64_t count;
 };
 
@@ -115,6 +117,7 @@ struct rec {
 	uint64_t not_fs;                /* calls that touch no file */
 	uint64_t opens_no_path;         /* opens with no -yy path on the result */
 	uint64_t lines;                 /* lines of the log */
+	int cur_link;                   /* the call in hand is on a link_made name */
 	/* setup, filled by rec_setup() */
 	uint64_t setup_dirs, setup_files, setup_bytes, setup_ops[R_NOPS];
 };

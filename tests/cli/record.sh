@@ -146,6 +146,7 @@ replay_check "cp -r" "$WORK/cp.lf" "$WORK/cp.sum" 4
 mkdir -p "$WORK/t/pkg/doc" "$WORK/d2"
 for i in 1 2 3 4 5; do head -c $((i * 5000)) /dev/urandom >"$WORK/t/pkg/f$i"; done
 printf 'read me\n' >"$WORK/t/pkg/doc/README"
+ln -s ../f1 "$WORK/t/pkg/doc/link"
 tar -cf "$WORK/pkg.tar" -C "$WORK/t" pkg
 (cd "$WORK/d2" && "$KBENCH" record -o "$WORK/tar.lf" -- tar -xf "$WORK/pkg.tar") \
     >"$WORK/out" 2>"$WORK/err"
@@ -156,6 +157,8 @@ expect_true "tar really extracted" diff -r "$WORK/t/pkg" "$WORK/d2/pkg"
 expect_out_grep "tar's writes are the files' bytes (75008), nothing read in DIR, no setup" \
     '^bytes written: +75008 \(program\) \+ 0 \(setup: 0 files, 0 directories\)$'
 expect_out_grep "the tarball's reads are outside DIR" 'calls on files outside DIR +[1-9]'
+expect_out_grep "the symbolic link is counted out, and the calls on it" \
+    '^  calls on links and nodes the program made \(no operation makes one\) +[1-9]'
 expect_lines "a creating NTCreateX per file made" -eq 6 "$WORK/tar.lf" \
     '^[0-9.]+ NTCreateX "[^"]*" 0x0 [25] [0-9]+ NT_STATUS_OK$'
 summary_check "tar -xf" "$WORK/tar.lf" "$WORK/tar.sum"
