@@ -6,6 +6,10 @@
  * by Mkdir, files by NTCreateX (FILE_OVERWRITE_IF), WriteX of their
  * size in 1 MiB pieces, and Close.  Those WriteX lines are bytes a
  * replay writes that the program did not: the summary gives them apart.
+ * A file no ReadX reads is made empty (unless --full-sizes): its size
+ * matters to no replayed operation, and writing it would swamp the
+ * program's own bytes (git status stats a whole tree and maps its pack
+ * files, hundreds of MB it never reads with a call).
  */
 #include "config.h"
 #include "record/out.h"
@@ -45,8 +49,14 @@ int rec_setup(struct rec *r, FILE *f)
 			continue;
 		}
 		fprintf(f, "NTCreateX \"%s\" 0x0 5 1 NT_STATUS_OK\n", lp);
-		for (uint64_t off = 0; off < v[i]->init_size; off += SETUP_CHUNK) {
-			uint64_t k = v[i]->init_size - off < SETUP_CHUNK ? v[i]->init_size - off : SETUP_CHUNK;
+		uint64_t size = v[i]->init_size;
+		if (!v[i]->read && !r->full_sizes && size) {
+			r->setup_unread++;
+			r->setup_unread_bytes += size;
+			size = 0;
+		}
+		for (uint64_t off = 0; off < size; off += SETUP_CHUNK) {
+			uint64_t k = size - off < SETUP_CHUNK ? size - off : SETUP_CHUNK;
 			fprintf(f, "WriteX 1 %llu %llu %llu NT_STATUS_OK\n", (unsigned long long)off,
 				(unsigned long long)k, (unsigned long long)k);
 			r->setup_ops[R_WRITEX]++;
@@ -55,7 +65,7 @@ int rec_setup(struct rec *r, FILE *f)
 		r->setup_ops[R_NTCREATEX]++;
 		r->setup_ops[R_CLOSE]++;
 		r->setup_files++;
-		r->setup_bytes += v[i]->init_size;
+		r->setup_bytes += size;
 	}
 	free(v);
 	return ferror(f) ? -1 : 0;
@@ -80,6 +90,9 @@ void rec_header(const struct rec *r, FILE *f, const char *how)
 		   "#   made first, with the sizes the trace showed (nothing was read to learn them)\n",
 		(unsigned long long)r->setup_dirs, (unsigned long long)r->setup_files,
 		(unsigned long long)r->setup_bytes);
+	if (r->setup_unread)
+		fprintf(f, "#   of which %llu files (%llu bytes) no ReadX reads were made empty\n",
+			(unsigned long long)r->setup_unread, (unsigned long long)r->setup_unread_bytes);
 	uint64_t ops = 0;
 	for (int i = 0; i < R_NOPS; i++)
 		ops += r->ops[i];
@@ -119,6 +132,10 @@ void rec_summary(const struct rec *r, FILE *f, const char *out)
 	fprintf(f, "bytes written: %14llu (program) + %llu (setup: %llu files, %llu directories)\n",
 		(unsigned long long)r->bytes_written, (unsigned long long)r->setup_bytes,
 		(unsigned long long)r->setup_files, (unsigned long long)r->setup_dirs);
+	if (r->setup_unread)
+		fprintf(f, "               (%llu files found there made empty, %llu bytes: no ReadX reads them;"
+			   " --full-sizes writes them)\n",
+			(unsigned long long)r->setup_unread, (unsigned long long)r->setup_unread_bytes);
 	fprintf(f, "calls traced:  %14llu in %zu processes and threads, %.3f s\n",
 		(unsigned long long)r->calls, r->nprocs, r->t_last - r->t0);
 	fprintf(f, "\nleft out (%llu calls):\n", (unsigned long long)total(r->left, r->nleft));

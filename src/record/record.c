@@ -46,6 +46,7 @@
 
 struct record_cmd {
 	char *out, *dir, *from;
+	int full_sizes;
 	const char **argv;     /* COMMAND and its arguments, or NULL */
 	char dirbuf[PATH_MAX], cwd[PATH_MAX], tmp[PATH_MAX], log[PATH_MAX + 16];
 	char how[4096];
@@ -215,7 +216,8 @@ static int write_loadfile(struct record_cmd *c, struct rec *r, const char *body,
 
 static int convert(struct record_cmd *c, const char *log)
 {
-	struct rec r = { .dir = c->dirbuf, .dirlen = strlen(c->dirbuf), .start_cwd = c->cwd };
+	struct rec r = { .dir = c->dirbuf, .dirlen = strlen(c->dirbuf), .start_cwd = c->cwd,
+			 .full_sizes = c->full_sizes };
 	char *body = NULL;
 	size_t len = 0;
 	r.body = open_memstream(&body, &len);
@@ -263,6 +265,8 @@ int cmd_record(int argc, const char **argv)
 		  "record the calls on files under DIR (default: the current directory)", "DIR" },
 		{ "from-strace", 0, POPT_ARG_STRING, &c.from, 0,
 		  "convert a log of strace -f -ttt -yy instead of running a command", "LOG" },
+		{ "full-sizes", 0, POPT_ARG_NONE, &c.full_sizes, 0,
+		  "make every file found there at its recorded size, also those no ReadX reads", NULL },
 		POPT_AUTOHELP
 		POPT_TABLEEND
 	};

@@ -31,6 +31,7 @@ struct inode {
 	uint8_t original;     /* still what was there before the program */
 	uint8_t maybe_new;    /* opened with O_CREAT alone: old only if seen to hold bytes */
 	uint8_t isdir;
+	uint8_t read;          /* a ReadX reads it: the setup gives it its size */
 	char *setup_name;     /* the name it had before the program (original ones) */
 };
 
@@ -120,6 +121,8 @@ struct rec {
 	int cur_link;                   /* the call in hand is on a link_made name */
 	/* setup, filled by rec_setup() */
 	uint64_t setup_dirs, setup_files, setup_bytes, setup_ops[R_NOPS];
+	int full_sizes;                 /* --full-sizes: every file at its size */
+	uint64_t setup_unread, setup_unread_bytes;  /* files made empty: never read */
 };
 
 /* The process pid, made (empty, cwd NULL) when first asked for. */

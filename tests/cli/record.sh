@@ -79,6 +79,25 @@ summary_check "the converted log" "$WORK/small.lf" "$WORK/out"
 cp "$WORK/out" "$WORK/small.sum"
 replay_check "the converted log" "$WORK/small.lf" "$WORK/small.sum" 1
 
+# a file found there that no call reads (only its size is seen) is made
+# empty, unless --full-sizes
+cat >"$WORK/stat.strace" <<'LOG'
+5 10.000000 openat(AT_FDCWD</w>, "big.pack", O_RDONLY) = 3</w/big.pack>
+5 10.000100 fstat(3</w/big.pack>, {st_mode=S_IFREG|0644, st_size=5000000, ...}) = 0
+5 10.000200 mmap(NULL, 5000000, PROT_READ, MAP_SHARED, 3</w/big.pack>, 0) = 0x7f0000000000
+5 10.000300 close(3</w/big.pack>) = 0
+5 10.000400 +++ exited with 0 +++
+LOG
+run "$KBENCH" record --from-strace "$WORK/stat.strace" -o "$WORK/stat.lf" -D /w
+expect_out_grep "a file no ReadX reads is made empty, and the summary says so" \
+    '^ +\(1 files found there made empty, 5000000 bytes: no ReadX reads them; --full-sizes writes them\)$'
+expect_lines "its setup has no WriteX" -eq 0 "$WORK/stat.lf" '^WriteX'
+expect_out_grep "its mmap is counted out" '^  mmap of a file under DIR +1$'
+run "$KBENCH" record --from-strace "$WORK/stat.strace" -o "$WORK/stat-full.lf" -D /w --full-sizes
+expect_lines "--full-sizes writes its 5000000 bytes in 1 MiB pieces" -eq 5 "$WORK/stat-full.lf" \
+    '^WriteX 1 [0-9]+ [0-9]+ [0-9]+ NT_STATUS_OK$'
+expect_out_grep "and counts them as the setup's" '\+ 5000000 \(setup: 1 files, 0 directories\)$'
+
 # --- bad input ----------------------------------------------------------------
 mkdir "$WORK/bad"
 : >"$WORK/bad/exists.lf"
