@@ -6,10 +6,11 @@
  * by Mkdir, files by NTCreateX (FILE_OVERWRITE_IF), WriteX of their
  * size in 1 MiB pieces, and Close.  Those WriteX lines are bytes a
  * replay writes that the program did not: the summary gives them apart.
- * A file no ReadX reads is made empty (unless --full-sizes): its size
- * matters to no replayed operation, and writing it would swamp the
- * program's own bytes (git status stats a whole tree and maps its pack
- * files, hundreds of MB it never reads with a call).
+ * A file is made as long as the furthest byte a ReadX reads of it (the
+ * size it was seen to have with --full-sizes): no replayed operation
+ * looks further, and writing the rest would swamp the program's own
+ * bytes (git status stats a whole tree and maps pack files of hundreds
+ * of MB, of which it reads a few bytes with a call).
  */
 #include "config.h"
 #include "record/out.h"
@@ -50,10 +51,10 @@ int rec_setup(struct rec *r, FILE *f)
 		}
 		fprintf(f, "NTCreateX \"%s\" 0x0 5 1 NT_STATUS_OK\n", lp);
 		uint64_t size = v[i]->init_size;
-		if (!v[i]->read && !r->full_sizes && size) {
+		if (!r->full_sizes && v[i]->read_end < size) {
 			r->setup_unread++;
-			r->setup_unread_bytes += size;
-			size = 0;
+			r->setup_unread_bytes += size - v[i]->read_end;
+			size = v[i]->read_end;
 		}
 		for (uint64_t off = 0; off < size; off += SETUP_CHUNK) {
 			uint64_t k = size - off < SETUP_CHUNK ? size - off : SETUP_CHUNK;
@@ -91,7 +92,7 @@ void rec_header(const struct rec *r, FILE *f, const char *how)
 		(unsigned long long)r->setup_dirs, (unsigned long long)r->setup_files,
 		(unsigned long long)r->setup_bytes);
 	if (r->setup_unread)
-		fprintf(f, "#   of which %llu files (%llu bytes) no ReadX reads were made empty\n",
+		fprintf(f, "#   %llu files made only as long as the ReadX lines read (%llu bytes less)\n",
 			(unsigned long long)r->setup_unread, (unsigned long long)r->setup_unread_bytes);
 	uint64_t ops = 0;
 	for (int i = 0; i < R_NOPS; i++)
@@ -133,8 +134,8 @@ void rec_summary(const struct rec *r, FILE *f, const char *out)
 		(unsigned long long)r->bytes_written, (unsigned long long)r->setup_bytes,
 		(unsigned long long)r->setup_files, (unsigned long long)r->setup_dirs);
 	if (r->setup_unread)
-		fprintf(f, "               (%llu files found there made empty, %llu bytes: no ReadX reads them;"
-			   " --full-sizes writes them)\n",
+		fprintf(f, "               (%llu files found there made only as long as ReadX reads, %llu bytes"
+			   " less: --full-sizes writes them whole)\n",
 			(unsigned long long)r->setup_unread, (unsigned long long)r->setup_unread_bytes);
 	fprintf(f, "calls traced:  %14llu in %zu processes and threads, %.3f s\n",
 		(unsigned long long)r->calls, r->nprocs, r->t_last - r->t0);

@@ -293,6 +293,8 @@ static void do_getdents(struct rec *r, struct proc *p, const struct st_line *l)
 		return rec_left(r, "calls on files outside DIR");
 	if (!ok(l))
 		return failed_name(r, l, l->name);
+	if (o->ino && o->ino->original)
+		o->ino->isdir = 1;
 	if (l->ret == 0)
 		return rec_folded(r, "getdents at a directory's end (FIND_FIRST reads to the end)");
 	unsigned long entries = 0;

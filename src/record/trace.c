@@ -251,8 +251,13 @@ static void parents_old(struct rec *r, const char *path)
 		if (!rec_under(r, buf) || strlen(buf) <= r->dirlen)
 			return;
 		struct name *n = rec_name(r, buf);
-		if (n->state != NAME_UNSEEN)
+		if (n->state != NAME_UNSEEN) {
+			/* first seen as a file (an open or access that did not
+			 * say): what holds a name is a directory */
+			if (n->ino && n->ino->original)
+				n->ino->isdir = 1;
 			return;
+		}
 		n->state = NAME_OLD;
 		n->ino = rec_inode(r);
 		n->ino->isdir = 1;
@@ -264,8 +269,11 @@ static void parents_old(struct rec *r, const char *path)
 void rec_saw_old(struct rec *r, const char *path, int isdir)
 {
 	struct name *n = rec_name(r, path);
-	if (n->state != NAME_UNSEEN)
+	if (n->state != NAME_UNSEEN) {
+		if (isdir && n->ino && n->ino->original)
+			n->ino->isdir = 1;  /* a later call told what an earlier did not */
 		return;
+	}
 	n->state = NAME_OLD;
 	n->ino = rec_inode(r);
 	n->ino->isdir = (uint8_t)isdir;

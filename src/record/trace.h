@@ -31,7 +31,7 @@ struct inode {
 	uint8_t original;     /* still what was there before the program */
 	uint8_t maybe_new;    /* opened with O_CREAT alone: old only if seen to hold bytes */
 	uint8_t isdir;
-	uint8_t read;          /* a ReadX reads it: the setup gives it its size */
+	uint64_t read_end;    /* the furthest byte a ReadX reads of what was there */
 	char *setup_name;     /* the name it had before the program (original ones) */
 };
 
@@ -160,7 +160,7 @@ void rec_folded(struct rec *r, const char *kind);
 
 /* The first call that shows whether a name existed before the program:
  * it existed (old, with isdir) or not (new).  Later calls change
- * nothing.  An old name's directories are old too, unless the program
+ * nothing, but that a name found there is a directory.  An old name's directories are old too, unless the program
  * made them. */
 void rec_saw_old(struct rec *r, const char *path, int isdir);
 void rec_saw_new(struct rec *r, const char *path);

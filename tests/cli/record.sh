@@ -79,8 +79,8 @@ summary_check "the converted log" "$WORK/small.lf" "$WORK/out"
 cp "$WORK/out" "$WORK/small.sum"
 replay_check "the converted log" "$WORK/small.lf" "$WORK/small.sum" 1
 
-# a file found there that no call reads (only its size is seen) is made
-# empty, unless --full-sizes
+# a file found there is made only as long as its ReadX lines read (here
+# nothing: its size is only seen, and it is mapped), unless --full-sizes
 cat >"$WORK/stat.strace" <<'LOG'
 5 10.000000 openat(AT_FDCWD</w>, "big.pack", O_RDONLY) = 3</w/big.pack>
 5 10.000100 fstat(3</w/big.pack>, {st_mode=S_IFREG|0644, st_size=5000000, ...}) = 0
@@ -90,13 +90,36 @@ cat >"$WORK/stat.strace" <<'LOG'
 LOG
 run "$KBENCH" record --from-strace "$WORK/stat.strace" -o "$WORK/stat.lf" -D /w
 expect_out_grep "a file no ReadX reads is made empty, and the summary says so" \
-    '^ +\(1 files found there made empty, 5000000 bytes: no ReadX reads them; --full-sizes writes them\)$'
+    '^ +\(1 files found there made only as long as ReadX reads, 5000000 bytes less: --full-sizes writes them whole\)$'
 expect_lines "its setup has no WriteX" -eq 0 "$WORK/stat.lf" '^WriteX'
 expect_out_grep "its mmap is counted out" '^  mmap of a file under DIR +1$'
 run "$KBENCH" record --from-strace "$WORK/stat.strace" -o "$WORK/stat-full.lf" -D /w --full-sizes
 expect_lines "--full-sizes writes its 5000000 bytes in 1 MiB pieces" -eq 5 "$WORK/stat-full.lf" \
     '^WriteX 1 [0-9]+ [0-9]+ [0-9]+ NT_STATUS_OK$'
 expect_out_grep "and counts them as the setup's" '\+ 5000000 \(setup: 1 files, 0 directories\)$'
+
+# a name first opened with nothing said of its kind, then shown to be a
+# directory (a stat, a name below it), is made as a directory
+cat >"$WORK/dir.strace" <<'LOG'
+5 10.000000 openat(AT_FDCWD</w>, "d", O_RDONLY|O_NOFOLLOW|O_CLOEXEC|O_PATH) = 3</w/d>
+5 10.000100 close(3</w/d>) = 0
+5 10.000200 newfstatat(AT_FDCWD</w>, "d", {st_mode=S_IFDIR|0755, st_size=4096, ...}, 0) = 0
+5 10.000300 openat(AT_FDCWD</w>, "d/e/f", O_RDONLY) = 3</w/d/e/f>
+5 10.000400 read(3</w/d/e/f>, ""..., 100) = 7
+5 10.000500 +++ exited with 0 +++
+LOG
+run "$KBENCH" record --from-strace "$WORK/dir.strace" -o "$WORK/dir.lf" -D /w
+grep -v '^[#0-9]' "$WORK/dir.lf" >"$WORK/dir.setup"
+printf '%s\n' 'Mkdir "\clients\client1\d" NT_STATUS_OK' 'Mkdir "\clients\client1\d\e" NT_STATUS_OK' \
+    'NTCreateX "\clients\client1\d\e\f" 0x0 5 1 NT_STATUS_OK' 'WriteX 1 0 7 7 NT_STATUS_OK' \
+    'Close 1 NT_STATUS_OK' >"$WORK/dir.want"
+expect_same_file "a name shown later to be a directory is made as one" "$WORK/dir.setup" "$WORK/dir.want"
+run "$KBENCH" load --run-once -q -c "$WORK/dir.lf" --json="$WORK/dir.json" 1
+expect_py "and its replay ends with no error" "$WORK/dir.json" <<'PY'
+import json, sys
+res = json.load(open(sys.argv[1]))['results']
+assert res['errors'] == 0, res['error_lines']
+PY
 
 # --- bad input ----------------------------------------------------------------
 mkdir "$WORK/bad"
