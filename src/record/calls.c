@@ -235,8 +235,8 @@ static void io_line(struct rec *r, struct ofd *o, double t, int write, uint64_t 
 	struct inode *ino = o->ino;
 	if (ino && !write && ino->original && off + n > ino->init_size)
 		ino->init_size = off + n;  /* it held these bytes before */
-	if (ino && !write && ino->original && o->handle && off + n > ino->read_end)
-		ino->read_end = off + n;
+	if (ino && !write && ino->original && o->handle)
+		rec_inode_read(ino, off, n);
 	if (ino && off + n > ino->size)
 		ino->size = off + n;
 	if (!o->handle)

@@ -6,11 +6,12 @@
  * by Mkdir, files by NTCreateX (FILE_OVERWRITE_IF), WriteX of their
  * size in 1 MiB pieces, and Close.  Those WriteX lines are bytes a
  * replay writes that the program did not: the summary gives them apart.
- * A file is made as long as the furthest byte a ReadX reads of it (the
- * size it was seen to have with --full-sizes): no replayed operation
- * looks further, and writing the rest would swamp the program's own
- * bytes (git status stats a whole tree and maps pack files of hundreds
- * of MB, of which it reads a few bytes with a call).
+ * Of a file, only the byte ranges the loadfile's ReadX lines read of what
+ * it held are written, the rest left as holes (its whole recorded size
+ * with --full-sizes): no replayed operation looks elsewhere, and writing
+ * the rest would swamp the program's own bytes (git status stats a whole
+ * tree and maps pack files of hundreds of MB, of which it reads a few
+ * bytes with pread, far apart).
  */
 #include "config.h"
 #include "record/out.h"
@@ -19,6 +20,18 @@
 #include <string.h>
 
 #define SETUP_CHUNK (1u << 20)
+
+/* WriteX lines for [rg->a, rg->b), in pieces of SETUP_CHUNK */
+static void setup_range(struct rec *r, FILE *f, const struct range *rg)
+{
+	for (uint64_t off = rg->a; off < rg->b; off += SETUP_CHUNK) {
+		uint64_t k = rg->b - off < SETUP_CHUNK ? rg->b - off : SETUP_CHUNK;
+		fprintf(f, "WriteX 1 %llu %llu %llu NT_STATUS_OK\n", (unsigned long long)off,
+			(unsigned long long)k, (unsigned long long)k);
+		r->setup_ops[R_WRITEX]++;
+		r->setup_bytes += k;
+	}
+}
 
 static int by_path(const void *a, const void *b)
 {
@@ -50,23 +63,26 @@ int rec_setup(struct rec *r, FILE *f)
 			continue;
 		}
 		fprintf(f, "NTCreateX \"%s\" 0x0 5 1 NT_STATUS_OK\n", lp);
-		uint64_t size = v[i]->init_size;
-		if (!r->full_sizes && v[i]->read_end < size) {
-			r->setup_unread++;
-			r->setup_unread_bytes += size - v[i]->read_end;
-			size = v[i]->read_end;
-		}
-		for (uint64_t off = 0; off < size; off += SETUP_CHUNK) {
-			uint64_t k = size - off < SETUP_CHUNK ? size - off : SETUP_CHUNK;
-			fprintf(f, "WriteX 1 %llu %llu %llu NT_STATUS_OK\n", (unsigned long long)off,
-				(unsigned long long)k, (unsigned long long)k);
-			r->setup_ops[R_WRITEX]++;
+		struct inode *ino = v[i];
+		if (r->full_sizes) {
+			struct range whole = { 0, ino->init_size };
+			setup_range(r, f, &whole);
+		} else {
+			size_t nr = rec_inode_ranges(ino);
+			uint64_t wrote = 0;
+			for (size_t k = 0; k < nr; k++) {
+				setup_range(r, f, &ino->rd[k]);
+				wrote += ino->rd[k].b - ino->rd[k].a;
+			}
+			if (ino->init_size > wrote) {
+				r->setup_unread++;
+				r->setup_unread_bytes += ino->init_size - wrote;
+			}
 		}
 		fprintf(f, "Close 1 NT_STATUS_OK\n");
 		r->setup_ops[R_NTCREATEX]++;
 		r->setup_ops[R_CLOSE]++;
 		r->setup_files++;
-		r->setup_bytes += size;
 	}
 	free(v);
 	return ferror(f) ? -1 : 0;
@@ -92,7 +108,7 @@ void rec_header(const struct rec *r, FILE *f, const char *how)
 		(unsigned long long)r->setup_dirs, (unsigned long long)r->setup_files,
 		(unsigned long long)r->setup_bytes);
 	if (r->setup_unread)
-		fprintf(f, "#   %llu files made only as long as the ReadX lines read (%llu bytes less)\n",
+		fprintf(f, "#   %llu files made only where the ReadX lines read (%llu bytes left as holes)\n",
 			(unsigned long long)r->setup_unread, (unsigned long long)r->setup_unread_bytes);
 	uint64_t ops = 0;
 	for (int i = 0; i < R_NOPS; i++)
@@ -134,8 +150,8 @@ void rec_summary(const struct rec *r, FILE *f, const char *out)
 		(unsigned long long)r->bytes_written, (unsigned long long)r->setup_bytes,
 		(unsigned long long)r->setup_files, (unsigned long long)r->setup_dirs);
 	if (r->setup_unread)
-		fprintf(f, "               (%llu files found there made only as long as ReadX reads, %llu bytes"
-			   " less: --full-sizes writes them whole)\n",
+		fprintf(f, "               (%llu files found there written only where ReadX reads, %llu bytes"
+			   " not: --full-sizes writes them whole)\n",
 			(unsigned long long)r->setup_unread, (unsigned long long)r->setup_unread_bytes);
 	fprintf(f, "calls traced:  %14llu in %zu processes and threads, %.3f s\n",
 		(unsigned long long)r->calls, r->nprocs, r->t_last - r->t0);

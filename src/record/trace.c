@@ -82,6 +82,46 @@ struct inode *rec_inode(struct rec *r)
 	return i;
 }
 
+void rec_inode_read(struct inode *ino, uint64_t off, uint64_t n)
+{
+	if (!n)
+		return;
+	if (off + n > ino->read_end)
+		ino->read_end = off + n;
+	if (ino->nrd && ino->rd[ino->nrd - 1].b == off) {
+		ino->rd[ino->nrd - 1].b = off + n;  /* a sequential read: one range */
+		return;
+	}
+	if (ino->nrd == ino->caprd) {
+		ino->caprd = ino->caprd ? ino->caprd * 2 : 4;
+		ino->rd = rec_must(realloc(ino->rd, ino->caprd * sizeof(*ino->rd)));
+	}
+	ino->rd[ino->nrd++] = (struct range){ off, off + n };
+}
+
+static int by_start(const void *x, const void *y)
+{
+	const struct range *a = x, *b = y;
+	return a->a < b->a ? -1 : a->a > b->a;
+}
+
+size_t rec_inode_ranges(struct inode *ino)
+{
+	if (!ino->nrd)
+		return 0;
+	qsort(ino->rd, ino->nrd, sizeof(*ino->rd), by_start);
+	size_t k = 0;
+	for (size_t i = 1; i < ino->nrd; i++) {
+		if (ino->rd[i].a <= ino->rd[k].b) {
+			if (ino->rd[i].b > ino->rd[k].b)
+				ino->rd[k].b = ino->rd[i].b;
+		} else {
+			ino->rd[++k] = ino->rd[i];
+		}
+	}
+	return ino->nrd = k + 1;
+}
+
 /* processes: an open-addressing hash of pid -> proc, rebuilt on growth;
  * a proc never moves, so a pointer to one stays good */
 struct proc *rec_proc(struct rec *r, long pid)
@@ -305,8 +345,10 @@ void rec_free(struct rec *r)
 			free(r->names[i]);
 		}
 	free(r->names);
-	for (size_t i = 0; i < r->ninodes; i++)
+	for (size_t i = 0; i < r->ninodes; i++) {
+		free(r->inodes[i]->rd);
 		free(r->inodes[i]);
+	}
 	free(r->inodes);
 	for (size_t i = 0; i < r->proccap; i++)
 		if (r->procs[i]) {

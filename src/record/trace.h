@@ -32,6 +32,9 @@ struct inode {
 	uint8_t maybe_new;    /* opened with O_CREAT alone: old only if seen to hold bytes */
 	uint8_t isdir;
 	uint64_t read_end;    /* the furthest byte a ReadX reads of what was there */
+	struct range { uint64_t a, b; } *rd;  /* the byte ranges [a, b) ReadX reads of
+					       * what was there, unsorted */
+	size_t nrd, caprd;
 	char *setup_name;     /* the name it had before the program (original ones) */
 };
 
@@ -149,6 +152,11 @@ struct ofd *fdtab_get(const struct fdtab *t, int fd);
 struct ofd *fdtab_set(struct fdtab *t, int fd, struct ofd *o, int cloexec);
 /* Drop fd; returns the ofd when that was its last reference, else NULL. */
 struct ofd *fdtab_drop(struct fdtab *t, int fd);
+
+/* A ReadX reads [off, off + n) of what ino held before the program. */
+void rec_inode_read(struct inode *ino, uint64_t off, uint64_t n);
+/* Sort and merge ino's ranges; returns how many are left. */
+size_t rec_inode_ranges(struct inode *ino);
 
 /* A free handle number (1 up), marked used; and its release. */
 uint32_t rec_handle_new(struct rec *r);

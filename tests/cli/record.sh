@@ -21,8 +21,10 @@ expect_file_grep "its header says how it was made" "$WORK/small.lf" \
 expect_file_grep "and what it left out, with counts" "$WORK/small.lf" \
     '^#   mmap of a file under DIR +1$'
 expect_out_grep "the summary counts the calls outside DIR" 'calls on files outside DIR +2$'
-expect_out_grep "and the setup's bytes apart from the program's" \
-    '^bytes written: +500 \(program\) \+ 10000 \(setup: 2 files, 0 directories\)$'
+expect_out_grep "and the setup's bytes apart from the program's: the ranges read of in.dat" \
+    '^bytes written: +500 \(program\) \+ 6096 \(setup: 2 files, 0 directories\)$'
+expect_out_grep "and the bytes of in.dat no ReadX reads, left as a hole" \
+    '^ +\(1 files found there written only where ReadX reads, 3904 bytes not: --full-sizes writes them whole\)$'
 
 # summary_check NAME LOADFILE SUMMARY: kbench load --check counts what the
 # summary's Total column says, and the same bytes
@@ -79,8 +81,8 @@ summary_check "the converted log" "$WORK/small.lf" "$WORK/out"
 cp "$WORK/out" "$WORK/small.sum"
 replay_check "the converted log" "$WORK/small.lf" "$WORK/small.sum" 1
 
-# a file found there is made only as long as its ReadX lines read (here
-# nothing: its size is only seen, and it is mapped), unless --full-sizes
+# a file found there is written only where its ReadX lines read (here
+# nowhere: its size is only seen, and it is mapped), unless --full-sizes
 cat >"$WORK/stat.strace" <<'LOG'
 5 10.000000 openat(AT_FDCWD</w>, "big.pack", O_RDONLY) = 3</w/big.pack>
 5 10.000100 fstat(3</w/big.pack>, {st_mode=S_IFREG|0644, st_size=5000000, ...}) = 0
@@ -90,7 +92,7 @@ cat >"$WORK/stat.strace" <<'LOG'
 LOG
 run "$KBENCH" record --from-strace "$WORK/stat.strace" -o "$WORK/stat.lf" -D /w
 expect_out_grep "a file no ReadX reads is made empty, and the summary says so" \
-    '^ +\(1 files found there made only as long as ReadX reads, 5000000 bytes less: --full-sizes writes them whole\)$'
+    '^ +\(1 files found there written only where ReadX reads, 5000000 bytes not: --full-sizes writes them whole\)$'
 expect_lines "its setup has no WriteX" -eq 0 "$WORK/stat.lf" '^WriteX'
 expect_out_grep "its mmap is counted out" '^  mmap of a file under DIR +1$'
 run "$KBENCH" record --from-strace "$WORK/stat.strace" -o "$WORK/stat-full.lf" -D /w --full-sizes
