@@ -76,6 +76,15 @@ static int check_input(struct record_cmd *c)
 		return cli_usage_error(CMD, "-o FILE is required (the loadfile to write)");
 	if (lstat(c->out, &st) == 0)
 		return cli_usage_error(CMD, "-o '%s': it exists (kbench record never overwrites a file)", c->out);
+	/* its directory, checked before the program runs rather than after */
+	char parent[PATH_MAX];
+	snprintf(parent, sizeof(parent), "%s", c->out);
+	char *slash = strrchr(parent, '/');
+	if (slash)
+		slash == parent ? (void)(slash[1] = '\0') : (void)(*slash = '\0');
+	if (access(slash ? parent : ".", W_OK) != 0)
+		return cli_usage_error(CMD, "-o '%s': cannot write in its directory: %s", c->out,
+				       strerror(errno));
 	if (!getcwd(c->cwd, sizeof(c->cwd)))
 		return cli_usage_error(CMD, "cannot tell the current directory: %s", strerror(errno));
 	if (c->from) {

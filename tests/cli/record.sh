@@ -130,6 +130,9 @@ printf 'hello\nworld\n' >"$WORK/bad/notstrace.log"
 expect_bad "no -o" "kbench record: -o FILE is required" "$KBENCH" record -- true
 expect_bad "an -o that exists" "kbench record: -o '.*exists.lf': it exists" \
     "$KBENCH" record -o "$WORK/bad/exists.lf" -- true
+expect_bad "an -o in a directory that is missing" \
+    "kbench record: -o '.*nodir/x.lf': cannot write in its directory: No such file or directory" \
+    "$KBENCH" record -o "$WORK/nodir/x.lf" -- true
 expect_bad "a missing DIR" "kbench record: -D '.*nosuch': No such file or directory" \
     "$KBENCH" record -o "$WORK/bad/x.lf" -D "$WORK/nosuch" -- true
 expect_bad "a DIR that is a file" "kbench record: -D '.*exists.lf': not a directory" \
