@@ -88,7 +88,7 @@ static void open_line(struct rec *r, struct ofd *o, double t, int disp)
 {
 	char lp[REC_PATH + 32];
 	if (rec_loadpath(r, o->path, lp, sizeof(lp)) < 0) {
-		rec_left(r, "names a loadfile cannot hold ('\"' or a newline)");
+		rec_left(r, "names a loadfile cannot hold ('\"', '\\' or a line break)");
 		return;
 	}
 	o->handle = rec_handle_new(r);
@@ -163,7 +163,7 @@ static void do_open(struct rec *r, struct proc *p, const struct st_line *l)
 			if (!strcmp(e, "ENOENT"))
 				rec_saw_absent(r, path);
 			if (rec_loadpath(r, path, lp, sizeof(lp)) < 0)
-				return rec_left(r, "names a loadfile cannot hold ('\"' or a newline)");
+				return rec_left(r, "names a loadfile cannot hold ('\"', '\\' or a line break)");
 			uint32_t h = rec_handle_new(r);
 			rec_handle_free(r, h);
 			rec_emit(r, l->t, R_NTCREATEX, "\"%s\" 0x%x 1 %u %s", lp,

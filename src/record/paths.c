@@ -79,7 +79,7 @@ static int path_line(struct rec *r, double t, enum rec_op op, const char *path, 
 {
 	char lp[REC_PATH + 32];
 	if (rec_loadpath(r, path, lp, sizeof(lp)) < 0) {
-		rec_left(r, "names a loadfile cannot hold ('\"' or a newline)");
+		rec_left(r, "names a loadfile cannot hold ('\"', '\\' or a line break)");
 		return -1;
 	}
 	rec_emit(r, t, op, "\"%s\"%s %s", lp, tail, status);
@@ -271,7 +271,7 @@ static void do_rename(struct rec *r, struct proc *p, const struct st_line *l)
 		return rec_left(r, "renameat2 RENAME_EXCHANGE (no NetBench operation)");
 	char lf[REC_PATH + 32], lt[REC_PATH + 32];
 	if (rec_loadpath(r, from, lf, sizeof(lf)) < 0 || rec_loadpath(r, to, lt, sizeof(lt)) < 0)
-		return rec_left(r, "names a loadfile cannot hold ('\"' or a newline)");
+		return rec_left(r, "names a loadfile cannot hold ('\"', '\\' or a line break)");
 	if (!ok(l)) {
 		if (!reproducible(l->err))
 			return failed_name(r, l, l->name);
@@ -303,10 +303,12 @@ static void do_getdents(struct rec *r, struct proc *p, const struct st_line *l)
 		if (e && strstr(e, " entries */"))
 			entries = strtoul(e + 3, NULL, 10);
 	}
+	if (strpbrk(o->path, "*?<>"))
+		return rec_left(r, "getdents of a directory with a wildcard in its name (no FIND_FIRST)");
 	char pat[REC_PATH + 2], lp[REC_PATH + 40];
 	snprintf(pat, sizeof(pat), "%s/*", strcmp(o->path, "/") ? o->path : "");
 	if (rec_loadpath(r, pat, lp, sizeof(lp)) < 0)
-		return rec_left(r, "names a loadfile cannot hold ('\"' or a newline)");
+		return rec_left(r, "names a loadfile cannot hold ('\"', '\\' or a line break)");
 	/* level 260 (find-file-both-directory-info, as dbench's), maxcnt 0
 	 * (every entry), count: the entries this call returned */
 	rec_emit(r, l->t, R_FIND_FIRST, "\"%s\" 260 0 %lu NT_STATUS_OK", lp, entries);

@@ -165,7 +165,8 @@ int rec_loadpath(const struct rec *r, const char *path, char *out, size_t outsz)
 	const char *rest = path + (r->dirlen == 1 ? 0 : r->dirlen);
 	size_t k = (size_t)snprintf(out, outsz, "\\clients\\client1");
 	for (; *rest; rest++) {
-		if (*rest == '"' || *rest == '\n' || k + 2 >= outsz)
+		/* '"' would end the token, '\\' split the name, a line break end the line */
+		if (*rest == '"' || *rest == '\\' || *rest == '\n' || *rest == '\r' || k + 2 >= outsz)
 			return -1;
 		out[k++] = *rest == '/' ? '\\' : *rest;
 	}

@@ -138,7 +138,7 @@ struct inode *rec_inode(struct rec *r);
 int rec_under(const struct rec *r, const char *path);
 /* The loadfile path of an absolute path under DIR, written to out:
  * \clients\client1\REST.  Returns 0, or -1 when it cannot be written
- * (a '"' in it, or too long). */
+ * (a '"', a '\\' or a line break in it, or too long). */
 int rec_loadpath(const struct rec *r, const char *path, char *out, size_t outsz);
 
 /* Descriptor tables. */

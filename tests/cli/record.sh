@@ -170,6 +170,23 @@ expect_status "a command that fails: status 2" 2
 expect_err_grep "and says so in one line" "^kbench record: 'sh' failed \(exit status 3\): no loadfile written$"
 expect_true "and writes no loadfile" test ! -e "$WORK/fail.lf"
 
+# names a loadfile cannot hold, a directory with a wildcard in its name,
+# two names that differ only in case: counted, and the loadfile is valid
+mkdir "$WORK/d4"
+(cd "$WORK/d4" && "$KBENCH" record -o "$WORK/odd.lf" -- sh -c \
+    'mkdir "a*b" && ls "a*b" && echo 1 >"x\\y" && echo 2 >"q\"r" && echo 3 >Up && echo 4 >up && cat Up up') \
+    >"$WORK/out" 2>"$WORK/err"
+RC=$?
+expect_status "odd names are recorded" 0
+expect_out_grep "the two names with a quote and a backslash are counted out" \
+    "^  names a loadfile cannot hold .* +2\$"
+expect_out_grep "a getdents of a directory with a wildcard in its name too" \
+    '^  getdents of a directory with a wildcard in its name \(no FIND_FIRST\) +[1-9]'
+expect_out_grep "and names that differ only in case" \
+    '^  names that differ from another only in case \(the loadfile folds case\) +1$'
+run "$KBENCH" load --check "$WORK/odd.lf"
+expect_status "kbench load --check accepts it" 0
+
 # cp -r of a tree: sizes around the loadfile's limits, a nested directory
 mkdir -p "$WORK/d1/src/sub/deeper"
 printf 'hello\n' >"$WORK/d1/src/a.txt"
