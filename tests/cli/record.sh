@@ -81,6 +81,21 @@ summary_check "the converted log" "$WORK/small.lf" "$WORK/out"
 cp "$WORK/out" "$WORK/small.sum"
 replay_check "the converted log" "$WORK/small.lf" "$WORK/small.sum" 1
 
+# every kind of call kbench record maps: locks (fcntl, flock), pwritev,
+# fdatasync, ftruncate, fallocate, a thread sharing the descriptors, lseek,
+# O_APPEND, sendfile, splice to a pipe, copy_file_range, a call in two
+# halves, statfs, getdents, F_DUPFD_CLOEXEC and execve closing it, mkdir
+# of a name that exists, a failed unlink, rmdir
+run "$KBENCH" record --from-strace "$DATA/record-calls.strace" -o "$WORK/calls.lf" -D /w
+expect_status "a log of every kind of call converts" 0
+cp "$WORK/out" "$WORK/calls.sum"
+grep -v '^#' "$WORK/calls.lf" >"$WORK/calls.ops"
+expect_same_file "its operations are the ones expected" "$WORK/calls.ops" "$DATA/record-calls.lf"
+expect_out_grep "nothing of it is left out" '^left out \(0 calls\):$'
+expect_out_grep "what was followed is counted" '^  closes by exec \(O_CLOEXEC\) or by a process.s end +3$'
+summary_check "every kind of call" "$WORK/calls.lf" "$WORK/calls.sum"
+replay_check "every kind of call" "$WORK/calls.lf" "$WORK/calls.sum" 2
+
 # a file found there is written only where its ReadX lines read (here
 # nowhere: its size is only seen, and it is mapped), unless --full-sizes
 cat >"$WORK/stat.strace" <<'LOG'
