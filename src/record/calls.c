@@ -26,7 +26,9 @@ void rec_emit(struct rec *r, double t, enum rec_op op, const char *fmt, ...)
 {
 	va_list ap;
 	double rel = t - r->t0;
-	fprintf(r->body, "%.6f %s ", rel > 0 ? rel : 0.0, rec_op_name[op]);
+	if (!r->untimed)
+		fprintf(r->body, "%.6f ", rel > 0 ? rel : 0.0);
+	fprintf(r->body, "%s ", rec_op_name[op]);
 	va_start(ap, fmt);
 	vfprintf(r->body, fmt, ap);
 	va_end(ap);

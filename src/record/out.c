@@ -102,7 +102,10 @@ void rec_header(const struct rec *r, FILE *f, const char *how)
 		   "# as a dbench 4 loadfile for kbench load (kbench-record(1))\n", PACKAGE_VERSION);
 	fprintf(f, "# %s\n", how);
 	fprintf(f, "# directory: %s (its names appear under \\clients\\client1)\n", r->dir);
-	fprintf(f, "# timestamps: seconds from the first traced call; the setup lines have none\n");
+	if (r->untimed)
+		fprintf(f, "# timestamps: none (--untimed): a replay runs as fast as it can\n");
+	else
+		fprintf(f, "# timestamps: seconds from the first traced call; the setup lines have none\n");
 	fprintf(f, "# setup: %llu directories and %llu files (%llu bytes) the program found there,\n"
 		   "#   made first, with the sizes the trace showed (nothing was read to learn them)\n",
 		(unsigned long long)r->setup_dirs, (unsigned long long)r->setup_files,

@@ -46,7 +46,7 @@
 
 struct record_cmd {
 	char *out, *dir, *from;
-	int full_sizes;
+	int full_sizes, untimed;
 	const char **argv;     /* COMMAND and its arguments, or NULL */
 	char dirbuf[PATH_MAX], cwd[PATH_MAX], tmp[PATH_MAX], log[PATH_MAX + 16];
 	char how[4096];
@@ -226,7 +226,7 @@ static int write_loadfile(struct record_cmd *c, struct rec *r, const char *body,
 static int convert(struct record_cmd *c, const char *log)
 {
 	struct rec r = { .dir = c->dirbuf, .dirlen = strlen(c->dirbuf), .start_cwd = c->cwd,
-			 .full_sizes = c->full_sizes };
+			 .full_sizes = c->full_sizes, .untimed = c->untimed };
 	char *body = NULL;
 	size_t len = 0;
 	r.body = open_memstream(&body, &len);
@@ -275,7 +275,9 @@ int cmd_record(int argc, const char **argv)
 		{ "from-strace", 0, POPT_ARG_STRING, &c.from, 0,
 		  "convert a log of strace -f -ttt -yy instead of running a command", "LOG" },
 		{ "full-sizes", 0, POPT_ARG_NONE, &c.full_sizes, 0,
-		  "make every file found there at its recorded size, also those no ReadX reads", NULL },
+		  "write every file found there whole, at its recorded size, not only where ReadX reads", NULL },
+		{ "untimed", 0, POPT_ARG_NONE, &c.untimed, 0,
+		  "no times on the lines: a replay runs as fast as it can, not at the program's pace", NULL },
 		POPT_AUTOHELP
 		POPT_TABLEEND
 	};

@@ -125,6 +125,7 @@ struct rec {
 	/* setup, filled by rec_setup() */
 	uint64_t setup_dirs, setup_files, setup_bytes, setup_ops[R_NOPS];
 	int full_sizes;                 /* --full-sizes: every file at its size */
+	int untimed;                    /* --untimed: lines without their times */
 	uint64_t setup_unread, setup_unread_bytes;  /* files made empty: never read */
 };
 

@@ -96,6 +96,15 @@ expect_out_grep "what was followed is counted" '^  closes by exec \(O_CLOEXEC\) 
 summary_check "every kind of call" "$WORK/calls.lf" "$WORK/calls.sum"
 replay_check "every kind of call" "$WORK/calls.lf" "$WORK/calls.sum" 2
 
+# --untimed: the same operations, with no times
+run "$KBENCH" record --from-strace "$DATA/record-calls.strace" -o "$WORK/calls-untimed.lf" -D /w --untimed
+expect_status "--untimed converts" 0
+grep -v '^#' "$WORK/calls-untimed.lf" >"$WORK/untimed.ops"
+sed 's/^[0-9][0-9.]* //' "$DATA/record-calls.lf" >"$WORK/untimed.want"
+expect_same_file "--untimed gives the same lines without their times" "$WORK/untimed.ops" "$WORK/untimed.want"
+run "$KBENCH" load --check "$WORK/calls-untimed.lf"
+expect_out_grep "--check finds it untimed" '^duration: +not timestamped'
+
 # a file found there is written only where its ReadX lines read (here
 # nowhere: its size is only seen, and it is mapped), unless --full-sizes
 cat >"$WORK/stat.strace" <<'LOG'
