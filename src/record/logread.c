@@ -40,13 +40,16 @@ static void proc_start(struct rec *r, struct proc *p)
 {
 	struct proc *par = p->parent ? rec_proc(r, p->parent) : NULL;
 	p->seen = 1;
+	if (par == p)
+		par = NULL;  /* a log whose pids say a process cloned itself */
 	if (par && par->tab && p->share_files) {
 		p->tab = par->tab;
 		p->tab->refs++;
 	} else {
 		p->tab = par ? fdtab_copy(par->tab) : fdtab_new();
 	}
-	const char *cwd = par && par->cwd ? par->cwd : r->start_cwd;
+	const char *cwd = par && par->cwd && par != p ? par->cwd : r->start_cwd;
+	free(p->cwd);
 	p->cwd = rec_must(strdup(cwd));
 }
 
@@ -72,8 +75,8 @@ static int one_line(struct pass *ps, char *line, const char **why)
 	if (l.t > r->t_last)
 		r->t_last = l.t;
 	struct proc *p = rec_proc(r, l.pid);
-	if (ps->second && !p->seen)
-		proc_start(r, p);
+	if (ps->second && (!p->seen || !p->tab))
+		proc_start(r, p);  /* its first line, or a pid used again after an exit */
 	switch (l.kind) {
 	case ST_SIGNAL:
 		return 0;

@@ -235,6 +235,14 @@ static int convert(struct record_cmd *c, const char *log)
 	int rc = rec_read_log(&r, log) < 0 ? KB_EXIT_USAGE : KB_EXIT_OK;
 	if (fclose(r.body) != 0 && rc == KB_EXIT_OK)
 		rc = KB_EXIT_FAIL;
+	uint64_t ops = 0;
+	for (int i = 0; i < R_NOPS; i++)
+		ops += r.ops[i];
+	if (rc == KB_EXIT_OK && !ops) {
+		fprintf(stderr, "%s: no call on a file under %s among the %llu traced: no loadfile "
+				"written\n", CMD, c->dirbuf, (unsigned long long)r.calls);
+		rc = KB_EXIT_USAGE;
+	}
 	if (rc == KB_EXIT_OK) {
 		rec_case_clashes(&r);
 		rc = write_loadfile(c, &r, body, len);

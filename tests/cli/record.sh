@@ -105,6 +105,20 @@ expect_same_file "--untimed gives the same lines without their times" "$WORK/unt
 run "$KBENCH" load --check "$WORK/calls-untimed.lf"
 expect_out_grep "--check finds it untimed" '^duration: +not timestamped'
 
+# a pid that comes again after its process ended is a new process, with
+# no descriptor of the old one
+cat >"$WORK/reuse.strace" <<'LOG'
+5 10.000000 openat(AT_FDCWD</w>, "a", O_RDONLY) = 3</w/a>
+5 10.000100 +++ exited with 0 +++
+5 10.000200 read(3</w/a>, ""..., 10) = 10
+5 10.000300 +++ exited with 0 +++
+LOG
+run "$KBENCH" record --from-strace "$WORK/reuse.strace" -o "$WORK/reuse.lf" -D /w
+expect_status "a pid used again converts" 0
+expect_out_grep "the new process's descriptor was open before the trace" \
+    '^  descriptors open before the trace \(opened at first use\) +1$'
+expect_lines "its read has a handle of its own, closed at its end" -eq 2 "$WORK/reuse.lf" '^[0-9.]+ Close 1 NT_STATUS_OK$'
+
 # a file found there is written only where its ReadX lines read (here
 # nowhere: its size is only seen, and it is mapped), unless --full-sizes
 cat >"$WORK/stat.strace" <<'LOG'
@@ -171,6 +185,14 @@ expect_bad "--from-strace without -D" "kbench record: --from-strace needs -D DIR
     "$KBENCH" record --from-strace "$DATA/record-small.strace" -o "$WORK/bad/x.lf"
 expect_bad "a log that is missing" "kbench record: --from-strace '.*nolog': No such file" \
     "$KBENCH" record --from-strace "$WORK/nolog" -o "$WORK/bad/x.lf" -D /w
+cat >"$WORK/bad/none.strace" <<'LOG'
+5 10.000000 openat(AT_FDCWD</w>, "/etc/passwd", O_RDONLY) = 3</etc/passwd>
+5 10.000100 +++ exited with 0 +++
+LOG
+expect_bad "a log with no call under DIR" \
+    "kbench record: no call on a file under /w among the 1 traced: no loadfile written" \
+    "$KBENCH" record --from-strace "$WORK/bad/none.strace" -o "$WORK/bad/x.lf" -D /w
+rm "$WORK/bad/none.strace"
 ls -A "$WORK/bad" >"$WORK/bad.ls"
 printf 'exists.lf\nnotstrace.log\n' >"$WORK/bad.want"
 expect_same_file "bad input wrote nothing" "$WORK/bad.ls" "$WORK/bad.want"
