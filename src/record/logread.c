@@ -122,13 +122,8 @@ static int one_line(struct pass *ps, char *line, const char **why)
 	return 0;
 }
 
-static int read_pass(struct rec *r, const char *path, int second)
+static int read_pass(struct rec *r, const char *path, FILE *f, int second)
 {
-	FILE *f = fopen(path, "r");
-	if (!f) {
-		fprintf(stderr, "kbench record: %s: %s\n", path, strerror(errno));
-		return -1;
-	}
 	struct pass ps = { r, second };
 	char *line = NULL;
 	size_t cap = 0;
@@ -141,6 +136,12 @@ static int read_pass(struct rec *r, const char *path, int second)
 			line[--n] = '\0';
 		if (!n || !strncmp(line, "strace: ", 8))
 			continue;  /* strace's own messages, in a log of its stderr */
+		if (strlen(line) != (size_t)n) {
+			fprintf(stderr, "kbench record: %s:%llu: a NUL byte: not a text log of strace\n",
+				path, (unsigned long long)lineno);
+			rc = -1;
+			break;
+		}
 		const char *why = "";
 		if (one_line(&ps, line, &why) < 0) {
 			fprintf(stderr, "kbench record: %s:%llu: not a line of strace -f -ttt -yy: %s\n",
@@ -154,14 +155,28 @@ static int read_pass(struct rec *r, const char *path, int second)
 		rc = -1;
 	}
 	free(line);
-	fclose(f);
 	r->lines = lineno;
 	return rc;
 }
 
 int rec_read_log(struct rec *r, const char *path)
 {
-	if (read_pass(r, path, 0) < 0)
+	FILE *f1 = fopen(path, "r"), *f2 = f1 ? fopen(path, "r") : NULL;
+	int rc = -1;
+	if (!f1 || !f2)
+		fprintf(stderr, "kbench record: %s: %s\n", path, strerror(errno));
+	else
+		rc = rec_read_files(r, path, f1, f2);
+	if (f1)
+		fclose(f1);
+	if (f2)
+		fclose(f2);
+	return rc;
+}
+
+int rec_read_files(struct rec *r, const char *path, FILE *pass1, FILE *pass2)
+{
+	if (read_pass(r, path, pass1, 0) < 0)
 		return -1;
 	/* pass one's pending halves and times do not carry over */
 	for (size_t i = 0; i < r->proccap; i++) {
@@ -173,7 +188,7 @@ int rec_read_log(struct rec *r, const char *path)
 	}
 	r->have_t0 = 0;
 	r->t_last = 0;
-	if (read_pass(r, path, 1) < 0)
+	if (read_pass(r, path, pass2, 1) < 0)
 		return -1;
 	for (size_t i = 0; i < r->proccap; i++)
 		if (r->procs[i])

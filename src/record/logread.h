@@ -12,10 +12,15 @@
 
 #include "record/trace.h"
 
+#include <stdio.h>
+
 /* Read the log at path into r (r->dir, r->body and r->start_cwd set).
  * Returns 0, or -1 after one line on stderr naming the file, the line
  * and the problem (a line strace -f -ttt does not print, no -yy paths,
  * no calls, a read error). */
 int rec_read_log(struct rec *r, const char *path);
+/* The same from two streams of the same log, one a pass (path names it
+ * in messages): what the fuzzer reads from memory. */
+int rec_read_files(struct rec *r, const char *path, FILE *pass1, FILE *pass2);
 
 #endif
