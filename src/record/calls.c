@@ -178,6 +178,8 @@ static void do_open(struct rec *r, struct proc *p, const struct st_line *l)
 		snprintf(kind, sizeof(kind), "failed opens (%s)", e[0] ? e : "no errno");
 		return rec_left(r, kind);
 	}
+	if (l->ret > ST_FD_MAX)
+		return rec_left(r, "descriptors numbered above 2^20");
 	if (!l->ret_path) {
 		r->opens_no_path++;
 		return rec_left(r, "opens without -yy's path on their result");
@@ -335,6 +337,8 @@ static void do_dup(struct rec *r, struct proc *p, const struct st_line *l)
 	struct ofd *o = rec_fd(r, p, l->nargs ? l->arg[0] : NULL, l->t);
 	if (!o || !l->has_ret || l->ret < 0)
 		return o && o->handle ? failed(r, l, o) : (void)r->not_fs++;
+	if (l->ret > ST_FD_MAX)
+		return rec_left(r, "descriptors numbered above 2^20");
 	if (o->handle)
 		rec_folded(r, "dups (the new descriptor shares the handle)");
 	else

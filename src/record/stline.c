@@ -261,7 +261,7 @@ int st_fd(const char *arg, int *fd, char *out, size_t outsz)
 		e = (char *)arg + 8;
 	} else {
 		long v = strtol(arg, &e, 10);
-		if (e == arg || v < 0 || v > 1 << 30)
+		if (e == arg || v < 0 || v > ST_FD_MAX)
 			return -1;
 		*fd = (int)v;
 	}

@@ -18,6 +18,8 @@
 #include <stdint.h>
 
 #define ST_MAX_ARGS 8
+/* the largest descriptor number taken (Linux's default nr_open, 2^20) */
+#define ST_FD_MAX (1 << 20)
 
 enum st_kind {
 	ST_CALL,        /* a whole call with its result */
@@ -62,7 +64,8 @@ int st_string(const char *arg, char *out, size_t outsz);
 /* An fd argument as -yy prints it: "3</path>", "AT_FDCWD</path>" or a
  * bare "3", "AT_FDCWD".  Sets *fd (AT_FDCWD: -100) and decodes the path
  * into out (empty when none is printed; a socket's "socket:[N]" and the
- * like are kept as they are).  Returns 0, or -1 when arg is no fd. */
+ * like are kept as they are).  Returns 0, or -1 when arg is no fd (or
+ * one above ST_FD_MAX). */
 int st_fd(const char *arg, int *fd, char *out, size_t outsz);
 
 #endif

@@ -154,6 +154,7 @@ static void test_strings_and_fds(void **state)
 	assert_string_equal(out, "pipe:[123]");
 	assert_int_equal(st_fd("NULL", &fd, out, sizeof(out)), -1);
 	assert_int_equal(st_fd("-1", &fd, out, sizeof(out)), -1);
+	assert_int_equal(st_fd("2000000</a>", &fd, out, sizeof(out)), -1);  /* above ST_FD_MAX */
 }
 
 int main(void)
