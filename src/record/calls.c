@@ -26,8 +26,8 @@ void rec_emit(struct rec *r, double t, enum rec_op op, const char *fmt, ...)
 {
 	va_list ap;
 	double rel = t - r->t0;
-	if (!r->untimed)
-		fprintf(r->body, "%.6f ", rel > 0 ? rel : 0.0);
+	if (!r->untimed)  /* a loadfile's times lie in [0, 10^9] s */
+		fprintf(r->body, "%.6f ", rel > 0 ? (rel < 1e9 ? rel : 1e9) : 0.0);
 	fprintf(r->body, "%s ", rec_op_name[op]);
 	va_start(ap, fmt);
 	vfprintf(r->body, fmt, ap);
@@ -228,14 +228,20 @@ static int offset_arg(const char *a, uint64_t *off)
 	return e != a + (a[0] == '[');
 }
 
+/* Linux moves at most this many bytes in one call (MAX_RW_COUNT) */
+#define RW_MAX 0x7ffff000ull
+#define OFF_MAX ((uint64_t)INT64_MAX)
+
 /* A ReadX or WriteX of n bytes on o: at off (explicit) or at o's offset. */
 static void io_line(struct rec *r, struct ofd *o, double t, int write, uint64_t n,
 		    int explicit, uint64_t off)
 {
-	if (!explicit) {
+	if (!explicit)
 		off = write && o->append && o->ino ? o->ino->size : o->off;
+	if (n > RW_MAX || off > OFF_MAX - n)
+		return rec_left(r, "transfers no Linux call makes (over 2 GiB, or past 2^63)");
+	if (!explicit)
 		o->off = off + n;
-	}
 	struct inode *ino = o->ino;
 	if (ino && !write && ino->original && off + n > ino->init_size)
 		ino->init_size = off + n;  /* it held these bytes before */
@@ -360,6 +366,8 @@ static void lock_line(struct rec *r, struct ofd *o, const struct st_line *l, int
 {
 	if (!l->has_ret || l->ret < 0)
 		return rec_left(r, "failed locks (the replay's lone client meets no conflict)");
+	if (off > OFF_MAX || len > OFF_MAX - off)
+		return rec_left(r, "lock ranges past 2^63");
 	rec_emit(r, l->t, unlock ? R_UNLOCKX : R_LOCKX, "%u %llu %llu NT_STATUS_OK", o->handle,
 		 (unsigned long long)off, (unsigned long long)len);
 }

@@ -303,6 +303,8 @@ static void do_getdents(struct rec *r, struct proc *p, const struct st_line *l)
 		if (e && strstr(e, " entries */"))
 			entries = strtoul(e + 3, NULL, 10);
 	}
+	if (entries > UINT32_MAX)
+		entries = UINT32_MAX;  /* the loadfile's count is 32 bits */
 	if (strpbrk(o->path, "*?<>"))
 		return rec_left(r, "getdents of a directory with a wildcard in its name (no FIND_FIRST)");
 	char pat[REC_PATH + 2], lp[REC_PATH + 40];
