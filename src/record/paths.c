@@ -68,8 +68,10 @@ int rec_resolve(struct rec *r, struct proc *p, const char *dirarg, const char *p
 		snprintf(base, sizeof(base), "%s", p->cwd ? p->cwd : r->start_cwd);
 	if (name[0] == '/')
 		snprintf(out, REC_PATH, "%s", name);
-	else if (snprintf(out, REC_PATH, "%s/%s", base, name) >= REC_PATH)
-		return -1;
+	else if (base[0] != '/' || snprintf(out, REC_PATH, "%s/%s", base, name) >= REC_PATH)
+		return -1;  /* relative to no directory (a pipe, a socket), or too long */
+	if (strlen(out) + 2 > REC_PATH)
+		return -1;  /* normalize() may add a '/' */
 	normalize(out);
 	return 0;
 }
