@@ -18,5 +18,6 @@ int cmd_suite(int argc, const char **argv);    /* src/suite/suite.c */
 int cmd_compare(int argc, const char **argv);  /* src/compare/compare.c */
 int cmd_import(int argc, const char **argv);  /* src/import/import.c */
 int cmd_server(int argc, const char **argv);   /* src/server/server.c */
+int cmd_record(int argc, const char **argv);   /* src/record/record.c */
 
 #endif

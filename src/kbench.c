@@ -21,6 +21,7 @@ static const struct kb_command commands[] = {
 	{ "suite", cmd_suite, "repeat load, disk and micro runs into one results file" },
 	{ "server", cmd_server, "a tbench server (one process per connection) for load -B sockio and tbench" },
 	{ "import", cmd_import, "read old BYTE, LMbench, dbench, tbench and hdparm reports into results files" },
+	{ "record", cmd_record, "run a program under strace and write its file I/O as a loadfile" },
 	{ "compare", cmd_compare, "compare results files: change and whether it is beyond the noise" },
 	{ NULL, NULL, NULL },
 };
