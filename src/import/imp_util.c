@@ -7,7 +7,7 @@
  */
 #include "config.h"
 #include "import/imp_util.h"
-#include "import/imp_kernel.h"
+#include "import/imp_version.h"
 
 #include <ctype.h>
 #include <errno.h>

@@ -15,113 +15,12 @@
  */
 #include "config.h"
 #include "record/calls.h"
+#include "record/paths.h"
 
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define IO_CHUNK (64ull << 20)
-
-void rec_emit(struct rec *r, double t, enum rec_op op, const char *fmt, ...)
-{
-	va_list ap;
-	double rel = t - r->t0;
-	if (!r->untimed)  /* a loadfile's times lie in [0, 10^9] s */
-		fprintf(r->body, "%.6f ", rel > 0 ? (rel < 1e9 ? rel : 1e9) : 0.0);
-	fprintf(r->body, "%s ", rec_op_name[op]);
-	va_start(ap, fmt);
-	vfprintf(r->body, fmt, ap);
-	va_end(ap);
-	fputc('\n', r->body);
-	r->ops[op]++;
-}
-
-const char *rec_status(const char *err)
-{
-	static const struct { const char *err, *nt; } map[] = {
-		{ "ENOENT", "NT_STATUS_OBJECT_NAME_NOT_FOUND" },
-		{ "ENOTDIR", "NT_STATUS_OBJECT_PATH_NOT_FOUND" },
-		{ "EEXIST", "NT_STATUS_OBJECT_NAME_COLLISION" },
-		{ "EISDIR", "NT_STATUS_FILE_IS_A_DIRECTORY" },
-		{ "ENOTEMPTY", "NT_STATUS_DIRECTORY_NOT_EMPTY" },
-		{ "EACCES", "NT_STATUS_ACCESS_DENIED" },
-		{ "EPERM", "NT_STATUS_ACCESS_DENIED" },
-	};
-	for (size_t i = 0; err && i < sizeof(map) / sizeof(map[0]); i++)
-		if (!strcmp(map[i].err, err))
-			return map[i].nt;
-	return "NT_STATUS_UNSUCCESSFUL";
-}
-
-#define LINK_KIND "calls on links and nodes the program made (no operation makes one)"
-
-static void count_outside(struct rec *r, const char *path)
-{
-	if (r->cur_link)
-		rec_left(r, LINK_KIND);
-	else if (rec_is_file(path))
-		rec_left(r, "calls on files outside DIR");
-	else
-		rec_left(r, "calls on pipes, sockets and other non-files");
-}
-
-static struct ofd *ofd_new(const char *path)
-{
-	struct ofd *o = rec_must(calloc(1, sizeof(*o)));
-	o->path = rec_must(strdup(path));
-	return o;
-}
-
-/* The last descriptor of o went: its Close, if it has a handle. */
-static void ofd_gone(struct rec *r, struct ofd *o, double t)
-{
-	if (!o)
-		return;
-	if (o->handle) {
-		rec_emit(r, t, R_CLOSE, "%u NT_STATUS_OK", o->handle);
-		rec_handle_free(r, o->handle);
-	}
-	free(o->path);
-	free(o);
-}
-
-/* An NTCreateX for o (under DIR), which takes a new handle. */
-static void open_line(struct rec *r, struct ofd *o, double t, int disp)
-{
-	char lp[REC_PATH + 32];
-	if (rec_loadpath(r, o->path, lp, sizeof(lp)) < 0) {
-		rec_left(r, "names a loadfile cannot hold ('\"', '\\' or a line break)");
-		return;
-	}
-	o->handle = rec_handle_new(r);
-	rec_emit(r, t, R_NTCREATEX, "\"%s\" 0x%x %d %u NT_STATUS_OK", lp, o->isdir ? 1 : 0,
-		 o->isdir ? 1 : disp, o->handle);
-}
-
-struct ofd *rec_fd(struct rec *r, struct proc *p, const char *arg, double t)
-{
-	char path[REC_PATH];
-	int fd;
-	if (!arg || st_fd(arg, &fd, path, sizeof(path)) < 0 || fd < 0)
-		return NULL;
-	struct ofd *o = fdtab_get(p->tab, fd);
-	if (o) {
-		r->cur_link = o->link;
-		return o;
-	}
-	/* had before the trace began (or by a way not traced) */
-	o = ofd_new(path[0] ? path : "?");
-	fdtab_set(p->tab, fd, o, 0);
-	if (rec_under(r, o->path)) {
-		rec_saw_old(r, o->path, 0);
-		struct name *n = rec_name(r, o->path);
-		o->ino = n->ino ? n->ino : (n->ino = rec_inode(r));
-		o->isdir = o->ino->isdir;
-		rec_folded(r, "descriptors open before the trace (opened at first use)");
-		open_line(r, o, t, 1);
-	}
-	return o;
-}
 
 /* Is there this flag in a flags argument (whole words between '|')? */
 static int has_flag(const char *flags, const char *flag)
@@ -158,7 +57,7 @@ static void do_open(struct rec *r, struct proc *p, const struct st_line *l)
 		return rec_left(r, "calls strace printed without their arguments");
 	if (l->err || !l->has_ret || l->ret < 0) {
 		if (!rec_under(r, path))
-			return count_outside(r, path);
+			return rec_outside(r, path);
 		const char *e = l->err ? l->err : "";
 		if (!strcmp(e, "ENOENT") || !strcmp(e, "ENOTDIR")) {
 			char lp[REC_PATH + 32];
@@ -184,10 +83,10 @@ static void do_open(struct rec *r, struct proc *p, const struct st_line *l)
 		r->opens_no_path++;
 		return rec_left(r, "opens without -yy's path on their result");
 	}
-	struct ofd *o = ofd_new(path);
-	ofd_gone(r, fdtab_set(p->tab, (int)l->ret, o, has_flag(flags, "O_CLOEXEC")), l->t);
+	struct ofd *o = rec_ofd_new(path);
+	rec_ofd_gone(r, fdtab_set(p->tab, (int)l->ret, o, has_flag(flags, "O_CLOEXEC")), l->t);
 	if (!rec_under(r, path))
-		return count_outside(r, path);
+		return rec_outside(r, path);
 	if (rec_name(r, path)->link_made) {
 		o->link = 1;
 		return rec_left(r, LINK_KIND);
@@ -214,7 +113,7 @@ static void do_open(struct rec *r, struct proc *p, const struct st_line *l)
 	o->ino = n->ino;
 	o->isdir = n->ino->isdir || has_flag(flags, "O_DIRECTORY");
 	o->append = (uint8_t)has_flag(flags, "O_APPEND");
-	open_line(r, o, l->t, creat && trunc ? 5 : creat ? 2 : trunc ? 4 : 1);
+	rec_open_line(r, o, l->t, creat && trunc ? 5 : creat ? 2 : trunc ? 4 : 1);
 }
 
 /* An offset argument: "123", "[123]", "[123 => 456]" (the value before
@@ -269,7 +168,7 @@ static void failed(struct rec *r, const struct st_line *l, struct ofd *o)
 {
 	char kind[96];
 	if (o && !o->handle)
-		return count_outside(r, o->path);
+		return rec_outside(r, o->path);
 	snprintf(kind, sizeof(kind), "failed %s (%s)", l->name, l->err ? l->err : "no result");
 	rec_left(r, kind);
 }
@@ -283,7 +182,7 @@ static void do_rw(struct rec *r, struct proc *p, const struct st_line *l, int wr
 	if (!l->has_ret || l->ret < 0)
 		return failed(r, l, o);
 	if (!o->handle)
-		return count_outside(r, o->path);
+		return rec_outside(r, o->path);
 	uint64_t off = 0;
 	int explicit = strchr(l->name, 'p') == l->name && l->nargs > 3 && offset_arg(l->arg[3], &off);
 	io_line(r, o, l->t, write, (uint64_t)l->ret, explicit, off);
@@ -303,7 +202,7 @@ static void do_copy(struct rec *r, struct proc *p, const struct st_line *l)
 	if (!l->has_ret || l->ret < 0)
 		return failed(r, l, in->handle ? in : out);
 	if (!in->handle && !out->handle)
-		return count_outside(r, in->path);
+		return rec_outside(r, in->path);
 	uint64_t n = (uint64_t)l->ret, oi = 0, oo = 0;
 	int ei = offset_arg(l->arg[sf ? 2 : 1], &oi), eo = !sf && offset_arg(l->arg[3], &oo);
 	io_line(r, in, l->t, 0, n, ei, oi);
@@ -331,10 +230,10 @@ static void do_close(struct rec *r, struct proc *p, const struct st_line *l)
 		return;
 	}
 	if (!o->handle)
-		count_outside(r, o->path);
+		rec_outside(r, o->path);
 	else if (o->refs > 1)
 		rec_folded(r, "closes of one of several descriptors of a file");
-	ofd_gone(r, fdtab_drop(p->tab, fd), l->t);
+	rec_ofd_gone(r, fdtab_drop(p->tab, fd), l->t);
 }
 
 /* dup, dup2, dup3, fcntl F_DUPFD: a second descriptor for the same file */
@@ -348,9 +247,9 @@ static void do_dup(struct rec *r, struct proc *p, const struct st_line *l)
 	if (o->handle)
 		rec_folded(r, "dups (the new descriptor shares the handle)");
 	else
-		count_outside(r, o->path);
+		rec_outside(r, o->path);
 	o->refs++;  /* held while the old one at ret is let go */
-	ofd_gone(r, fdtab_set(p->tab, (int)l->ret, o, strstr(l->arg[l->nargs - 1], "CLOEXEC") != NULL),
+	rec_ofd_gone(r, fdtab_set(p->tab, (int)l->ret, o, strstr(l->arg[l->nargs - 1], "CLOEXEC") != NULL),
 		 l->t);
 	o->refs--;
 }
@@ -380,7 +279,7 @@ static void do_fcntl(struct rec *r, struct proc *p, const struct st_line *l)
 		return do_dup(r, p, l);
 	struct ofd *o = rec_fd(r, p, l->arg[0], l->t);
 	if (!o || !o->handle)
-		return o ? count_outside(r, o->path) : (void)r->not_fs++;
+		return o ? rec_outside(r, o->path) : (void)r->not_fs++;
 	if (strstr(l->arg[1], "SETLK") && l->nargs > 2) {
 		const char *a = l->arg[2];
 		uint64_t start = field(a, "l_start="), len = field(a, "l_len=");
@@ -407,7 +306,7 @@ static void do_flock(struct rec *r, struct proc *p, const struct st_line *l)
 {
 	struct ofd *o = rec_fd(r, p, l->nargs > 1 ? l->arg[0] : NULL, l->t);
 	if (!o || !o->handle)
-		return o ? count_outside(r, o->path) : (void)r->not_fs++;
+		return o ? rec_outside(r, o->path) : (void)r->not_fs++;
 	lock_line(r, o, l, strstr(l->arg[1], "LOCK_UN") != NULL, 0, 0);
 }
 
@@ -419,7 +318,7 @@ static void handle_op(struct rec *r, struct proc *p, const struct st_line *l, en
 	if (!o)
 		return rec_left(r, "calls strace printed without their arguments");
 	if (!o->handle)
-		return count_outside(r, o->path);
+		return rec_outside(r, o->path);
 	if (!l->has_ret || l->ret < 0)
 		return failed(r, l, o);
 	if (op == R_QFILEINFO && o->ino) {
@@ -446,7 +345,7 @@ static void do_lseek(struct rec *r, struct proc *p, const struct st_line *l)
 {
 	struct ofd *o = rec_fd(r, p, l->nargs ? l->arg[0] : NULL, l->t);
 	if (!o || !o->handle)
-		return o ? count_outside(r, o->path) : (void)r->not_fs++;
+		return o ? rec_outside(r, o->path) : (void)r->not_fs++;
 	if (!l->has_ret || l->ret < 0)
 		return failed(r, l, o);
 	o->off = (uint64_t)l->ret;
@@ -467,9 +366,9 @@ static void no_op(struct rec *r, struct proc *p, const struct st_line *l, int fd
 	const char *pa = o ? o->path : path;
 	r->cur_link = o && o->link;
 	if (r->cur_link)
-		return count_outside(r, pa);
+		return rec_outside(r, pa);
 	if (!rec_under(r, pa))
-		return pa[0] ? count_outside(r, pa) : (void)r->not_fs++;
+		return pa[0] ? rec_outside(r, pa) : (void)r->not_fs++;
 	snprintf(kind, sizeof(kind), "%s of a file under DIR", l->name);
 	rec_left(r, kind);
 }
@@ -482,7 +381,7 @@ static void do_exec(struct rec *r, struct proc *p, const struct st_line *l)
 		if (p->tab->fd[fd] && p->tab->cloexec[fd]) {
 			if (p->tab->fd[fd]->handle && p->tab->fd[fd]->refs == 1)
 				rec_folded(r, "closes by exec (O_CLOEXEC) or by a process's end");
-			ofd_gone(r, fdtab_drop(p->tab, fd), l->t);
+			rec_ofd_gone(r, fdtab_drop(p->tab, fd), l->t);
 		}
 }
 
@@ -494,7 +393,7 @@ void rec_exit(struct rec *r, struct proc *p, double t)
 		for (int fd = 0; fd < p->tab->n; fd++) {
 			if (p->tab->fd[fd] && p->tab->fd[fd]->handle && p->tab->fd[fd]->refs == 1)
 				rec_folded(r, "closes by exec (O_CLOEXEC) or by a process's end");
-			ofd_gone(r, fdtab_drop(p->tab, fd), t);
+			rec_ofd_gone(r, fdtab_drop(p->tab, fd), t);
 		}
 		free(p->tab->fd);
 		free(p->tab->cloexec);

@@ -14,67 +14,10 @@
  * looking at the tree: the recording reads nothing).
  */
 #include "config.h"
-#include "record/calls.h"
+#include "record/paths.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-#define LINK_KIND "calls on links and nodes the program made (no operation makes one)"
-
-/* Resolve '.', '..' and repeated '/' of an absolute path in place. */
-static void normalize(char *p)
-{
-	char *w = p, *r = p;
-	while (*r) {
-		while (*r == '/')
-			r++;
-		char *s = r;
-		while (*r && *r != '/')
-			r++;
-		size_t n = (size_t)(r - s);
-		if (n == 0 || (n == 1 && s[0] == '.'))
-			continue;
-		if (n == 2 && s[0] == '.' && s[1] == '.') {
-			while (w > p && *--w != '/')
-				;
-			continue;
-		}
-		*w++ = '/';
-		memmove(w, s, n);
-		w += n;
-	}
-	if (w == p)
-		*w++ = '/';
-	*w = '\0';
-}
-
-int rec_resolve(struct rec *r, struct proc *p, const char *dirarg, const char *patharg,
-		char *out)
-{
-	char name[REC_PATH], base[REC_PATH];
-	if (!patharg || st_string(patharg, name, sizeof(name)) < 0)
-		return -1;
-	base[0] = '\0';
-	if (dirarg) {
-		int fd;
-		if (st_fd(dirarg, &fd, base, sizeof(base)) < 0)
-			return -1;
-		if (fd != -100 && !base[0]) {
-			struct ofd *o = fdtab_get(p->tab, fd);
-			snprintf(base, sizeof(base), "%s", o ? o->path : "");
-		}
-	}
-	if (!base[0])
-		snprintf(base, sizeof(base), "%s", p->cwd ? p->cwd : r->start_cwd);
-	if (name[0] == '/')
-		snprintf(out, REC_PATH, "%s", name);
-	else if (base[0] != '/' || snprintf(out, REC_PATH, "%s/%s", base, name) >= REC_PATH)
-		return -1;  /* relative to no directory (a pipe, a socket), or too long */
-	if (strlen(out) + 2 > REC_PATH)
-		return -1;  /* normalize() may add a '/' */
-	normalize(out);
-	return 0;
-}
 
 static int path_line(struct rec *r, double t, enum rec_op op, const char *path, const char *tail,
 		     const char *status)
