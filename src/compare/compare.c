@@ -406,11 +406,8 @@ static int report(struct cmp *c, const struct cmp_opts *o)
 		suitefile_benchstat(stdout, c->f[0].doc);
 		return 0;
 	}
-	if (o->plot && !plot_available()) {
-		fprintf(stderr, "%s: --plot: gnuplot is not installed; install it (Debian: apt-get "
-			"install gnuplot-nox) or leave out --plot\n", c->cmd);
+	if (o->plot && plot_missing(c->cmd))
 		return KB_EXIT_FAIL;
-	}
 	if (cmp_build(c) < 0) {
 		fprintf(stderr, "%s: out of memory\n", c->cmd);
 		return KB_EXIT_FAIL;

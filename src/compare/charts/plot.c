@@ -54,6 +54,15 @@ int plot_available(void)
 	return 0;
 }
 
+int plot_missing(const char *cmd)
+{
+	if (plot_available())
+		return 0;
+	fprintf(stderr, "%s: --plot: gnuplot is not installed; install it (Debian: apt-get "
+		"install gnuplot-nox) or leave out --plot\n", cmd);
+	return 1;
+}
+
 /* The memory limit of r's load test in A, "" for none. */
 static const char *mem_of(const struct cmp_row *r)
 {
@@ -286,27 +295,8 @@ void plot_script(FILE *f, const struct cmp *c, const char *file)
 	size_t lo = page_no ? page_lo : 0, hi = page_no ? page_hi : first_rows(c, hload, hdisk);
 	int hchange = plotbar_change_height(c, hi > lo ? hi - lo : 0);
 	int charts = (hload > 0) + (hdisk > 0) + (hchange > 0);
-	int png = strlen(file) > 4 && !strcmp(file + strlen(file) - 4, ".png");
 	int h = charts ? hload + hdisk + hchange : 560;
-	if (png)
-		fprintf(f, "set terminal pngcairo size 1200,%d font 'sans,10'\n", h);
-	else
-		fprintf(f, "set terminal svg size 1200,%d dynamic font 'sans,11' background "
-			   "rgb 'white'\n", h);
-	/* gnuplot takes an output name starting with '|' as a shell command:
-	 * the file of that name in the current directory is meant; the name
-	 * itself is not escaped (it is the file to write) */
-	fprintf(f, "set output ");
-	if (file[0] == '|') {
-		char *here = malloc(strlen(file) + 3);
-		if (here)
-			sprintf(here, "./%s", file);
-		plot_quoted_raw(f, here ? here : "");
-		free(here);
-	} else {
-		plot_quoted_raw(f, file);
-	}
-	fprintf(f, "\nset encoding utf8\n");
+	plot_open(f, file, 1200, h, 10);
 	/* room for the two-line titles; each chart's key goes under it, so the
 	 * plot area keeps the width the key took beside it */
 	fprintf(f, "set lmargin 10\nset rmargin 6\nset tmargin\nset bmargin\n");

@@ -14,6 +14,10 @@
 /* Does `gnuplot` exist in PATH?  1 yes, 0 no. */
 int plot_available(void);
 
+/* --plot's first check: 0 when gnuplot is here, else 1 after one line on
+ * standard error (cmd's prefix) saying how to install it. */
+int plot_missing(const char *cmd);
+
 /* The gnuplot script plot_write runs, written to f: the terminal (PNG
  * when file ends in .png, else SVG), the output file, the figures inline
  * (every string from a results file escaped, escape.h, then quoted). */

@@ -219,17 +219,8 @@ void plotlat_script(FILE *f, const struct cmp *c, const char *file)
 	size_t all = panels_of(c), panels = all > lat_first ? all - lat_first : 0, at = 0;
 	panels = panels < LAT_PAGE ? panels : LAT_PAGE;
 	size_t rows = panels ? (panels + COLS - 1) / COLS : 1;
-	int png = strlen(file) > 4 && !strcmp(file + strlen(file) - 4, ".png");
-	if (png)
-		fprintf(f, "set terminal pngcairo size 1400,%zu font 'sans,9'\n", rows * 300 + 60);
-	else
-		fprintf(f, "set terminal svg size 1400,%zu dynamic font 'sans,10' background "
-			   "rgb 'white'\n", rows * 300 + 60);
-	fprintf(f, "set output ");
-	if (file[0] == '|')  /* gnuplot would run it as a command */
-		fprintf(f, "'./'.");
-	plot_quoted(f, file);
-	fprintf(f, "\nset encoding utf8\nset grid\nset multiplot layout %zu,%d title "
+	plot_open(f, file, 1400, (int)(rows * 300 + 60), 9);
+	fprintf(f, "set grid\nset multiplot layout %zu,%d title "
 		   "'kbench compare: each op''s latency distribution (every run merged) and "
 		   "MB/sec each second of every run", rows, COLS);
 	if (all > LAT_PAGE)

@@ -114,3 +114,24 @@ size_t plot_failed_runs(const struct cmp *c, size_t k, const struct sf_test *t)
 	}
 	return n;
 }
+
+void plot_open(FILE *f, const char *file, int w, int h, int font)
+{
+	size_t len = strlen(file);
+	if (len > 4 && !strcmp(file + len - 4, ".png"))
+		fprintf(f, "set terminal pngcairo size %d,%d font 'sans,%d'\n", w, h, font);
+	else
+		fprintf(f, "set terminal svg size %d,%d dynamic font 'sans,%d' background "
+			   "rgb 'white'\n", w, h, font + 1);
+	fprintf(f, "set output ");
+	if (file[0] == '|') {
+		char *here = malloc(len + 3);
+		if (here)
+			sprintf(here, "./%s", file);
+		plot_quoted_raw(f, here ? here : "");
+		free(here);
+	} else {
+		plot_quoted_raw(f, file);
+	}
+	fprintf(f, "\nset encoding utf8\n");
+}

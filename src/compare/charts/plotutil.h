@@ -22,6 +22,14 @@ void plot_quoted(FILE *f, const char *s);
 /* s, which holds no control character, as a single-quoted string. */
 void plot_quoted_raw(FILE *f, const char *s);
 
+/* The picture's terminal and output, first in every script: a FILE
+ * ending in .png is a pngcairo picture of w x h pixels with a sans font
+ * of font points, else an SVG of that size (its font a point larger, a
+ * white background); the output is FILE as given, but for a name
+ * starting with '|', which gnuplot runs as a shell command: the file of
+ * that name in the current directory is meant (./NAME); UTF-8 text. */
+void plot_open(FILE *f, const char *file, int w, int h, int font);
+
 /* s escaped as the inside of a double-quoted string of a datablock or a
  * tic label: a double quote becomes a single one, a backslash doubled. */
 void plot_datum(FILE *f, const char *s);

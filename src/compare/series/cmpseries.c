@@ -273,11 +273,8 @@ static int mark_controls(struct series *s)
 
 static int report(struct series *s, const struct ser_opts *o)
 {
-	if (o->plot && !plot_available()) {
-		fprintf(stderr, "%s: --plot: gnuplot is not installed; install it (Debian: apt-get "
-			"install gnuplot-nox) or leave out --plot\n", s->cmd);
+	if (o->plot && plot_missing(s->cmd))
 		return KB_EXIT_FAIL;
-	}
 	if (ser_build(s) < 0) {
 		fprintf(stderr, "%s: out of memory\n", s->cmd);
 		return KB_EXIT_FAIL;

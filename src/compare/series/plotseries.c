@@ -24,24 +24,9 @@
 
 static void header(FILE *f, const char *file, size_t nk)
 {
-	int png = strlen(file) > 4 && !strcmp(file + strlen(file) - 4, ".png");
 	int w = nk * 40 + 200 < 900 ? 900 : (int)(nk * 40 + 200);
-	if (png)
-		fprintf(f, "set terminal pngcairo size %d,600 font 'sans,10'\n", w);
-	else
-		fprintf(f, "set terminal svg size %d,600 dynamic font 'sans,11' background "
-			"rgb 'white'\n", w);
-	fprintf(f, "set output ");
-	if (file[0] == '|') {
-		/* gnuplot would take it as a command: the file here is meant */
-		fprintf(f, "'./");
-		for (const char *p = file; *p; p++)
-			fprintf(f, *p == '\'' ? "''" : "%c", *p);
-		fprintf(f, "'");
-	} else {
-		plot_quoted_raw(f, file);
-	}
-	fprintf(f, "\nset encoding utf8\nset grid ytics\nset key top left\n"
+	plot_open(f, file, w, 600, 10);
+	fprintf(f, "set grid ytics\nset key top left\n"
 		"set xtics rotate by -45\nset bmargin 8\n");
 }
 
