@@ -360,15 +360,15 @@ int plot_write(const struct cmp *c, const char *file)
 	return rc;
 }
 
-int plot_run(const struct cmp *c, const char *file,
-	     void (*script_of)(FILE *, const struct cmp *, const char *))
+int plot_gnuplot(const char *cmd, const char *file,
+		 void (*script_of)(FILE *, const void *, const char *), const void *ctx)
 {
 	char script[] = "/tmp/kbench-plot.XXXXXX", log[] = "/tmp/kbench-plot-log.XXXXXX";
 	char shown[300], why[300];
 	int fd = mkstemp(script), lfd = mkstemp(log);
 	esc_str(shown, sizeof(shown), file);
 	if (fd < 0 || lfd < 0) {
-		fprintf(stderr, "%s: --plot: cannot make a temporary file: %s\n", c->cmd,
+		fprintf(stderr, "%s: --plot: cannot make a temporary file: %s\n", cmd,
 			strerror(errno));
 		if (fd >= 0)
 			close(fd), unlink(script);
@@ -384,7 +384,7 @@ int plot_run(const struct cmp *c, const char *file,
 		unlink(log);
 		return 1;
 	}
-	script_of(f, c, file);
+	script_of(f, ctx, file);
 	int werr = ferror(f);
 	werr |= fclose(f) != 0;
 	struct child_result r;
@@ -392,14 +392,33 @@ int plot_run(const struct cmp *c, const char *file,
 	const char *args[] = { script, NULL };
 	int rc = 0;
 	if (werr || child_run("gnuplot", args, log, log, &never, &r) < 0 || r.status != 0) {
-		fprintf(stderr, "%s: --plot %s: gnuplot failed: %s\n", c->cmd, shown,
+		fprintf(stderr, "%s: --plot %s: gnuplot failed: %s\n", cmd, shown,
 			werr ? "cannot write its script" : esc_str(why, sizeof(why), r.last_line));
 		rc = 1;
 	} else {
 		/* every page named: a chart of many pages is more than one file */
-		fprintf(stderr, "%s: wrote %s\n", c->cmd, shown);
+		fprintf(stderr, "%s: wrote %s\n", cmd, shown);
 	}
 	unlink(script);
 	unlink(log);
 	return rc;
+}
+
+/* plot_run's script writer and its chart, as plot_gnuplot's context */
+struct cmp_script {
+	void (*script_of)(FILE *, const struct cmp *, const char *);
+	const struct cmp *c;
+};
+
+static void cmp_script(FILE *f, const void *ctx, const char *file)
+{
+	const struct cmp_script *x = ctx;
+	x->script_of(f, x->c, file);
+}
+
+int plot_run(const struct cmp *c, const char *file,
+	     void (*script_of)(FILE *, const struct cmp *, const char *))
+{
+	struct cmp_script x = { script_of, c };
+	return plot_gnuplot(c->cmd, file, cmp_script, &x);
 }

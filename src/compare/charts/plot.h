@@ -45,6 +45,13 @@ int plot_write(const struct cmp *c, const char *file);
 /* Write the script script_of gives for c and file into a temporary file
  * and run gnuplot on it (what plot_write does with plot_script).  Returns
  * 0, or 1 after one line on stderr when gnuplot fails. */
+/* Run gnuplot on the script script_of writes (with ctx) for the picture
+ * file: the script in a temporary file, gnuplot's output kept in another,
+ * both removed.  Returns 0 and says "CMD: wrote FILE" on standard error,
+ * or 1 after one line saying why (no temporary file, the script not
+ * written, gnuplot's last line when it failed). */
+int plot_gnuplot(const char *cmd, const char *file,
+		 void (*script_of)(FILE *, const void *, const char *), const void *ctx);
 int plot_run(const struct cmp *c, const char *file,
 	     void (*script_of)(FILE *, const struct cmp *, const char *));
 

@@ -82,38 +82,23 @@ void plotseries_script(FILE *f, const struct series *s, const struct ser_test *t
 	fprintf(f, "\n");
 }
 
+/* draw()'s series and test, as plot_gnuplot's context */
+struct ser_chart {
+	const struct series *s;
+	const struct ser_test *t;
+};
+
+static void chart_script(FILE *f, const void *ctx, const char *file)
+{
+	const struct ser_chart *x = ctx;
+	plotseries_script(f, x->s, x->t, file);
+}
+
 /* Write the chart of t into file with gnuplot.  Returns 0 or 1. */
 static int draw(const struct series *s, const struct ser_test *t, const char *file)
 {
-	char script[] = "/tmp/kbench-plot.XXXXXX", log[] = "/tmp/kbench-plot-log.XXXXXX";
-	char shown[300], why[300];
-	int fd = mkstemp(script), lfd = mkstemp(log), rc = 0;
-	esc_str(shown, sizeof(shown), file);
-	FILE *f = fd >= 0 && lfd >= 0 ? fdopen(fd, "w") : NULL;
-	if (!f) {
-		fprintf(stderr, "%s: --plot: cannot make a temporary file: %s\n", s->cmd,
-			strerror(errno));
-		if (fd >= 0)
-			close(fd), unlink(script);
-		if (lfd >= 0)
-			close(lfd), unlink(log);
-		return 1;
-	}
-	close(lfd);
-	plotseries_script(f, s, t, file);
-	int werr = ferror(f);
-	werr |= fclose(f) != 0;
-	struct child_result r;
-	volatile sig_atomic_t never = 0;
-	const char *args[] = { script, NULL };
-	if (werr || child_run("gnuplot", args, log, log, &never, &r) < 0 || r.status != 0) {
-		fprintf(stderr, "%s: --plot %s: gnuplot failed: %s\n", s->cmd, shown,
-			werr ? "cannot write its script" : esc_str(why, sizeof(why), r.last_line));
-		rc = 1;
-	}
-	unlink(script);
-	unlink(log);
-	return rc;
+	struct ser_chart x = { s, t };
+	return plot_gnuplot(s->cmd, file, chart_script, &x);
 }
 
 int plotseries_write(const struct series *s, const char *file)
