@@ -278,11 +278,14 @@ static int report(const struct load_opts *o, const struct run_config *cfg,
 		return r || run_failure(res, why, sizeof(why)) ? KB_EXIT_FAIL : KB_EXIT_OK;
 	}
 	json_t *doc = run_document(cfg, &lp, st);
-	load_report_text(cfg->out, cfg, &lp, res, json_object_get(doc, "caveats"));
+	/* the document first: a run whose --json is lost exits 1, and a run
+	 * that exits non-zero prints no figure line (run_failure) */
+	struct run_result shown = *res;
+	if (o->json && (status = write_json(o->cmd, doc, st)))
+		shown.report_failed = "the JSON document could not be written";
+	load_report_text(cfg->out, cfg, &lp, &shown, json_object_get(doc, "caveats"));
 	fflush(cfg->out);
 	say_unmeasured(o->cmd, res);
-	if (o->json)
-		status = write_json(o->cmd, doc, st);
 	json_decref(doc);
 	if (res->mem_left && !status)
 		status = KB_EXIT_FAIL;
@@ -348,8 +351,13 @@ static int report_apart(const struct load_opts *o, const struct run_config *cfg,
 	do
 		w = waitpid(pid, &ws, 0);
 	while (w < 0 && errno == EINTR);
-	if (w == pid && WIFEXITED(ws))
+	if (w == pid && WIFEXITED(ws)) {
+		/* the child judged the stream, with the error flag of any write
+		 * made here before the fork (the banner, the progress lines),
+		 * and said what failed: said once, not again by finish() */
+		clearerr(cfg->out);
 		return WEXITSTATUS(ws);
+	}
 	fprintf(stderr, "%s: the report process ended by signal %d\n", o->cmd,
 		w == pid && WIFSIGNALED(ws) ? WTERMSIG(ws) : 0);
 	return KB_EXIT_FAIL;

@@ -10,8 +10,9 @@
 /* The run's outcome, the one rule every output form follows: whether
  * its figure is a result.  Returns NULL for a run that went its whole
  * course (no stop signal, --strict stop, lost client, rank or stuck
- * process), in which every operation ended as its line expects and
- * something was measured; otherwise buf (len bytes, a phrase such as
+ * process), in which every operation ended as its line expects,
+ * something was measured, its memory cgroup was removed and its report
+ * written (--json); otherwise buf (len bytes, a phrase such as
  * "12 operations did not end as the loadfile expects") saying why its
  * figure, if any, is not a result.  Such a run prints no line that starts
  * with "Throughput" in any form, and exits non-zero. */
