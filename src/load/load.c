@@ -341,6 +341,7 @@ static int report_apart(const struct load_opts *o, const struct run_config *cfg,
 		return report(o, cfg, st, r);
 	if (pid == 0) {
 		prctl(PR_SET_NAME, "kbench-report");
+		memcg_oom_first();  /* not the parent, which has the cleanup to do */
 		/* the text is written here, so its failure is found here */
 		int status = flush_report(o, cfg->out, report(o, cfg, st, r));
 		fflush(NULL);
