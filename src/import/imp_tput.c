@@ -386,11 +386,13 @@ static int throughput(struct imp *im, const struct imp_file *f, size_t ln, const
 	size_t at = 0;  /* the word after "N procs" */
 	for (size_t i = 3; i < n; i++) {
 		bool counted = !strcmp(w[i], "procs") || !strcmp(w[i], "clients");
-		if (!counted || !imp_number(w[i - 1], &p))
+		const char *d = w[i - 1] + strspn(w[i - 1], "+-.");
+		bool numeric = d - w[i - 1] <= 2 && isdigit((unsigned char)*d);
+		if (!counted || (!imp_number(w[i - 1], &p) && !numeric))
 			continue;
-		/* "0 procs", "-3", "1.5", 20 digits: no run has that many
-		 * clients, and no count above may stand in for the line's own */
-		if (!is_count(p)) {
+		/* "0 procs", "-3", "1.5", "0x10", 20 digits: no run has that
+		 * many clients, and no count above may stand in for the line's */
+		if (!imp_number(w[i - 1], &p) || !is_count(p)) {
 			no_count(im, f, ln, w[i - 1], w[i]);
 			goto done;
 		}

@@ -88,6 +88,10 @@ expect_err_grep "1.5 procs: named" "^kbench import: counts\.txt:4: skipped: '1\.
 expect_err_grep "20 digits: named" "^kbench import: counts\.txt:5: skipped: '12345678901234567890 procs' is no count"
 expect_err_grep "0 clients: named" "^kbench import: counts\.txt:7: skipped: '0 clients' is no count"
 expect_err_grep "0 with procs wrapped to the next line: named" "^kbench import: counts\.txt:8: skipped: '0 procs' is no count"
+printf '$ ./dbench 8\nThroughput 5 MB/sec 0x10 procs\nThroughput 6 MB/sec -- procs\n' >hexcount.txt
+expect_rc "a hex count" 0 "$KBENCH" import -o hexcount.json hexcount.txt
+expect_err_grep "is no count: named" "^kbench import: hexcount\.txt:2: skipped: '0x10 procs' is no count"
+expect_eq "and not taken for dbench 8; a dash is no number" "$(jget hexcount.json '[(t["name"], [r["value"] for r in t["runs"]]) for t in d["tests"]]')" "[('dbench 8', [6.0])]"
 cp figs.json figs2.json
 expect_rc "compare reads what import wrote" 0 "$KBENCH" compare figs.json figs2.json
 printf '==========\nDual Athlon MP, 512\n2.4.18:\nhdparm -t 30.1 30.2\n' >mem.txt
