@@ -5,6 +5,7 @@
 #include "cli.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <limits.h>
 #include <math.h>
 #include <signal.h>
@@ -115,10 +116,26 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
 	return 2;
 }
 
+/* the val cli_popt_next gives string options so that popt returns after
+ * each; once one has been given, its val says so (CLI_POPT_GIVEN) until
+ * the parse ends, so a second value is caught across the caller's calls */
+#define CLI_POPT_STRING INT_MAX
+#define CLI_POPT_GIVEN (INT_MAX - 1)
+/* cli_popt_next's code for an option given twice (no POPT_ERROR_* is) */
+#define CLI_POPT_REPEATED (-1000)
+
+/* the option given twice, as cli_popt_done names it */
+static char repeated[80];
+
 int cli_popt_done(poptContext ctx, const char *cmd, int rc)
 {
 	if (rc == -1)
 		return 0;
+	if (rc == CLI_POPT_REPEATED) {
+		fprintf(stderr, "%s: %s given twice: it takes one value; give it once (see '%s "
+			"--help')\n", cmd, repeated, cmd);
+		return 2;
+	}
 	const char *bad = poptBadOption(ctx, POPT_BADOPTION_NOALIAS);
 	const char *pct = strchr(bad, '%');
 	int shown = pct ? (int)(pct - bad) : (int)strlen(bad);
@@ -144,9 +161,6 @@ void cli_hide_password(int argc, const char **argv, const char *opt)
 	}
 }
 
-/* the val cli_popt_next gives string options so that popt returns after each */
-#define CLI_POPT_STRING INT_MAX
-
 static int is_string_option(const struct poptOption *o)
 {
 	return (o->argInfo & POPT_ARG_MASK) == POPT_ARG_STRING && o->arg;
@@ -165,26 +179,66 @@ static size_t string_rows(struct poptOption *rows, struct poptOption **out, size
 	return n;
 }
 
-int cli_popt_next(poptContext ctx, struct poptOption *options)
+/* The string options of options that cli_popt_next handles (val 0, or
+ * its own) into rows; returns how many. */
+static size_t own_rows(struct poptOption *options, struct poptOption **rows, size_t max)
+{
+	struct poptOption *all[128];
+	size_t n = string_rows(options, all, 0, sizeof(all) / sizeof(all[0])), m = 0;
+	for (size_t i = 0; i < n && m < max; i++) {
+		if (!all[i]->val)
+			all[i]->val = CLI_POPT_STRING;
+		if (all[i]->val == CLI_POPT_STRING || all[i]->val == CLI_POPT_GIVEN)
+			rows[m++] = all[i];
+	}
+	return m;
+}
+
+static int next_opt(poptContext ctx, struct poptOption *options, bool once)
 {
 	struct poptOption *rows[128];
-	size_t nrows = string_rows(options, rows, 0, sizeof(rows) / sizeof(rows[0]));
-	for (size_t i = 0; i < nrows; i++)
-		if (!rows[i]->val)
-			rows[i]->val = CLI_POPT_STRING;
-	for (;;) {
+	size_t nrows = own_rows(options, rows, sizeof(rows) / sizeof(rows[0]));
+	int rc;
+	do {
 		/* one call stores at most one string: the first option with a val
 		 * ends it, and every string option has one */
 		char *before[128];
 		for (size_t i = 0; i < nrows; i++)
 			before[i] = *(char **)rows[i]->arg;
-		int rc = poptGetNextOpt(ctx);
+		rc = poptGetNextOpt(ctx);
+		for (size_t i = 0; i < nrows; i++) {
+			if (before[i] == *(char **)rows[i]->arg)
+				continue;
+			free(before[i]);
+			if (once && rows[i]->val == CLI_POPT_GIVEN) {
+				if (rows[i]->shortName && rows[i]->longName)
+					snprintf(repeated, sizeof(repeated), "-%c/--%s",
+						 rows[i]->shortName, rows[i]->longName);
+				else if (rows[i]->longName)
+					snprintf(repeated, sizeof(repeated), "--%s", rows[i]->longName);
+				else
+					snprintf(repeated, sizeof(repeated), "-%c", rows[i]->shortName);
+				rc = CLI_POPT_REPEATED;
+			}
+			rows[i]->val = CLI_POPT_GIVEN;
+		}
+	} while (rc == CLI_POPT_STRING || rc == CLI_POPT_GIVEN);
+	if (rc < 0)
+		/* the parse is over: a table parsed again (included tables are
+		 * static) starts with nothing given */
 		for (size_t i = 0; i < nrows; i++)
-			if (before[i] && before[i] != *(char **)rows[i]->arg)
-				free(before[i]);
-		if (rc != CLI_POPT_STRING)
-			return rc;
-	}
+			rows[i]->val = CLI_POPT_STRING;
+	return rc;
+}
+
+int cli_popt_next(poptContext ctx, struct poptOption *options)
+{
+	return next_opt(ctx, options, true);
+}
+
+int cli_popt_next_last(poptContext ctx, struct poptOption *options)
+{
+	return next_opt(ctx, options, false);
 }
 
 /* ---- the stop signals (cli.h) ---- */

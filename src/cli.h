@@ -62,18 +62,24 @@ int cli_popt_done(poptContext ctx, const char *cmd, int rc);
 void cli_hide_password(int argc, const char **argv, const char *opt);
 
 /* poptGetNextOpt(ctx) for options, the table ctx was made with (not its
- * included tables), that also frees what a repeated string option
- * replaces.  popt copies the argument of every POPT_ARG_STRING option into
- * its char * variable and drops the copy that was there, so "-t 1 -t 2"
- * would leak the "1".  Here each such option of the table and of the tables
- * it includes (POPT_ARG_INCLUDE_TABLE; with a variable and val 0; the
- * first 128 of them) is given a val, so that popt returns
- * after it, and the copy it replaced is freed.  The last value
- * counts, as with popt, and stays the caller's to free.  Before the first
- * call each such variable holds NULL or a malloc'd string.  Returns what
- * poptGetNextOpt returns: the val of an option the caller handles, -1 at
- * the end, or a POPT_ERROR_* code. */
+ * included tables), that refuses a string option given twice.  popt
+ * copies the argument of every POPT_ARG_STRING option into its char *
+ * variable and drops the copy that was there, keeping the last of "-D a
+ * -D b" without a word.  Here each such option of the table and of the
+ * tables it includes (POPT_ARG_INCLUDE_TABLE; with a variable and val 0;
+ * the first 128 of them) is given a val, so that popt returns after it:
+ * a second value is an error, which cli_popt_done names ("-D/--directory
+ * given twice"), and the copy it replaced is freed.  An option the caller
+ * handles (its own val) is the caller's to refuse or gather.  The value
+ * stays the caller's to free.  Before the first call each such variable
+ * holds NULL or a malloc'd string.  Returns what poptGetNextOpt returns:
+ * the val of an option the caller handles, -1 at the end, or an error
+ * code for cli_popt_done. */
 int cli_popt_next(poptContext ctx, struct poptOption *options);
+
+/* cli_popt_next as the tools kbench stands in for parse (dbench, tbench,
+ * tbench_srv: popt's way): the last of a repeated value counts. */
+int cli_popt_next_last(poptContext ctx, struct poptOption *options);
 
 /* The stop signals: the one list every command uses.  They are the
  * signals whose default action ends the process without a core dump

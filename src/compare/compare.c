@@ -362,26 +362,35 @@ static int check_options(struct cmp_opts *o, struct cmp *c)
 }
 
 /* Read and check every file into c->f (c->nf of them), refusing the same
- * file twice.  Returns 0 or KB_EXIT_USAGE after one line naming it. */
+ * file twice, and a --control that is one of them (A itself could never
+ * show a drift).  Returns 0 or KB_EXIT_USAGE after one line naming it. */
 static int load_files(struct cmp *c, const struct cmp_opts *o)
 {
-	struct stat st[CMP_MAX_FILES];
-	for (size_t k = 0; k < o->n; k++) {
-		int status = suitefile_load(c->cmd, o->paths[k], true, &c->f[k]);
-		if (status)
-			return status;
-		c->nf++;
+	struct stat st[CMP_MAX_FILES + 1];
+	for (size_t k = 0; k <= o->n; k++) {
+		const char *path = k < o->n ? o->paths[k] : o->control;
+		if (!path)
+			break;
+		if (k < o->n) {
+			int status = suitefile_load(c->cmd, path, true, &c->f[k]);
+			if (status)
+				return status;
+			c->nf++;
+		}
 		char shown[2][300];
-		esc_str(shown[0], sizeof(shown[0]), o->paths[k]);
-		if (stat(o->paths[k], &st[k]) < 0) {
-			fprintf(stderr, "%s: %s: %s\n", c->cmd, shown[0], strerror(errno));
+		esc_str(shown[0], sizeof(shown[0]), path);
+		if (stat(path, &st[k]) < 0) {
+			fprintf(stderr, "%s: %s%s: %s\n", c->cmd, k == o->n ? "--control " : "",
+				shown[0], strerror(errno));
 			return KB_EXIT_USAGE;
 		}
 		for (size_t j = 0; j < k; j++)
 			if (st[j].st_dev == st[k].st_dev && st[j].st_ino == st[k].st_ino) {
-				fprintf(stderr, "%s: %s: the same file as %s; compare different runs\n",
-					c->cmd, shown[0], esc_str(shown[1], sizeof(shown[1]),
-								  o->paths[j]));
+				fprintf(stderr, "%s: %s%s: the same file as %s; %s\n", c->cmd,
+					k == o->n ? "--control " : "", shown[0],
+					esc_str(shown[1], sizeof(shown[1]), o->paths[j]),
+					k == o->n ? "the control is A run again, a series of its own" :
+					"compare different runs");
 				return KB_EXIT_USAGE;
 			}
 	}

@@ -264,7 +264,7 @@ static int run_personality(int argc, char **argv, const char *tool, const char *
 	poptSetOtherOptionHelp(ctx, !strcmp(backend, "sockio") ? "[OPTIONS] NPROCS [SERVER]" :
 			       "[OPTIONS] NPROCS");
 	struct argvec a = { 0 };
-	int status = cli_popt_done(ctx, tool, cli_popt_next(ctx, options));
+	int status = cli_popt_done(ctx, tool, cli_popt_next_last(ctx, options));
 	if (d.smb_user)
 		cli_hide_password(argc, (const char **)argv, "--smb-user");
 	if (!status && !d.backend && !(d.backend = strdup(backend)))

@@ -33,7 +33,7 @@ int compat_tbench_srv(int argc, char **argv)
 	poptContext ctx = poptGetContext(tool, argc, (const char **)argv, options, 0);
 	poptSetOtherOptionHelp(ctx, "[-t OPTIONS] [-p PORT]");
 	/* tbench_srv reads no argument but its options and ignores the rest */
-	int status = cli_popt_done(ctx, tool, cli_popt_next(ctx, options));
+	int status = cli_popt_done(ctx, tool, cli_popt_next_last(ctx, options));
 	struct argvec a = { 0 };
 	if (!status) {
 		av_push(&a, tool);

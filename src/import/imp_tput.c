@@ -58,6 +58,13 @@ const struct imp_sys *tput_ctx_sys(const struct tput_ctx *c, const struct imp_fi
 	return (f->flag[ln - 1] & IMP_LINE_QUOTED) ? &c->qsys : &c->sys;
 }
 
+/* Can v be a count of clients: a whole number from 1 to a million (the
+ * bound the counts above a figure keep too)? */
+static bool is_count(double v)
+{
+	return v >= 1 && v <= 1e6 && v == (size_t)v;
+}
+
 /* The number after the word tool in l ("./dbench 16", "time dbench 40"),
  * or 0. */
 size_t tput_count_after(const char *l, const char *tool)
@@ -71,8 +78,7 @@ size_t tput_count_after(const char *l, const char *tool)
 		size_t len = strlen(w[i + 1]);
 		while (len && strchr("),:;'`", w[i + 1][len - 1]))  /* "(./dbench 32)" */
 			w[i + 1][--len] = '\0';
-		if (!strcmp(b, tool) && imp_number(w[i + 1], &v) && v >= 1 && v <= 1e6 &&
-		    v == (size_t)v)
+		if (!strcmp(b, tool) && imp_number(w[i + 1], &v) && is_count(v))
 			return (size_t)v;
 	}
 	return 0;
@@ -303,6 +309,14 @@ static bool uname_below(const struct imp_file *f, size_t ln, char *k, size_t n)
 	return false;
 }
 
+/* Skip line ln, whose "WORD procs" (or clients) can be no count. */
+static void no_count(struct imp *im, const struct imp_file *f, size_t ln, const char *word,
+		     const char *what)
+{
+	imp_skip(im, f, ln, "'%s %s' is no count of clients (a whole number from 1 to 1000000)",
+		 word, what);
+}
+
 int tput_throughput(struct imp *im, const struct imp_file *f, size_t ln, const char *l,
 		      const struct tput_ctx *c)
 {
@@ -318,20 +332,36 @@ int tput_throughput(struct imp *im, const struct imp_file *f, size_t ln, const c
 		goto done;
 	}
 	size_t at = 0;  /* the word after "N procs" */
-	for (size_t i = 3; i < n; i++)
-		if (!strcmp(w[i], "procs") && imp_number(w[i - 1], &p) && p >= 1 && p == (size_t)p) {
+	for (size_t i = 3; i < n; i++) {
+		bool counted = !strcmp(w[i], "procs") || !strcmp(w[i], "clients");
+		const char *d = w[i - 1] + strspn(w[i - 1], "+-.");
+		bool numeric = d - w[i - 1] <= 2 && isdigit((unsigned char)*d);
+		if (!counted || (!imp_number(w[i - 1], &p) && !numeric))
+			continue;
+		/* "0 procs", "-3", "1.5", "0x10", 20 digits: no run has that
+		 * many clients, and no count above may stand in for the line's */
+		if (!imp_number(w[i - 1], &p) || !is_count(p)) {
+			no_count(im, f, ln, w[i - 1], w[i]);
+			goto done;
+		}
+		if (!strcmp(w[i], "procs")) {
 			procs = (size_t)p;
 			at = i + 1;
 		}
+	}
 	/* a mailer that wrapped the line before its last word left "procs"
 	 * alone on the next line ("... MBit/sec)  16" / "procs") */
-	if (!procs && n > 3 && imp_number(w[n - 1], &p) && p >= 1 && p == (size_t)p &&
+	if (!procs && n > 3 && imp_number(w[n - 1], &p) &&
 	    ln < f->nlines && (f->flag[ln] & IMP_LINE_QUOTED) == (f->flag[ln - 1] & IMP_LINE_QUOTED)) {
 		const char *next = f->line[ln] + strspn(f->line[ln], " \t");
 		size_t len = strlen(next);
 		while (len && isspace((unsigned char)next[len - 1]))
 			len--;
 		if (len == 5 && !strncmp(next, "procs", 5)) {
+			if (!is_count(p)) {
+				no_count(im, f, ln, w[n - 1], "procs");
+				goto done;
+			}
 			procs = (size_t)p;
 			imp_used(im, ln + 1);
 		}

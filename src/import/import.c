@@ -194,6 +194,7 @@ int cmd_import(int argc, const char **argv)
 	char *out = NULL, *label = NULL, *kernel = NULL, *rows = NULL;
 	size_t rowv[64], nrows = 0;
 	int verbose = 0, clients = 0;
+	char *clients_arg = NULL;
 	struct poptOption options[] = {
 		{ "output", 'o', POPT_ARG_STRING, &out, 0,
 		  "the results file to write; with several systems in the inputs, a name holding "
@@ -202,7 +203,7 @@ int cmd_import(int argc, const char **argv)
 		  "the label of the results (default: the system's name)", "TEXT" },
 		{ "kernel", 0, POPT_ARG_STRING, &kernel, 0,
 		  "the kernel release of figures whose report does not say", "RELEASE" },
-		{ "clients", 0, POPT_ARG_INT, &clients, 0,
+		{ "clients", 0, POPT_ARG_STRING, &clients_arg, 0,
 		  "the client count of the dbench and tbench figures of an LKP stats.json or "
 		  "matrix.json without dbench.clients", "N" },
 		{ "rows", 0, POPT_ARG_STRING, &rows, 0,
@@ -224,8 +225,13 @@ int cmd_import(int argc, const char **argv)
 		status = cli_usage_error(argv[0], "-o RESULTS.json is missing: where to write");
 	else if (!status && (!files || !files[0]))
 		status = cli_usage_error(argv[0], "give the report files to read");
-	if (!status && clients < 0)
-		status = cli_usage_error(argv[0], "--clients %d: give a count of 1 or more", clients);
+	uint64_t count = 0;
+	/* 0 is no count: it would read as --clients not given */
+	if (!status && clients_arg && cli_parse_uint(clients_arg, 1, 1000000, &count) < 0)
+		status = cli_usage_error(argv[0], "--clients %s: give a count of 1 or more (at most "
+					 "1000000)",
+					 clients_arg);
+	clients = (int)count;
 	if (!status && rows && parse_rows(rows, rowv, sizeof(rowv) / sizeof(rowv[0]), &nrows) < 0)
 		status = cli_usage_error(argv[0], "--rows %s: give counts of 1 or more, comma "
 					 "separated (at most %zu)", rows,
@@ -247,6 +253,7 @@ int cmd_import(int argc, const char **argv)
 	free(label);
 	free(kernel);
 	free(rows);
+	free(clients_arg);
 	poptFreeContext(ctx);
 	return status;
 }

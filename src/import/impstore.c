@@ -418,6 +418,13 @@ static int check_paths(struct imp *im, const char *out, const char **files)
 		if (result_destination(im->cmd, "-o", path, files, nfiles, NULL, g->path,
 				       sizeof(g->path)))
 			return KB_EXIT_USAGE;
+		if (strcmp(g->path, "-") && !result_replaceable(g->path)) {
+			char shown[300];
+			fprintf(stderr, "%s: -o %s: a file that is no kbench results file; kbench "
+				"import replaces only those\n", im->cmd,
+				esc_str(shown, sizeof(shown), g->path));
+			return KB_EXIT_USAGE;
+		}
 		for (size_t j = 0; j < i; j++)
 			if (!strcmp(im->groups[j].path, g->path)) {
 				fprintf(stderr, "%s: -o %s: two systems (%s, %s) would share one "
@@ -485,14 +492,22 @@ int imp_write_all(struct imp *im, const char *out, const char *label, const char
 static void say(const struct imp *im, const struct imp_file *file, size_t line,
 		const char *what, const char *fmt, va_list ap)
 {
-	char msg[1024];
+	char msg[1024], *text = NULL;
+	size_t len = 0;
 	vsnprintf(msg, sizeof(msg), fmt, ap);
-	esc_put(stderr, im->cmd, 0);
-	fputs(": ", stderr);
-	esc_put(stderr, file->path, 0);
-	fprintf(stderr, ":%zu: %s", line, what);
-	esc_put(stderr, msg, 0);
-	fputc('\n', stderr);
+	/* the line made whole first: standard error is unbuffered, and an
+	 * input of many skipped lines would cost a write a byte */
+	FILE *m = open_memstream(&text, &len);
+	FILE *out = m ? m : stderr;
+	esc_put(out, im->cmd, 0);
+	fputs(": ", out);
+	esc_put(out, file->path, 0);
+	fprintf(out, ":%zu: %s", line, what);
+	esc_put(out, msg, 0);
+	fputc('\n', out);
+	if (m && fclose(m) == 0)
+		fwrite(text, 1, len, stderr);
+	free(text);
 }
 
 void imp_skip(struct imp *im, const struct imp_file *file, size_t line, const char *fmt, ...)

@@ -268,12 +268,16 @@ static int report(const struct load_opts *o, const struct run_config *cfg,
 		return r || run_failure(res, why, sizeof(why)) ? KB_EXIT_FAIL : KB_EXIT_OK;
 	}
 	json_t *doc = run_document(cfg, &lp, st);
-	load_report_text(cfg->out, cfg, &lp, res, json_object_get(doc, "caveats"));
+	/* the document first: a run whose --json is lost exits 1, and a run
+	 * that exits non-zero prints no figure line (run_failure) */
+	struct run_result shown = *res;
+	if (o->json && result_write_json(o->cmd, doc, st->t.json_dest) < 0) {
+		status = KB_EXIT_FAIL;
+		shown.report_failed = "the JSON document could not be written";
+	}
+	load_report_text(cfg->out, cfg, &lp, &shown, json_object_get(doc, "caveats"));
 	fflush(cfg->out);
 	say_unmeasured(o->cmd, res);
-	if (o->json)
-		status = result_write_json(o->cmd, doc, st->t.json_dest) < 0 ? KB_EXIT_FAIL
-										: KB_EXIT_OK;
 	json_decref(doc);
 	if (res->mem_left && !status)
 		status = KB_EXIT_FAIL;
@@ -329,6 +333,7 @@ static int report_apart(const struct load_opts *o, const struct run_config *cfg,
 		return report(o, cfg, st, r);
 	if (pid == 0) {
 		prctl(PR_SET_NAME, "kbench-report");
+		memcg_oom_first();  /* not the parent, which has the cleanup to do */
 		/* the text is written here, so its failure is found here */
 		int status = flush_report(o, cfg->out, report(o, cfg, st, r));
 		fflush(NULL);
@@ -339,8 +344,13 @@ static int report_apart(const struct load_opts *o, const struct run_config *cfg,
 	do
 		w = waitpid(pid, &ws, 0);
 	while (w < 0 && errno == EINTR);
-	if (w == pid && WIFEXITED(ws))
+	if (w == pid && WIFEXITED(ws)) {
+		/* the child judged the stream, with the error flag of any write
+		 * made here before the fork (the banner, the progress lines),
+		 * and said what failed: said once, not again by finish() */
+		clearerr(cfg->out);
 		return WEXITSTATUS(ws);
+	}
 	fprintf(stderr, "%s: the report process ended by signal %d\n", o->cmd,
 		w == pid && WIFSIGNALED(ws) ? WTERMSIG(ws) : 0);
 	return KB_EXIT_FAIL;

@@ -36,6 +36,10 @@ const struct caveat_kind caveat_kinds[] = {
 	{ "mixed_hosts", true, "the runs of one series ran on different hosts" },
 	{ "drift", true, "the baseline run again after the others (kbench compare "
 	  "--control) differs from it: the machine drifted between the series" },
+	{ "control_runs", true, "the control (kbench compare --control) has too few runs "
+	  "of the test, or none, to check a change against: no drift can be ruled out" },
+	{ "test_differs", true, "the results files disagree on what the test is (its "
+	  "unit, direction or the work it names; kbench compare): not one test" },
 	{ "other_backend", true, "the load ran through another backend than the baseline's "
 	  "(kbench compare): another kind of work" },
 	{ "params_differ", false, "a setting recorded in the results file differs from the "

@@ -214,3 +214,17 @@ int result_write_json(const char *cmd, json_t *doc, const char *dest)
 	}
 	return 0;
 }
+
+bool result_replaceable(const char *path)
+{
+	struct stat st;
+	if (stat(path, &st) < 0)
+		return errno == ENOENT;
+	if (S_ISREG(st.st_mode) && st.st_size == 0)
+		return true;
+	json_t *doc = json_load_file(path, 0, NULL);
+	bool ours = json_is_string(json_object_get(doc, "kbench_version")) &&
+		    json_is_string(json_object_get(doc, "kind"));
+	json_decref(doc);
+	return ours;
+}

@@ -10,6 +10,7 @@
 #define KBENCH_RESULT_H
 
 #include <jansson.h>
+#include <stdbool.h>
 
 /* The directory part of path, into out (outsz bytes): "." for a bare name,
  * "/" for a name in the root.  Returns 0, or -1 if path does not fit in
@@ -42,6 +43,13 @@ json_t *result_new(const char *kind);
 int result_destination(const char *cmd, const char *opt, const char *json,
 		       const char *const *keep, size_t nkeep, const char *inside, char *dest,
 		       size_t destsz);
+
+/* May a command that writes kbench documents replace path: missing,
+ * empty, or a kbench document already (a JSON object whose kbench_version
+ * and kind are strings: a results file, a run's --json)?  Anything else
+ * (a user's text, another program's JSON) is kept.  false also when path
+ * cannot be read. */
+bool result_replaceable(const char *path);
 
 /* Write doc to path atomically: a temporary file in the same directory,
  * fsync, then rename over path ("-" writes to standard output); the stop

@@ -76,6 +76,10 @@ void fig_duration(char *buf, size_t n, double s)
 		snprintf(buf, n, "%lds", v);
 }
 
+/* the most run columns: suite's --runs bound (series.h); a file that
+ * numbers a run beyond it has its runs in file order */
+#define TABLE_MAX_RUNS 1000
+
 /* a figure in a 10-wide column of the table */
 static void cell(FILE *f, double v, bool small)
 {
@@ -95,18 +99,33 @@ static void put_header(FILE *f, size_t namew, size_t maxruns)
 	fprintf(f, " %10s %10s %10s %10s %7s  %s\n", "min", "median", "mean", "max", "CoV%", "unit");
 }
 
-/* One test's row: its runs (up to maxruns columns), the summary, the unit
- * and, when its micro test was skipped, why. */
+/* The column of t's run j: its run number less one (rowcav_run_no). */
+static size_t column_of(const struct sf_test *t, size_t j)
+{
+	return rowcav_run_no(json_array_get(json_object_get(t->row, "runs"), j), j) - 1;
+}
+
+/* One test's row: its runs, each in the column of its number (a run that
+ * failed is a "-", never the next run's figure), up to maxruns columns,
+ * the summary, the unit and, when its micro test was skipped, why. */
 static void put_row(FILE *f, const struct sf_test *t, const char *skipped, size_t namew,
 		    size_t maxruns)
 {
 	bool small = t->n > 0;
+	size_t col = 0;
 	esc_put(f, t->name, namew);
 	for (size_t j = 0; j < t->n; j++)
 		small = small && fabs(t->v[j]) < 1;
-	for (size_t j = 0; j < t->n; j++)
+	for (size_t j = 0; j < t->n; j++) {
+		size_t at = column_of(t, j);
+		if (at < col || at >= maxruns)
+			at = col;   /* out of order or too far: in file order */
+		for (; col < at; col++)
+			fprintf(f, " %10s", "-");
 		cell(f, t->v[j], small);
-	for (size_t k = t->n; k < maxruns; k++)
+		col++;
+	}
+	for (size_t k = col; k < maxruns; k++)
 		fprintf(f, " %10s", "-");
 	if (t->summarised) {
 		cell(f, t->sum.min, small);
@@ -159,6 +178,10 @@ void fig_table(FILE *f, const json_t *doc, const char *path)
 		suitefile_test(json_array_get(tests, i), &t[i], why, sizeof(why));
 		size_t w = esc_len(t[i].name);
 		maxruns = t[i].n > maxruns ? t[i].n : maxruns;
+		/* the columns are run numbers: room for the highest */
+		for (size_t j = 0; j < t[i].n; j++)
+			if (column_of(&t[i], j) < TABLE_MAX_RUNS && column_of(&t[i], j) >= maxruns)
+				maxruns = column_of(&t[i], j) + 1;
 		namew = w > namew ? w : namew;
 	}
 	put_header(f, namew, maxruns);

@@ -75,9 +75,10 @@ static void mixed(json_t *out, const json_t *runs, const char *key, bool sys, co
 		if (!first) {
 			first = v;
 		} else if (strcmp(first, v)) {
+			size_t no = rowcav_run_no(r, i);
 			caveat_add(out, key, json_pack("{s:s, s:s, s:I}", "first", first, "other", v,
-				   "run", (json_int_t)i + 1), "the runs ran on different %s: %s, "
-				   "and %s from run %zu", what, first, v, i + 1);
+				   "run", (json_int_t)no), "the runs ran on different %s: %s, "
+				   "and %s from run %zu", what, first, v, no);
 			json_object_set_new(find(out, key), "runs", json_array());
 			return;
 		}
@@ -107,6 +108,12 @@ static void bimodal(json_t *out, const json_t *runs)
 	free(v);
 }
 
+size_t rowcav_run_no(const json_t *run, size_t index)
+{
+	json_int_t no = json_integer_value(json_object_get(run, "run_no"));
+	return no >= 1 && no <= 1000000 ? (size_t)no : index + 1;
+}
+
 json_t *rowcav_row(const json_t *row, const struct rowcav_opts *o)
 {
 	json_t *out = json_array();
@@ -127,7 +134,8 @@ json_t *rowcav_row(const json_t *row, const struct rowcav_opts *o)
 				json_object_set_new(have, "runs", json_array());
 				json_array_append_new(out, have);
 			}
-			json_array_append_new(json_object_get(have, "runs"), json_integer((json_int_t)i + 1));
+			json_array_append_new(json_object_get(have, "runs"),
+					      json_integer((json_int_t)rowcav_run_no(r, i)));
 		}
 		json_decref(rc);
 	}

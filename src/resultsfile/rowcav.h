@@ -24,14 +24,20 @@ struct rowcav_opts {
 	long ticks_per_s;
 };
 
+/* The number of run (an element of a row's "runs", the index-th from 0)
+ * in its job's series, from 1: its "run_no" when it records one (a run
+ * that failed leaves a gap: run 2 stays run 2), else index + 1 (a file
+ * of an older kbench, an import). */
+size_t rowcav_run_no(const json_t *run, size_t index);
+
 /* The caveats of one run (an element of a row's "runs") of the row named
  * row_name: a new array, NULL when out of memory. */
 json_t *rowcav_run(const json_t *run, const char *row_name, const struct rowcav_opts *o);
 
 /* The caveats of a row (an element of a results file's "tests", with
  * "name" and "runs"): a new array of {key, text, evidence, runs: [N...]}
- * (runs counted from 1; empty for the mixed_* keys, which are the
- * series'), in the order first seen.  NULL when out of memory. */
+ * (runs numbered by rowcav_run_no; empty for the mixed_* keys, which are
+ * the series'), in the order first seen.  NULL when out of memory. */
 json_t *rowcav_row(const json_t *row, const struct rowcav_opts *o);
 
 /* Under kbench suite's table: for every row with caveats, one line

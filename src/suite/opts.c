@@ -91,9 +91,11 @@ int opts_parse(struct suite *s, int argc, const char **argv, poptContext *ctx)
 	};
 	*ctx = poptGetContext(s->cmd, argc, argv, options, 0);
 	poptSetOtherOptionHelp(*ctx, "[OPTIONS]    or    --resume FILE");
-	int rc, other = 0;
+	int rc, other = 0, twice = 0;
 	while ((rc = cli_popt_next(*ctx, options)) > 0) {
 		if (rc == 'm') {
+			/* one list: a second --micro is refused as every option is */
+			twice |= s->micro;
 			s->micro = 1;
 			free(s->micro_arg);
 			s->micro_arg = poptGetOptArg(*ctx);
@@ -102,6 +104,9 @@ int opts_parse(struct suite *s, int argc, const char **argv, poptContext *ctx)
 	int status = cli_popt_done(*ctx, s->cmd, rc);
 	if (status)
 		return status;
+	if (twice)
+		return cli_usage_error(s->cmd, "--micro given twice: it takes one list; give it "
+				       "once");
 	/* out of the process title, and so out of the stored command line */
 	optrows_hide_secrets(argc, argv);
 	if (poptPeekArg(*ctx))

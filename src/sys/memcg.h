@@ -125,6 +125,18 @@ int memcg_parse_limit(const char *text, uint64_t *out);
  * none). */
 uint64_t memcg_own_limit(void);
 
+/* The OOM kills counted in this process's own memory cgroup (v2
+ * memory.events, v1 memory.oom_control: oom_kill), its directory into dir
+ * (len bytes): a child that died of SIGKILL while the count rose was the
+ * OOM killer's.  No root needed.  MEMCG_UNKNOWN when it cannot be read. */
+uint64_t memcg_own_oom_kills(char *dir, size_t len);
+
+/* Make this process the OOM killer's first choice (oom_score_adj 1000):
+ * a child calls it, so that a cgroup too small for the run loses a
+ * child, and the parent lives to clean up what the run made.  Errors are
+ * ignored (the score stays). */
+void memcg_oom_first(void);
+
 /* Find where memory cgroups can be made for this process, without making
  * one: needs root; prefers v1 when a v1 hierarchy holds the memory
  * controller (then v2 cannot have it), else v2 with "memory" in the

@@ -187,4 +187,57 @@ expect_err_grep "--by with one value: says why" '^kbench compare: --by mem: by1\
 expect_bad "--by with two files" '^kbench compare: --by mem compares one results file within itself: give one' "$KBENCH" compare --by mem by.json by1.json
 expect_bad "--by another dimension" '^kbench compare: --by clients: give mem' "$KBENCH" compare --by clients by.json
 
+# ---- files that disagree on what a test is: no verdict, named ----
+# B's "load 5" says lower is better, or is in us, or ran 7 clients: each
+# is another test under the same name, and a 50% drop must not read as a
+# change (nor pass --fail-on)
+mk_results da.json a "load 5=100,101,102,103,104"
+for how in hib unit clients; do
+    mk_results "db-$how.json" b "load 5=50,51,52,53,54"
+    python3 - "db-$how.json" "$how" <<'EOF2'
+import json, sys
+d = json.load(open(sys.argv[1]))
+t = d["tests"][0]
+if sys.argv[2] == "hib": t["higher_is_better"] = False
+if sys.argv[2] == "unit": t["unit"] = "us"
+if sys.argv[2] == "clients": t["params"]["clients"] = 7
+json.dump(d, open(sys.argv[1], "w"))
+EOF2
+done
+expect_rc "another direction: not comparable, status 3" 3 "$KBENCH" compare --fail-on worse da.json db-hib.json
+expect_out_grep "another direction: named" '^ +B +5 +52\.00 .*  not comparable: the files disagree on what the test is \(higher_is_better: A true, B false\)  \[caveats: test_differs\*\]$'
+expect_err_grep "another direction: the gate names the row" '^gate: load 5 B: not comparable: the files disagree on what the test is \(higher_is_better: A true, B false\)$'
+expect_no_grep "another direction: no verdict" "$WORK/out" '(better|worse) \(p='
+expect_rc "another unit: not comparable, status 3" 3 "$KBENCH" compare --fail-on change da.json db-unit.json
+expect_out_grep "another unit: one row, named, no change" '^ +B +5 +52\.00 .* n/a  not comparable: the files disagree on what the test is \(unit: A "MB/s", B "us"\)'
+expect_no_grep "another unit: not two tests apart" "$WORK/out" 'only in'
+expect_rc "other clients: not comparable, status 3" 3 "$KBENCH" compare da.json db-clients.json
+expect_out_grep "other clients: named" 'not comparable: the files disagree on what the test is \(clients: A 5, B 7\)'
+expect_rc "--json: not comparable" 3 "$KBENCH" compare --json da.json db-unit.json
+expect_py "--json: the verdict, the evidence, no p of mixed units" "$WORK/out" <<'EOF2'
+import json, sys
+d = json.load(open(sys.argv[1]))
+b = d["rows"][0]["files"][1]
+assert b["verdict"] == "not_comparable" and b["not_comparable"]["caveat"] == "test_differs", b
+ev = [c for c in b["caveats"] if c["key"] == "test_differs"][0]["evidence"]
+assert ev == {"unit": {"A": "MB/s", "B": "us"}}, ev
+assert b["change_pct"] is None and "p" not in b and d["tests_adjusted"] == 0, b
+EOF2
+
+# ---- --control: not A itself; a control without runs of the test ----
+mk_results ca.json a "load 5=100,101,102,103,104" "load 6=10,11,12,13,14"
+mk_results cb.json b "load 5=50,51,52,53,54" "load 6=20,21,22,23,24"
+mk_results cc1.json c "load 5=100"
+expect_bad "--control A itself" '^kbench compare: --control ca\.json: the same file as ca\.json; the control is A run again, a series of its own$' \
+    "$KBENCH" compare --control ca.json ca.json cb.json
+ln -s ca.json ca-link.json
+expect_bad "--control A by another name" '^kbench compare: --control ca-link\.json: the same file as ca\.json; ' \
+    "$KBENCH" compare --control ca-link.json ca.json cb.json
+expect_bad "--control B itself" '^kbench compare: --control \./cb\.json: the same file as cb\.json; ' \
+    "$KBENCH" compare --control ./cb.json ca.json cb.json
+expect_rc "a control with one run of load 5 and none of load 6" 3 "$KBENCH" compare --control cc1.json ca.json cb.json
+expect_out_grep "one run: said, not drift" '^ +B +5 +52\.00 .*  not comparable: the control has 1 run of it, too few to check the change against  \[caveats: control_runs\*\]$'
+expect_out_grep "none: said, not drift" '^ +B +5 +22\.00 .*  not comparable: the control has no runs of it  \[caveats: control_runs\*\]$'
+expect_no_grep "no drift claimed" "$WORK/out" 'drift \('
+
 finish

@@ -11,6 +11,7 @@ names() { jget "$1" '[t["name"] for t in d["tests"]]'; }
 runs() { jget "$1" "[[r['value'] for r in t['runs']] for t in d['tests'] if t['name'] == '$2']"; }
 
 printf 'dbench version 4.00\nThroughput 590.5 MB/sec  10 clients  10 procs  max_latency=12.3 ms\n' >d.txt
+printf 'dbench version 4.00\nThroughput 7 MB/sec 6 procs\n' >figs0.txt
 
 # ---- where it writes ----
 mkfifo fifo
@@ -28,6 +29,19 @@ if [ -c /dev/full ]; then
     expect_rc "-o a character device is refused" 2 "$KBENCH" import -o /dev/full d.txt
     expect_err_grep "and said so" "-o /dev/full: not a regular file"
 fi
+echo "my notes" >notes.txt
+expect_bad "-o an ordinary text file is refused" '^kbench import: -o notes\.txt: a file that is no kbench results file; kbench import replaces only those$' \
+    "$KBENCH" import -o notes.txt d.txt
+expect_eq "its text is kept" "$(cat notes.txt)" "my notes"
+printf '{"a": 1}\n' >other.json
+expect_bad "-o another program's JSON is refused" '^kbench import: -o other\.json: a file that is no kbench results file' \
+    "$KBENCH" import -o other.json d.txt
+expect_rc "-o a results file import wrote" 0 "$KBENCH" import -o mine.json d.txt
+expect_rc "is replaced by the next import" 0 "$KBENCH" import -o mine.json figs0.txt
+expect_eq "with the new figures" "$(names mine.json)" "['dbench 6']"
+: >empty.json
+expect_rc "-o an empty file (mktemp's) is written" 0 "$KBENCH" import -o empty.json d.txt
+expect_eq "with the figures" "$(names empty.json)" "['dbench 10']"
 mkdir -p dest/sub
 expect_rc "--kernel .. with %k in a directory part" 2 "$KBENCH" import --kernel .. -o 'dest/sub/%k/r.json' d.txt
 expect_true "nothing written one floor up" test ! -e dest/r.json
@@ -65,6 +79,19 @@ expect_err_grep "hex is not a figure" "figs.txt:2: skipped: a Throughput line wi
 expect_err_grep "a negative one is named" "figs.txt:3: skipped: dbench 3: -5 MB/s is a figure no measurement gives \\(negative\\)"
 expect_err_grep "so is -0" "figs.txt:4: skipped: dbench 4: -0 MB/s is a figure no measurement gives"
 expect_err_grep "and one too large" "figs.txt:5: skipped: dbench 5: 1e\\+308 MB/s is a figure no measurement gives \\(too large"
+printf '$ ./dbench 8\nThroughput 5 MB/sec 0 procs\nThroughput 6 MB/sec -3 procs\nThroughput 7 MB/sec 1.5 procs\nThroughput 8 MB/sec 12345678901234567890 procs\nThroughput 9 MB/sec 8 procs\nThroughput 10 MB/sec  0 clients  8 procs\nThroughput 11 MB/sec  MBit/sec)  0\nprocs\n' >counts.txt
+expect_rc "counts that are no counts under dbench 8" 0 "$KBENCH" import -o counts.json counts.txt
+expect_eq "only the run with a count is kept" "$(jget counts.json '[(t["name"], [r["value"] for r in t["runs"]]) for t in d["tests"]]')" "[('dbench 8', [9.0])]"
+expect_err_grep "0 procs: named" "^kbench import: counts\.txt:2: skipped: '0 procs' is no count of clients \(a whole number from 1 to 1000000\)$"
+expect_err_grep "-3 procs: named" "^kbench import: counts\.txt:3: skipped: '-3 procs' is no count"
+expect_err_grep "1.5 procs: named" "^kbench import: counts\.txt:4: skipped: '1\.5 procs' is no count"
+expect_err_grep "20 digits: named" "^kbench import: counts\.txt:5: skipped: '12345678901234567890 procs' is no count"
+expect_err_grep "0 clients: named" "^kbench import: counts\.txt:7: skipped: '0 clients' is no count"
+expect_err_grep "0 with procs wrapped to the next line: named" "^kbench import: counts\.txt:8: skipped: '0 procs' is no count"
+printf '$ ./dbench 8\nThroughput 5 MB/sec 0x10 procs\nThroughput 6 MB/sec -- procs\n' >hexcount.txt
+expect_rc "a hex count" 0 "$KBENCH" import -o hexcount.json hexcount.txt
+expect_err_grep "is no count: named" "^kbench import: hexcount\.txt:2: skipped: '0x10 procs' is no count"
+expect_eq "and not taken for dbench 8; a dash is no number" "$(jget hexcount.json '[(t["name"], [r["value"] for r in t["runs"]]) for t in d["tests"]]')" "[('dbench 8', [6.0])]"
 cp figs.json figs2.json
 expect_rc "compare reads what import wrote" 0 "$KBENCH" compare figs.json figs2.json
 printf '==========\nDual Athlon MP, 512\n2.4.18:\nhdparm -t 30.1 30.2\n' >mem.txt
@@ -112,4 +139,17 @@ expect_rc "40,000 Throughput lines under one banner" 0 "$KBENCH" import -o big.j
 t1=$(date +%s)
 expect_true "read in a few seconds, not minutes ($((t1 - t0)) s)" test $((t1 - t0)) -le 10
 expect_eq "every line a run" "$(jget big.json 'sum(len(t["runs"]) for t in d["tests"])')" "40000"
+# each skipped line's message in one write, not a write a byte
+if command -v strace >/dev/null 2>&1; then
+    python3 -c '
+print("dbench version 4.00")
+for i in range(2000): print("Throughput x MB/sec 2 procs")
+print("Throughput 5 MB/sec 2 procs")' >skips.txt
+    expect_rc "2,000 skipped lines under strace" 0 env ASAN_OPTIONS="$ASAN_NOLEAK" \
+        strace -f -o skips.st -e trace=write "$KBENCH" import -o skips.json skips.txt
+    expect_lines "every one named" -eq 2000 "$WORK/err" "^kbench import: skips\.txt:[0-9]+: skipped: "
+    expect_true "in at most a write a line ($(grep -c 'write(2,' skips.st) writes)" test "$(grep -c 'write(2,' skips.st)" -le 2010
+else
+    skip "the writes of skipped lines (strace not installed)"
+fi
 finish

@@ -74,9 +74,9 @@ bad_loadfile() {
     expect_err_grep "$2" "$3"
     one_line_nothing_started "$1"
 }
-bad_loadfile "missing loadfile" "missing loadfile named" \
-    "nope.txt: cannot open loadfile: No such file or directory" "$WORK/nope.txt"
-bad_loadfile "loadfile is a directory" "directory loadfile named" "$WORK: " "$WORK"
+bad_loadfile "missing loadfile" "missing loadfile named, with the command's prefix" \
+    "^kbench load: $WORK/nope\\.txt: cannot open loadfile: No such file or directory\$" "$WORK/nope.txt"
+bad_loadfile "loadfile is a directory" "directory loadfile named, with the command's prefix" "^kbench load: $WORK: " "$WORK"
 bad_loadfile "malformed line" "FILE:LINE: problem" \
     'bad-line.txt:3: ReadX: too few arguments \(3 tokens after it, expected 4 and a status\)$' "$DATA/bad-line.txt"
 bad_loadfile "path climbing out" "escape refused at parse" "escape.txt:2: path climbs out of the directory" \

@@ -6,7 +6,7 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 . "$(dirname "$0")/lib.sh"
 cd "$WORK" || exit 1
-trap 'umount "$WORK/small" 2>/dev/null; rm -rf "$WORK"' EXIT
+trap 'umount "$WORK/small" "$WORK/tiny" 2>/dev/null; rm -rf "$WORK"' EXIT
 mkdir d
 
 # no_figure NAME: the last run printed no line a harness takes for a figure
@@ -56,6 +56,40 @@ if mount -t tmpfs -o size=4m tmpfs small 2>/dev/null; then
     umount small
 else
     skip "full: cannot mount a tmpfs (not root)"
+fi
+
+# ---- a clean run whose --json cannot be written (a full tmpfs) ----
+mkdir tiny
+if mount -t tmpfs -o size=8k tmpfs tiny 2>/dev/null; then
+    dd if=/dev/zero of=tiny/fill bs=4k count=2 2>/dev/null
+    for form in kbench dbench dbench-machine; do
+        kload -q --run-once --warmup 0 -D d -c "$DATA/small.txt" --json tiny/r.json --output-form $form 1
+        expect_status "--json lost, $form: exit 1" 1
+        no_figure "--json lost, $form"
+        expect_err_grep "--json lost, $form: said" '^kbench load: tiny/r\.json: cannot write: No space left on device$'
+    done
+    expect_out_grep "--json lost: the last line says why" \
+        '^kbench: no throughput figure: the JSON document could not be written$'
+    kload -q --run-once --warmup 0 -D d -c "$DATA/small.txt" --json tiny/r.json 1
+    expect_out_grep "--json lost, text: the figure is no result" \
+        '^Failed after [0-9.]+ s measured: .*\(not a result: the JSON document could not be written\)'
+    expect_true "--json lost: no file left behind" test ! -e tiny/r.json
+    umount tiny
+else
+    skip "--json lost: cannot mount a tmpfs (not root)"
+fi
+
+# ---- the report lost to a full standard output: said once ----
+if [ -c /dev/full ]; then
+    "$KBENCH" load -q --run-once --warmup 0 -D d -c "$DATA/small.txt" 1 >/dev/full 2>"$WORK/err"
+    RC=$?
+    expect_eq "stdout full: exit 1" "$RC" 1
+    expect_lines "stdout full: 'cannot write the report' said once" -eq 1 "$WORK/err" \
+        '^kbench load: cannot write the report: No space left on device$'
+    "$KBENCH" load --run-once --warmup 0 -D d -c "$DATA/small.txt" 1 >/dev/full 2>"$WORK/err"
+    expect_lines "stdout full, banner and progress too: said once" -eq 1 "$WORK/err" \
+        'cannot write the report'
+    expect_empty_dir "stdout full: DIR cleaned" d
 fi
 
 finish

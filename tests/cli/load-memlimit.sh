@@ -257,4 +257,29 @@ else
     skip "OOM kill (needs tmpfs /dev/shm and no swap)"
 fi
 
+# ---- kbench itself in a cgroup too small for its loadfile ----
+# (not --mem-limit: the tester's own limit, as systemd-run -p MemoryMax
+# sets) the parse child is the OOM killer's choice, named as such, and
+# nothing is left behind
+# (a sanitizer build's parent alone outgrows a cgroup sized for the parse)
+TINY=$CG/kbench-test-tiny-$$
+if grep -q __asan_init "$KBENCH" 2>/dev/null; then
+    skip "own cgroup too small (a sanitizer build: its parent is as large as the parse)"
+elif mkdir "$TINY" 2>/dev/null &&
+   { echo 1M >"$TINY/memory.limit_in_bytes" || echo 1M >"$TINY/memory.max"; } 2>/dev/null; then
+    for i in 1 2 3 4; do cat "$KBENCH_LOADFILE_DIR/client.txt"; done >"$WORK/big.txt"
+    mkdir -p "$WORK/tinyd"
+    sh -c 'echo $$ >"$1/cgroup.procs" && exec "$2" load -t 1 --warmup 0 -c "$3" -D "$4" 2' \
+        sh "$TINY" "$KBENCH" "$WORK/big.txt" "$WORK/tinyd" >"$WORK/out" 2>"$WORK/err"
+    RC=$?
+    expect_eq "own cgroup too small: exit 2" "$RC" 2 "stderr: $(head -c 300 "$WORK/err")"
+    expect_err_grep "own cgroup too small: the OOM killer named, with the cgroup" \
+        "^kbench load: .*big\\.txt: the parse process was killed by the OOM killer \\(memory cgroup .*kbench-test-tiny-$$\\)\$"
+    expect_empty_dir "own cgroup too small: nothing made" "$WORK/tinyd"
+    rmdir "$TINY" 2>/dev/null || true
+else
+    rmdir "$TINY" 2>/dev/null
+    skip "own cgroup too small (cannot make a limited cgroup under $CG)"
+fi
+
 finish

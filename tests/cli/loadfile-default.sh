@@ -41,7 +41,7 @@ expect_out_grep "a bare name in the current directory comes first" \
     "^mine\\.txt: dbench4 format, valid\$"
 rm -f mine.txt
 run env KBENCH_LOADFILE_DIR="$WORK/nothere" "$KBENCH" load -q --run-once 1
-if [ "$RC" -eq 2 ] && grep -q "^$WORK/nothere/client\\.txt: cannot open loadfile: " "$WORK/err" &&
+if [ "$RC" -eq 2 ] && grep -q "^kbench load: $WORK/nothere/client\\.txt: cannot open loadfile: " "$WORK/err" &&
    [ "$(wc -l <"$WORK/err")" -eq 1 ]; then
     pass "KBENCH_LOADFILE_DIR without client.txt: one line naming it, status 2"
 else

@@ -23,7 +23,14 @@ start_server() {
     : >"$WORK/$sname.out"
     # SIGINT at its default, not ignored as in this shell's background
     # jobs (lib.sh's bg_load): server.sh stops one with SIGINT
-    env --default-signal=INT "$KBENCH" server --port 0 --address 127.0.0.1 "$@" \
+    # port 0 on 127.0.0.1 unless the caller names a port or an address
+    # (an option given twice is refused)
+    saddr="--address 127.0.0.1" sport="--port 0"
+    for a in "$@"; do
+        case $a in --address|--address=*) saddr= ;; --port|--port=*|-p) sport= ;; esac
+    done
+    # shellcheck disable=SC2086
+    env --default-signal=INT "$KBENCH" server $sport $saddr "$@" \
         >"$WORK/$sname.out" 2>"$WORK/$sname.err" &
     SRV=$!
     SRV_PIDS="$SRV_PIDS $SRV"

@@ -410,11 +410,12 @@ static void test_popt_repeated_string(void **state)
 
 	size_t before = heap_in_use();
 	poptContext ctx = poptGetContext("test", 8, argv, options, 0);
-	assert_int_equal(cli_popt_next(ctx, options), 'o');  /* the caller's own comes back */
+	/* the personalities' parse: the caller's own comes back */
+	assert_int_equal(cli_popt_next_last(ctx, options), 'o');
 	char *other = poptGetOptArg(ctx);
 	assert_string_equal(other, "x");
 	free(other);
-	assert_int_equal(cli_popt_next(ctx, options), -1);
+	assert_int_equal(cli_popt_next_last(ctx, options), -1);
 	assert_true(name && name[0] == 'b' && strlen(name) == big);  /* the last counts */
 	assert_int_equal(flag, 1);
 	free(name);
@@ -424,6 +425,43 @@ static void test_popt_repeated_string(void **state)
 	assert_true(heap_in_use() < before + big / 2);
 	free(a);
 	free(b);
+}
+
+/* kbench's own commands: a value given twice is an error, and the table
+ * parsed again (an included table is static) starts with nothing given */
+static void test_popt_repeated_refused(void **state)
+{
+	(void)state;
+	char *name = NULL;
+	struct poptOption options[] = {
+		{ "name", 'n', POPT_ARG_STRING, &name, 0, "a string", "S" },
+		{ "other", 0, POPT_ARG_STRING, NULL, 'o', "handled by the caller", "S" },
+		POPT_TABLEEND
+	};
+	const char *twice[] = { "test", "-n", "a", "--other", "x", "--name", "b", NULL };
+	poptContext ctx = poptGetContext("test", 7, twice, options, 0);
+	assert_int_equal(cli_popt_next(ctx, options), 'o');
+	free(poptGetOptArg(ctx));
+	int rc = cli_popt_next(ctx, options);
+	assert_true(rc < -1);
+	FILE *saved = stderr;
+	char text[200] = "";
+	stderr = fmemopen(text, sizeof(text) - 1, "w");
+	assert_non_null(stderr);
+	assert_int_equal(cli_popt_done(ctx, "kbench test", rc), KB_EXIT_USAGE);
+	fclose(stderr);
+	stderr = saved;
+	assert_string_equal(text, "kbench test: -n/--name given twice: it takes one value; give "
+			    "it once (see 'kbench test --help')\n");
+	poptFreeContext(ctx);
+	free(name);
+	name = NULL;
+	const char *once[] = { "test", "--name", "c", NULL };
+	ctx = poptGetContext("test", 3, once, options, 0);
+	assert_int_equal(cli_popt_next(ctx, options), -1);
+	assert_string_equal(name, "c");
+	poptFreeContext(ctx);
+	free(name);
 }
 
 static volatile sig_atomic_t caught;
@@ -504,6 +542,7 @@ int main(void)
 		cmocka_unit_test(test_deep_tree_removal),
 		cmocka_unit_test(test_parent_dir),
 		cmocka_unit_test(test_popt_repeated_string),
+		cmocka_unit_test(test_popt_repeated_refused),
 		cmocka_unit_test(test_stop_signals),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

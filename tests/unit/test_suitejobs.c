@@ -1040,6 +1040,36 @@ static void run_steal_read(void **state)
 	json_decref(plain);
 }
 
+/* After run 1 of a job failed, run 2's figure is run 2's: in the table's
+ * run2 column (run1 a "-"), and the caveats name run 2 and 3, never 1 */
+static void table_by_run_number(void **state)
+{
+	(void)state;
+	json_error_t err;
+	json_t *doc = json_loads("{\"tests\": [{\"name\": \"load 1\", \"params\": {}, "
+		"\"unit\": \"MB/s\", \"higher_is_better\": true, \"runs\": ["
+		"{\"value\": 5.5, \"run_no\": 2, \"document\": {\"kind\": \"load\", \"system\": {\"kernel\": \"a\"}, "
+		"\"results\": {\"errors\": 3}}},"
+		"{\"value\": 6.5, \"run_no\": 3, \"document\": {\"system\": {\"kernel\": \"b\"}}}]}],"
+		"\"failures\": [{\"test\": \"load 1\", \"run\": 1, \"exit_status\": 1, "
+		"\"message\": \"killed\"}]}", 0, &err);
+	assert_non_null(doc);
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&out, &len);
+	assert_non_null(f);
+	fig_table(f, doc, "r.json");
+	fclose(f);
+	assert_non_null(strstr(out, "test         run1       run2       run3 "));
+	assert_non_null(strstr(out, "load 1          -       5.50       6.50 "));
+	assert_non_null(strstr(out, "load 1 run 1: exit status 1: killed"));
+	assert_non_null(strstr(out, "errors* (run 2)"));
+	assert_null(strstr(out, "(run 1)"));
+	assert_non_null(strstr(out, "and b from run 3"));
+	free(out);
+	json_decref(doc);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1060,6 +1090,7 @@ int main(void)
 		cmocka_unit_test(plot_points),
 		cmocka_unit_test(steal_of_runs),
 		cmocka_unit_test(run_steal_read),
+		cmocka_unit_test(table_by_run_number),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -431,7 +431,8 @@ static void runs_block(FILE *out, const struct cmp *c, const char *mach, const c
 			esc_put(out, name, 0);
 			json_t *cav = test_caveats(c, k, t, &o);
 			for (size_t j = 0; j < t->n; j++)
-				run_figure(out, t, t->v[j], run_mark(cav, j + 1));
+				run_figure(out, t, t->v[j], run_mark(cav, rowcav_run_no(
+					json_array_get(json_object_get(t->row, "runs"), j), j)));
 			json_decref(cav);
 			fputc('\n', out);
 		}

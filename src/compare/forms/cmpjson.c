@@ -16,6 +16,7 @@
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 static json_t *num(double v)
 {
@@ -77,7 +78,9 @@ static json_t *cell(const struct cmp *c, const struct cmp_row *r, size_t k)
 	if (r->v[k] == T_REFUSED)
 		json_object_set_new(o, "not_comparable", json_pack("{s:s, s:s}", "caveat",
 				    r->refused[k], "in", (char[2]){ (char)('A' + r->refused_in[k]), 0 }));
-	if (!s || !r->t[0]->summarised)
+	/* files that disagree on what the test is were not tested */
+	if (!s || !r->t[0]->summarised || (r->v[k] == T_REFUSED &&
+					   !strcmp(r->refused[k], "test_differs")))
 		return o;
 	json_object_set_new(o, "p_adjusted", num(r->q[k]));
 	if (r->adj_floor[k])

@@ -16,6 +16,8 @@
 #include "resultsfile/rowcav.h"
 #include "compare/judge/cmpsettings.h"
 
+#include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* The first unsound caveat of list, or NULL. */
@@ -26,6 +28,19 @@ static const json_t *unsound_of(const json_t *list)
 	json_array_foreach(list, i, c)
 		if (caveat_unsound(json_string_value(json_object_get(c, "key"))))
 			return c;
+	return NULL;
+}
+
+/* The entry of key in list, or NULL. */
+static const json_t *entry_of(const json_t *list, const char *key)
+{
+	size_t i;
+	const json_t *c;
+	json_array_foreach(list, i, c) {
+		const char *k = json_string_value(json_object_get(c, "key"));
+		if (k && !strcmp(k, key))
+			return c;
+	}
 	return NULL;
 }
 
@@ -46,12 +61,22 @@ void cmp_caveats_fill(const struct cmp *c, struct cmp_row *r)
 			cmp_settings_caveats(c, k, r->t[0], r->t[k], r->cav[k]);
 		if (r->t[k] && r->cav[k])
 			cmp_settings_run_caveats(c, k, r->t[k], r->cav[k]);
+		/* files that disagree on what the test is give it no verdict, and
+		 * figures in another unit no change */
+		if (k && r->t[k] && r->cav[k] &&
+		    cmp_test_caveats(r->t[0], r->t[k], (char)('A' + k), r->cav[k]) == 1 &&
+		    strcmp(r->t[0]->unit, r->t[k]->unit))
+			r->change[k] = NAN;
 	}
 	for (size_t k = 1; k < c->nf; k++) {
 		if (!r->t[k] || !r->t[k]->n || !r->t[0]->n)
 			continue;
-		const json_t *u = unsound_of(r->cav[0]);
-		r->refused_in[k] = 0;
+		const json_t *u = entry_of(r->cav[k], "test_differs");
+		r->refused_in[k] = k;
+		if (!u) {
+			u = unsound_of(r->cav[0]);
+			r->refused_in[k] = 0;
+		}
 		if (!u) {
 			u = unsound_of(r->cav[k]);
 			r->refused_in[k] = k;
@@ -60,6 +85,9 @@ void cmp_caveats_fill(const struct cmp *c, struct cmp_row *r)
 			continue;
 		r->refused[k] = json_string_value(json_object_get(u, "key"));
 		r->v[k] = T_REFUSED;
+		/* not one test: no p of it joins the adjusted family */
+		if (!strcmp(r->refused[k], "test_differs"))
+			r->test_v[k] = T_TOO_FEW;
 	}
 }
 
@@ -100,10 +128,54 @@ static void runs_of(const json_t *list, const char *key, char *buf, size_t n)
 	}
 }
 
+/* What the files disagree on, from test_differs' evidence: "unit: A
+ * MB/s, B us; clients: A 5, B 7" into buf (n bytes). */
+static void differs_text(const json_t *ev, char *buf, size_t n)
+{
+	const char *key, *side;
+	const json_t *pair, *v;
+	size_t used = 0;
+	buf[0] = 0;
+	json_object_foreach((json_t *)ev, key, pair) {
+		char shown[2][64];
+		int w = snprintf(buf + used, n - used, "%s%s:", used ? "; " : "",
+				 esc_str(shown[0], sizeof(shown[0]), key));
+		if (w < 0 || (size_t)w >= n - used)
+			return;
+		used += (size_t)w;
+		json_object_foreach((json_t *)pair, side, v) {
+			char *text = json_dumps(v, JSON_ENCODE_ANY);
+			w = snprintf(buf + used, n - used, " %s %s,", side,
+				     esc_str(shown[1], sizeof(shown[1]), text ? text : "?"));
+			free(text);
+			if (w < 0 || (size_t)w >= n - used)
+				return;
+			used += (size_t)w;
+		}
+		buf[--used] = 0;
+	}
+}
+
 void cmp_refused_text(const struct cmp_row *r, size_t k, char *buf, size_t n)
 {
-	char runs[120], key[64];
+	char runs[120], key[64], what[240];
 	size_t in = r->refused_in[k];
+	const json_t *ev = json_object_get(entry_of(r->cav[in], r->refused[k]), "evidence");
+	if (!strcmp(r->refused[k], "test_differs")) {
+		differs_text(ev, what, sizeof(what));
+		snprintf(buf, n, "not comparable: the files disagree on what the test is (%s)",
+			 what);
+		return;
+	}
+	if (!strcmp(r->refused[k], "control_runs")) {
+		json_int_t m = json_integer_value(json_object_get(ev, "runs"));
+		if (!m)
+			snprintf(buf, n, "not comparable: the control has no runs of it");
+		else
+			snprintf(buf, n, "not comparable: the control has %lld run%s of it, too few "
+				 "to check the change against", (long long)m, m == 1 ? "" : "s");
+		return;
+	}
 	runs_of(r->cav[in], r->refused[k], runs, sizeof(runs));
 	esc_str(key, sizeof(key), r->refused[k]);
 	if (runs[0])

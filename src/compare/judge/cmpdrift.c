@@ -37,9 +37,34 @@ static bool against_control(const struct cmp *c, const struct cmp_row *r, size_t
 	return (u.b_larger == r->higher_is_better) == (r->v[k] == T_BETTER);
 }
 
+/* Can the control's runs x (NULL: it lacks the test) prove a change
+ * against B's (file k of r) at the confidence at all?  When not, the row
+ * gets control_runs, not drift: nothing of the control was measured. */
+static bool control_short(const struct cmp *c, const struct cmp_row *r, size_t k,
+			  const struct sf_test *x)
+{
+	struct u_result u;
+	if (x && x->summarised && u_test(x->v, x->n, r->t[k]->v, r->t[k]->n, &u) == 0 &&
+	    !(u.p_min > 1 - c->conf / 100))
+		return false;
+	return true;
+}
+
 static int refuse(const struct cmp *c, struct cmp_row *r, size_t k, const struct sf_test *x,
 		  double p, double q)
 {
+	if (control_short(c, r, k, x)) {
+		json_t *ev = json_pack("{s:s, s:I}", "control", c->control->path, "runs",
+				       (json_int_t)(x ? x->n : 0));
+		if (!ev || caveat_add(r->cav[k], "control_runs", ev, "the control has %zu runs "
+				      "of the test: too few to check the change against",
+				      x ? x->n : 0) < 0)
+			return -1;
+		r->v[k] = T_REFUSED;
+		r->refused[k] = "control_runs";
+		r->refused_in[k] = k;
+		return 0;
+	}
 	double mx = x && x->summarised ? x->sum.median : NAN;
 	json_t *ev = json_pack("{s:s, s:o, s:f, s:o, s:o}", "control", c->control->path,
 			       "change_pct", num(pct_of(mx, r->s[k].median)), "p", p,

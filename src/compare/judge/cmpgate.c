@@ -53,6 +53,15 @@ int cmp_gate(FILE *out, const struct cmp *c, enum cmp_fail_on on, double min_cha
 			too_few += r->v[k] == T_TOO_FEW;
 			if (on == CMP_FAIL_NEVER)
 				continue;
+			if (r->v[k] == T_REFUSED) {
+				/* named, so that no one reads the status as a pass */
+				char why[300];
+				cmp_refused_text(r, k, why, sizeof(why));
+				fputs("gate: ", out);
+				esc_put(out, r->name, 0);
+				fprintf(out, " %c: %s\n", (int)('A' + k), why);
+				continue;
+			}
 			if (!trips(on, r, k, min_change_pct)) {
 				small += trips(on, r, k, 0);
 				continue;

@@ -92,3 +92,61 @@ int cmp_params_caveats(const json_t *a, const json_t *b, const char *command, ch
 	json_decref(fileio);
 	return rc;
 }
+
+/* Add {"A": va, letter: vb} under key to ev. */
+static int put_pair(json_t *ev, const char *key, json_t *va, json_t *vb, char letter)
+{
+	char lb[2] = { letter, 0 };
+	json_t *d = va && vb ? json_pack("{s:O, s:O}", "A", va, lb, vb) : NULL;
+	json_decref(va);
+	json_decref(vb);
+	return d && json_object_set_new(ev, key, d) == 0 ? 0 : -1;
+}
+
+/* A test's params that say which work it is: another value is another
+ * test, whatever the name.  The command only between kbench's own
+ * (load, disk, micro): an imported figure transcribes one of theirs. */
+static bool defines_test(const char *key, const json_t *va, const json_t *vb)
+{
+	static const char *const keys[] = { "clients", "test", "family", NULL };
+	if (!strcmp(key, "command"))
+		return strcmp(json_string_value(va) ? json_string_value(va) : "", "import") &&
+		       strcmp(json_string_value(vb) ? json_string_value(vb) : "", "import");
+	return in(key, keys);
+}
+
+int cmp_test_caveats(const struct sf_test *a, const struct sf_test *b, char letter, json_t *cav)
+{
+	json_t *ev = json_object();
+	int rc = ev ? 0 : -1;
+	const char *key;
+	const json_t *va;
+	if (!rc && strcmp(a->unit, b->unit))
+		rc = put_pair(ev, "unit", json_string(a->unit), json_string(b->unit), letter);
+	if (!rc && a->higher_is_better != b->higher_is_better)
+		rc = put_pair(ev, "higher_is_better", json_boolean(a->higher_is_better),
+			      json_boolean(b->higher_is_better), letter);
+	json_object_foreach(a->params, key, va) {
+		const json_t *vb = json_object_get(b->params, key);
+		if (rc || !vb || json_equal(va, vb) || !defines_test(key, va, vb))
+			continue;
+		rc = put_pair(ev, key, json_incref((json_t *)va), json_incref((json_t *)vb), letter);
+	}
+	if (!rc && json_object_size(ev)) {
+		char list[256];
+		size_t used = 0;
+		const json_t *v;
+		list[0] = 0;
+		json_object_foreach(ev, key, v) {
+			int w = snprintf(list + used, sizeof(list) - used, "%s%s", used ? ", " : "",
+					 key);
+			if (w < 0 || (size_t)w >= sizeof(list) - used)
+				break;
+			used += (size_t)w;
+		}
+		rc = caveat_add(cav, "test_differs", json_incref(ev), "the files disagree on what "
+				"the test is: its %s", list) < 0 ? -1 : 1;
+	}
+	json_decref(ev);
+	return rc;
+}

@@ -13,6 +13,8 @@
 
 #include <jansson.h>
 
+#include "resultsfile/suitefile.h"
+
 /* The settings of results documents a and b (their "params") that differ
  * for a test run by command ("load", "disk", "micro"; NULL: any), added
  * to the caveat list cav: "params_differ" with evidence {KEY: {"A": a's
@@ -26,5 +28,14 @@
  * for load tests.  Returns 0, or -1 when memory runs out. */
 int cmp_params_caveats(const json_t *a, const json_t *b, const char *command, char letter,
 		       json_t *cav);
+
+/* Do tests a (of A) and b (of the file named letter) disagree on what the
+ * test is: its unit, its direction (higher_is_better), or a param that
+ * names the work (clients, test, family; the command between load, disk
+ * and micro: an imported figure may stand for any of them)?  Then
+ * "test_differs", unsound, goes into cav with evidence {KEY: {"A": a's,
+ * "B": b's}, ...} (only keys both record).  Returns 1 when they disagree,
+ * 0 when not, -1 when memory runs out. */
+int cmp_test_caveats(const struct sf_test *a, const struct sf_test *b, char letter, json_t *cav);
 
 #endif

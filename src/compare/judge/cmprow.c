@@ -62,6 +62,19 @@ static size_t count_base(const struct suitefile *f, const char *name, const char
 	return n;
 }
 
+/* How many tests of f have name (cmp_same_name), in any unit; the last
+ * one in *last. */
+static size_t count_name(const struct suitefile *f, const char *name, const struct sf_test **last)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < f->nt; i++)
+		if (cmp_same_name(f->t[i].name, name)) {
+			n++;
+			*last = &f->t[i];
+		}
+	return n;
+}
+
 /* cmprow.h: the same name and unit, or the one test differing only in
  * the memory limit */
 const struct sf_test *cmp_find_test(const struct suitefile *f, const struct suitefile *from,
@@ -72,6 +85,11 @@ const struct sf_test *cmp_find_test(const struct suitefile *f, const struct suit
 		return t;
 	if (count_base(f, name, unit, &t) == 1 && count_base(from, name, unit, &own) == 1 &&
 	    !find_test_exact(from, t->name, unit))
+		return t;
+	/* the one test of that name in each file, in another unit: the same
+	 * test recorded otherwise, which the row names as not comparable
+	 * (cmp_test_caveats), rather than two tests each "only in" its file */
+	if (count_name(f, name, &t) == 1 && count_name(from, name, &own) == 1)
 		return t;
 	return NULL;
 }

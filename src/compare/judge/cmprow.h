@@ -120,8 +120,10 @@ bool cmp_same_name(const char *a, const char *b);
  * name and unit, " mem=none" counting as no memory limit ("load 5" is
  * "load 5 mem=none"); failing that, the one test of f whose name differs
  * only in the memory limit, when each file has just one such test (a run
- * with --mem-limit against one without: "load 4" and "load 4 mem=48M").
- * NULL when none matches. */
+ * with --mem-limit against one without: "load 4" and "load 4 mem=48M");
+ * failing that, the one test of f of that name in another unit, when from
+ * has just one of that name too (a row that cannot be compared, named so:
+ * cmpparams.h's cmp_test_caveats).  NULL when none matches. */
 const struct sf_test *cmp_find_test(const struct suitefile *f, const struct suitefile *from,
 				    const char *name, const char *unit);
 

@@ -3,8 +3,10 @@
  */
 #include "load/loadfile/lfapart.h"
 #include "load/loadfile/loadfile.h"
+#include "sys/memcg.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -64,6 +66,7 @@ static void __attribute__((noreturn)) child(int sock, const char *path, enum lf_
 	sigprocmask(SIG_BLOCK, &all, NULL);
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	prctl(PR_SET_NAME, "kbench-parse");  /* told apart in ps, top and /proc */
+	memcg_oom_first();  /* a cgroup too small for the loadfile takes this one */
 	if (getppid() == 1)
 		_exit(1);
 	struct apart_head h;
@@ -192,6 +195,10 @@ int loadfile_load_apart(const char *path, enum lf_format format, struct program 
 				path, strerror(errno));
 		return -1;
 	}
+	/* the OOM kills of kbench's own cgroup so far: a rise while the child
+	 * parsed is what killed it */
+	char cg[PATH_MAX];
+	uint64_t oom0 = memcg_own_oom_kills(cg, sizeof(cg));
 	fflush(NULL);
 	pid_t pid = fork();
 	if (pid < 0) {
@@ -220,7 +227,12 @@ int loadfile_load_apart(const char *path, enum lf_format format, struct program 
 	if (w == pid && peak_bytes)
 		*peak_bytes = (uint64_t)ru.ru_maxrss * 1024;
 	if (w == pid && WIFSIGNALED(st) && rc == -1 && why) {
-		if (errs)
+		uint64_t oom = WTERMSIG(st) == SIGKILL ? memcg_own_oom_kills(cg, sizeof(cg)) :
+			       MEMCG_UNKNOWN;
+		if (errs && oom != MEMCG_UNKNOWN && oom0 != MEMCG_UNKNOWN && oom > oom0)
+			fprintf(errs, "kbench load: %s: the parse process was killed by the OOM "
+				"killer (memory cgroup %s)\n", path, cg);
+		else if (errs)
 			fprintf(errs, "kbench load: %s: the parse process ended by signal %d\n", path,
 				WTERMSIG(st));
 		return -1;

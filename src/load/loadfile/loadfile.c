@@ -321,7 +321,7 @@ int loadfile_parse_stream(FILE *in, const char *name, enum lf_format format,
 	prog->fd = memfd_create("kbench-program", MFD_CLOEXEC | MFD_ALLOW_SEALING);
 	if (prog->fd < 0) {
 		if (errs)
-			fprintf(errs, "%s: cannot create program memory: %s\n", name, strerror(errno));
+			fprintf(errs, "kbench load: %s: cannot create program memory: %s\n", name, strerror(errno));
 		free(ps);
 		return -1;
 	}
@@ -337,7 +337,7 @@ int loadfile_parse_stream(FILE *in, const char *name, enum lf_format format,
 		run_lines(ps, in);
 	if (ferror(in)) {
 		if (errs)
-			fprintf(errs, "%s: read error: %s\n", name,
+			fprintf(errs, "kbench load: %s: read error: %s\n", name,
 				gz_error[0] ? gz_error : strerror(errno ? errno : EIO));
 		rc = -1;
 	}
@@ -467,13 +467,13 @@ int loadfile_load(const char *path, enum lf_format format, struct program *prog,
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
 		if (errs)
-			fprintf(errs, "%s: cannot open loadfile: %s\n", path, strerror(errno));
+			fprintf(errs, "kbench load: %s: cannot open loadfile: %s\n", path, strerror(errno));
 		return -1;
 	}
 	off_t rest = after_gzip(fd);
 	if (rest > 0) {
 		if (errs)
-			fprintf(errs, "%s: %lld bytes after the end of the gzip data, which are not "
+			fprintf(errs, "kbench load: %s: %lld bytes after the end of the gzip data, which are not "
 				"loadfile lines\n", path, (long long)rest);
 		close(fd);
 		return 1;
@@ -482,7 +482,7 @@ int loadfile_load(const char *path, enum lf_format format, struct program *prog,
 	if (!gz) {
 		close(fd);
 		if (errs)
-			fprintf(errs, "%s: cannot open loadfile: out of memory\n", path);
+			fprintf(errs, "kbench load: %s: cannot open loadfile: out of memory\n", path);
 		return -1;
 	}
 	gzbuffer(gz, 32 * 1024);  /* zlib takes it and twice it for its output */
@@ -491,7 +491,7 @@ int loadfile_load(const char *path, enum lf_format format, struct program *prog,
 	if (!in) {
 		gzclose_r(gz);
 		if (errs)
-			fprintf(errs, "%s: cannot open loadfile: %s\n", path, strerror(errno));
+			fprintf(errs, "kbench load: %s: cannot open loadfile: %s\n", path, strerror(errno));
 		return -1;
 	}
 	int rc = loadfile_parse_stream(in, path, format, prog, errs, max_errors);

@@ -21,7 +21,8 @@
  * Every malformed line is reported to errs as "FILE:LINE: message" (at
  * most max_errors of them; further ones are counted).  Returns 0 on
  * success, the number of malformed lines (> 0), or -1 if the file cannot
- * be read (message "FILE: reason" printed to errs).  On any non-zero
+ * be read (message "kbench load: FILE: reason" printed to errs, as every
+ * error of the command is).  On any non-zero
  * return prog holds nothing to free. */
 int loadfile_load(const char *path, enum lf_format format, struct program *prog,
 		  FILE *errs, unsigned max_errors);

@@ -40,6 +40,10 @@ const char *run_failure(const struct run_result *res, char *buf, size_t len)
 			 (unsigned long long)res->errors, res->errors == 1 ? "" : "s");
 	else if (res->measured_s <= 0 || !res->ops || !isfinite(res->mbps))
 		snprintf(buf, len, "nothing was measured");
+	else if (res->mem_left)
+		snprintf(buf, len, "its memory cgroup could not be removed");
+	else if (res->report_failed)
+		snprintf(buf, len, "%s", res->report_failed);
 	else
 		return NULL;
 	return buf;

@@ -11,6 +11,7 @@
 #include "sys/clock.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -35,8 +36,13 @@ static void mib_text(uint64_t bytes, char *buf, size_t len)
 static int oom_killed(struct procs *p)
 {
 	struct memcg_stats st;
-	if (!p->cg || memcg_read(p->cg, &st) < 0 || st.oom_kills == MEMCG_UNKNOWN ||
-	    st.oom_kills <= p->oom_seen)
+	char dir[PATH_MAX];
+	uint64_t kills = p->cg ? (memcg_read(p->cg, &st) < 0 ? MEMCG_UNKNOWN : st.oom_kills) :
+			 p->own_oom == MEMCG_UNKNOWN ? MEMCG_UNKNOWN :
+			 memcg_own_oom_kills(dir, sizeof(dir));
+	/* kbench's own cgroup counted kills before the run: those are not ours */
+	uint64_t before = p->cg ? 0 : p->own_oom;
+	if (kills == MEMCG_UNKNOWN || kills <= before || kills - before <= p->oom_seen)
 		return 0;
 	p->oom_seen++;
 	return 1;
@@ -135,12 +141,16 @@ int procs_reap(struct procs *p, const struct run_config *cfg, struct run_result 
 			} else if (by_us) {
 				/* killed as the run was called off before its start */
 			} else if (WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL && oom_killed(p)) {
-				if (!res->oom_killed) {
+				if (!res->oom_killed && p->cg) {
 					char lim[32];
 					mib_text(p->cg->limit_bytes, lim, sizeof(lim));
 					snprintf(res->died_msg, sizeof(res->died_msg),
 						 "client %u (pid %ld) was killed by the OOM killer at the %s memory limit",
 						 client, (long)pid, lim);
+				} else if (!res->oom_killed) {
+					snprintf(res->died_msg, sizeof(res->died_msg),
+						 "client %u (pid %ld) was killed by the OOM killer (memory "
+						 "cgroup %.64s)", client, (long)pid, p->own_cg);
 				}
 				res->died = 1;
 				res->oom_killed = 1;

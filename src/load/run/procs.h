@@ -20,6 +20,10 @@ struct procs {
 	unsigned n, alive;
 	struct memcg *cg;    /* the clients' memory cgroup, NULL if none */
 	uint64_t oom_seen;   /* OOM kills already put down to a client */
+	/* without cg: kbench's own cgroup (memcg_own_oom_kills), its OOM
+	 * kills before the clients were forked (MEMCG_UNKNOWN: not readable) */
+	uint64_t own_oom;
+	char own_cg[256];
 };
 
 /* why kbench sent a process SIGKILL */

@@ -98,6 +98,7 @@ static pid_t fork_client(const struct run_config *cfg, struct run_shared *sh, co
 			first, p->cg->name, strerror(e));
 		_exit(3);
 	}
+	memcg_oom_first();  /* the kernel takes a client, and the parent cleans up */
 	int st = client_main(cfg, sh, first, count, barrier[0]);
 	fflush(NULL);
 	_exit(st);
@@ -197,8 +198,11 @@ static int prepare(const struct run_config *cfg, struct procs *p, struct memcg *
 		fprintf(stderr, "kbench load: --drop-caches: %s\n", why);
 		return -1;
 	}
-	if (!cfg->mem_limit)
+	if (!cfg->mem_limit) {
+		/* no cgroup of its own: a client's OOM kill is read in kbench's */
+		p->own_oom = memcg_own_oom_kills(p->own_cg, sizeof(p->own_cg));
 		return 0;
+	}
 	char name[32], note[PATH_MAX + 128];
 	int swept = memcg_sweep(cfg->memcg_site, "kbench-", note, sizeof(note));
 	if (swept > 0)
@@ -247,7 +251,8 @@ static int run_setup(const struct run_config *cfg, struct run_state *rs, struct 
 	 * allocated before the fork, every client would carry their pages */
 	res->hist = NULL;
 	res->client_bytes = calloc(n, sizeof(*res->client_bytes));
-	rs->p = (struct procs){ calloc(nprocs, sizeof(pid_t)), calloc(nprocs, 1), nprocs, 0, NULL, 0 };
+	rs->p = (struct procs){ calloc(nprocs, sizeof(pid_t)), calloc(nprocs, 1), nprocs, 0, NULL, 0,
+				 MEMCG_UNKNOWN, "" };
 	memcg_init(&rs->cg);
 	if (!res->client_bytes || !rs->p.pid || !rs->p.killed) {
 		fprintf(stderr, "kbench load: out of memory\n");
