@@ -1,11 +1,10 @@
 /* kbench - memory cgroups: detect, create with a limit, join, read, remove
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * File names and meanings follow the kernel's
- * Documentation/admin-guide/cgroup-v1/memory.rst and cgroup-v2.rst; the
- * /proc/self/cgroup and /proc/self/mountinfo formats follow proc(5) and
- * cgroups(7).  Every file is opened relative to the cgroup's directory
- * fd, so nothing outside the cgroup kbench runs in is ever written.
+ * File names and meanings follow the kernel's Documentation/admin-guide/
+ * cgroup-v1/memory.rst and cgroup-v2.rst; /proc/self/cgroup's and
+ * mountinfo's formats proc(5) and cgroups(7).  Every file is opened
+ * relative to the cgroup's directory fd: nothing outside is written.
  */
 #include "config.h"
 #include "sys/memcg.h"
