@@ -136,6 +136,33 @@ expect_rc "--fail-on worse: 2.5.40 to 2.5.43, disk -t's rise alone" 0 \
     "$KBENCH" compare --series --fail-on worse s/00.json s/01.json s/02.json s/03.json
 expect_err_grep "passed" '^gate: passed: 0 of 4 tests proven worse'
 
+# ---- a machine setting that differs from the first kernel's ----
+# 2.5.43 ran with the powersave governor (it moves every timing) and its
+# load 10 30% low: every test of it kept out as settings_differ, no step
+# made of it; 2.5.44's governor not known: it never differs
+gen g "(lambda J: (lambda S: S[:3] + [('2.5.43', dict(S[3][1], **{'load 1': [70 * (1 + j) for j in J(3)]}))] + S[4:6])($SERIES))($JFUN)"
+python3 - g <<'PY'
+import json, sys
+for i, gov in enumerate(["performance", "performance", "performance", "powersave", "unknown", "performance"]):
+    p = "%s/%02d.json" % (sys.argv[1], i)
+    d = json.load(open(p))
+    d["system"]["settings"] = {"governor": gov, "thp_enabled": "madvise"}
+    json.dump(d, open(p, "w"))
+PY
+GF="g/00.json g/01.json g/02.json g/03.json g/04.json g/05.json"
+expect_rc "a series with a kernel on another governor" 0 "$KBENCH" compare --series $GF
+expect_out_grep "that kernel named and kept out of every test, the setting named" \
+    '^kept out: load 1 on 2\.5\.43 \(settings_differ\): its runs make no step$'
+run "$KBENCH" compare --series --json $GF
+expect_py "JSON: 2.5.43 kept out of each test as settings_differ, no other; no step in load 1" "$WORK/out" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+t = {x["name"]: x for x in d["tests"]}
+assert all(x["kept_out"] == [{"kernel": "2.5.43", "caveat": "settings_differ"}] for x in t.values()), \
+    [(n, x["kept_out"]) for n, x in t.items()]
+assert t["load 1"]["steps"] == [], t["load 1"]["steps"]
+PY
+
 # ---- a kernel kept out, a control ----
 # 2.5.43's load 1 runs were busy and 30% low: kept out, no step; 2.5.40
 # run again at the end with load 1 10% up: drift, and no point

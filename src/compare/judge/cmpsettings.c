@@ -55,23 +55,29 @@ static bool prefixed(const char *name, const char *const *list)
 	return false;
 }
 
-bool cmp_moves_test(enum cmp_moves m, const struct sf_test *t)
+/* Can a setting that moves m move the test name of command cmd (load,
+ * disk, micro; NULL: not known)? */
+static bool moves_named(enum cmp_moves m, const char *name, const char *cmd)
 {
 	static const char *const memory[] = { "lat_mem", "bw_mem", "lat_pagefault", "lat_mmap",
 					      "bw_mmap", NULL };
 	static const char *const writes[] = { "lat_fs", "byte_fcopy", "byte_fwrite", NULL };
-	const char *cmd = json_string_value(json_object_get(t->params, "command"));
 	bool load = cmd && !strcmp(cmd, "load"), micro = cmd && !strcmp(cmd, "micro");
 	switch (m) {
 	case MOVES_NOTHING: return false;
 	case MOVES_TIMING: return true;
 	case MOVES_DISK: return cmd && !strcmp(cmd, "disk");
-	case MOVES_MEMORY: return micro && prefixed(t->name, memory);
-	case MOVES_WRITEBACK: return load || (micro && prefixed(t->name, writes));
+	case MOVES_MEMORY: return micro && prefixed(name, memory);
+	case MOVES_WRITEBACK: return load || (micro && prefixed(name, writes));
 	case MOVES_LOAD: return load;
 	case MOVES_MICRO: return micro;
 	}
 	return false;
+}
+
+bool cmp_moves_test(enum cmp_moves m, const struct sf_test *t)
+{
+	return moves_named(m, t->name, json_string_value(json_object_get(t->params, "command")));
 }
 
 /* The settings a file records: system.settings, else those of the first
@@ -453,4 +459,40 @@ void cmp_settings_put_brief(FILE *out, const json_t *caveat)
 		esc_put(out, json_string_value(b), 0);
 	}
 	fputc(')', out);
+}
+
+int cmp_settings_between(const json_t *sa, const json_t *sk, const char *name, const char *cmd,
+			 size_t nruns, json_t *cav)
+{
+	struct cmp_sdiff d[CMP_SETTINGS_MAX];
+	size_t n = 0, used = 0;
+	char text[512] = "";
+	machine_diff(json_is_object(sa) ? sa : NULL, json_is_object(sk) ? sk : NULL, d,
+		     CMP_SETTINGS_MAX, &n);
+	json_t *set = json_object(), *brief = json_array(), *runs = json_array();
+	int rc = set && brief && runs ? 0 : -1;
+	for (size_t i = 0; !rc && i < n; i++) {
+		if (!moves_named(d[i].moves, name, cmd))
+			continue;
+		json_object_set_new(set, d[i].name, json_pack("{s:s, s:s}", "first", d[i].a,
+							       "this", d[i].b));
+		json_array_append_new(brief, json_string(d[i].brief));
+		if (used < sizeof(text))
+			used += (size_t)snprintf(text + used, sizeof(text) - used, "%s%s",
+						 used ? ", " : "", d[i].brief);
+	}
+	for (size_t j = 0; !rc && j < nruns; j++)
+		json_array_append_new(runs, json_integer((json_int_t)j + 1));
+	if (!rc && json_array_size(brief)) {
+		rc = caveat_add(cav, "settings_differ", json_pack("{s:O, s:O}", "settings", set,
+				"brief", brief), "the machine settings differ from the series' "
+				"first kernel's: %s", text);
+		if (rc == 1)
+			json_object_set(json_array_get(cav, json_array_size(cav) - 1), "runs", runs);
+		rc = rc < 0 ? -1 : rc;
+	}
+	json_decref(set);
+	json_decref(brief);
+	json_decref(runs);
+	return rc;
 }

@@ -76,6 +76,16 @@ int cmp_settings_caveats(const struct cmp *c, size_t k, const struct sf_test *ta
  * -1 when out of memory. */
 int cmp_settings_run_caveats(const struct cmp *c, size_t k, const struct sf_test *t, json_t *cav);
 
+/* Add to cav (the caveats of one kernel's runs of a test in a series) the
+ * caveat settings_differ when its file's machine settings sk (a
+ * system.settings object; NULL: none recorded) differ from sa, the
+ * series' first kernel's, in one that can move the test name of command
+ * cmd (NULL: not known): evidence {"settings": {NAME: {"first": a,
+ * "this": b}}, "brief": [BRIEF...]}, its runs 1 to nruns.  Returns 1 when
+ * added, 0 when none applies, -1 when out of memory. */
+int cmp_settings_between(const json_t *sa, const json_t *sk, const char *name, const char *cmd,
+			 size_t nruns, json_t *cav);
+
 /* Does cav hold settings_differ (the row's verdict is then the kernel's
  * and the settings' together)? */
 bool cmp_settings_in(const json_t *cav);

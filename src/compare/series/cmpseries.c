@@ -140,6 +140,7 @@ static int take(struct ser_kernel *k, struct suitefile *f, const struct rowcav_o
 	k->label = strdup(label_of(f));
 	k->kernel = strdup(suitefile_sys(f, "kernel"));
 	k->params = json_pack("{s:O?}", "params", json_object_get(f->doc, "params"));
+	k->settings = json_incref(json_object_get(json_object_get(f->doc, "system"), "settings"));
 	k->units = calloc(f->nt + 1, sizeof(*k->units));
 	k->commands = calloc(f->nt + 1, sizeof(*k->commands));
 	k->cav = calloc(f->nt + 1, sizeof(*k->cav));
@@ -181,6 +182,7 @@ static void kernel_free(struct ser_kernel *k)
 	free(k->units);
 	free(k->commands);
 	free(k->cav);
+	json_decref(k->settings);
 	free(k->path);
 	free(k->label);
 	free(k->kernel);

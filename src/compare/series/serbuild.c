@@ -13,6 +13,7 @@
 #include "compare/series/serbuild.h"
 #include "compare/judge/cmpparams.h"
 #include "compare/judge/cmprow.h"
+#include "compare/judge/cmpsettings.h"
 #include "result/caveat.h"
 #include "stats/adjust.h"
 #include "stats/utest.h"
@@ -24,7 +25,7 @@
 bool ser_keeps_out(const char *key)
 {
 	return key && (caveat_unsound(key) || !strcmp(key, "busy") || !strcmp(key, "steal") ||
-		       !strcmp(key, "params_differ"));
+		       !strcmp(key, "params_differ") || !strcmp(key, "settings_differ"));
 }
 
 /* The rank of a version's suffix (from its first '-'): the pre-releases
@@ -120,7 +121,9 @@ static int fill_runs(struct series *s, struct ser_test *t)
 		if (first < 0)
 			first = (long)k;
 		else if (cmp_params_caveats(s->k[first].params, s->k[k].params, s->k[k].commands[i],
-					    'B', t->cav[k]) < 0)
+					    'B', t->cav[k]) < 0 ||
+			 cmp_settings_between(s->k[first].settings, s->k[k].settings, t->t[k]->name,
+					      s->k[k].commands[i], t->t[k]->n, t->cav[k]) < 0)
 			return -1;
 		t->kept_out[k] = keeps_out(t->cav[k]);
 		if (t->kept_out[k] || !t->t[k]->n)

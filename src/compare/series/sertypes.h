@@ -30,6 +30,7 @@ struct ser_kernel {
 	char **units, **commands; /* [nt] owned: t[i].unit's string, params.command or NULL */
 	json_t **cav;             /* [nt] the caveats of each test's runs (rowcav_row, owned) */
 	long control_of;          /* -1, or the kernel this file is run again (a control) */
+	json_t *settings;         /* system.settings, the machine's (owned; NULL: none) */
 };
 
 /* A step: an accepted change point of a test, sized between the segments
