@@ -57,7 +57,11 @@ S=$SRV
 RC=$?
 expect_status "tbench against kbench server: status 0" 0
 expect_file_grep "tbench: Throughput" "$WORK/tb.out" '^Throughput [0-9.]+ MB/sec  2 clients'
-expect_no_grep "tbench: no lost sync, no error" "$WORK/tb.out" 'lost sync|error|failed'
+# tbench's own SysV barrier failing to be made (its "failed to create
+# barrier semaphore": its clients then start unsynchronised) is no fault
+# of the wire between the two: every other error line is
+grep -v '^failed to create barrier semaphore' "$WORK/tb.out" >"$WORK/tb.wire"
+expect_no_grep "tbench: no lost sync, no error" "$WORK/tb.wire" 'lost sync|error|failed'
 stop_server "$S"
 expect_status "kbench server stops, status 0" 0
 expect_empty_file "kbench server: nothing on stderr" "$WORK/s.err"

@@ -129,7 +129,7 @@ static void a_machine(void **state)
 	put("/sys/kernel/mm/transparent_hugepage/defrag", "always defer defer+madvise [madvise] never\n");
 	put("/proc/sys/vm/swappiness", "10\n");
 	put("/proc/sys/vm/dirty_ratio", "40\n");
-	char path[PATH_MAX];
+	char path[PATH_MAX + 32];   /* root is a PATH_MAX buffer */
 	snprintf(path, sizeof(path), "%s/proc/config.gz", root);
 	gzFile z = gzopen(path, "wb");
 	assert_non_null(z);
