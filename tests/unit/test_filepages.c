@@ -9,6 +9,7 @@
 #include "config.h"
 #include "sys/filepages.h"
 
+#include <fcntl.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -23,15 +24,28 @@
 #define PAGES 8
 
 /* The Rss of the mapping that starts at p, KiB, from /proc/self/smaps;
- * -1 when it is not found. */
+ * -1 when it is not found.  The file is read whole into a buffer that is
+ * already there before it is parsed: the kernel makes smaps a chunk a
+ * read, and a mapping made between two reads (stdio's buffer, a
+ * sanitizer's allocator) would shift the list under them. */
 static long rss_kb(const void *p)
 {
-	FILE *f = fopen("/proc/self/smaps", "r");
-	assert_non_null(f);
-	char line[512];
+	static char text[16 << 20];
+	int fd = open("/proc/self/smaps", O_RDONLY | O_CLOEXEC);
+	assert_true(fd >= 0);
+	size_t n = 0;
+	ssize_t r;
+	while (n < sizeof(text) - 1 && (r = read(fd, text + n, sizeof(text) - 1 - n)) > 0)
+		n += (size_t)r;
+	close(fd);
+	assert_true(n < sizeof(text) - 1);
+	text[n] = '\0';
 	int in = 0;
 	long kb = -1;
-	while (fgets(line, sizeof(line), f)) {
+	for (char *line = text, *next; line && *line; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
 		uintptr_t s, e;
 		if (sscanf(line, "%lx-%lx ", &s, &e) == 2 && strchr(line, '-') &&
 		    line[strspn(line, "0123456789abcdef")] == '-') {
@@ -41,7 +55,6 @@ static long rss_kb(const void *p)
 		if (in && sscanf(line, "Rss: %ld kB", &kb) == 1)
 			break;
 	}
-	fclose(f);
 	return kb;
 }
 
