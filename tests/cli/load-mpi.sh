@@ -170,8 +170,10 @@ differ "-R 1 and -R 2" "^kbench load: $HOSTRE -R 2, rank 0 -R 1: $TAIL" \
 differ "--run-once and not" "^kbench load: $HOSTRE no --run-once, rank 0 --run-once: $TAIL" \
     $L --run-once -t 1 1 -- $L -t 1 1
 mkdir "$WORK/other"
+# (-D once a command line: an option given twice is refused)
+L0="$KBENCH load --mpi --warmup 0"
 differ "-D: another directory" "^kbench load: $HOSTRE -D $WORK/other, rank 0 -D $D: $TAIL" \
-    $L -t 1 1 -- $L -t 1 -D "$WORK/other" 1
+    $L -t 1 1 -- $L0 -t 1 -D "$WORK/other" 1
 expect_empty_dir "-D: another directory: the other DIR as it was" "$WORK/other"
 differ "-B sockio: another --server" \
     "^kbench load: $HOSTRE --server 127.0.0.1:2, rank 0 --server 127.0.0.1:1: $TAIL" \
