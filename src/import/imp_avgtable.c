@@ -18,7 +18,7 @@
  * line that is neither a row nor blank; a blank line may part the counts.
  */
 #include "config.h"
-#include "import/import.h"
+#include "import/imp_readers.h"
 #include "import/imp_util.h"
 #include "import/impstore.h"
 

@@ -33,7 +33,7 @@
  * of one uname release under two headings stay two systems.
  */
 #include "config.h"
-#include "import/import.h"
+#include "import/imp_readers.h"
 #include "import/imp_util.h"
 #include "import/impstore.h"
 

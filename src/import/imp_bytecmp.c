@@ -20,7 +20,7 @@
  * which BYTE's versions print in KWIPS or MWIPS: such a line is skipped.
  */
 #include "config.h"
-#include "import/import.h"
+#include "import/imp_readers.h"
 #include "import/imp_util.h"
 #include "import/impstore.h"
 

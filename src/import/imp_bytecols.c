@@ -24,7 +24,7 @@
  * that restates a figure of it is that figure, not a second run.
  */
 #include "config.h"
-#include "import/import.h"
+#include "import/imp_readers.h"
 #include "import/impstore.h"
 #include "import/imp_util.h"
 

@@ -28,7 +28,7 @@
  * bad input: one line, im->bad set (status 2), nothing written.
  */
 #include "config.h"
-#include "import/import.h"
+#include "import/imp_readers.h"
 #include "import/impstore.h"
 #include "import/imp_util.h"
 

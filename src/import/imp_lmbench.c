@@ -34,7 +34,7 @@
  * same group).
  */
 #include "config.h"
-#include "import/import.h"
+#include "import/imp_readers.h"
 #include "import/imp_util.h"
 #include "import/impstore.h"
 #include "import/imp_closest.h"

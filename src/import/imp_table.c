@@ -17,7 +17,7 @@
  * is 2^20 bytes (MiB/s), dbench's and tbench's 10^6 (MB/s).
  */
 #include "config.h"
-#include "import/import.h"
+#include "import/imp_readers.h"
 #include "import/imp_util.h"
 #include "import/impstore.h"
 

@@ -19,7 +19,7 @@
 #include "config.h"
 #include "import/imp_util.h"
 #include "import/impstore.h"
-#include "import/imp_tput.h"
+#include "import/imp_tblock.h"
 
 #include <stdio.h>
 #include <string.h>

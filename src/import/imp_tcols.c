@@ -11,7 +11,8 @@
 #include "config.h"
 #include "import/imp_util.h"
 #include "import/impstore.h"
-#include "import/imp_tput.h"
+#include "import/imp_tcols.h"
+#include "import/imp_tline.h"
 
 #include <stdio.h>
 #include <string.h>

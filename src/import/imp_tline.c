@@ -9,10 +9,10 @@
  * columns and labelled lines (imp_tcols.c): it asks nothing of either.
  */
 #include "config.h"
-#include "import/import.h"
+#include "import/imp_tline.h"
+#include "import/imp_tblock.h"
 #include "import/imp_util.h"
 #include "import/impstore.h"
-#include "import/imp_tput.h"
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>

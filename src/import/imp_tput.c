@@ -27,10 +27,12 @@
  * and labelled lines are imp_tcols.c's.
  */
 #include "config.h"
-#include "import/import.h"
+#include "import/imp_readers.h"
 #include "import/imp_util.h"
 #include "import/impstore.h"
-#include "import/imp_tput.h"
+#include "import/imp_tblock.h"
+#include "import/imp_tcols.h"
+#include "import/imp_tline.h"
 
 #include <ctype.h>
 #include <stdio.h>

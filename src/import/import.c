@@ -5,7 +5,7 @@
  *                      [--verbose]
  *                      -o RESULTS.json FILE...
  *
- * Every FILE is read whole and given to each reader (import.h); what they
+ * Every FILE is read whole and given to each reader (imp_readers.h); what they
  * find is kept per system (machine line, host, kernel, build) and test.
  * Then one results file is written per system: to RESULTS.json when the
  * inputs hold one, else to the name made from -o by putting each
@@ -20,7 +20,7 @@
 #include "commands.h"
 #include "cli.h"
 #include "import/impstore.h"
-#include "import/import.h"
+#include "import/imp_readers.h"
 #include "import/imp_util.h"
 #include "import/imp_closest.h"
 

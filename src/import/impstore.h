@@ -1,7 +1,7 @@
 /* kbench - import: what is read, kept by system, test and run; written out
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * The figures the readers hand to imp_add() (import.h), kept per system
+ * The figures the readers hand to imp_add() (imp_readers.h), kept per system
  * (struct imp_group) and test (struct imp_test), and written as one
  * results file per system in kbench suite's layout (suitefile.h), each
  * run recording the file and line it was read from and the tool that

@@ -3,7 +3,7 @@
  *
  * An input file split into lines, a system as a report names it, and one
  * figure as a reader hands it to imp_add() (impstore.h).  The readers
- * (import.h), the store (impstore.h) and the helpers (imp_util.h) all
+ * (imp_readers.h), the store (impstore.h) and the helpers (imp_util.h) all
  * take them, so they live here, under all three.
  */
 #ifndef KBENCH_IMPTYPES_H

@@ -82,6 +82,17 @@ if [ "$RC" -eq 0 ]; then
         /\(pilot\)/ { pilot = NR }
         END { exit !(plan && pilot < plan && (!first || plan < first)) }' "$WORK/err"
     expect_lines "five pilot runs" -eq 5 "$WORK/err" 'run [1-5] of [0-9]+ \(pilot\)'
+    expect_true "each run keeps the micro document with its own test's entry alone" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+n = 0
+for t in d["tests"]:
+    for r in t["runs"]:
+        doc = r["document"]
+        assert doc["kind"] == "micro" and "system" in doc and "params" in doc, doc.keys()
+        assert [e["name"] for e in doc["results"]["tests"]] == [t["name"]], (t["name"], doc["results"])
+        n += 1
+assert n >= 10, n' a.json
     expect_out_grep "the table says what was planned" '^Runs planned to find a 20% change in any one of 2 tests \(80% power, p below 0\.025\), from 5 pilot runs:$'
 else
     fail "--runs auto --detect 20 --max-runs 9" "exit $RC" "$(head -c 600 "$WORK/err")"

@@ -20,8 +20,8 @@
  * kbench's own figures, read back from kbench compare --export, keep
  * kbench's names: imp_harness.c).
  */
-#ifndef KBENCH_IMPORT_H
-#define KBENCH_IMPORT_H
+#ifndef KBENCH_IMP_READERS_H
+#define KBENCH_IMP_READERS_H
 
 #include "import/imptypes.h"
 
