@@ -122,14 +122,16 @@ static double time_left(const struct suite *s, size_t ji, unsigned ri)
 	for (size_t j = ji; j < s->njobs; j++) {
 		unsigned done = jobs_done(s, &s->jobs[j]);
 		unsigned first = j == ji ? ri + 1 : done;
+		/* --runs auto: the planned runs once there is a plan */
+		unsigned want = s->auto_runs ? autoruns_planned(s, &s->jobs[j]) : s->runs;
 		if (first < done)
 			first = done;
-		if (first >= s->runs)
+		if (first >= want)
 			continue;
 		double e = estimate(s, &s->jobs[j]);
 		if (isnan(e))
 			return NAN;
-		left += (s->runs - first) * (e + s->pause_s);
+		left += (want - first) * (e + s->pause_s);
 	}
 	return left;
 }
