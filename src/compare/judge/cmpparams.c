@@ -9,6 +9,24 @@
 #include <stdio.h>
 #include <string.h>
 
+/* ev's keys, ", " between them, into list (n bytes): as many whole keys
+ * as fit.  The keys are kbench's option and field names, [a-z_]. */
+static void key_list(const json_t *ev, char *list, size_t n)
+{
+	size_t used = 0;
+	const char *key;
+	const json_t *v;
+	list[0] = 0;
+	json_object_foreach((json_t *)ev, key, v) {
+		int w = snprintf(list + used, n - used, "%s%s", used ? ", " : "", key);
+		if (w < 0 || (size_t)w >= n - used) {
+			list[used] = 0;
+			break;
+		}
+		used += (size_t)w;
+	}
+}
+
 static bool in(const char *key, const char *const *list)
 {
 	for (; *list; list++)
@@ -71,15 +89,7 @@ int cmp_params_caveats(const json_t *a, const json_t *b, const char *command, ch
 	if (!rc && json_object_size(ev)) {
 		/* "fsync, backend": the keys are load's option names, [a-z_] */
 		char list[512];
-		size_t used = 0;
-		list[0] = 0;
-		json_object_foreach(ev, key, v) {
-			int w = snprintf(list + used, sizeof(list) - used, "%s%s", used ? ", " : "",
-					 key);
-			if (w < 0 || (size_t)w >= sizeof(list) - used)
-				break;
-			used += (size_t)w;
-		}
+		key_list(ev, list, sizeof(list));
 		if (backend && caveat_add(cav, "other_backend", json_incref(json_object_get(ev,
 				"backend")), "the load ran through another backend than A's: "
 				"another kind of work") < 0)
@@ -134,16 +144,7 @@ int cmp_test_caveats(const struct sf_test *a, const struct sf_test *b, char lett
 	}
 	if (!rc && json_object_size(ev)) {
 		char list[256];
-		size_t used = 0;
-		const json_t *v;
-		list[0] = 0;
-		json_object_foreach(ev, key, v) {
-			int w = snprintf(list + used, sizeof(list) - used, "%s%s", used ? ", " : "",
-					 key);
-			if (w < 0 || (size_t)w >= sizeof(list) - used)
-				break;
-			used += (size_t)w;
-		}
+		key_list(ev, list, sizeof(list));
 		rc = caveat_add(cav, "test_differs", json_incref(ev), "the files disagree on what "
 				"the test is: its %s", list) < 0 ? -1 : 1;
 	}
