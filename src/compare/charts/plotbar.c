@@ -20,6 +20,10 @@
 #include <string.h>
 
 #define ROW_PX(nf) (10 + 8 * (int)(nf))   /* one test's band, in pixels */
+/* a disk test's band: each file's figure is written beside its bar, and
+ * the 8-point labels (13 pixels a line in gnuplot's measure) of the files
+ * one under the other are 0.8 of a band apart in all */
+#define DISK_ROW_PX(nf) (10 + 13 * (int)(nf))
 
 static bool welch(const struct cmp *c)
 {
@@ -194,14 +198,22 @@ size_t plotbar_change_rows(const struct cmp *c)
 	return ys;
 }
 
+/* The change chart's height beside its rows: the titles, the scale and
+ * the key above, whose long entries stand one a line (a file each, the
+ * three fills, and a line for the marks): 16 pixels a line. */
+static int change_overhead(const struct cmp *c)
+{
+	return 150 + 16 * ((int)c->nf + 4);
+}
+
 int plotbar_change_height(const struct cmp *c, size_t rows)
 {
-	return rows ? 240 + (int)rows * ROW_PX(c->nf) : 0;   /* the key above: 90 */
+	return rows ? change_overhead(c) + (int)rows * ROW_PX(c->nf) : 0;
 }
 
 size_t plotbar_rows_in(const struct cmp *c, int px)
 {
-	int n = (px - 240) / ROW_PX(c->nf);
+	int n = (px - change_overhead(c)) / ROW_PX(c->nf);
 	return n > 0 ? (size_t)n : 0;
 }
 
@@ -228,7 +240,8 @@ int plotbar_disk_height(const struct cmp *c)
 	size_t n = 0;
 	for (size_t i = 0; i < c->nrows; i++)
 		n += in_disk(&c->rows[i]);
-	return n ? 190 + (int)n * ROW_PX(c->nf) : 0;    /* the key above: 60 */
+	/* the rows and the family's heading; the key above: 60 */
+	return n ? 190 + (int)(n + 1) * DISK_ROW_PX(c->nf) : 0;
 }
 
 /* The longest y label, in characters, for the left margin. */

@@ -1,0 +1,159 @@
+#!/bin/sh
+# kbench - command-line tests: compare's charts rendered to PNG: each
+# picture's size, and no label of one over another label, a run's mark or
+# the picture's edge, where the layout knows the boxes (gpboxes.py: a
+# stand-in gnuplot that draws the picture with the real one and prints,
+# from gnuplot itself, where each label and mark fell)
+# SPDX-License-Identifier: GPL-3.0-or-later
+. "$(dirname "$0")/lib.sh"
+cd "$WORK" || exit 1
+
+if ! KB_GP_REAL=$(command -v gnuplot); then
+    skip "rendering: no gnuplot"
+    finish
+fi
+export KB_GP_REAL
+mkdir bin boxes
+KB_GP_DIR=$WORK/boxes
+export KB_GP_DIR
+cat >bin/gnuplot <<EOF2
+#!/bin/sh
+exec python3 "$KBENCH_TOP_SRCDIR/tests/cli/gpboxes.py" wrap "\$@"
+EOF2
+chmod +x bin/gnuplot
+PATH="$WORK/bin:$PATH"
+
+# mk.py OUT LABEL FACTOR [SPREAD]: a results file of 40 BYTE tests, 40
+# lmbench latencies, hdparm's -T and -t and two load tests, six runs
+# each, the last two runs of each disk test marked busy; FACTOR scales
+# every figure; lat_t00 of a file with FACTOR above 1 has three runs five
+# to seven times A's (off the change chart's scale)
+cat >mk.py <<'EOF2'
+import json, sys
+out, label, factor = sys.argv[1], sys.argv[2], float(sys.argv[3])
+busy = [{"key": "busy", "text": "the machine was busy", "evidence": {}}]
+def runs(v, cav=False, wild=False):
+    s = (0.99, 1.0, 1.01, 0.995, 1.005, 1.0)
+    r = [{"value": v * factor * x} for x in s]
+    if wild:
+        for j, m in ((3, 5.0), (4, 6.0), (5, 7.0)):
+            r[j]["value"] = v * m
+    if cav:
+        for j in (4, 5):
+            r[j]["document"] = {"caveats": busy}
+    return r
+tests = []
+for i in range(40):
+    tests.append({"name": "byte_t%02d" % i, "params": {"command": "micro", "family": "byte"},
+                  "unit": "lps", "higher_is_better": True, "runs": runs(1000 + i)})
+for i in range(40):
+    tests.append({"name": "lat_t%02d" % i, "params": {"command": "micro", "family": "lmbench"},
+                  "unit": "us", "higher_is_better": False,
+                  "runs": runs(5 + i, wild=(i == 0 and factor > 1))})
+for t, v in (("-T", 9000.0), ("-t", 400.0)):
+    tests.append({"name": "disk " + t, "params": {"command": "disk", "test": t},
+                  "unit": "MiB/s", "higher_is_better": True, "runs": runs(v, cav=True)})
+for n in (1, 4):
+    tests.append({"name": "load %d" % n, "params": {"command": "load", "clients": n},
+                  "unit": "MB/s", "higher_is_better": True, "runs": runs(100 * n)})
+json.dump({"kbench_version": "0.1.0", "kind": "suite", "schema": 1, "label": label,
+           "tests": tests}, open(out, "w"))
+EOF2
+
+# pages.py PNG...: each a PNG of 600 to 2400 pixels by 300 to 2000, not blank
+cat >pages.py <<'EOF2'
+import struct, sys, zlib
+for f in sys.argv[1:]:
+    d = open(f, "rb").read()
+    assert d[:8] == b"\x89PNG\r\n\x1a\n", f
+    w, h = struct.unpack(">II", d[16:24])
+    assert 600 <= w <= 2400 and 300 <= h <= 2000, (f, w, h)
+    assert len(zlib.compress(d)) > 5000, (f, "nearly blank")
+EOF2
+
+python3 mk.py a.json base 1
+python3 mk.py b.json two 1.2
+python3 mk.py c.json three 0.9
+expect_rc "three files of 84 tests drawn" 0 "$KBENCH" compare --plot p.png a.json b.json c.json
+expect_eq "the pages it wrote" "$(sed -n 's/^kbench compare: wrote //p' "$WORK/err" | tr '\n' ' ')" \
+    "p.png p-2.png p-3.png "
+expect_py "each page a PNG of a sane size, not blank" p.png p-2.png p-3.png <pages.py
+expect_py "no label over another, over a mark or off the picture" "$KBENCH_TOP_SRCDIR/tests/cli/gpboxes.py" \
+    "$KB_GP_DIR" <<'EOF2'
+import json, subprocess, sys
+r = subprocess.run([sys.executable, sys.argv[1], "check", sys.argv[2]], capture_output=True, text=True)
+print(r.stdout, r.stderr)
+counts = json.loads(r.stdout.split("\n")[0])
+# the checks saw what is there: 5 charts (the first page holds the
+# load, disk and change charts); labels of the runs off the scale
+# and of the disk figures, the disk and change charts' rings, a row's name
+assert counts["pages"] == 5 and counts["labels"] >= 6 and counts["marks"] > 100 \
+    and counts["tics"] >= 84, counts
+sys.exit(r.returncode)
+EOF2
+
+# eight files of the two disk tests: eight figures a test, one under the
+# other, each beside its runs and their rings
+rm -f "$KB_GP_DIR/boxes.txt"
+set --
+for k in 1 2 3 4 5 6 7 8; do
+    python3 - d$k.json "$k" <<'EOF2'
+import json, sys
+k = int(sys.argv[2])
+busy = [{"key": "busy", "text": "busy", "evidence": {}}]
+tests = [{"name": "disk " + t, "params": {"command": "disk", "test": t}, "unit": "MiB/s",
+          "higher_is_better": True,
+          "runs": [{"value": v * (1 + 0.01 * k) * s,
+                    **({"document": {"caveats": busy}} if j == 3 else {})}
+                   for j, s in enumerate((0.98, 1.0, 1.02, 1.04))]}
+         for t, v in (("-T", 9000.0), ("-t", 400.0))]
+json.dump({"kbench_version": "0.1.0", "kind": "suite", "schema": 1, "label": "k%d" % k,
+           "tests": tests}, open(sys.argv[1], "w"))
+EOF2
+    set -- "$@" d$k.json
+done
+expect_rc "eight files of the disk tests drawn" 0 "$KBENCH" compare --plot d.png "$@"
+expect_eq "eight files: one page" "$(sed -n 's/^kbench compare: wrote //p' "$WORK/err")" d.png
+expect_py "eight files: a PNG" d.png <pages.py
+expect_py "eight files: no label over another or over a ring" "$KBENCH_TOP_SRCDIR/tests/cli/gpboxes.py" \
+    "$KB_GP_DIR" <<'EOF2'
+import json, subprocess, sys
+r = subprocess.run([sys.executable, sys.argv[1], "check", sys.argv[2]], capture_output=True, text=True)
+print(r.stdout, r.stderr)
+counts = json.loads(r.stdout.split("\n")[0])
+# 8 figures of 2 tests; 64 runs a chart, 16 of them ringed in each
+assert counts["labels"] >= 16 and counts["marks"] >= 2 * 64 + 2 * 16, counts
+sys.exit(r.returncode)
+EOF2
+
+# a series of 16 kernels with two steps side by side: their labels one
+# above the other
+rm -f "$KB_GP_DIR/boxes.txt"
+set --
+for k in 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15; do
+    python3 - s$k.json "$k" <<'EOF2'
+import json, sys
+k = int(sys.argv[2])
+level = 100 if k < 8 else 130 if k == 8 else 170
+tests = [{"name": "load 4", "params": {"command": "load", "clients": 4}, "unit": "MB/s",
+          "higher_is_better": True,
+          "runs": [{"value": level * (1 + 0.002 * j)} for j in range(6)]}]
+json.dump({"kbench_version": "0.1.0", "kind": "suite", "schema": 1, "label": "2.5.%d" % (40 + k),
+           "tests": tests}, open(sys.argv[1], "w"))
+EOF2
+    set -- "$@" s$k.json
+done
+expect_rc "a series of 16 kernels drawn" 0 "$KBENCH" compare --series --plot s.png "$@"
+expect_eq "the series: two steps found" "$(grep -c 'bisect:' "$WORK/out")" 2
+expect_py "the series: a PNG" s.png <pages.py
+expect_py "the series: the steps' labels apart" "$KBENCH_TOP_SRCDIR/tests/cli/gpboxes.py" \
+    "$KB_GP_DIR" <<'EOF2'
+import json, subprocess, sys
+r = subprocess.run([sys.executable, sys.argv[1], "check", sys.argv[2]], capture_output=True, text=True)
+print(r.stdout, r.stderr)
+counts = json.loads(r.stdout.split("\n")[0])
+assert counts["labels"] == 2, counts
+sys.exit(r.returncode)
+EOF2
+
+finish
