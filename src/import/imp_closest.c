@@ -10,6 +10,7 @@
  */
 #include "config.h"
 #include "import/imp_closest.h"
+#include "import/imp_lmbench.h"
 #include "import/imp_util.h"
 
 #include <stdio.h>

@@ -16,8 +16,4 @@
  * groups, one a column)".  false when no line comes near any form. */
 bool imp_closest_form(const struct imp_file *f, char *out, size_t n);
 
-/* The same for LMbench's summaries alone (imp_lmbench.c, which knows
- * their tables). */
-bool imp_lmbench_near(const struct imp_file *f, char *out, size_t n);
-
 #endif

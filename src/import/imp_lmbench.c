@@ -37,7 +37,7 @@
 #include "import/imp_readers.h"
 #include "import/imp_util.h"
 #include "import/impstore.h"
-#include "import/imp_closest.h"
+#include "import/imp_lmbench.h"
 
 #include <ctype.h>
 #include <stdio.h>
