@@ -300,15 +300,12 @@ static int flush_report(const struct load_opts *o, FILE *out, int status)
 	return status;
 }
 
-/* The report written, the cleanup (which a stop signal does not cut
- * short: what the run made still goes); a stop signal that came after
- * the run, during the report or the cleanup, is the exit status all the
- * same (128 + N), as at any other moment, with a line saying the figures
- * above were whole. */
-static int finish(const struct load_opts *o, FILE *out, struct load_state *st, int status)
+/* The report written; a stop signal that came after the run, during the
+ * cleanup or the report, is the exit status all the same (128 + N), as at
+ * any other moment, with a line saying the figures above were whole. */
+static int finish(const struct load_opts *o, FILE *out, int status)
 {
 	status = flush_report(o, out, status);
-	status = load_target_cleanup(o, out, &st->t, status);
 	int sig = load_signal();
 	if (sig && (status == KB_EXIT_OK || status == KB_EXIT_FAIL) && status != 128 + sig) {
 		char name[CLI_SIGNAME_LEN];
@@ -356,16 +353,24 @@ static int report_apart(const struct load_opts *o, const struct run_config *cfg,
 	return KB_EXIT_FAIL;
 }
 
-/* The run itself, once everything is checked: banner, run_load, report,
- * cleanup. */
+/* The run itself, once everything is checked: banner, run_load, cleanup,
+ * report. */
 static int run_and_report(const struct load_opts *o, struct load_state *st)
 {
 	struct run_config cfg = run_config_of(o, st);
 	if (!cfg.quiet)
 		print_banner(&cfg, st);
 	int r = run_load(&cfg, &st->res);
+	/* the cleanup before the report (a stop signal does not cut it short:
+	 * what the run made still goes): a run that could not remove all it
+	 * made exits 1, and a run that exits non-zero prints no figure line */
+	int cleaned = load_target_cleanup(o, cfg.out, &st->t, KB_EXIT_OK);
+	if (cleaned)
+		st->res.report_failed = "what the run made could not all be removed (said above)";
 	int status = r < 0 ? KB_EXIT_FAIL : report_apart(o, &cfg, st, r);
-	return finish(o, cfg.out, st, status);
+	if (cleaned && !status)
+		status = cleaned;
+	return finish(o, cfg.out, status);
 }
 
 /* kbench load NCLIENTS: checks, then the run.  Every participant checks

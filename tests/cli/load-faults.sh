@@ -240,6 +240,8 @@ if [ "$(id -u)" -eq 0 ] && mkdir -p "$D/clients/client0" "$D/shared" &&
     kload -q --run-once -c "$WORK/dtm.txt" -D "$D" 1
     expect_eq "mounts inside DIR not emptied" "$(cat "$D/shared/q" 2>&1)" keep "$(ls -la "$D/shared" 2>&1)"
     expect_err_grep "what was left is said" 'could not remove everything'
+    expect_status "what was left: the run failed, exit 1" 1
+    expect_no_grep "what was left: no figure line" "$WORK/out" '^ *Throughput'
     umount "$D/shared"
     rm -rf "$D"; mkdir -p "$D"
 else

@@ -269,8 +269,9 @@ struct run_result {
 	struct memcg_stats mem;   /* what it did (with mem_limited) */
 	int oom_killed;           /* the OOM killer killed a client: no throughput */
 	int mem_left;             /* the cgroup could not be removed (said on stderr) */
-	const char *report_failed; /* what of the report failed (the --json file not
-				    * written), or NULL: the run then exits 1 */
+	const char *report_failed; /* what failed after the run (the cleanup, the
+				    * --json file not written), or NULL: the
+				    * run then exits 1 */
 	struct run_ownmem own;    /* kbench's own memory */
 	/* --mpi (rank 0 holds the job's figures, the others their own) */
 	struct run_rank *ranks;   /* rank 0: nranks, every rank's figures; else NULL */
