@@ -188,6 +188,20 @@ int precheck_jobs(struct suite *s)
 			sized = &s->jobs[i];
 		loads |= s->jobs[i].kind == JOB_LOAD && s->jobs[i].mem_bytes;
 	}
+	bool any_load = false;
+	for (size_t i = 0; i < s->njobs; i++)
+		any_load |= s->jobs[i].kind == JOB_LOAD;
+	if (any_load && !s->loadfile && access(s->loadfile_path, R_OK) < 0) {
+		/* the default one (-c is checked with the options): every load
+		 * run would fail on it; said once, before any run */
+		char shown[300];
+		int e = errno;
+		fprintf(stderr, "%s: the loadfile %s cannot be read: %s (the default one: give "
+			"-c FILE, or set KBENCH_LOADFILE_DIR to the directory of kbench's "
+			"loadfiles); nothing was run\n", s->cmd,
+			esc_str(shown, sizeof(shown), s->loadfile_path), strerror(e));
+		return KB_EXIT_USAGE;
+	}
 	if (loads && load_loadfile_max_io(s->loadfile_path, &max_io) < 0) {
 		fprintf(stderr, "%s: the loadfile cannot be read for its largest I/O; "
 			"kbench load would refuse it too; nothing was run\n", s->cmd);

@@ -13,6 +13,16 @@ mkdir -p "$D"
 truncate -s 16M disk.img
 
 # ---- what no system can give: refused before anything runs ----
+# a loadfile that cannot be read: said once, with where the default is
+# looked for, not as a failed run of every load job
+expect_bad "the default loadfile missing" \
+    "^kbench suite: the loadfile $WORK/nowhere/client\\.txt cannot be read: No such file or directory \\(the default one: give -c FILE, or set KBENCH_LOADFILE_DIR to the directory of kbench's loadfiles\\); nothing was run\$" \
+    env KBENCH_LOADFILE_DIR="$WORK/nowhere" "$KBENCH" suite --pause 0 --clients 1 --runs 1 -t 1 \
+    -D "$D" -o nolf.json
+expect_bad "a loadfile given that is not there" \
+    "^kbench suite: -c $WORK/none\\.txt: kbench load --check refuses it: kbench load: $WORK/none\\.txt: cannot open loadfile: No such file or directory\$" \
+    "$KBENCH" suite --pause 0 --clients 1 --runs 1 -t 1 -D "$D" -c "$WORK/none.txt" -o nolf.json
+expect_true "no results file from either" test ! -e nolf.json
 # 10 clients under 4M: kbench load's own floor, 512 KiB a process and each
 # client's I/O buffer; before, the series ran its 1-client runs first
 expect_bad "10 clients under 4M" '^kbench suite: load 10 mem=4M: --mem-limit 4M is below the [0-9.]+ MiB \(2\^20 bytes\) 10 clients need to start \(512 KiB a client process, plus each client.s [0-9]+-byte I/O buffer\); nothing was run$' \
