@@ -122,8 +122,9 @@ static void steal_caveat(json_t *list, const json_t *o, const char *wall_key,
 		return;
 	caveat_add(list, "steal", json_pack("{s:f, s:f, s:s?}", "steal_pct",
 		   json_number_value(p), "seconds", json_number_value(w), "test", test),
-		   "%s%sthe hypervisor took up to %.1f%% of a CPU's time over %.1f s",
-		   test ? test : "", test ? ": " : "", json_number_value(p), json_number_value(w));
+		   "%s%sthe hypervisor took up to %.1f%% of a CPU's time over %.*f s",
+		   test ? test : "", test ? ": " : "", json_number_value(p),
+		   json_number_value(w) < 0.1 ? 2 : 1, json_number_value(w));
 }
 
 /* other processes' CPU time in the window of o (sys/cpubusy.h): its
@@ -145,9 +146,10 @@ static void busy_caveat(json_t *list, const json_t *o, const char *wall_key, con
 		json_object_update_new(ev, where);
 	else
 		json_decref(where);
-	caveat_add(list, "busy", ev, "%s%sother processes took %.0f%% of a CPU's time over %.1f s "
+	/* a window under 0.1 s (a short micro test) with its hundredths */
+	caveat_add(list, "busy", ev, "%s%sother processes took %.0f%% of a CPU's time over %.*f s "
 		   "(/proc/stat less the run's own)", what ? what : "", what ? ": " : "",
-		   json_number_value(p), json_number_value(w));
+		   json_number_value(p), json_number_value(w) < 0.1 ? 2 : 1, json_number_value(w));
 }
 
 /* ---- disk: each device's -T and -t runs ---- */

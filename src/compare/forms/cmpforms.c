@@ -139,7 +139,7 @@ static void lkml_caveats(FILE *out, const struct cmp_row *r, size_t k)
 	for (size_t s = 0; s <= k; s += k ? k : 1) {
 		if (!json_array_size(r->cav[s]))
 			continue;
-		fprintf(out, "%s%c:", any ? ";" : "  [caveats ", (int)('A' + s));
+		fprintf(out, "%s%c:", any ? "; " : "  [caveats ", (int)('A' + s));
 		cmp_put_keys(out, r->cav[s]);
 		any = true;
 	}

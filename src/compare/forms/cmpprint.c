@@ -263,10 +263,19 @@ static void print_setup_notes(FILE *out, const struct cmp *c)
 	}
 }
 
+/* p as the verdicts print it, into buf (n bytes): three decimals, and
+ * below 0.001 two significant digits (a U test's p is never 0: "p=0.000"
+ * would say it was). */
+static const char *p_text(double p, char *buf, size_t n)
+{
+	snprintf(buf, n, p > 0 && p < 0.001 ? "%.2g" : "%.3f", p);
+	return buf;
+}
+
 static void verdict_core(const struct cmp *c, const struct cmp_row *r, size_t k, char *buf,
 			 size_t n)
 {
-	char d[32], h[32], pct[64], adj[40], word[32], see[40];
+	char d[32], h[32], pct[64], adj[40], word[32], see[40], pt[32];
 	if (r->v[k] == T_REFUSED) {
 		cmp_refused_text(r, k, buf, n);
 		return;
@@ -283,11 +292,12 @@ static void verdict_core(const struct cmp *c, const struct cmp_row *r, size_t k,
 			snprintf(buf, n, "too few runs for the U test at %g%% (%zu and %zu: p >= %.2g)",
 				 c->conf, r->t[0]->n, r->t[k]->n, r->u[k].p_min);
 		else if (r->v[k] == T_SAME)
-			snprintf(buf, n, "%s (p=%.3f%s; %s)", cmp_same_word(r, k, false, word,
-				 sizeof(word)), r->u[k].p, adjusted_text(c, r, k, adj, sizeof(adj)),
+			snprintf(buf, n, "%s (p=%s%s; %s)", cmp_same_word(r, k, false, word,
+				 sizeof(word)), p_text(r->u[k].p, pt, sizeof(pt)), adjusted_text(c, r, k, adj, sizeof(adj)),
 				 cmp_could_see(r, k, see, sizeof(see)));
 		else
-			snprintf(buf, n, "%s (p=%.3f%s)", t_verdict_word(r->v[k]), r->u[k].p,
+			snprintf(buf, n, "%s (p=%s%s)", t_verdict_word(r->v[k]),
+				 p_text(r->u[k].p, pt, sizeof(pt)),
 				 adjusted_text(c, r, k, adj, sizeof(adj)));
 		return;
 	}
@@ -310,8 +320,9 @@ static void verdict_core(const struct cmp *c, const struct cmp_row *r, size_t k,
 			snprintf(pct, sizeof(pct), "%+.2f%% +- %.2f%%", r->d[k].pct, r->d[k].pct_half);
 		else
 			fig_change(pct, sizeof(pct), NAN);
-		snprintf(buf, n, "%s: %s%s +- %s (%s, p=%.3f%s)", t_verdict_word(r->v[k]),
-			 r->d[k].diff > 0 ? "+" : "", d, h, pct, r->d[k].p, adj);
+		snprintf(buf, n, "%s: %s%s +- %s (%s, p=%s%s)", t_verdict_word(r->v[k]),
+			 r->d[k].diff > 0 ? "+" : "", d, h, pct, p_text(r->d[k].p, pt, sizeof(pt)),
+			 adj);
 		break;
 	}
 }

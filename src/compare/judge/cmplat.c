@@ -245,9 +245,10 @@ static void side_line(FILE *out, const char *label, const struct cmplat_side *s)
 		fprintf(out, " %9s %9s %9s %9s %9s %5d\n", "-", "-", "-", "-", "-", 0);
 		return;
 	}
+	/* 4 significant digits: a change of a few microseconds is seen */
 	for (size_t q = 0; q < NPCT; q++)
-		fprintf(out, " %9.3f", s->pct[q]);
-	fprintf(out, " %9.3f %5zu\n", s->max, s->runs);
+		fprintf(out, " %9.4g", s->pct[q]);
+	fprintf(out, " %9.4g %5zu\n", s->max, s->runs);
 }
 
 /* The changes of file side b against A and its verdict. */
@@ -262,10 +263,10 @@ static void change_line(FILE *out, const struct cmplat_side *b)
 	if (b->v == CMPLAT_TOO_FEW)
 		fprintf(out, "       too few runs\n");
 	else if (isfinite(b->q))
-		fprintf(out, "       %s (p=%.3g, adjusted %.3g)\n", b->v == CMPLAT_SAME ? "~" :
+		fprintf(out, "       %s (p=%.3g, adjusted %.3g)\n", b->v == CMPLAT_SAME ? "not proven" :
 			b->v == CMPLAT_WORSE ? "worse" : "better", b->u.p, b->q);
 	else
-		fprintf(out, "       %s (p=%.3g)\n", b->v == CMPLAT_SAME ? "~" :
+		fprintf(out, "       %s (p=%.3g)\n", b->v == CMPLAT_SAME ? "not proven" :
 			b->v == CMPLAT_WORSE ? "worse" : "better", b->u.p);
 }
 
