@@ -137,4 +137,23 @@ expect_no_grep "003: the row skipped on import is not shown as another's" "$WORK
 expect_out_grep "003: the memory table's warning" '^    \(WARNING - may not be correct, check graphs\)$'
 expect_out_grep "003: and its Guesses column" '^Host +OS +Mhz +L1 \$ +L2 \$ +L3 \$ +Main +Guesses$'
 expect_out_grep "003: the bandwidths of a run" '^benchtest +Linux 2\.5\.49 A1 +419 +138 +23\.0 +301 +355 +124 +113 +356 +170$'
+# lkml: a title two rows share names its test; a lower-is-better one says so
+for f in ta tb; do
+    python3 - "$f.json" <<'EOF2'
+import json, sys
+f = 1.0 if sys.argv[1].startswith("ta") else 1.5
+rows = [("lat_pipe_1cpu", "Pipe", "us", False, 5.0), ("bw_pipe_1cpu", "Pipe", "MB/s", True, 3000.0),
+        ("lat_syscall_stat", "stat", "us", False, 1.6)]
+tests = [{"name": n, "params": {"command": "micro", "family": "lmbench", "title": t}, "unit": u,
+          "higher_is_better": h, "runs": [{"value": v * f * s} for s in (0.99, 1.0, 1.01)]}
+         for n, t, u, h, v in rows]
+json.dump({"kbench_version": "0.1.0", "kind": "suite", "schema": 1, "label": sys.argv[1][:2],
+           "tests": tests}, open(sys.argv[1], "w"))
+EOF2
+done
+expect_rc "lkml of rows sharing a title" 0 "$KBENCH" compare --style lkml ta.json tb.json
+expect_out_grep "a shared title names its test, unit, direction" '^Pipe \(lat_pipe_1cpu, us, lower is better\) \|\| 5\.00 -> 7\.50 \+50\.00% '
+expect_out_grep "... and the other row's" '^Pipe \(bw_pipe_1cpu, MB/s\) \|\| 3000\.0 -> 4500\.0 \+50\.00% '
+expect_out_grep "a title of its own: the unit and direction only" '^stat \(us, lower is better\) \|\| 1\.60 -> 2\.40 \+50\.00% '
+
 finish

@@ -44,13 +44,24 @@ void cmp_shown_name(const char *name, char *buf, size_t n)
 		snprintf(buf, n, "%s", name);
 }
 
-void cmp_title(const struct cmp_row *r, char *buf, size_t n)
+void cmp_title(const struct cmp *c, const struct cmp_row *r, char *buf, size_t n)
 {
 	const struct micro_test *bt = cmp_byte_test(r->name);
 	const char *title = param_str(r->t[0], "title");
 	const char *cmd = param_str(r->t[0], "command");
+	bool shared = false;
+	for (size_t i = 0; title && i < c->nrows && !shared; i++) {
+		const char *other = c->rows[i].t[0] ? param_str(c->rows[i].t[0], "title") : NULL;
+		shared = &c->rows[i] != r && other && !strcmp(other, title);
+	}
 	if (bt)
 		snprintf(buf, n, "%s", byte4_name(bt));
+	else if (title && cmd && (!strcmp(cmd, "import") || !strcmp(cmd, "micro")) && shared)
+		snprintf(buf, n, "%s (%s, %s%s)", title, r->name, r->unit,
+			 r->higher_is_better ? "" : ", lower is better");
+	else if (title && cmd && (!strcmp(cmd, "import") || !strcmp(cmd, "micro")) &&
+		 !r->higher_is_better)
+		snprintf(buf, n, "%s (%s, lower is better)", title, r->unit);
 	else if (title && cmd && (!strcmp(cmd, "import") || !strcmp(cmd, "micro")))
 		snprintf(buf, n, "%s", title);
 	else
@@ -165,7 +176,7 @@ static void lkml_pair(FILE *out, const struct cmp *c, size_t k, size_t *order)
 		const struct cmp_row *r = &c->rows[order[j]];
 		char title[300], a[40], b[40];
 		double x = cmp_center(c, r, 0), y = cmp_center(c, r, k);
-		cmp_title(r, title, sizeof(title));
+		cmp_title(c, r, title, sizeof(title));
 		if (is_byte(r)) {
 			snprintf(a, sizeof(a), "%.1f", x);
 			snprintf(b, sizeof(b), "%.1f", y);

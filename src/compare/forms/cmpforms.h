@@ -28,10 +28,13 @@ const struct micro_test *cmp_byte_test(const char *name);
  * ("byte_dhry2: Dhrystone 2 using register variables"), else name. */
 void cmp_shown_name(const char *name, char *buf, size_t n);
 
-/* The report's own name of row r's test into buf (n bytes): its
- * params.title (an imported test's, a micro test's; BYTE 4.1's name for
- * a kbench BYTE test), else its name with " (unit, lower is better)". */
-void cmp_title(const struct cmp_row *r, char *buf, size_t n);
+/* The report's own name of row r of c's test into buf (n bytes): BYTE
+ * 4.1's name for a kbench BYTE test; an imported or micro test's
+ * params.title, with " (unit, lower is better)" after it when lower is
+ * better, and " (name, unit...)" when another row of c has that title
+ * too (LMbench's "Pipe" is a latency and a bandwidth, on one CPU and on
+ * two); else its name with " (unit, lower is better)". */
+void cmp_title(const struct cmp *c, const struct cmp_row *r, char *buf, size_t n);
 
 /* The lkml form for A against each of B, C, ... (one block each, between
  * lines of scissors): From: and To: blocks, "Results" between rules of
