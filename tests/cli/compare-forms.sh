@@ -147,6 +147,9 @@ rows = [("lat_pipe_1cpu", "Pipe", "us", False, 5.0), ("bw_pipe_1cpu", "Pipe", "M
 tests = [{"name": n, "params": {"command": "micro", "family": "lmbench", "title": t}, "unit": u,
           "higher_is_better": h, "runs": [{"value": v * f * s} for s in (0.99, 1.0, 1.01)]}
          for n, t, u, h, v in rows]
+# a test that gave a figure in run 2 alone of the micro job's 3
+tests.append({"name": "lat_mem_l2", "params": {"command": "micro", "family": "lmbench", "title": "L2 $"},
+              "unit": "ns", "higher_is_better": False, "runs": [{"value": 3.25 * f, "run_no": 2}]})
 json.dump({"kbench_version": "0.1.0", "kind": "suite", "schema": 1, "label": sys.argv[1][:2],
            "tests": tests}, open(sys.argv[1], "w"))
 EOF2
@@ -154,6 +157,10 @@ done
 expect_rc "lkml of rows sharing a title" 0 "$KBENCH" compare --style lkml ta.json tb.json
 expect_out_grep "a shared title names its test, unit, direction" '^Pipe \(lat_pipe_1cpu, us, lower is better\) \|\| 5\.00 -> 7\.50 \+50\.00% '
 expect_out_grep "... and the other row's" '^Pipe \(bw_pipe_1cpu, MB/s\) \|\| 3000\.0 -> 4500\.0 \+50\.00% '
+expect_rc "runs form of micro tests" 0 "$KBENCH" compare --style runs ta.json tb.json
+expect_out_grep "runs: a micro test's unit, every run in its place" '^lat_pipe_1cpu \(us\) 4\.95 5 5\.05$'
+expect_out_grep "runs: a run without a figure is a -" '^lat_mem_l2 \(ns\) - 3\.25 -$'
+expect_rc "lkml of rows sharing a title, again" 0 "$KBENCH" compare --style lkml ta.json tb.json
 expect_out_grep "a title of its own: the unit and direction only" '^stat \(us, lower is better\) \|\| 1\.60 -> 2\.40 \+50\.00% '
 
 finish

@@ -58,7 +58,7 @@ expect_file_grep "the key line names the build, test, caveat and run" runs.txt '
 expect_file_grep "the caveat's meaning" runs.txt '^  sparse_file: .*sparse'
 
 # ---- no figure in exponent form, in any form ----
-expect_file_grep "runs: BYTE's lps whole, the test with BYTE's title" runs.txt '^byte_dhry2: Dhrystone 2 using register variables 34226000 34226001 34226002 34226003$'
+expect_file_grep "runs: BYTE's lps whole, the test with BYTE's title and its unit" runs.txt '^byte_dhry2: Dhrystone 2 using register variables \(lps\) 34226000 34226001 34226002 34226003$'
 expect_rc "the table of two builds" 3 "$KBENCH" compare a.json b.json
 expect_out_grep "the table: a BYTE test with BYTE's title" '^byte_dhry2: Dhrystone 2 using register variables +lps +A +4 +34226001\.5 '
 for style in table lkml runs; do

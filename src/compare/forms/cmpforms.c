@@ -406,6 +406,24 @@ static bool block_machine(FILE *out, const struct cmp *c, const char *mach, cons
 	return false;
 }
 
+/* The most runs any micro test of file f made (its last run's number):
+ * the runs of the one job that makes them all, so that a test's last runs
+ * without a figure show too (a load or disk job's runs are its own). */
+static size_t micro_runs(const struct suitefile *f)
+{
+	size_t most = 0;
+	for (size_t i = 0; i < f->nt; i++) {
+		const char *cmd = param_str(&f->t[i], "command");
+		if (!cmd || strcmp(cmd, "micro"))
+			continue;
+		const json_t *runs = json_object_get(f->t[i].row, "runs");
+		size_t n = json_array_size(runs);
+		size_t no = n ? rowcav_run_no(json_array_get(runs, n - 1), n - 1) : 0;
+		most = no > most && no < 100000 ? no : most;
+	}
+	return most;
+}
+
 static void runs_block(FILE *out, const struct cmp *c, const char *mach, const char *mem,
 		       size_t mlen, const char *memtext)
 {
@@ -440,10 +458,29 @@ static void runs_block(FILE *out, const struct cmp *c, const char *mach, const c
 			}
 			old_name(f, t, mixed, name, sizeof(name));
 			esc_put(out, name, 0);
+			/* a test of no seed's form: its unit, so that a figure
+			 * in ns is not read beside one in us */
+			if (strncmp(name, "dbench ", 7) && strncmp(name, "tbench ", 7) &&
+			    strncmp(name, "hdparm ", 7) && strncmp(name, "kbench ", 7) && *t->unit) {
+				fputs(" (", out);
+				esc_put(out, t->unit, 0);
+				fputc(')', out);
+			}
 			json_t *cav = test_caveats(c, k, t, &o);
-			for (size_t j = 0; j < t->n; j++)
-				run_figure(out, t, t->v[j], run_mark(cav, rowcav_run_no(
-					json_array_get(json_object_get(t->row, "runs"), j), j)));
+			const json_t *runs = json_object_get(t->row, "runs");
+			size_t next = 1;
+			for (size_t j = 0; j < t->n; j++) {
+				size_t no = rowcav_run_no(json_array_get(runs, j), j);
+				/* a run in which the test gave no figure: "-" in its place */
+				for (; next < no && next < 100000; next++)
+					fputs(" -", out);
+				run_figure(out, t, t->v[j], run_mark(cav, no));
+				next = no + 1;
+			}
+			const char *cmd = param_str(t, "command");
+			for (size_t last = cmd && !strcmp(cmd, "micro") ? micro_runs(f) : 0;
+			     next <= last; next++)
+				fputs(" -", out);
 			json_decref(cav);
 			fputc('\n', out);
 		}
