@@ -103,15 +103,16 @@ static void of_lines(FILE *out, const struct cmp *c, const struct cmp_bx *b)
 	for (size_t k = 0; k < c->nf; k++) {
 		char t[BX_MISSING + 64], u[BX_MISSING + 64];
 		bool first = true;
-		if (!of_text(&b->s[k], t, sizeof(t))[0])
+		if (!isfinite(b->s[k].score) || !of_text(&b->s[k], t, sizeof(t))[0])
 			continue;
 		for (size_t j = 0; j < k && first; j++)
-			first = strcmp(t, of_text(&b->s[j], u, sizeof(u))) != 0;
+			first = !isfinite(b->s[j].score) ||
+				strcmp(t, of_text(&b->s[j], u, sizeof(u))) != 0;
 		if (!first)
 			continue;
 		fputs("  (", out);
 		for (size_t j = k; j < c->nf; j++)
-			if (!strcmp(t, of_text(&b->s[j], u, sizeof(u))))
+			if (isfinite(b->s[j].score) && !strcmp(t, of_text(&b->s[j], u, sizeof(u))))
 				fprintf(out, "%s%c", j == k ? "" : ", ", (int)('A' + j));
 		fprintf(out, ": the score of %s)\n", t);
 	}
