@@ -63,6 +63,82 @@ expect_out_grep "the final score of each file" '^FINAL SCORE +10\.0 +40\.0$'
 # side without ties: the exact U test's smallest p, 2 / C(8, 4)
 expect_out_grep "the score's change and verdict over the runs' scores" '^  B against A: \+300\.11%  better \(p=0\.029, 4 and 4 runs\)$'
 
+# ---- BYTE's FINAL SCORE: a row's verdict words, what it is of, its caveats ----
+# BYTE 4.1's eleven indexed tests and their baselines; every run's index is
+# 100 x the run's factor in every test, so each run's score is 100 x it
+python3 - <<'PY'
+import json
+BASE = {"byte_dhry2": 116700, "byte_whet": 55.0, "byte_fcopy_1024": 3960,
+        "byte_fcopy_256": 1655, "byte_fcopy_4096": 5800, "byte_pipe_1cpu": 12440,
+        "byte_context_1cpu": 4000, "byte_spawn": 126, "byte_shell8": 6, "byte_syscall": 15000}
+BUSY = {"key": "busy", "text": "byte_dhry2: other processes took 78% of a CPU's time",
+        "evidence": {"other_cpu_pct": 78.0, "seconds": 0.6, "test": "byte_dhry2"}}
+def doc(path, kernel, factors, busy_runs=()):
+    tests = [{"name": "byte_execl", "params": {"command": "micro", "family": "byte"},
+              "unit": "lps", "higher_is_better": True, "runs": [],
+              "skipped": "its helper kbench-execl is not executable here"}]
+    for n, b in BASE.items():
+        runs = []
+        for j, f in enumerate(factors):
+            run = {"value": b * 10 * f, "started": None, "seconds": 1.0, "run_no": j + 1}
+            if n == "byte_dhry2" and j + 1 in busy_runs:
+                run["document"] = {"kind": "micro", "caveats": [BUSY]}
+            runs.append(run)
+        tests.append({"name": n, "params": {"command": "micro", "family": "byte", "title": n},
+                      "unit": "lps", "higher_is_better": True, "runs": runs})
+    json.dump({"kbench_version": "0.1.0", "kind": "suite", "schema": 1, "label": kernel,
+               "system": {"kernel": kernel, "hostname": "h", "machine": "x86_64"},
+               "finished": True, "tests": tests}, open(path, "w"))
+F = [1.00, 1.01, 0.99, 1.00, 1.02, 0.98, 1.00, 1.01]
+doc("sa.json", "6.1.0", F, busy_runs=(1, 2, 3, 4, 5, 6))
+doc("sb.json", "6.2.0", [f * 1.005 for f in F])
+doc("sc.json", "6.3.0", [0.6, 1.4, 0.8, 1.2, 0.7, 1.3, 0.9, 1.1])
+PY
+expect_rc "BYTE scores of 8 runs each" 0 "$KBENCH" compare sa.json sb.json sc.json
+expect_out_grep "the score of each file, with the caveats of the runs in it" \
+    '^FINAL SCORE +100\.0 +100\.5 +100\.0  \[caveats A: busy\]$'
+expect_out_grep "an INDEX VALUES row marked with its runs' caveats, as a table cell is" \
+    '^Dhrystone 2 using register variables +116700\.0 +1167000\.0 +100\.0 +1172835\.0 +100\.5 +1167000\.0 +100\.0  \[caveats A: busy\]$'
+expect_no_grep "a row without caveats carries no mark" "$WORK/out" '^System Call Overhead .*caveats'
+expect_out_grep "the score says it is of 10 tests, and which one was skipped" \
+    "^  \(A, B, C: the score of 10 of BYTE's 11 indexed tests; byte_execl skipped\)$"
+expect_out_grep "a score proven within the margin: same, as a row says it" \
+    '^  B against A: \+0\.50%  same \+-5% \(p=0\.[0-9]{3}, 8 and 8 runs; could see \+-[0-9]+\.[0-9]{2}%\)$'
+expect_out_grep "a score the runs could not settle: not proven, with what they could see" \
+    '^  C against A: \+0\.00%  not proven \(p=1\.000, 8 and 8 runs; could see \+-[0-9]+\.[0-9]{2}%\)$'
+expect_no_grep "the retired mark is gone from the score" "$WORK/out" 'against A: .*  ~'
+expect_rc "--same-within 0.1: the margin moves the score's verdict" 0 \
+    "$KBENCH" compare --same-within 0.1 sa.json sb.json
+expect_out_grep "within 0.1%, +0.50% is not proven" '^  B against A: \+0\.50%  not proven '
+expect_rc "the BYTE scores as JSON" 0 "$KBENCH" compare --json sa.json sb.json sc.json
+cp "$WORK/out" sjson.json
+expect_eq "JSON: each file's score, its tests, what was left out, its caveats" \
+    "$(jget sjson.json '[(round(s["score"], 3), s["tests_in_score"], s["indexed_tests_of_byte"], [(l["test"], l["as"]) for l in s["left_out"]], [(v["key"], v["tests"]) for v in s["caveats"]]) for s in d["byte_index"]["scores"]]')" \
+    "[(100.0, 10, 11, [('byte_execl', 'skipped')], [('busy', ['Dhrystone 2 using register variables'])]), (100.5, 10, 11, [('byte_execl', 'skipped')], []), (100.0, 10, 11, [('byte_execl', 'skipped')], [])]"
+expect_eq "JSON: the change and verdict words of B and C" \
+    "$(jget sjson.json '[(round(s["change_pct"], 3), s["verdict"], s["same"]["within_pct"], len(s["run_scores"])) for s in d["byte_index"]["scores"][1:]]')" \
+    "[(0.5, 'same', 5.0, 8), (0.0, 'not_proven', 5.0, 8)]"
+expect_eq "JSON: an INDEX VALUES row's caveats, on the file whose runs carry them" \
+    "$(jget sjson.json '[(t["title"], [[v["key"] for v in f["caveats"]] for f in t["files"]]) for t in d["byte_index"]["tests"] if t["title"].startswith("Dhry")]')" \
+    "[('Dhrystone 2 using register variables', [['busy'], [], []])]"
+python3 - <<'PY'
+import json
+d = json.load(open("sb.json"))
+for t in d["tests"]:
+    if t["name"] == "byte_spawn":
+        t["runs"][2]["document"] = {"kind": "micro", "caveats": [
+            {"key": "errors", "text": "byte_spawn: fork failed 3 times", "evidence": {"test": "byte_spawn"}}]}
+json.dump(d, open("sd.json", "w"))
+PY
+expect_rc "a score with an unsound caveat in one of its tests (its row refused: 3)" 3 "$KBENCH" compare sa.json sd.json
+expect_out_grep "not comparable, naming the caveat and whose tests carry it" \
+    "^  B against A: \+0\.50%  not comparable: errors \(in B's tests\)$"
+expect_out_grep "the unsound key starred on the score's line" \
+    '^FINAL SCORE +100\.0 +100\.5  \[caveats A: busy; B: errors\*\]$'
+expect_rc "lkml of the BYTE files" 0 "$KBENCH" compare --style lkml sa.json sb.json
+expect_out_grep "lkml: one line for the score, what it is of, its mark and caveats" \
+    "^FINAL SCORE \(10 of BYTE's 11 indexed tests; byte_execl skipped\) \|\| 100\.0 -> 100\.5 \+0\.50% same \+-5% \(could see \+-[0-9]+\.[0-9]{2}%\)  \[caveats A: busy\]$"
+
 # ---- lmbench's tables of imported runs: Mhz, whole numbers, Guesses ----
 cat >lm.txt <<'LM'
 L M B E N C H 2 . 0 S U M M A R Y

@@ -8,6 +8,7 @@
 #include "micro/byte/bytereport.h"
 #include "micro/byte/byteindex.h"
 #include "compare/judge/cmpcav.h"
+#include "compare/forms/cmpbyte.h"
 #include "compare/forms/cmpforms.h"
 #include "resultsfile/escape.h"
 #include "resultsfile/figures.h"
@@ -206,6 +207,7 @@ static void lkml_pair(FILE *out, const struct cmp *c, size_t k, size_t *order)
 		lkml_caveats(out, r, k);
 		fputc('\n', out);
 	}
+	cmp_byte_lkml(out, c, k);     /* BYTE's FINAL SCOREs, when both have one */
 	fputc('\n', out);
 }
 

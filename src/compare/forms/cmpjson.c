@@ -7,6 +7,7 @@
  * kbench-compare(1), JSON OUTPUT.
  */
 #include "config.h"
+#include "compare/forms/cmpbyte.h"
 #include "compare/forms/cmpjson.h"
 #include "compare/judge/cmplat.h"
 #include "compare/judge/cmpruns.h"
@@ -203,6 +204,7 @@ void cmp_print_json(FILE *out, const struct cmp *c)
 			    json_null());
 	if (c->lat)
 		json_object_set_new(doc, "latency", latency(c, c->lat));
+	json_object_set_new(doc, "byte_index", cmp_byte_json(c));
 	json_dumpf(doc, out, JSON_INDENT(2) | JSON_ENSURE_ASCII);
 	fputc('\n', out);
 	json_decref(doc);
