@@ -137,8 +137,8 @@ assert d["params"]["directory"] == sys.argv[2], d["params"].get("directory")
 done <studies
 
 # what each study's compare prints, in its own form
-expect_file_grep "BYTE: the result and index of each file" "$WORK/study1.out" '^Dhrystone 2 using register variables +116700\.0( +[0-9.]+){4}$'
-expect_file_grep "BYTE: the final scores" "$WORK/study1.out" '^FINAL SCORE +[0-9.]+ +[0-9.]+$'
+expect_file_grep "BYTE: the result and index of each file" "$WORK/study1.out" '^Dhrystone 2 using register variables +116700\.0( +[0-9.]+){4}(  \[caveats [^]]*\])?$'
+expect_file_grep "BYTE: the final scores" "$WORK/study1.out" '^FINAL SCORE +[0-9.]+ +[0-9.]+(  \[caveats [^]]*\])?$'
 expect_file_grep "BYTE: the score's change and verdict" "$WORK/study1.out" '^  B against A: [+-][0-9.]+%  '
 expect_lines "lkml: one From/To block" -eq 1 "$WORK/study2.out" '^From:$'
 # --micro=byte: every BYTE test ran (by name, --list's), and compare has a
@@ -150,7 +150,8 @@ both=$(python3 -c 'import json, sys
 def has(p): return {t["name"] for t in json.load(open(p))["tests"] if t["runs"]}
 print(len(has(sys.argv[1]) & has(sys.argv[2])))' "$WORK/s2-1.json" "$WORK/s2-2.json")
 expect_true "--micro=byte: most BYTE tests have figures ($both)" [ "$both" -ge 25 ]
-expect_lines "lkml: a line per test, BYTE's titles" -eq "$both" "$WORK/study2.out" ' \|\| [0-9.]+ -> [0-9.]+ [+-][0-9]+\.[0-9]{2}%'
+expect_lines "lkml: a line per test, BYTE's titles, and the FINAL SCORE's" -eq "$((both + 1))" "$WORK/study2.out" ' \|\| [0-9.]+ -> [0-9.]+ [+-][0-9]+\.[0-9]{2}%'
+expect_file_grep "lkml: the FINAL SCORE's line" "$WORK/study2.out" '^FINAL SCORE .*\|\| [0-9.]+ -> [0-9.]+ [+-][0-9]+\.[0-9]{2}% '
 expect_file_grep "lkml: Hanoi as BYTE names it" "$WORK/study2.out" '^Recursion Test--Tower of Hanoi \|\| '
 if [ -s "$WORK/study3.out" ]; then
     expect_file_grep "runs: hdparm -T's two runs" "$WORK/study3.out" '^hdparm -T [0-9]+\.[0-9]{2}[+*]? [0-9]+\.[0-9]{2}[+*]?$'
