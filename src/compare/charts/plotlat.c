@@ -39,9 +39,10 @@
 #define PAD_T 44
 #define PAD_B 48
 /* gnuplot's character cell at the 9-point font is 8 pixels wide: the
- * characters of a title line that fit over a cell */
+ * characters of a title line that fit in its cell when centred over the
+ * plot area (which lies PAD_L - PAD_R pixels right of the cell's middle) */
 #define CHAR_PX 8
-#define TITLE_CHARS ((CELL_W - 16) / CHAR_PX)
+#define TITLE_CHARS ((CELL_W - PAD_L + PAD_R) / CHAR_PX)
 
 static const json_t *results_of(const json_t *run)
 {
