@@ -156,4 +156,71 @@ assert counts["labels"] == 2, counts
 sys.exit(r.returncode)
 EOF2
 
+# a load study with the runs' documents: 17 ops and the seconds of three
+# load tests (54 panels, 14 rows), one of them with a name too long for a
+# title's line: its latency pictures
+rm -f "$KB_GP_DIR/boxes.txt"
+cat >mkl.py <<'EOF2'
+import json, sys
+out, label, factor = sys.argv[1], sys.argv[2], float(sys.argv[3])
+ops = ["NTCreateX", "Close", "Rename", "Unlink", "Deltree", "Mkdir", "Qpathinfo",
+       "Qfileinfo", "Qfsinfo", "Sfileinfo", "Find", "WriteX", "ReadX", "LockX", "UnlockX",
+       "Flush", "Qdiskinfo"]
+def lower(v):
+    if v < 128:
+        return v
+    shift = v.bit_length() - 1 - 6
+    return (v >> shift) << shift
+def doc(n, j):
+    hs = {}
+    for o, op in enumerate(ops):
+        b = {}
+        for q in range(200):
+            v = lower(int(2000 * (1 + o) * factor * (1.03 ** q) * (1 + 0.01 * j)))
+            b[v] = b.get(v, 0) + 1 + (q * 7 + o) % 13
+        hs[op] = {"count": sum(b.values()),
+                  "buckets": " ".join("%d:%d" % (k, b[k]) for k in sorted(b))}
+    pts = [{"t": t, "warmup": t == 1, "bytes": int(1e8 * n * factor * (1 + 0.03 * ((t + j) % 4))),
+            "ops": 1000} for t in range(1, 7)]
+    return {"kbench_version": "0.1.0", "kind": "load",
+            "results": {"throughput_MBps": 100.0 * n * factor, "histograms": hs,
+                        "series": {"interval_s": 1, "points": pts}}}
+names = [(1, "load 1 mem=none"), (5, "load 5 mem=none"),
+         (10, "load 10 mem=32M with a name far too long for one line of a title")]
+tests = [{"name": name, "params": {"command": "load", "clients": n}, "unit": "MB/s",
+          "higher_is_better": True,
+          "runs": [{"value": 100.0 * n * factor, "document": doc(n, j)} for j in range(3)]}
+         for n, name in names]
+json.dump({"kbench_version": "0.1.0", "kind": "suite", "schema": 1, "label": label,
+           "tests": tests}, open(out, "w"))
+EOF2
+python3 mkl.py la.json 2.2.18 1
+python3 mkl.py lb.json 2.4.0 1.3
+expect_rc "a load study drawn" 0 "$KBENCH" compare --plot l.png la.json lb.json
+expect_eq "the load study: the chart and three latency pages" \
+    "$(sed -n 's/^kbench compare: wrote //p' "$WORK/err" | tr '\n' ' ')" \
+    "l.png l-latency.png l-latency-2.png l-latency-3.png "
+expect_py "the latency pages: each a PNG of a sane size, not blank" \
+    l-latency.png l-latency-2.png l-latency-3.png <pages.py
+expect_py "the latency pages share the 14 rows evenly (4, 5, 5)" \
+    l-latency.png l-latency-2.png l-latency-3.png <<'EOF2'
+import struct, sys
+hs = [struct.unpack(">II", open(f, "rb").read()[16:24])[1] for f in sys.argv[1:]]
+assert hs[1] == hs[2] and hs[1] - hs[0] == 310, hs
+EOF2
+expect_py "the latency pages: no title off the picture or over another title or a plot" \
+    "$KBENCH_TOP_SRCDIR/tests/cli/gpboxes.py" "$KB_GP_DIR" <<'EOF2'
+import json, subprocess, sys
+r = subprocess.run([sys.executable, sys.argv[1], "check", sys.argv[2], "--titles", "-latency"],
+                   capture_output=True, text=True)
+print(r.stdout, r.stderr)
+counts = json.loads(r.stdout.split("\n")[0])
+# 54 panels' titles, a page title on each of the four pictures
+assert counts["titles"] >= 54 + 3, counts
+boxes = open(sys.argv[2] + "/boxes.txt").read()
+# the long name's titles: two lines, the name cut to fit
+assert boxes.count('"title": ["load 10 mem=32M with a name far to...", "Flush"]') == 1, boxes[:300]
+sys.exit(r.returncode)
+EOF2
+
 finish

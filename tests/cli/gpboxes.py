@@ -10,11 +10,21 @@
 #                             every label and mark it placed, as gnuplot
 #                             computed them (`set table`), printed to
 #                             $KB_GP_DIR/boxes.txt
-#   gpboxes.py check DIR      reads DIR/boxes.txt; says which labels of
+#   gpboxes.py check DIR [--titles NAME]
+#                             reads DIR/boxes.txt; says which labels of
 #                             which picture overlap another label, a mark
-#                             or the picture's edge; exits 1 if any does
+#                             or the picture's edge; exits 1 if any does.
+#                             With --titles, in the pictures whose file
+#                             name holds NAME, also each plot's title (`set
+#                             title`, its lines joined by "\n") and the
+#                             page's (`set multiplot ... title`): none
+#                             outside the picture, over another title or
+#                             over a plot area, no two plot areas over each
+#                             other, and a key only in a plot area with no
+#                             border (the page's key, drawn apart)
 #
-# A label's box is the layout's own measure: gnuplot's character cell
+# A label's box (and a title's, its lines one over the other just above
+# its plot area, centred on it) is the layout's own measure: gnuplot's character cell
 # (GPVAL_TERM_HCHAR wide a character, scaled by the label's font) from
 # its anchor plus its offset, in pixels; a mark's box is measured once in
 # a picture gnuplot draws of that mark alone.  The y tic labels (a row's
@@ -36,12 +46,30 @@ def wrap(script):
     src = open(script).read()
     lines = src.split("\n")
     res, i, n, state = [], 0, 0, {"logx": False, "logy": False, "ytics": None,
-                                   "labels": [], "font": 10}
+                                   "labels": [], "font": 10, "title": None, "page": None,
+                                   "key": True, "border": True}
     while i < len(lines):
         ln = lines[i]
         m = re.match(r"set term\w* \w+ .*font '[^,]*,(\d+)'", ln)
         if m:
             state["font"] = int(m.group(1))
+        m = re.match(r"set title (.*?)( noenhanced)?$", ln)
+        if m:
+            state["title"] = [t.replace("''", "'") for t in
+                              re.findall(r"'((?:[^']|'')*)'", m.group(1))]
+        if re.match(r"unset title", ln):
+            state["title"] = None
+        m = re.match(r"set multiplot.* title '((?:[^']|'')*)'", ln)
+        if m:
+            state["page"] = m.group(1).replace("''", "'")
+        if re.match(r"unset key", ln):
+            state["key"] = False
+        elif re.match(r"set key", ln):
+            state["key"] = True
+        if re.match(r"unset border", ln):
+            state["border"] = False
+        elif re.match(r"set border", ln):
+            state["border"] = True
         if re.match(r"set logscale x", ln):
             state["logx"] = True
         if re.match(r"unset logscale x", ln):
@@ -188,7 +216,49 @@ def overlap(a, b):
     return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
-def check(d):
+def titles(pages, name):
+    """What is wrong with the titles, plot areas and keys of pages."""
+    bad, n, by = [], 0, {}
+    for p in pages:
+        if name in os.path.basename(p["out"]):
+            by.setdefault(p["out"], []).append(p)
+    for out, plots in by.items():
+        boxes, areas = [], []
+        for p in plots:
+            (txmin, txmax, tymin, tymax, _, _, _, _, hchar, vchar, W, H) = p["m"]
+            st = p["state"]
+            area = (txmin, H - tymax, txmax, H - tymin, "the plot area of %r" % (st["title"],))
+            if st["key"] and st["border"]:
+                bad.append("%s: %r has a key in or beside its plot area" % (out, st["title"]))
+            areas.append(area)
+            if st["title"]:
+                w = max(len(t) for t in st["title"]) * hchar
+                x = (txmin + txmax) / 2
+                boxes.append((x - w / 2, H - tymax - len(st["title"]) * vchar, x + w / 2,
+                              H - tymax, "title %r" % "\\n".join(st["title"])))
+        st, m = plots[0]["state"], plots[0]["m"]
+        if st["page"]:
+            w = len(st["page"]) * m[8]
+            boxes.append((m[10] / 2 - w / 2, 0, m[10] / 2 + w / 2, m[9],
+                          "page title %r" % st["page"]))
+        n += len(boxes)
+        W, H = m[10], m[11]
+        for i, a in enumerate(boxes):
+            if a[0] < 0 or a[1] < 0 or a[2] > W or a[3] > H:
+                bad.append("%s: %s outside the picture (%.0f,%.0f)-(%.0f,%.0f) of %dx%d"
+                           % ((out, a[4]) + a[:4] + (W, H)))
+            for b in boxes[i + 1:] + areas:
+                if overlap(a, b):
+                    bad.append("%s: %s at (%.0f,%.0f)-(%.0f,%.0f) over %s at "
+                               "(%.0f,%.0f)-(%.0f,%.0f)" % ((out, a[4]) + a[:4] + (b[4],) + b[:4]))
+        for i, a in enumerate(areas):
+            for b in areas[i + 1:]:
+                if overlap(a, b):
+                    bad.append("%s: %s over %s" % (out, a[4], b[4]))
+    return n, bad
+
+
+def check(d, want_titles=None):
     pages, cur = [], None
     for ln in open(os.path.join(d, "boxes.txt")).read().split("\n"):
         if ln.startswith("MAP\t"):
@@ -267,6 +337,9 @@ def check(d):
                 if b - a < vchar / 1.5 * fs / font:
                     bad.append("%s: y tic labels %.1f pixels apart, a text is %.1f tall"
                                % (p["out"], b - a, vchar / 1.5 * fs / font))
+    if want_titles is not None:
+        counts["titles"], more = titles(pages, want_titles)
+        bad += more
     print(json.dumps(counts))
     for b in bad[:20]:
         print(b)
@@ -278,4 +351,4 @@ def check(d):
 if __name__ == "__main__":
     if sys.argv[1] == "wrap":
         sys.exit(wrap(sys.argv[2]))
-    sys.exit(check(sys.argv[2]))
+    sys.exit(check(sys.argv[2], sys.argv[4] if sys.argv[3:4] == ["--titles"] else None))
