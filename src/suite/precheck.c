@@ -191,7 +191,8 @@ int precheck_jobs(struct suite *s)
 	bool any_load = false;
 	for (size_t i = 0; i < s->njobs; i++)
 		any_load |= s->jobs[i].kind == JOB_LOAD;
-	if (any_load && !s->loadfile && access(s->loadfile_path, R_OK) < 0) {
+	/* (the path is resfile_prepare's: a caller without one asks no more) */
+	if (any_load && !s->loadfile && s->loadfile_path && access(s->loadfile_path, R_OK) < 0) {
 		/* the default one (-c is checked with the options): every load
 		 * run would fail on it; said once, before any run */
 		char shown[300];
