@@ -11,7 +11,6 @@
 #include "micro/byte/bytereport.h"
 #include "micro/byte/byteindex.h"
 #include "compare/forms/cmpbytescore.h"
-#include "compare/forms/cmpforms.h"
 #include "compare/judge/cmpsame.h"
 #include "result/caveat.h"
 #include "resultsfile/rowcav.h"
@@ -23,6 +22,14 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+
+const struct micro_test *cmp_byte_test(const char *name)
+{
+	for (const struct micro_test *t = micro_byte_tests; t->name; t++)
+		if (!strcmp(t->name, name))
+			return t;
+	return NULL;
+}
 
 static const char *param_str(const struct sf_test *t, const char *key)
 {

@@ -72,4 +72,9 @@ bool cmp_bx_build(const struct cmp *c, struct cmp_bx *b);
 /* Free what cmp_bx_build made (b itself is the caller's). */
 void cmp_bx_free(struct cmp_bx *b);
 
+struct micro_test;
+
+/* The kbench BYTE test (micro/byte/byte.h) named name, or NULL. */
+const struct micro_test *cmp_byte_test(const char *name);
+
 #endif

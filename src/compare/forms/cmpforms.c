@@ -9,6 +9,7 @@
 #include "micro/byte/byteindex.h"
 #include "compare/judge/cmpcav.h"
 #include "compare/forms/cmpbyte.h"
+#include "compare/forms/cmpbytescore.h"
 #include "compare/forms/cmpforms.h"
 #include "resultsfile/escape.h"
 #include "resultsfile/figures.h"
@@ -22,14 +23,6 @@
 #include <string.h>
 
 #define SCISSORS "--8<----8<----8<----8<----8<----8<----8<----8<----8<----8<----8<----8<----8<--"
-
-const struct micro_test *cmp_byte_test(const char *name)
-{
-	for (const struct micro_test *t = micro_byte_tests; t->name; t++)
-		if (!strcmp(t->name, name))
-			return t;
-	return NULL;
-}
 
 static const char *param_str(const struct sf_test *t, const char *key)
 {

@@ -18,11 +18,6 @@
 
 #include <stdio.h>
 
-struct micro_test;
-
-/* The kbench BYTE test (micro/byte/byte.h) named name, or NULL. */
-const struct micro_test *cmp_byte_test(const char *name);
-
 /* The name of test name as compare's table and --style runs show it,
  * into buf (n bytes): a kbench BYTE test's with the title BYTE printed
  * ("byte_dhry2: Dhrystone 2 using register variables"), else name. */
