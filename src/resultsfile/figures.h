@@ -17,7 +17,8 @@
 #include <jansson.h>
 
 /* What the units of the tables mean, said under each. */
-#define FIG_UNITS_NOTE "MB = 10^6 bytes (kbench load), MiB = 2^20 bytes (kbench disk)"
+#define FIG_UNITS_NOTE "MB = 10^6 bytes (kbench load, lmbench's bandwidths), MiB = 2^20 " \
+	"bytes (kbench disk), KB = 1024 bytes (BYTE's KBps)"
 
 /* A figure of a table column, into buf (n bytes): 4 significant digits
  * (fig_plain) when small (a row whose figures are all below 1 in size:

@@ -236,6 +236,9 @@ expect_out_grep "... and the other row's" '^Pipe \(bw_pipe_1cpu, MB/s\) \|\| 300
 expect_rc "runs form of micro tests" 0 "$KBENCH" compare --style runs ta.json tb.json
 expect_out_grep "runs: a micro test's unit, every run in its place" '^lat_pipe_1cpu \(us\) 4\.95 5 5\.05$'
 expect_out_grep "runs: a run without a figure is a -" '^lat_mem_l2 \(ns\) - 3\.25 -$'
+expect_out_grep "runs: which MB and which KB" "^\\[MB/s: 10\\^6 bytes a second \\(dbench, tbench, kbench load, lmbench's bandwidths\\); MiB/s: 2\\^20 \\(hdparm, kbench disk\\); KBps: 1024 bytes a second \\(BYTE\\); "
+expect_rc "the table of micro tests" 0 "$KBENCH" compare ta.json tb.json
+expect_out_grep "the table: which MB and which KB" "^MB = 10\\^6 bytes \\(kbench load, lmbench's bandwidths\\), MiB = 2\\^20 bytes \\(kbench disk\\), KB = 1024 bytes \\(BYTE's KBps\\)"
 expect_rc "lkml of rows sharing a title, again" 0 "$KBENCH" compare --style lkml ta.json tb.json
 expect_out_grep "a title of its own: the unit and direction only" '^stat \(us, lower is better\) \|\| 1\.60 -> 2\.40 \+50\.00% '
 

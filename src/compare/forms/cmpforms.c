@@ -535,8 +535,9 @@ static void runs_caveats(FILE *out, const struct cmp *c)
 
 void cmp_print_runs(FILE *out, const struct cmp *c)
 {
-	fputs("[MB/s: 10^6 bytes a second (dbench, tbench, kbench load); MiB/s: 2^20 "
-	      "(hdparm, kbench disk); every run's figure, bigger is better but for times]\n", out);
+	fputs("[MB/s: 10^6 bytes a second (dbench, tbench, kbench load, lmbench's bandwidths); "
+	      "MiB/s: 2^20 (hdparm, kbench disk); KBps: 1024 bytes a second (BYTE); every run's "
+	      "figure, bigger is better but for times]\n", out);
 	cmp_print_settings(out, c, "");
 	for (size_t k = 0; k < c->nf; k++)
 		for (size_t i = 0; i < c->f[k].nt; i++) {
