@@ -23,6 +23,23 @@ EOF2
 chmod +x bin/gnuplot
 PATH="$WORK/bin:$PATH"
 
+# boxes_check NAME COND [ARG...]: gpboxes.py check of $KB_GP_DIR (with
+# the ARGs) finds no label over another, a mark or the edge, and COND, a
+# Python expression over the counts it prints, holds: it saw what is there
+boxes_check() {
+    bcname=$1 bcond=$2
+    shift 2
+    expect_py "$bcname" "$KBENCH_TOP_SRCDIR/tests/cli/gpboxes.py" "$KB_GP_DIR" "$bcond" "$@" <<'EOF2'
+import json, subprocess, sys
+r = subprocess.run([sys.executable, sys.argv[1], "check", sys.argv[2]] + sys.argv[4:],
+                   capture_output=True, text=True)
+print(r.stdout, r.stderr)
+counts = json.loads(r.stdout.split("\n")[0])
+assert eval(sys.argv[3]), counts
+sys.exit(r.returncode)
+EOF2
+}
+
 # mk.py OUT LABEL FACTOR [SPREAD]: a results file of 40 BYTE tests, 40
 # lmbench latencies, hdparm's -T and -t and two load tests, six runs
 # each, the last two runs of each disk test marked busy; FACTOR scales
@@ -78,19 +95,11 @@ expect_rc "three files of 84 tests drawn" 0 "$KBENCH" compare --plot p.png a.jso
 expect_eq "the pages it wrote" "$(sed -n 's/^kbench compare: wrote //p' "$WORK/err" | tr '\n' ' ')" \
     "p.png p-2.png p-3.png "
 expect_py "each page a PNG of a sane size, not blank" p.png p-2.png p-3.png <pages.py
-expect_py "no label over another, over a mark or off the picture" "$KBENCH_TOP_SRCDIR/tests/cli/gpboxes.py" \
-    "$KB_GP_DIR" <<'EOF2'
-import json, subprocess, sys
-r = subprocess.run([sys.executable, sys.argv[1], "check", sys.argv[2]], capture_output=True, text=True)
-print(r.stdout, r.stderr)
-counts = json.loads(r.stdout.split("\n")[0])
 # the checks saw what is there: 5 charts (the first page holds the
-# load, disk and change charts); labels of the runs off the scale
-# and of the disk figures, the disk and change charts' rings, a row's name
-assert counts["pages"] == 5 and counts["labels"] >= 6 and counts["marks"] > 100 \
-    and counts["tics"] >= 84, counts
-sys.exit(r.returncode)
-EOF2
+# load, disk and change charts); labels of the runs off the scale and of
+# the disk figures, the disk and change charts' rings, a row's name
+boxes_check "no label over another, over a mark or off the picture" \
+    'counts["pages"] == 5 and counts["labels"] >= 6 and counts["marks"] > 100 and counts["tics"] >= 84'
 
 # eight files of the two disk tests: eight figures a test, one under the
 # other, each beside its runs and their rings
@@ -115,16 +124,9 @@ done
 expect_rc "eight files of the disk tests drawn" 0 "$KBENCH" compare --plot d.png "$@"
 expect_eq "eight files: one page" "$(sed -n 's/^kbench compare: wrote //p' "$WORK/err")" d.png
 expect_py "eight files: a PNG" d.png <pages.py
-expect_py "eight files: no label over another or over a ring" "$KBENCH_TOP_SRCDIR/tests/cli/gpboxes.py" \
-    "$KB_GP_DIR" <<'EOF2'
-import json, subprocess, sys
-r = subprocess.run([sys.executable, sys.argv[1], "check", sys.argv[2]], capture_output=True, text=True)
-print(r.stdout, r.stderr)
-counts = json.loads(r.stdout.split("\n")[0])
 # 8 figures of 2 tests; 64 runs a chart, 16 of them ringed in each
-assert counts["labels"] >= 16 and counts["marks"] >= 2 * 64 + 2 * 16, counts
-sys.exit(r.returncode)
-EOF2
+boxes_check "eight files: no label over another or over a ring" \
+    'counts["labels"] >= 16 and counts["marks"] >= 2 * 64 + 2 * 16'
 
 # a series of 16 kernels with two steps side by side: their labels one
 # above the other
@@ -146,15 +148,7 @@ done
 expect_rc "a series of 16 kernels drawn" 0 "$KBENCH" compare --series --plot s.png "$@"
 expect_eq "the series: two steps found" "$(grep -c 'bisect:' "$WORK/out")" 2
 expect_py "the series: a PNG" s.png <pages.py
-expect_py "the series: the steps' labels apart" "$KBENCH_TOP_SRCDIR/tests/cli/gpboxes.py" \
-    "$KB_GP_DIR" <<'EOF2'
-import json, subprocess, sys
-r = subprocess.run([sys.executable, sys.argv[1], "check", sys.argv[2]], capture_output=True, text=True)
-print(r.stdout, r.stderr)
-counts = json.loads(r.stdout.split("\n")[0])
-assert counts["labels"] == 2, counts
-sys.exit(r.returncode)
-EOF2
+boxes_check "the series: the steps' labels apart" 'counts["labels"] == 2'
 
 # a load study with the runs' documents: 17 ops and the seconds of three
 # load tests (54 panels, 14 rows), one of them with a name too long for a

@@ -62,22 +62,12 @@ def wrap(script):
         m = re.match(r"set multiplot.* title '((?:[^']|'')*)'", ln)
         if m:
             state["page"] = m.group(1).replace("''", "'")
-        if re.match(r"unset key", ln):
-            state["key"] = False
-        elif re.match(r"set key", ln):
-            state["key"] = True
-        if re.match(r"unset border", ln):
-            state["border"] = False
-        elif re.match(r"set border", ln):
-            state["border"] = True
-        if re.match(r"set logscale x", ln):
-            state["logx"] = True
-        if re.match(r"unset logscale x", ln):
-            state["logx"] = False
-        if re.match(r"set logscale y", ln):
-            state["logy"] = True
-        if re.match(r"unset logscale y", ln):
-            state["logy"] = False
+        for flag, what in (("key", "key"), ("border", "border"), ("logx", "logscale x"),
+                           ("logy", "logscale y")):
+            if ln.startswith("unset " + what):
+                state[flag] = False
+            elif ln.startswith("set " + what):
+                state[flag] = True
         if re.match(r"set ytics auto|unset ytics", ln):
             state["ytics"] = None
         m = re.match(r"set ytics ([^(]*)\((.*)\)$", ln)
